@@ -1,0 +1,71 @@
+"""sarek-layout: Sarek's aligned aggregate layout, in Python, for every host and device.
+
+The pipeline is visible in the sub-packages: ``frontends`` (JSON/TOML, OCaml, C headers) →
+``ir`` (immutable types and schema) → ``layout`` (pure arithmetic) → ``codegen`` (Jinja
+templates) → ``verify`` (real compilers) → ``cli``.
+
+The names below follow Sarek's ``Sarek_ir_layout`` so that the two read side by side.
+"""
+
+from ._version import __version__
+from .errors import (
+    LayoutError,
+    MisalignedField,
+    NestedVariant,
+    SarekLayoutError,
+    SchemaError,
+    UnsupportedField,
+    layout_error_message,
+)
+from .ir.types import TArray, TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant, TVec
+from .layout.core import (
+    CtorLayout,
+    Leaf,
+    RecordLayout,
+    ScalarLayout,
+    VariantLayout,
+    elttype_layout,
+    record_layout,
+    scalar_align,
+    scalar_size,
+    variant_layout,
+)
+
+__all__ = [
+    "__version__",
+    "TInt32",
+    "TInt64",
+    "TFloat32",
+    "TFloat64",
+    "TBool",
+    "TUnit",
+    "TRecord",
+    "TVariant",
+    "TArray",
+    "TVec",
+    "scalar_size",
+    "scalar_align",
+    "record_layout",
+    "variant_layout",
+    "elttype_layout",
+    "Leaf",
+    "RecordLayout",
+    "CtorLayout",
+    "VariantLayout",
+    "ScalarLayout",
+    "LayoutError",
+    "MisalignedField",
+    "NestedVariant",
+    "UnsupportedField",
+    "layout_error_message",
+    "SarekLayoutError",
+    "SchemaError",
+    "load_schema",
+]
+
+
+def load_schema(*paths: str):
+    """Read and resolve schema files into a laid-out ``Schema`` (see ``frontends``)."""
+    from .frontends import load_schema as _load
+
+    return _load(paths)

@@ -1,0 +1,1 @@
+"""Command-line stage: argument parsing, one module per sub-command, and error reporting."""

@@ -1,0 +1,71 @@
+"""The ``sarek-layout`` entry point: parse arguments, run one sub-command, map errors to exits.
+
+Each sub-command lives in its own module exposing ``add_parser(subparsers)`` and
+``run(args) -> int``. Those modules import only ``argparse`` at the top, so building the
+parser stays cheap; the work (and jinja2, cffi…) is imported inside ``run``.
+
+Exit status (SPEC §5): 0 all good, 1 a difference was found, 2 bad input or usage.
+Diagnostics go to stderr; a user never sees a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import List, Optional
+
+from .._version import __version__
+
+PROG = "sarek-layout"
+
+#: Sub-command modules, in the order ``--help`` lists them.
+COMMANDS = ["layout"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors exit 2 through our own reporting (same as argparse)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Compute the Sarek aligned aggregate layout and emit matching headers.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMANDS:
+        module = importlib.import_module(f"sarek_layout.cli.cmd_{name.replace('-', '_')}")
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from ..errors import SarekLayoutError, SchemaError
+
+    try:
+        return int(args.run(args) or 0)
+    except SchemaError as e:
+        print(str(e) if e.location is not None else f"{PROG}: error: {e.message}", file=sys.stderr)
+        return e.exit_status
+    except SarekLayoutError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return e.exit_status
+    except BrokenPipeError:
+        # Output piped into `head` and closed: not an error worth a traceback.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

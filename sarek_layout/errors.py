@@ -1,0 +1,123 @@
+"""Every error sarek-layout raises on purpose, in one small hierarchy.
+
+``SarekLayoutError`` is the root: the command line turns any of them into a diagnostic and
+an exit status, and anything else reaching the top is a bug. ``LayoutError`` and its three
+typed payloads mirror Sarek's ``Sarek_ir_layout.layout_error``. ``SchemaError`` carries a
+source location so that messages read ``FILE:LINE:COL: error: …``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional, Union
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .ir.schema import SourceLocation
+
+__all__ = [
+    "SarekLayoutError",
+    "MisalignedField",
+    "NestedVariant",
+    "UnsupportedField",
+    "LayoutErrorKind",
+    "LayoutError",
+    "layout_error_message",
+    "SchemaError",
+    "UsageError",
+    "ToolchainMissing",
+]
+
+
+class SarekLayoutError(Exception):
+    """Root of the errors the tool reports to users (never a traceback)."""
+
+    #: Exit status the command line uses for this error (SPEC §5).
+    exit_status = 2
+
+
+# --- layout errors (Sarek_ir_layout.layout_error) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class MisalignedField:
+    """A scalar leaf landed off its natural alignment: an internal invariant guard."""
+
+    type_name: str
+    field: str
+    offset: int
+    required_align: int
+
+
+@dataclass(frozen=True)
+class NestedVariant:
+    """A variant below top level (record field or constructor argument, at any depth)."""
+
+    type_name: str
+    field: str
+
+
+@dataclass(frozen=True)
+class UnsupportedField:
+    """A field type with no byte layout; ``what`` names the kind (``array``, ``vector``)."""
+
+    type_name: str
+    field: str
+    what: str
+
+
+LayoutErrorKind = Union[MisalignedField, NestedVariant, UnsupportedField]
+
+
+def layout_error_message(e: LayoutErrorKind) -> str:
+    """Render ``e`` for a person: the type, the field, the numbers, and what to do instead."""
+    if isinstance(e, MisalignedField):
+        return (
+            f"misaligned field {e.field!r} in type {e.type_name!r}: offset {e.offset} is not a "
+            f"multiple of its required alignment {e.required_align} (internal layout invariant "
+            f"broken; please report this schema)"
+        )
+    if isinstance(e, NestedVariant):
+        return (
+            f"nested variant at field {e.field!r} of type {e.type_name!r}: variants are only "
+            f"supported at top level; use a record of scalars, or make the variant its own "
+            f"element type"
+        )
+    if isinstance(e, UnsupportedField):
+        return (
+            f"unsupported field {e.field!r} of type {e.type_name!r}: {e.what} has no element "
+            f"layout; pass the {e.what} as a separate kernel argument"
+        )
+    raise TypeError(f"not a layout error: {e!r}")
+
+
+class LayoutError(SarekLayoutError):
+    """Raised by the layout functions; ``.error`` is the typed reason (Layout_error)."""
+
+    def __init__(self, error: LayoutErrorKind) -> None:
+        super().__init__(layout_error_message(error))
+        self.error = error
+
+
+# --- schema and usage errors ----------------------------------------------------------------
+
+
+class SchemaError(SarekLayoutError):
+    """Bad input, with the place it was found: ``FILE:LINE:COL: error: message``."""
+
+    def __init__(self, message: str, location: Optional["SourceLocation"] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        if self.location is None:
+            return f"error: {self.message}"
+        return f"{self.location}: error: {self.message}"
+
+
+class UsageError(SarekLayoutError):
+    """Bad command-line usage (unknown type name, missing output folder…)."""
+
+
+class ToolchainMissing(SarekLayoutError):
+    """A toolchain asked for by name is not installed; the message says how to install it."""

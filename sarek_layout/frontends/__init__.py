@@ -1,0 +1,47 @@
+"""Front-end stage: schema files of every supported syntax, read into the schema IR.
+
+``read_module`` picks the reader by file suffix; ``load_schema`` reads several files and
+resolves them together (they share a namespace through ``Module.name`` references). Readers
+are imported only for the formats actually given.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Iterable
+
+from ..errors import SchemaError
+from ..ir.schema import ModuleDecl, Schema, SourceLocation
+
+__all__ = ["READERS", "read_module", "load_schema"]
+
+#: suffix -> (module, function) of the reader; imported lazily.
+READERS = {
+    ".json": ("sarek_layout.frontends.jsontoml", "read_json"),
+    ".toml": ("sarek_layout.frontends.jsontoml", "read_toml"),
+}
+
+
+def read_module(path: str) -> ModuleDecl:
+    """Read one schema file into a ``ModuleDecl``; raises ``SchemaError`` on bad input."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in READERS:
+        known = ", ".join(sorted(READERS))
+        raise SchemaError(
+            f"unknown schema format {suffix or '(no suffix)'!r}; expected one of {known}",
+            SourceLocation(path),
+        )
+    module_name, function = READERS[suffix]
+    reader = getattr(importlib.import_module(module_name), function)
+    return reader(path)
+
+
+def load_schema(paths: Iterable[str]) -> Schema:
+    """Read and resolve ``paths`` together into one laid-out ``Schema``."""
+    from .resolve import resolve
+
+    paths = list(paths)
+    if not paths:
+        raise SchemaError("no schema files given")
+    return resolve([read_module(p) for p in paths])

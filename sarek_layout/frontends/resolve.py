@@ -1,0 +1,350 @@
+"""From declarations to a resolved, laid-out ``Schema``: the checks every front end shares.
+
+Front ends only parse. Everything SPEC §3 refuses that does not depend on the input syntax is
+decided here, once, in a fixed order so that the same input always gives the same first
+error: names (identifiers, keywords, duplicates), references (unknown, ambiguous ``float``,
+unknown module), recursion, nesting depth, C-name collisions, and finally the layout rules.
+
+Walks are iterative and types are built and laid out in dependency order, so a chain of
+thousands of nested records needs no deep Python recursion and each record is laid out once.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Dict, List, Sequence, Tuple, Union
+
+from ..errors import LayoutError, SchemaError, layout_error_message
+from ..ir.names import identifier_problem
+from ..ir.schema import (
+    ContainerType,
+    CtorDecl,
+    FieldDecl,
+    ModuleDecl,
+    NamedType,
+    RecordDecl,
+    Schema,
+    SchemaType,
+    SourceLocation,
+    TypeDecl,
+    TypeExpr,
+    VariantDecl,
+    c_name_of,
+)
+from ..ir.types import SCALARS, ElementType, TArray, TInt32, TRecord, TVariant, TVec
+from ..layout.core import record_layout, variant_layout
+
+__all__ = ["resolve", "MAX_NESTING"]
+
+#: Deepest chain of records inside records accepted (real GPU element types nest a few levels).
+MAX_NESTING = 100
+
+# Aliases accepted in type expressions, on top of the scalar names.
+_ALIASES = {"int": TInt32}
+
+Key = Tuple[str, str]  # (module name, type name)
+
+
+def _check_name(what: str, name: object, location: SourceLocation) -> None:
+    problem = identifier_problem(name)
+    if problem is not None:
+        raise SchemaError(f"{what} {name!r} {problem}; choose another name", location)
+
+
+def _check_module(module: ModuleDecl, seen_modules: Dict[str, ModuleDecl]) -> None:
+    if module.name:
+        problem = identifier_problem(module.name)
+        if problem is not None:
+            raise SchemaError(
+                f"module name {module.name!r} {problem}; set \"module\" to a valid identifier",
+                module.location,
+            )
+    if module.name in seen_modules:
+        other = seen_modules[module.name]
+        raise SchemaError(
+            f"module {module.name!r} is also defined by {other.path}; "
+            f"give one of them another \"module\" name",
+            module.location,
+        )
+    seen_modules[module.name] = module
+
+    seen_types: Dict[str, TypeDecl] = {}
+    for decl in module.decls:
+        _check_name("type name", decl.name, decl.location)
+        if decl.name in SCALARS or decl.name in _ALIASES or decl.name == "float":
+            raise SchemaError(
+                f"type name {decl.name!r} is a built-in scalar name; choose another name",
+                decl.location,
+            )
+        if decl.name in seen_types:
+            raise SchemaError(
+                f"duplicate type {decl.name!r} (first defined at {seen_types[decl.name].location})",
+                decl.location,
+            )
+        seen_types[decl.name] = decl
+        if isinstance(decl, RecordDecl):
+            if not decl.fields:
+                raise SchemaError(
+                    f"record {decl.name!r} has no fields; an element type needs at least one",
+                    decl.location,
+                )
+            _check_members("field", decl.name, decl.fields)
+        else:
+            if not decl.ctors:
+                raise SchemaError(
+                    f"variant {decl.name!r} has no constructors; it needs at least one",
+                    decl.location,
+                )
+            _check_members("constructor", decl.name, decl.ctors)
+
+
+def _check_members(
+    what: str, type_name: str, members: Sequence[Union[FieldDecl, CtorDecl]]
+) -> None:
+    seen: Dict[str, SourceLocation] = {}
+    for member in members:
+        _check_name(f"{what} name", member.name, member.location)
+        if member.name in seen:
+            raise SchemaError(
+                f"duplicate {what} {member.name!r} in {type_name!r} (first at {seen[member.name]})",
+                member.location,
+            )
+        seen[member.name] = member.location
+
+
+class _Resolver:
+    def __init__(self, modules: Sequence[ModuleDecl]) -> None:
+        self.modules = list(modules)
+        self.by_module: Dict[str, Dict[str, TypeDecl]] = {}
+        self.module_of: Dict[Key, ModuleDecl] = {}
+        for module in self.modules:
+            table = self.by_module.setdefault(module.name, {})
+            for decl in module.decls:
+                table[decl.name] = decl
+                self.module_of[(module.name, decl.name)] = module
+
+    # -- references -----------------------------------------------------------------------
+
+    def _unknown(self, expr: NamedType, module: str) -> SchemaError:
+        candidates = list(SCALARS) + ["int"] + list(self.by_module.get(module, {}))
+        for other, table in self.by_module.items():
+            if other != module and other:
+                candidates.extend(f"{other}.{n}" for n in table)
+        close = difflib.get_close_matches(str(expr), candidates, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return SchemaError(f"unknown type {str(expr)!r}{hint}", expr.location)
+
+    def resolve_expr(self, expr: TypeExpr, module: str) -> Union[ElementType, Key, tuple]:
+        """A scalar, a ``(module, name)`` key, or ``("array"|"vector", inner)``."""
+        if isinstance(expr, ContainerType):
+            return (expr.kind, self.resolve_expr(expr.elem, module))
+        if expr.module is None:
+            if expr.name in SCALARS:
+                return SCALARS[expr.name]
+            if expr.name in _ALIASES:
+                return _ALIASES[expr.name]
+            if expr.name == "float":
+                raise SchemaError(
+                    "type 'float' is ambiguous (64-bit in OCaml, read as 32-bit by Sarek's host "
+                    "PPX); write 'float32' or 'float64'",
+                    expr.location,
+                )
+            if expr.name in self.by_module.get(module, {}):
+                return (module, expr.name)
+            raise self._unknown(expr, module)
+        if expr.module not in self.by_module:
+            known = ", ".join(sorted(m for m in self.by_module if m)) or "none"
+            raise SchemaError(
+                f"unknown module {expr.module!r} in type {str(expr)!r} (modules given: {known}); "
+                f"pass its schema file on the same command line",
+                expr.location,
+            )
+        if expr.name not in self.by_module[expr.module]:
+            raise self._unknown(expr, module)
+        return (expr.module, expr.name)
+
+    # -- the whole schema -----------------------------------------------------------------
+
+    def run(self) -> Schema:
+        # 1. resolve every reference, collecting each type's direct dependencies.
+        resolved: Dict[Key, list] = {}
+        deps: Dict[Key, List[Key]] = {}
+        order: List[Key] = []
+        for module in self.modules:
+            for decl in module.decls:
+                key = (module.name, decl.name)
+                order.append(key)
+                members = _member_exprs(decl)
+                resolved[key] = [
+                    [self.resolve_expr(e, module.name) for e in exprs] for _, exprs, _ in members
+                ]
+                found: List[Key] = []
+                for exprs in resolved[key]:
+                    for r in exprs:
+                        _collect_keys(r, found)
+                deps[key] = list(dict.fromkeys(found))
+
+        # 2. recursion, nesting depth, and a dependency order (iterative DFS).
+        post_order = self._dependency_order(order, deps)
+
+        # 3. C names must be unique once mangled, enum constants and helpers included.
+        self._check_c_names(order)
+
+        # 4. build elttypes and lay them out, innermost first.
+        elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
+        types: Dict[Key, SchemaType] = {}
+        for key in post_order:
+            decl = self.by_module[key[0]][key[1]]
+            members = resolved[key]
+            if isinstance(decl, RecordDecl):
+                t: Union[TRecord, TVariant] = TRecord(
+                    decl.name,
+                    [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)],
+                )
+            else:
+                t = TVariant(
+                    decl.name,
+                    [
+                        (c.name, [_build(r, elttypes) for r in members[i]])
+                        for i, c in enumerate(decl.ctors)
+                    ],
+                )
+            elttypes[key] = t
+            try:
+                if isinstance(t, TRecord):
+                    layout: object = record_layout(t.name, t.fields)
+                else:
+                    layout = variant_layout(t.name, t.ctors)
+            except LayoutError as e:
+                raise SchemaError(
+                    layout_error_message(e.error), _member_location(decl, e.error.field)
+                ) from None
+            types[key] = SchemaType(
+                module=key[0],
+                name=key[1],
+                c_name=c_name_of(*key),
+                elttype=t,
+                layout=layout,
+                decl=decl,
+                source=self.module_of[key],
+                depends_on=tuple(c_name_of(*d) for d in deps[key]),
+            )
+        return Schema(tuple(self.modules), tuple(types[k] for k in order))
+
+    def _dependency_order(self, order: List[Key], deps: Dict[Key, List[Key]]) -> List[Key]:
+        state: Dict[Key, int] = {}  # 1 = on the stack, 2 = done
+        depth: Dict[Key, int] = {}
+        post: List[Key] = []
+        for root in order:
+            if root in state:
+                continue
+            stack = [(root, iter(deps[root]))]
+            state[root] = 1
+            while stack:
+                key, it = stack[-1]
+                for dep in it:
+                    if state.get(dep) == 1:
+                        cycle = [k for k, _ in stack]
+                        cycle = cycle[cycle.index(dep):] + [dep]
+                        decl = self.by_module[dep[0]][dep[1]]
+                        path = " -> ".join(_display(k) for k in cycle)
+                        raise SchemaError(
+                            f"recursive type {_display(dep)!r} ({path}): element types must have a "
+                            f"fixed size; store an index into another buffer instead",
+                            decl.location,
+                        )
+                    if dep not in state:
+                        state[dep] = 1
+                        stack.append((dep, iter(deps[dep])))
+                        break
+                else:
+                    stack.pop()
+                    state[key] = 2
+                    depth[key] = 1 + max((depth[d] for d in deps[key]), default=0)
+                    if depth[key] > MAX_NESTING:
+                        decl = self.by_module[key[0]][key[1]]
+                        raise SchemaError(
+                            f"type {_display(key)!r} nests types {depth[key]} levels deep; "
+                            f"the limit is {MAX_NESTING}",
+                            decl.location,
+                        )
+                    post.append(key)
+        return post
+
+    def _check_c_names(self, order: List[Key]) -> None:
+        taken: Dict[str, str] = {}
+
+        def claim(c_name: str, owner: str, location: SourceLocation) -> None:
+            if c_name in taken and taken[c_name] != owner:
+                raise SchemaError(
+                    f"C name {c_name!r} of {owner} collides with {taken[c_name]}; "
+                    f"rename one of them",
+                    location,
+                )
+            taken[c_name] = owner
+
+        for key in order:
+            decl = self.by_module[key[0]][key[1]]
+            claim(c_name_of(*key), f"type {_display(key)!r}", decl.location)
+        for key in order:
+            decl = self.by_module[key[0]][key[1]]
+            if isinstance(decl, VariantDecl):
+                c_name = c_name_of(*key)
+                for ctor in decl.ctors:
+                    owner = f"constructor {_display(key)}.{ctor.name}"
+                    claim(f"{c_name}_{ctor.name}", owner, ctor.location)
+                    claim(f"make_{c_name}_{ctor.name}", owner, ctor.location)
+
+
+def _display(key: Key) -> str:
+    return f"{key[0]}.{key[1]}" if key[0] else key[1]
+
+
+def _member_exprs(decl: TypeDecl):
+    """``(name, [type exprs], location)`` per field or constructor."""
+    if isinstance(decl, RecordDecl):
+        return [(f.name, [f.type], f.location) for f in decl.fields]
+    return [(c.name, list(c.args), c.location) for c in decl.ctors]
+
+
+def _collect_keys(r, out: List[Key]) -> None:
+    while isinstance(r, tuple) and r and r[0] in ("array", "vector"):
+        r = r[1]
+    if isinstance(r, tuple):
+        out.append(r)
+
+
+def _build(r, elttypes: Dict[Key, Union[TRecord, TVariant]]) -> ElementType:
+    if isinstance(r, tuple) and r and r[0] in ("array", "vector"):
+        inner = _build(r[1], elttypes)
+        return TArray(inner) if r[0] == "array" else TVec(inner)
+    if isinstance(r, tuple):
+        return elttypes[r]
+    return r
+
+
+def _member_location(decl: TypeDecl, field_path: str) -> SourceLocation:
+    """Where a layout error's field path (``inner.v``, ``Pair._1``) points in ``decl``."""
+    parts = field_path.split(".")
+    if isinstance(decl, RecordDecl):
+        for f in decl.fields:
+            if f.name == parts[0]:
+                return f.type.location
+        return decl.location
+    for c in decl.ctors:
+        if c.name == parts[0]:
+            if len(parts) > 1 and parts[1].startswith("_") and parts[1][1:].isdigit():
+                index = int(parts[1][1:])
+                if index < len(c.args):
+                    return c.args[index].location
+            return c.location
+    return decl.location
+
+
+def resolve(modules: Sequence[ModuleDecl]) -> Schema:
+    """Check and resolve ``modules`` together; raises ``SchemaError`` at the first problem."""
+    seen: Dict[str, ModuleDecl] = {}
+    for module in modules:
+        _check_module(module, seen)
+    return _Resolver(modules).run()
+

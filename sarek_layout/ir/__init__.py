@@ -1,0 +1,37 @@
+"""IR stage: the immutable element types and schema declarations every stage shares.
+
+Front ends build it, layout reads it, codegen and verify consume it; it imports nothing but
+the standard library.
+"""
+
+from .types import (
+    SCALARS,
+    ElementType,
+    Scalar,
+    TArray,
+    TBool,
+    TFloat32,
+    TFloat64,
+    TInt32,
+    TInt64,
+    TRecord,
+    TUnit,
+    TVariant,
+    TVec,
+)
+
+__all__ = [
+    "SCALARS",
+    "ElementType",
+    "Scalar",
+    "TArray",
+    "TBool",
+    "TFloat32",
+    "TFloat64",
+    "TInt32",
+    "TInt64",
+    "TRecord",
+    "TUnit",
+    "TVariant",
+    "TVec",
+]
