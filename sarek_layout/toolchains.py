@@ -1,0 +1,161 @@
+"""The compilers and runtimes sarek-layout checks headers with: names, command lines, and
+whether each is installed here (with the one line that says how to install it).
+
+One registry shared by ``verify`` (which measures layouts with them) and the test suite
+(which compiles every generated header with them). Command lines are the measured ones of
+``TOOLCHAINS.md``: cross compilers run ``-ffreestanding`` so that only gcc's own
+``stdint.h``/``stddef.h`` are used, and ``gcc -m32`` is probed by compiling, because the
+driver exists even when the i386 libraries do not.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from typing import Dict, Optional, Tuple
+
+__all__ = ["Toolchain", "TOOLCHAINS", "get", "required_toolchains", "REQUIRE_ENV"]
+
+#: CI sets this to ``1`` (or a comma-separated list of names) so that tests needing a missing
+#: toolchain fail instead of skipping.
+REQUIRE_ENV = "SAREK_REQUIRE_TOOLCHAINS"
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """One way of compiling a header: which target header it reads and how it is invoked."""
+
+    name: str
+    description: str
+    #: The generated header target it compiles: ``c``, ``cuda`` or ``opencl``.
+    target: str
+    #: ``c``, ``c++``, ``cuda``, ``opencl`` (source language of the probe files).
+    language: str
+    #: Compiler command and flags, without input/output (empty for library-based ones).
+    argv: Tuple[str, ...]
+    install_hint: str
+    #: Python module whose import proves availability (cffi, pyopencl, NVRTC bindings).
+    python_module: Optional[str] = None
+    #: For compilers: a tiny program that must compile (catches missing multilib headers).
+    smoke_source: Optional[str] = None
+
+    @property
+    def available(self) -> bool:
+        return _availability(self.name) is None
+
+    @property
+    def unavailable_reason(self) -> Optional[str]:
+        """``None`` when usable, else one line: what is missing and how to install it."""
+        return _availability(self.name)
+
+
+_C_SMOKE = "#include <stdint.h>\n#include <stddef.h>\nint32_t smoke_probe;\n"
+
+_CROSS_HINT = "apt-get install -y --no-install-recommends {pkg}"
+
+_LIST = [
+    Toolchain("gcc", "gcc, C11, host ABI (x86-64)", "c", "c", ("gcc", "-std=c11"),
+              "apt-get install -y gcc", smoke_source=_C_SMOKE),
+    Toolchain("g++", "g++, C++11, host ABI", "c", "c++", ("g++", "-std=c++11", "-x", "c++"),
+              "apt-get install -y g++", smoke_source=_C_SMOKE),
+    Toolchain("clang", "clang, C11, host ABI", "c", "c", ("clang", "-std=c11"),
+              "apt-get install -y --no-install-recommends clang", smoke_source=_C_SMOKE),
+    Toolchain("gcc-m32", "gcc -m32, C11, i386 ABI (8-byte scalars 4-aligned in structs)", "c",
+              "c", ("gcc", "-m32", "-std=c11"),
+              "apt-get install -y --no-install-recommends libc6-dev-i386 lib32gcc-12-dev",
+              smoke_source=_C_SMOKE),
+    Toolchain("aarch64", "aarch64-linux-gnu-gcc, C11, freestanding", "c", "c",
+              ("aarch64-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-aarch64-linux-gnu"), smoke_source=_C_SMOKE),
+    Toolchain("armhf", "arm-linux-gnueabihf-gcc, C11, freestanding (32-bit ARM)", "c", "c",
+              ("arm-linux-gnueabihf-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-arm-linux-gnueabihf"), smoke_source=_C_SMOKE),
+    Toolchain("ppc64", "powerpc64-linux-gnu-gcc, C11, freestanding (big-endian)", "c", "c",
+              ("powerpc64-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-powerpc64-linux-gnu"), smoke_source=_C_SMOKE),
+    Toolchain("s390x", "s390x-linux-gnu-gcc, C11, freestanding (big-endian)", "c", "c",
+              ("s390x-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-s390x-linux-gnu"), smoke_source=_C_SMOKE),
+    Toolchain("cffi", "cffi API mode with the host C compiler", "c", "c", (),
+              "pip install cffi", python_module="cffi"),
+    Toolchain("nvcc", "nvcc -c, CUDA host and device passes", "cuda", "cuda", ("nvcc", "-c"),
+              "install the CUDA toolkit (nvcc on PATH)"),
+    Toolchain("nvrtc", "NVRTC, CUDA device code without libc headers", "cuda", "cuda", (),
+              "pip install nvidia-cuda-nvrtc", python_module="nvidia.cuda_nvrtc"),
+    Toolchain("clang-opencl", "clang -x cl -cl-std=CL1.2 -target spir64", "opencl", "opencl",
+              ("clang", "-x", "cl", "-cl-std=CL1.2", "-target", "spir64"),
+              "apt-get install -y --no-install-recommends clang"),
+    Toolchain("pocl", "PoCL OpenCL runtime on the CPU, through pyopencl", "opencl", "opencl", (),
+              "apt-get install -y pocl-opencl-icd ocl-icd-opencl-dev && pip install pyopencl",
+              python_module="pyopencl"),
+]
+
+TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
+
+
+def get(name: str) -> Toolchain:
+    """The toolchain called ``name``; ``KeyError`` lists the known names."""
+    try:
+        return TOOLCHAINS[name]
+    except KeyError:
+        raise KeyError(f"unknown toolchain {name!r}; known: {', '.join(TOOLCHAINS)}") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _availability(name: str) -> Optional[str]:
+    tc = TOOLCHAINS[name]
+    if tc.python_module is not None:
+        import importlib.util
+
+        try:
+            found = importlib.util.find_spec(tc.python_module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            return f"{tc.name}: Python module {tc.python_module} not found; {tc.install_hint}"
+        if name == "pocl":
+            return _pocl_problem(tc)
+        return None
+    if tc.argv and shutil.which(tc.argv[0]) is None:
+        return f"{tc.name}: {tc.argv[0]} not found; {tc.install_hint}"
+    if tc.smoke_source is not None:
+        with tempfile.TemporaryDirectory(prefix="sarek-smoke-") as tmp:
+            src = os.path.join(tmp, "smoke.c")
+            with open(src, "w") as f:
+                f.write(tc.smoke_source)
+            proc = subprocess.run(
+                [*tc.argv, "-c", src, "-o", os.path.join(tmp, "smoke.o")],
+                capture_output=True,
+                text=True,
+            )
+            if proc.returncode != 0:
+                first = (proc.stderr.strip().splitlines() or ["failed"])[0]
+                return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
+    return None
+
+
+def _pocl_problem(tc: Toolchain) -> Optional[str]:
+    try:
+        import pyopencl as cl  # type: ignore[import-not-found]
+
+        platforms = cl.get_platforms()
+    except Exception as e:  # pyopencl raises its own errors when no ICD is installed
+        return f"{tc.name}: no OpenCL platform ({e}); {tc.install_hint}"
+    if not any("portable computing language" in p.name.lower() or "pocl" in p.name.lower()
+               for p in platforms):
+        return f"{tc.name}: no PoCL platform among {[p.name for p in platforms]}; {tc.install_hint}"
+    return None
+
+
+def required_toolchains() -> Tuple[str, ...]:
+    """Names that must be present (from ``$SAREK_REQUIRE_TOOLCHAINS``): all for ``1``/``all``."""
+    value = os.environ.get(REQUIRE_ENV, "").strip()
+    if not value or value == "0":
+        return ()
+    if value.lower() in ("1", "all", "yes", "true"):
+        return tuple(TOOLCHAINS)
+    return tuple(v.strip() for v in value.split(",") if v.strip())

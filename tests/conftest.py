@@ -1,0 +1,41 @@
+"""Shared test plumbing: the toolchain gate and the repository paths.
+
+``require_toolchain(name)`` skips with the one-line install hint when a compiler or runtime
+is missing here, and fails instead when CI asked for it with ``SAREK_REQUIRE_TOOLCHAINS``.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+
+from sarek_layout import toolchains
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def require_toolchain(name: str) -> toolchains.Toolchain:
+    """Return the toolchain, or skip (locally) / fail (when required) if it is missing."""
+    tc = toolchains.get(name)
+    reason = tc.unavailable_reason
+    if reason is not None:
+        if name in toolchains.required_toolchains():
+            pytest.fail(f"required toolchain missing: {reason}", pytrace=False)
+        pytest.skip(reason)
+    return tc
+
+
+@pytest.fixture
+def toolchain(request):
+    """Parametrise with toolchain names: ``@pytest.mark.parametrize("toolchain", [...], indirect=True)``."""
+    return require_toolchain(request.param)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_pocl_cache(tmp_path_factory, monkeypatch):
+    # PoCL caches compiled kernels in $HOME by default; keep test runs hermetic.
+    if "POCL_CACHE_DIR" not in os.environ:
+        monkeypatch.setenv("POCL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pocl-cache"))
