@@ -106,7 +106,7 @@ _TOML_TOKEN = re.compile(
     | (?P<newline>\r?\n)
     | (?P<mlstr>\"\"\"(?:[^\\]|\\.)*?\"\"\"\"{0,2}|'''.*?''''{0,2})
     | (?P<str>"(?:[^"\\\n]|\\.)*"|'[^'\n]*')
-    | (?P<punct>\[\[|\]\]|[\[\]{}=,.])
+    | (?P<punct>[\[\]{}=,.])
     | (?P<bare>[A-Za-z0-9_+\-:.]+)
     )""",
     re.S | re.X,
@@ -161,16 +161,17 @@ def toml_positions(text: str) -> Positions:
         if kind == "newline":
             i += 1
             continue
-        if kind == "punct" and tok in ("[", "[["):
-            close = "]" if tok == "[" else "]]"
-            keys = []
-            i += 1
-            while i < n and tokens[i][1] != close:
+        if kind == "punct" and tok == "[":
+            # A table header; ``[[`` (two adjacent brackets) opens an array of tables.
+            array_of_tables = i + 1 < n and tokens[i + 1][1] == "[" and tokens[i + 1][2] == start + 1
+            i += 2 if array_of_tables else 1
+            keys: List[str] = []
+            while i < n and tokens[i][1] != "]":
                 if tokens[i][0] in ("str", "bare"):
                     keys.extend(_toml_keys(tokens[i][1]))
                 i += 1
-            i += 1
-            if tok == "[[":
+            i += 2 if array_of_tables else 1
+            if array_of_tables:
                 plain = tuple(keys)
                 aot_count[plain] = aot_count.get(plain, 0) + 1
                 table = header_path(keys) + (aot_count[plain] - 1,)

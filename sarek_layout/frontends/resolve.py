@@ -130,7 +130,7 @@ class _Resolver:
         for other, table in self.by_module.items():
             if other != module and other:
                 candidates.extend(f"{other}.{n}" for n in table)
-        close = difflib.get_close_matches(str(expr), candidates, n=1)
+        close = difflib.get_close_matches(str(expr), candidates, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return SchemaError(f"unknown type {str(expr)!r}{hint}", expr.location)
 
