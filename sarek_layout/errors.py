@@ -25,7 +25,16 @@ __all__ = [
     "SchemaError",
     "UsageError",
     "ToolchainMissing",
+    "quoted",
 ]
+
+
+def quoted(value: object, limit: int = 48) -> str:
+    """``repr`` of a user-supplied value for a message, cut short if it is enormous."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 4]}...{text[-1]} ({len(str(value))} characters)"
 
 
 class SarekLayoutError(Exception):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, List, Tuple, Union
 
-from ..errors import SchemaError
+from ..errors import SchemaError, quoted
 from ..ir.schema import (
     ContainerType,
     CtorDecl,
@@ -63,23 +63,23 @@ def parse_type_expr(text: Any, location: SourceLocation) -> TypeExpr:
         raise SchemaError("empty type expression; write a scalar or a type name", location)
     if any("'" in w for w in words):
         raise SchemaError(
-            f"parameterised type {text!r} is not supported; element types must be concrete",
+            f"parameterised type {quoted(text)} is not supported; element types must be concrete",
             location,
         )
     if any(c in text for c in "*()[]{},"):
         raise SchemaError(
-            f"bad type expression {text!r}: write one type name, optionally followed by "
+            f"bad type expression {quoted(text)}: write one type name, optionally followed by "
             f"'array' or 'vector' (tuples: use a record type)",
             location,
         )
     m = _BASE.match(words[0])
     if m is None:
-        raise SchemaError(f"bad type name {words[0]!r} in {text!r}", location)
+        raise SchemaError(f"bad type name {quoted(words[0])} in {quoted(text)}", location)
     expr: TypeExpr = NamedType(m.group("name"), m.group("module"), location)
     for word in words[1:]:
         if word not in ("array", "vector"):
             raise SchemaError(
-                f"unsupported type constructor {word!r} in {text!r}; only 'array' and 'vector' "
+                f"unsupported type constructor {quoted(word)} in {quoted(text)}; only 'array' and 'vector' "
                 f"exist (and neither has an element layout)",
                 location,
             )
@@ -108,7 +108,7 @@ class _Reader:
         for key in top:
             if key not in _TOP_KEYS:
                 raise SchemaError(
-                    f"unknown key {key!r} at top level; expected 'module' and 'types'",
+                    f"unknown key {quoted(key)} at top level; expected 'module' and 'types'",
                     self.loc((key,)),
                 )
         if "module" in top:
@@ -135,7 +135,7 @@ class _Reader:
         for key in entry:
             if key not in allowed:
                 raise SchemaError(
-                    f"unknown key {key!r} in a {kind} declaration; expected "
+                    f"unknown key {quoted(key)} in a {kind} declaration; expected "
                     f"{' and '.join(repr(k) for k in allowed)}",
                     self.loc(path + (key,)),
                 )
@@ -143,7 +143,7 @@ class _Reader:
         location = self.loc(path + (kind,))
         members_key = allowed[1]
         if members_key not in entry:
-            raise SchemaError(f"{kind} {name!r} has no {members_key!r} array", location)
+            raise SchemaError(f"{kind} {quoted(name)} has no {members_key!r} array", location)
         members = self.expect(entry[members_key], list, f"{members_key!r}", path + (members_key,))
         if kind == "record":
             fields = tuple(
@@ -176,15 +176,15 @@ class _Reader:
         if len(entry) == 2:
             if isinstance(entry[1], dict):
                 raise SchemaError(
-                    f"constructor {name!r} has an inline record, which is not supported; "
+                    f"constructor {quoted(name)} has an inline record, which is not supported; "
                     f"declare a record type and use its name as the argument",
                     self.loc(path + (1,)),
                 )
-            raw = self.expect(entry[1], list, f"the arguments of {name!r}", path + (1,))
+            raw = self.expect(entry[1], list, f"the arguments of {quoted(name)}", path + (1,))
             for j, arg in enumerate(raw):
                 if isinstance(arg, dict):
                     raise SchemaError(
-                        f"constructor {name!r} has an inline record, which is not supported; "
+                        f"constructor {quoted(name)} has an inline record, which is not supported; "
                         f"declare a record type and use its name as the argument",
                         self.loc(path + (1, j)),
                     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 from typing import Dict, List, Sequence, Tuple, Union
 
-from ..errors import LayoutError, SchemaError, layout_error_message
+from ..errors import LayoutError, SchemaError, layout_error_message, quoted
 from ..ir.names import identifier_problem
 from ..ir.schema import (
     ContainerType,
@@ -48,7 +48,7 @@ Key = Tuple[str, str]  # (module name, type name)
 def _check_name(what: str, name: object, location: SourceLocation) -> None:
     problem = identifier_problem(name)
     if problem is not None:
-        raise SchemaError(f"{what} {name!r} {problem}; choose another name", location)
+        raise SchemaError(f"{what} {quoted(name)} {problem}; choose another name", location)
 
 
 def _check_module(module: ModuleDecl, seen_modules: Dict[str, ModuleDecl]) -> None:
@@ -56,7 +56,7 @@ def _check_module(module: ModuleDecl, seen_modules: Dict[str, ModuleDecl]) -> No
         problem = identifier_problem(module.name)
         if problem is not None:
             raise SchemaError(
-                f"module name {module.name!r} {problem}; set \"module\" to a valid identifier",
+                f"module name {quoted(module.name)} {problem}; set \"module\" to a valid identifier",
                 module.location,
             )
     if module.name in seen_modules:
@@ -132,7 +132,7 @@ class _Resolver:
                 candidates.extend(f"{other}.{n}" for n in table)
         close = difflib.get_close_matches(str(expr), candidates, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        return SchemaError(f"unknown type {str(expr)!r}{hint}", expr.location)
+        return SchemaError(f"unknown type {quoted(str(expr))}{hint}", expr.location)
 
     def resolve_expr(self, expr: TypeExpr, module: str) -> Union[ElementType, Key, tuple]:
         """A scalar, a ``(module, name)`` key, or ``("array"|"vector", inner)``."""

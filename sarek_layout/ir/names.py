@@ -10,7 +10,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-__all__ = ["PADDING_PREFIX", "RESERVED_WORDS", "identifier_problem"]
+__all__ = ["MAX_NAME_LENGTH", "PADDING_PREFIX", "RESERVED_WORDS", "identifier_problem"]
+
+#: Longest accepted name. C guarantees only 63 significant characters in an identifier, and a
+#: name is joined into longer ones (``Module_type_Ctor``, ``make_…``).
+MAX_NAME_LENGTH = 63
 
 #: Prefix of the explicit padding members the generated headers contain.
 PADDING_PREFIX = "_sarek_"
@@ -63,6 +67,8 @@ def identifier_problem(name: object) -> Optional[str]:
         return f"must be a string, not {type(name).__name__}"
     if not name:
         return "is empty"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}"
     if not name.isascii():
         return "contains non-ASCII characters (identifiers must be plain ASCII in every target)"
     if not _IDENTIFIER.match(name):
