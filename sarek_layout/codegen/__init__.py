@@ -1,0 +1,150 @@
+"""Codegen stage: C/C++, CUDA and OpenCL headers of a laid-out schema, from Jinja templates.
+
+``render_headers(schema, targets)`` returns one ``GeneratedFile`` per schema file and target,
+named ``header_filename(module, target)``: ``<schema stem>.h`` (c), ``.cuh`` (cuda), ``.clh``
+(opencl). Views (``views``) turn layouts into names and numbers, the templates in
+``templates/`` spell them per target, and ``writer`` puts files on disk only when they change.
+Nothing here parses a schema or computes an offset.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Tuple
+
+from ..errors import SchemaError, UsageError
+from ..ir.schema import ModuleDecl, Schema
+from .targets import DEFAULT_TARGETS, TARGETS, Target
+from .views import module_dependencies
+
+__all__ = [
+    "GeneratedFile",
+    "Target",
+    "TARGETS",
+    "DEFAULT_TARGETS",
+    "render_headers",
+    "header_filename",
+    "include_guard",
+]
+
+
+@dataclass(frozen=True)
+class GeneratedFile:
+    """One generated header: its name relative to the output folder, and what it came from."""
+
+    filename: str
+    module: ModuleDecl
+    target: str
+    text: str
+    #: The schema files this output depends on: its own, then those it includes (transitively).
+    sources: Tuple[str, ...]
+
+
+def _stem(module: ModuleDecl) -> str:
+    return os.path.splitext(os.path.basename(module.path))[0]
+
+
+def _target(name: str) -> Target:
+    try:
+        return TARGETS[name]
+    except KeyError:
+        raise UsageError(f"unknown target {name!r}; known targets: {', '.join(TARGETS)}") from None
+
+
+def header_filename(module: ModuleDecl, target: str) -> str:
+    """``<schema file stem><suffix>``: ``geometry.toml`` → ``geometry.h``/``.cuh``/``.clh``."""
+    return _stem(module) + _target(target).suffix
+
+
+def include_guard(filename: str) -> str:
+    """``geometry.h`` → ``SAREK_LAYOUT_GEOMETRY_H``."""
+    return "SAREK_LAYOUT_" + re.sub(r"[^A-Za-z0-9]", "_", filename).upper()
+
+
+def _check_stems(schema: Schema) -> None:
+    """Two schema files must not produce the same header names (case-insensitively)."""
+    seen: Dict[str, ModuleDecl] = {}
+    for module in schema.modules:
+        key = re.sub(r"[^A-Za-z0-9]", "_", _stem(module)).upper()
+        if key in seen:
+            raise SchemaError(
+                f"schema files {seen[key].path} and {module.path} would both generate "
+                f"{_stem(module)}.h (headers are named after the file); rename one of them",
+                module.location,
+            )
+        seen[key] = module
+
+
+def _dependencies(schema: Schema) -> Dict[int, Tuple[ModuleDecl, ...]]:
+    """Each module's direct module dependencies; refuses modules that use each other."""
+    deps = {id(m): module_dependencies(schema, m) for m in schema.modules}
+    state: Dict[int, int] = {}
+    for root in schema.modules:
+        if id(root) in state:
+            continue
+        state[id(root)] = 1
+        stack = [(root, iter(deps[id(root)]))]
+        while stack:
+            module, it = stack[-1]
+            for dep in it:
+                if state.get(id(dep)) == 1:
+                    names = [m.name or m.path for m, _ in stack]
+                    cycle = names[names.index(dep.name or dep.path):] + [dep.name or dep.path]
+                    raise SchemaError(
+                        f"schemas use each other's types ({' -> '.join(cycle)}), so their "
+                        f"headers would include each other; move the shared types into one schema",
+                        dep.location,
+                    )
+                if id(dep) not in state:
+                    state[id(dep)] = 1
+                    stack.append((dep, iter(deps[id(dep)])))
+                    break
+            else:
+                stack.pop()
+                state[id(module)] = 2
+    return deps
+
+
+def _sources(module: ModuleDecl, schema: Schema, deps: Dict[int, Tuple[ModuleDecl, ...]]):
+    """``module``'s path, then the paths of every module it reaches, in schema order."""
+    reached = {id(module)}
+    todo = [module]
+    while todo:
+        for dep in deps[id(todo.pop())]:
+            if id(dep) not in reached:
+                reached.add(id(dep))
+                todo.append(dep)
+    return (module.path,) + tuple(m.path for m in schema.modules if id(m) in reached and m is not module)
+
+
+def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> List[GeneratedFile]:
+    """Every header of ``schema`` for ``targets``: schema files in order, targets within each.
+
+    Raises ``UsageError`` for an unknown target and ``SchemaError`` for schema files whose
+    headers would clash or include each other.
+    """
+    from .render import render
+
+    chosen = [_target(t) for t in dict.fromkeys(targets)]
+    _check_stems(schema)
+    deps = _dependencies(schema)
+    views: Dict[Tuple[object, int], object] = {}
+    out: List[GeneratedFile] = []
+    for module in schema.modules:
+        sources = _sources(module, schema, deps)
+        for target in chosen:
+            key = (target.view, id(module))
+            if key not in views:
+                views[key] = target.view(schema, module)
+            filename = header_filename(module, target.name)
+            text = render(
+                target.template,
+                view=views[key],
+                filename=filename,
+                guard=include_guard(filename),
+                includes=[header_filename(d, target.name) for d in deps[id(module)]],
+            )
+            out.append(GeneratedFile(filename, module, target.name, text, sources))
+    return out

@@ -1,0 +1,58 @@
+"""The one Jinja environment of the header generator, and rendering a template with a view.
+
+Templates live at the top of the repository (``templates/``) and ship in the wheel as the
+package data of ``sarek_layout.templates``: an installed copy reads them from the package, a
+source checkout from the repository. The environment is strict (an undefined name is an
+error, never an empty string), trims block whitespace, and compiles each template once.
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+from typing import Any
+
+__all__ = ["environment", "render", "templates_location"]
+
+_REPO_TEMPLATES = pathlib.Path(__file__).resolve().parent.parent.parent / "templates"
+
+
+def templates_location() -> str:
+    """Where the templates are read from (for messages and tests)."""
+    packaged = _packaged_templates()
+    return str(packaged) if packaged is not None else str(_REPO_TEMPLATES)
+
+
+def _packaged_templates():
+    from importlib import resources
+
+    try:
+        folder = resources.files("sarek_layout") / "templates"
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - broken install
+        return None
+    return folder if (folder / "c.h.j2").is_file() else None
+
+
+@functools.lru_cache(maxsize=None)
+def environment():
+    """The shared ``jinja2.Environment`` (created on first use, then reused)."""
+    import jinja2
+
+    if _packaged_templates() is not None:
+        loader: jinja2.BaseLoader = jinja2.PackageLoader("sarek_layout", "templates")
+    else:
+        loader = jinja2.FileSystemLoader(str(_REPO_TEMPLATES))
+    return jinja2.Environment(
+        loader=loader,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+        auto_reload=False,
+    )
+
+
+def render(template_name: str, **context: Any) -> str:
+    """Render ``template_name`` (compiled once, cached by the environment) with ``context``."""
+    return environment().get_template(template_name).render(**context)
