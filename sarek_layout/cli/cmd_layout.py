@@ -12,7 +12,7 @@ def add_parser(sub) -> None:
         description="Read schema files and print the Sarek aligned layout of their types: "
         "each member's offset and size, padding holes, and each type's size and alignment.",
     )
-    p.add_argument("schemas", nargs="+", metavar="SCHEMA", help=".json or .toml schema files")
+    p.add_argument("schemas", nargs="+", metavar="SCHEMA", help="schema files: .json, .toml, Sarek OCaml sources (.ml) or C headers (.h)")
     p.add_argument("--json", action="store_true", help="print the SPEC §5 JSON document")
     p.add_argument("--type", metavar="NAME", help="only this type (name, Module.name or C name)")
     p.set_defaults(run=run)

@@ -20,6 +20,8 @@ __all__ = ["READERS", "read_module", "load_schema"]
 READERS = {
     ".json": ("sarek_layout.frontends.jsontoml", "read_json"),
     ".toml": ("sarek_layout.frontends.jsontoml", "read_toml"),
+    ".ml": ("sarek_layout.frontends.ocaml", "read_ocaml"),
+    ".h": ("sarek_layout.frontends.cheader", "read_header"),
 }
 
 

@@ -1,0 +1,93 @@
+"""``sarek-layout import-c HEADER... [--json] [-o DIR] [-I DIR] [-D NAME[=VALUE]]``.
+
+Reads existing C headers' ``typedef struct`` declarations (see ``frontends.cheader``), checks
+them as a schema (all headers together, so they may refer to each other), and prints each as
+a TOML schema (JSON with ``--json``) so that a C codebase can adopt the schema as its source of
+truth. C has no 4-byte ``bool``, so such fields come back as ``int32``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "import-c",
+        help="turn the typedef structs of C headers into a schema (TOML or JSON)",
+        description="Read the 'typedef struct' declarations of C headers (members int32_t, "
+        "int64_t, float, double or other such structs; tagged variants in the shape "
+        "'generate' writes) and print them as a schema. bool and unit cannot be told apart "
+        "from int32_t in C: they come back as int32.",
+    )
+    p.add_argument("headers", nargs="+", metavar="HEADER", help=".h files")
+    p.add_argument("--json", action="store_true", help="print JSON instead of TOML")
+    p.add_argument(
+        "-o",
+        "--output-dir",
+        metavar="DIR",
+        help="write one schema file per header into DIR (required with several headers)",
+    )
+    p.add_argument(
+        "-I",
+        dest="include_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="add DIR to the preprocessor's include path",
+    )
+    p.add_argument(
+        "-D",
+        dest="defines",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="define a preprocessor macro",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    from ..codegen.writer import write_if_changed
+    from ..errors import UsageError
+    from ..frontends.cheader import read_header
+    from ..frontends.resolve import resolve
+    from ..schema_writers import to_json, to_toml
+
+    if len(args.headers) > 1 and not args.output_dir:
+        raise UsageError("several headers give several schemas: write them with -o DIR")
+    modules = [read_header(h, args.include_dirs, args.defines) for h in args.headers]
+    resolve(modules)  # every check a schema gets, before anything is printed
+
+    outputs = []
+    for header, module in zip(args.headers, modules):
+        if args.json:
+            text = to_json(module)
+        else:
+            text = to_toml(
+                module,
+                comment=f"Imported from {os.path.basename(header)} by sarek-layout import-c.\n"
+                "C has no 4-byte bool or unit: such fields read back as int32.",
+            )
+        outputs.append((header, text))
+
+    if not args.output_dir:
+        sys.stdout.write(outputs[0][1])
+        return 0
+    if not os.path.isdir(args.output_dir):
+        raise UsageError(f"output folder {args.output_dir!r} does not exist")
+    suffix = ".json" if args.json else ".toml"
+    written = 0
+    for header, text in outputs:
+        stem = os.path.splitext(os.path.basename(header))[0]
+        if write_if_changed(os.path.join(args.output_dir, stem + suffix), text):
+            written += 1
+    unchanged = len(outputs) - written
+    print(
+        f"{written} schema{'s' if written != 1 else ''} written, {unchanged} unchanged",
+        file=sys.stderr,
+    )
+    return 0

@@ -1,0 +1,683 @@
+"""C headers (SPEC §3): the ``typedef struct`` declarations of a header, read into a schema.
+
+The header is preprocessed with ``cpp -nostdinc`` against a tiny bundled libc
+(``fake_libc/``: ``stdint.h``, ``stddef.h``, ``stdbool.h``, ``assert.h``, ``string.h``…),
+with alignment specifiers, ``__attribute__`` and similar extensions defined away, and parsed
+with pycparser. Member types are mapped by *name*, never by the fake sizes: ``int32_t``,
+``int``, ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32;
+``double`` → float64; a struct typedef → that type. C has no 4-byte ``bool`` or ``unit``, so
+headers generated from a schema with ``bool``/``unit`` fields read back as ``int32``.
+
+**Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
+``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
+header) *in the header itself*; types from included headers may be referenced and become
+``Module.name`` references to those headers' modules. Other declarations (functions, static
+assertions, enums, unions, scalar typedefs) are not types of the schema.
+
+**Tagged variants** (the shape of SPEC §4): a struct whose members, ignoring padding, are
+``int32_t tag;`` and a union ``data`` of inline structs ``<Ctor>_v`` with members ``_0``,
+``_1``, …, together with ``enum`` constants ``<T>_<Ctor>`` whose values are the tags
+``0…n-1`` (constant constructors appear only there). A struct with just ``tag`` and such
+constants is an all-constant variant. An enum belongs to the longest type name ``T`` that
+prefixes all its constants.
+
+**Padding** members, whose names start with ``_sarek_``, are skipped wherever they are.
+
+**Module name and C names.** The module is the header's stem, capitalised, *when* every
+typedef name of the header starts with ``<stem>_`` (stem compared case-insensitively, the
+prefix spelled the same in all of them): the prefix is stripped and becomes the module, so
+``Geometry_point`` in ``geometry.h`` reads back as ``Geometry.point``. Otherwise the module
+is ``""`` (no prefix) and the type names are the typedef names, so C names never change.
+
+Refused, with the C source position: pointers, arrays, bit-fields, ``char``, ``bool``,
+``short``, ``long`` (its size differs between ABIs), unsigned and other non-Sarek scalar
+types, enums, unions outside the tagged-variant shape, inline struct definitions as members,
+and references to structs that are not typedef'd in the headers read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ..errors import SchemaError, quoted
+from ..ir.names import PADDING_PREFIX
+from ..ir.schema import (
+    CtorDecl,
+    FieldDecl,
+    ModuleDecl,
+    NamedType,
+    RecordDecl,
+    SourceLocation,
+    TypeDecl,
+    TypeExpr,
+    VariantDecl,
+)
+from .jsontoml import default_module_name
+
+__all__ = ["read_header", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
+
+#: The bundled fake libc include folder.
+FAKE_LIBC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_libc")
+
+#: Macros that remove what pycparser cannot parse (alignment is Sarek's to compute, not C's).
+CPP_DEFINES = (
+    "__attribute__(x)=",
+    "__declspec(x)=",
+    "_Alignas(x)=",
+    "alignas(x)=",
+    "__align__(x)=",
+    "__extension__=",
+    "__inline__=inline",
+    "__inline=inline",
+    "__forceinline__=inline",
+    "__restrict__=restrict",
+    "__restrict=restrict",
+    "__asm__(x)=",
+    "__asm(x)=",
+    "__signed__=signed",
+    "__const=const",
+    "__volatile__=volatile",
+    "__host__=",
+    "__device__=",
+    "_Noreturn=",
+    "__builtin_offsetof=offsetof",
+    "static_assert=_Static_assert",
+)
+
+_SCALARS = {
+    "int32_t": "int32",
+    "int": "int32",
+    "signed": "int32",
+    "signed int": "int32",
+    "int64_t": "int64",
+    "long long": "int64",
+    "long long int": "int64",
+    "signed long long": "int64",
+    "signed long long int": "int64",
+    "float": "float32",
+    "double": "float64",
+}
+
+_WHY_NOT = [
+    (re.compile(r"^(signed |unsigned )?char$"), "char has no Sarek layout; use int32_t"),
+    (re.compile(r"^_Bool$|^bool$"), "C bool is 1 byte, Sarek's bool is 4: use int32_t"),
+    (
+        re.compile(r"^u?int(8|16)_t$|short"),
+        "8- and 16-bit integers have no Sarek layout; use int32_t",
+    ),
+    (
+        re.compile(r"unsigned|^uint\d+_t$"),
+        "unsigned types have no Sarek layout; use int32_t or int64_t",
+    ),
+    (re.compile(r"^long double$"), "long double has no Sarek layout; use double"),
+    (
+        re.compile(r"^(signed )?long( int)?$"),
+        "long is 4 or 8 bytes depending on the ABI; use int32_t or int64_t",
+    ),
+    (re.compile(r"_t$"), "only int32_t and int64_t are fixed-width Sarek scalars"),
+    (re.compile(r"^void$"), "void is not data"),
+]
+
+_SUFFIX = re.compile(r"[uUlL]+$")
+
+
+def _c_type_name(names: Sequence[str]) -> str:
+    words = list(names)
+    order = ["signed", "unsigned", "short", "long", "char", "int", "float", "double"]
+    if all(w in order for w in words):
+        words.sort(key=order.index)
+    return " ".join(words)
+
+
+def header_module_name(path: str, c_names: Sequence[str]) -> Tuple[str, Dict[str, str]]:
+    """The module of a header and each typedef name's schema name (see the module docs)."""
+    stem = default_module_name(path)
+    prefix_len = len(stem) + 1
+    if c_names and stem:
+        prefixes = {n[:prefix_len] for n in c_names}
+        if (
+            len(prefixes) == 1
+            and next(iter(prefixes)).lower() == stem.lower() + "_"
+            and all(len(n) > prefix_len for n in c_names)
+        ):
+            module = next(iter(prefixes))[:-1]
+            return module, {n: n[prefix_len:] for n in c_names}
+    return "", {n: n for n in c_names}
+
+
+def _without_padding(members):
+    """Struct members less the explicit padding ``_sarek_…`` that generated headers contain."""
+    return [m for m in members if not (m.name or "").startswith(PADDING_PREFIX)]
+
+
+# --- preprocessing and parsing ---------------------------------------------------------------
+
+
+def _find_cpp() -> List[str]:
+    for name, args in (("cpp", []), ("gcc", ["-E", "-x", "c"]), ("clang", ["-E", "-x", "c"])):
+        exe = shutil.which(name)
+        if exe:
+            return [exe, *args]
+    raise SchemaError(
+        "reading C headers needs a C preprocessor: install cpp (apt-get install cpp, or gcc)"
+    )
+
+
+_CPP_DIAGNOSTIC = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M
+)
+
+
+def preprocess(path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()) -> str:
+    """``path`` through ``cpp -nostdinc`` with the fake libc; ``SchemaError`` on failure."""
+    cmd = _find_cpp() + ["-nostdinc", "-I", FAKE_LIBC]
+    for d in include_dirs:
+        cmd += ["-I", d]
+    for d in CPP_DEFINES:
+        cmd.append(f"-D{d}")
+    for d in defines:
+        cmd.append(f"-D{d}")
+    cmd.append(path)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SchemaError(f"cannot run the C preprocessor: {e}", SourceLocation(path)) from None
+    if proc.returncode != 0:
+        m = _CPP_DIAGNOSTIC.search(proc.stderr)
+        if m is None:
+            first = proc.stderr.strip().splitlines()[:1]
+            raise SchemaError(
+                "the C preprocessor failed: "
+                + (first[0] if first else f"exit status {proc.returncode}"),
+                SourceLocation(path),
+            )
+        hint = ""
+        if "No such file" in m.group("msg"):
+            hint = (
+                " (headers are preprocessed with a small bundled libc; pass -I for your own "
+                "include folders)"
+            )
+        raise SchemaError(
+            f"C preprocessor: {m.group('msg')}{hint}",
+            SourceLocation(m.group("file"), int(m.group("line")), int(m.group("col") or 1)),
+        )
+    return proc.stdout
+
+
+_PARSE_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<msg>.*)$", re.S)
+
+
+def _error_location(path: str, file: Optional[str], line: int, col: int) -> SourceLocation:
+    """Where to point a parse error: never inside the bundled fake libc, which the user did
+    not write (a malformed line before an ``#include`` makes the parser stop in there)."""
+    if not file or os.path.abspath(file).startswith(FAKE_LIBC + os.sep):
+        return SourceLocation(path)
+    return SourceLocation(file, line, col)
+
+
+def _parse(text: str, path: str):
+    from pycparser import c_parser
+
+    parser = c_parser.CParser()
+    try:
+        return parser.parse(text, path)
+    except c_parser.ParseError as e:
+        m = _PARSE_ERROR.match(str(e))
+        if m is None:
+            # Some pycparser errors carry no line: the token the parser stopped at has one.
+            message = str(e).split(": ", 1)[-1]
+            try:
+                tok = parser._peek()
+                where = _error_location(path, tok.filename or path, tok.lineno, tok.column)
+                before = f" before {quoted(tok.value)}"
+                if tok.type == "ID":
+                    before += " (an unknown type name? declare or include it before this line)"
+            except Exception:  # a private API: fall back to the file alone
+                where, before = SourceLocation(path), ""
+            raise SchemaError(
+                f"C parse error ({message}){before}; sarek-layout reads plain C11 declarations",
+                where,
+            ) from None
+        raise SchemaError(
+            f"C parse error ({m.group('msg').strip()}); sarek-layout reads plain C11 declarations",
+            _error_location(path, m.group("file"), int(m.group("line")), int(m.group("col") or 1)),
+        ) from None
+    except RecursionError:
+        raise SchemaError("C parse error: nested too deeply", SourceLocation(path)) from None
+
+
+# --- reading the declarations ----------------------------------------------------------------
+
+
+@dataclass
+class _StructTypedef:
+    c_name: str
+    file: str
+    node: object  # the Typedef node
+    tag: Optional[str]
+    body: Optional[object] = None  # the c_ast.Struct with its member list
+
+
+@dataclass
+class _Header:
+    """What the parsed translation unit declares, by file."""
+
+    typedefs: Dict[str, _StructTypedef] = field(default_factory=dict)
+    order: List[str] = field(default_factory=list)
+    bodies: Dict[str, object] = field(default_factory=dict)  # struct tag -> Struct with decls
+    aliases: Dict[str, object] = field(default_factory=dict)  # typedef name -> its type node
+    enums: List[Tuple[str, List[Tuple[str, object]]]] = field(default_factory=list)
+
+
+class _Reader:
+    def __init__(self, path: str, ast) -> None:
+        self.path = path
+        self.ast = ast
+        self._lines: Dict[str, List[str]] = {}
+        self.h = self._collect()
+        self.main_file = path
+        # Module of every file that declares struct typedefs, and each C name's schema name.
+        self.module_of: Dict[str, str] = {}
+        self.schema_name: Dict[str, Tuple[str, str]] = {}
+        by_file: Dict[str, List[str]] = {}
+        for c_name in self.h.order:
+            td = self.h.typedefs[c_name]
+            if self._body(td) is not None:
+                by_file.setdefault(td.file, []).append(c_name)
+        for file, names in by_file.items():
+            module, mapping = header_module_name(file, names)
+            self.module_of[file] = module
+            for c_name, name in mapping.items():
+                self.schema_name[c_name] = (module, name)
+        self.tag_to_typedef = {
+            td.tag: c_name for c_name, td in self.h.typedefs.items() if td.tag is not None
+        }
+
+    # -- positions ------------------------------------------------------------------------
+
+    def _source_lines(self, file: str) -> List[str]:
+        if file not in self._lines:
+            try:
+                with open(file, encoding="utf-8", errors="replace") as f:
+                    self._lines[file] = f.read().splitlines()
+            except OSError:
+                self._lines[file] = []
+        return self._lines[file]
+
+    def loc(self, node, name: Optional[str] = None) -> SourceLocation:
+        coord = getattr(node, "coord", None)
+        if coord is None:
+            return SourceLocation(self.path)
+        file = self.path if coord.file == self.path else coord.file
+        line = coord.line or 0
+        col = coord.column or 1
+        if name:
+            # Columns after preprocessing drift where macros expanded: find the name in the source.
+            lines = self._source_lines(file)
+            if 0 < line <= len(lines) and lines[line - 1][col - 1 : col - 1 + len(name)] == name:
+                return SourceLocation(file, line, col)
+            pattern = re.compile(rf"\b{re.escape(name)}\b")
+            for k in range(max(line - 1, 0), min(line + 50, len(lines))):
+                m = pattern.search(lines[k])
+                if m:
+                    return SourceLocation(file, k + 1, m.start() + 1)
+        return SourceLocation(file, line, col)
+
+    # -- collecting -----------------------------------------------------------------------
+
+    def _collect(self) -> _Header:
+        from pycparser import c_ast
+
+        h = _Header()
+
+        def note_struct(s) -> None:
+            if isinstance(s, c_ast.Struct) and s.decls is not None and s.name:
+                h.bodies.setdefault(s.name, s)
+
+        def note_enum(e) -> None:
+            if isinstance(e, c_ast.Enum) and e.values is not None:
+                file = e.coord.file if e.coord is not None else self.path
+                h.enums.append((file, [(en.name, en) for en in e.values.enumerators]))
+
+        for ext in self.ast.ext:
+            if isinstance(ext, c_ast.Typedef):
+                inner = ext.type
+                if isinstance(inner, c_ast.TypeDecl) and isinstance(inner.type, c_ast.Struct):
+                    s = inner.type
+                    note_struct(s)
+                    if ext.name not in h.typedefs:
+                        file = ext.coord.file if ext.coord is not None else self.path
+                        h.typedefs[ext.name] = _StructTypedef(
+                            ext.name, file, ext, s.name, s if s.decls is not None else None
+                        )
+                        h.order.append(ext.name)
+                else:
+                    h.aliases.setdefault(ext.name, inner)
+                    if isinstance(inner, c_ast.TypeDecl):
+                        note_enum(inner.type)
+                        note_struct(inner.type)
+            elif isinstance(ext, c_ast.Decl):
+                note_struct(ext.type)
+                note_enum(ext.type)
+        return h
+
+    def _body(self, td: _StructTypedef):
+        if td.body is not None:
+            return td.body
+        return self.h.bodies.get(td.tag) if td.tag else None
+
+    # -- the module -----------------------------------------------------------------------
+
+    def module(self) -> ModuleDecl:
+        names = [
+            c
+            for c in self.h.order
+            if self.h.typedefs[c].file == self.path and self._body(self.h.typedefs[c]) is not None
+        ]
+        if not names:
+            raise SchemaError(
+                "no 'typedef struct' declarations in this header; sarek-layout reads element "
+                "types from typedef'd structs of int32_t/int64_t/float/double members",
+                SourceLocation(self.path),
+            )
+        owners = self._enum_owners(names)
+        decls = [self._decl(c, owners.get(c, [])) for c in names]
+        module = self.module_of.get(self.path, "")
+        return ModuleDecl(module, self.path, "c", tuple(decls), SourceLocation(self.path, 1, 1))
+
+    def _enum_owners(self, names: List[str]) -> Dict[str, List[Tuple[str, object]]]:
+        """Enum constants of the header, grouped under the type whose C name prefixes them."""
+        owners: Dict[str, List[Tuple[str, object]]] = {}
+        by_length = sorted(names, key=len, reverse=True)
+        for file, enumerators in self.h.enums:
+            if file != self.path or not enumerators:
+                continue
+            for c_name in by_length:
+                if all(n.startswith(c_name + "_") for n, _ in enumerators):
+                    owners.setdefault(c_name, []).extend(enumerators)
+                    break
+        return owners
+
+    def _decl(self, c_name: str, enumerators: List[Tuple[str, object]]) -> TypeDecl:
+        from pycparser import c_ast
+
+        td = self.h.typedefs[c_name]
+        body = self._body(td)
+        _, name = self.schema_name[c_name]
+        # The name as first written: ``struct T {`` (or the typedef line for an anonymous struct).
+        named_at = body if td.tag and getattr(body, "coord", None) is not None else td.node
+        location = self.loc(named_at, c_name)
+        members = _without_padding(body.decls)  # type: ignore[union-attr]
+        is_tag = bool(members) and members[0].name == "tag"
+        rest = members[1:]
+        has_union = (
+            len(rest) == 1
+            and rest[0].name == "data"
+            and isinstance(getattr(rest[0].type, "type", None), c_ast.Union)
+        )
+        if is_tag and (has_union or (not rest and enumerators)):
+            return self._variant(c_name, name, location, members, enumerators)
+        fields = tuple(
+            FieldDecl(m.name, self._member_type(m, c_name), self.loc(m, m.name)) for m in members
+        )
+        return RecordDecl(name, fields, location)
+
+    def _variant(self, c_name, name, location, members, enumerators) -> VariantDecl:
+        from pycparser import c_ast
+
+        tag = members[0]
+        tag_type = self._member_type(tag, c_name, allow_enum=True)
+        if tag_type is not None and not (
+            isinstance(tag_type, NamedType) and tag_type.name == "int32"
+        ):
+            raise SchemaError(
+                f"the tag of tagged variant {quoted(c_name)} must be int32_t, not {tag_type}",
+                self.loc(tag, "tag"),
+            )
+        union_member = members[1] if len(members) > 1 else None
+        if not enumerators:
+            raise SchemaError(
+                f"tagged variant {quoted(c_name)} has no enum constants '{c_name}_<Ctor>' giving its "
+                f"constructors and tags; declare them (enum {{ {c_name}_A = 0, … }})",
+                location,
+            )
+        values: Dict[str, int] = {}
+        tags: List[Tuple[int, str, object]] = []
+        for enum_name, node in enumerators:
+            value = self._enum_value(node, values)
+            values[enum_name] = value
+            tags.append((value, enum_name[len(c_name) + 1 :], node))
+        tags.sort(key=lambda t: t[0])
+        if [t[0] for t in tags] != list(range(len(tags))):
+            found = ", ".join(f"{c_name}_{n} = {v}" for v, n, _ in tags)
+            raise SchemaError(
+                f"the tags of tagged variant {quoted(c_name)} must be 0, 1, …, {len(tags) - 1}, one "
+                f"per "
+                f"constructor; found {found}",
+                self.loc(tags[0][2], f"{c_name}_{tags[0][1]}"),
+            )
+        ctor_names = [n for _, n, _ in tags]
+        arms: Dict[str, object] = {}
+        if union_member is not None:
+            union = union_member.type.type
+            for arm in union.decls or ():
+                if (arm.name or "").startswith(PADDING_PREFIX):
+                    continue
+                arm_struct = getattr(arm.type, "type", None)
+                ctor = (arm.name or "")[:-2] if (arm.name or "").endswith("_v") else None
+                if ctor not in ctor_names:
+                    raise SchemaError(
+                        f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} names no "
+                        f"constructor: arms are '<Ctor>_v' for the enum constants "
+                        f"{', '.join(f'{c_name}_{n}' for n in ctor_names)}",
+                        self.loc(arm, arm.name),
+                    )
+                if not isinstance(arm_struct, c_ast.Struct) or arm_struct.decls is None:
+                    raise SchemaError(
+                        f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} must be an inline "
+                        f"struct of the arguments _0, _1, …",
+                        self.loc(arm, arm.name),
+                    )
+                arms[ctor] = arm
+        ctors = []
+        for value, ctor, node in tags:
+            args: List[TypeExpr] = []
+            if ctor in arms:
+                arm = arms[ctor]
+                params = _without_padding(arm.type.type.decls)  # type: ignore[attr-defined]
+                for i, m in enumerate(params):
+                    if m.name != f"_{i}":
+                        raise SchemaError(
+                            f"member {quoted(m.name)} of {quoted(arm.name)} in tagged "  # type: ignore[attr-defined]
+                            f"variant {quoted(c_name)}: "
+                            f"constructor arguments are named _0, _1, … in order (expected _{i})",
+                            self.loc(m, m.name),
+                        )
+                    args.append(self._member_type(m, c_name))
+            ctors.append(CtorDecl(ctor, tuple(args), self.loc(node, f"{c_name}_{ctor}")))
+        return VariantDecl(name, tuple(ctors), location)
+
+    def _enum_value(self, node, known: Dict[str, int]) -> int:
+        from pycparser import c_ast
+
+        if node.value is None:
+            return (max(known.values()) + 1) if known else 0
+
+        def ev(e) -> int:
+            if (
+                isinstance(e, c_ast.Constant)
+                and e.type in ("int", "long int", "unsigned int", "long long int")
+                or (isinstance(e, c_ast.Constant) and re.match(r"^[0-9]", e.value or ""))
+            ):
+                text = _SUFFIX.sub("", e.value)
+                if re.match(r"^0[0-7]+$", text):
+                    return int(text, 8)
+                return int(text, 0)
+            if isinstance(e, c_ast.ID) and e.name in known:
+                return known[e.name]
+            if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+", "~"):
+                v = ev(e.expr)
+                return {"-": -v, "+": v, "~": ~v}[e.op]
+            if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-", "*", "<<", ">>", "|", "&"):
+                a, b = ev(e.left), ev(e.right)
+                return {
+                    "+": a + b,
+                    "-": a - b,
+                    "*": a * b,
+                    "<<": a << b,
+                    ">>": a >> b,
+                    "|": a | b,
+                    "&": a & b,
+                }[e.op]
+            raise SchemaError(
+                f"cannot evaluate the value of enum constant {quoted(node.name)}; write an integer",
+                self.loc(node, node.name),
+            )
+
+        try:
+            return ev(node.value)
+        except ValueError:
+            raise SchemaError(
+                f"cannot evaluate the value of enum constant {quoted(node.name)}; write an integer",
+                self.loc(node, node.name),
+            ) from None
+
+    # -- member types ---------------------------------------------------------------------
+
+    def _member_type(self, m, owner: str, allow_enum: bool = False) -> Optional[TypeExpr]:
+        from pycparser import c_ast
+
+        name = m.name
+        where = self.loc(m, name)
+        what = (
+            f"member {quoted(name)} of {quoted(owner)}"
+            if name
+            else f"an unnamed member of {quoted(owner)}"
+        )
+        if name is None:
+            raise SchemaError(
+                f"{what}: anonymous structs and unions have no Sarek layout outside the "
+                f"tagged-variant shape; give it a typedef and a member name",
+                where,
+            )
+        if m.bitsize is not None:
+            raise SchemaError(f"{what} is a bit-field, which has no Sarek layout", where)
+        if "_Atomic" in (m.quals or []) or "_Atomic" in (getattr(m.type, "quals", None) or []):
+            raise SchemaError(
+                f"{what} is _Atomic, whose size and alignment C leaves to the implementation",
+                where,
+            )
+        t = m.type
+        seen = set()
+        while True:
+            if isinstance(t, c_ast.PtrDecl):
+                raise SchemaError(
+                    f"{what} is a pointer, which has no Sarek layout; pass the buffer as a "
+                    f"separate kernel argument",
+                    where,
+                )
+            if isinstance(t, c_ast.ArrayDecl):
+                raise SchemaError(
+                    f"{what} is an array, which has no Sarek layout; use separate fields or a "
+                    f"record type",
+                    where,
+                )
+            if isinstance(t, c_ast.FuncDecl):
+                raise SchemaError(f"{what} is a function, which is not data", where)
+            if not isinstance(t, c_ast.TypeDecl):
+                raise SchemaError(f"{what} has a type sarek-layout cannot read", where)
+            inner = t.type
+            if isinstance(inner, c_ast.Struct):
+                if inner.decls is not None:
+                    raise SchemaError(
+                        f"{what} defines a struct inline; declare it as its own typedef struct "
+                        f"and use its name",
+                        where,
+                    )
+                c_name = self.tag_to_typedef.get(inner.name)
+                if c_name is None or c_name not in self.schema_name:
+                    raise SchemaError(
+                        f"{what} has type 'struct {inner.name}', which is not a typedef struct "
+                        f"of the headers read",
+                        where,
+                    )
+                return self._named(c_name, where)
+            if isinstance(inner, c_ast.Union):
+                raise SchemaError(
+                    f"{what} is a union, which has no Sarek layout outside the tagged-variant "
+                    f"shape (int32_t tag; union {{ struct {{…}} Ctor_v; … }} data; with enum "
+                    f"constants T_Ctor)",
+                    where,
+                )
+            if isinstance(inner, c_ast.Enum):
+                if allow_enum:
+                    return NamedType("int32", None, where)
+                raise SchemaError(
+                    f"{what} is an enum, whose size C leaves to the compiler; use int32_t (a "
+                    f"variant used as a field would be refused as a nested variant anyway)",
+                    where,
+                )
+            if not isinstance(inner, c_ast.IdentifierType):
+                raise SchemaError(f"{what} has a type sarek-layout cannot read", where)
+            spelled = _c_type_name(inner.names)
+            if spelled in _SCALARS:
+                return NamedType(_SCALARS[spelled], None, where)
+            if len(inner.names) == 1 and inner.names[0] in self.h.typedefs:
+                c_name = inner.names[0]
+                if c_name not in self.schema_name:
+                    raise SchemaError(
+                        f"{what} has type {quoted(c_name)}, a struct declared but not defined in the "
+                        f"headers read",
+                        where,
+                    )
+                return self._named(c_name, where)
+            if len(inner.names) == 1 and inner.names[0] in self.h.aliases and spelled not in seen:
+                # A typedef of a scalar or of another typedef: follow it, but only through
+                # typedefs of the header, so that stdint's own names keep their meaning.
+                if not inner.names[0].endswith("_t") or inner.names[0] not in _STDINT:
+                    seen.add(spelled)
+                    t = self.h.aliases[inner.names[0]]
+                    continue
+            for pattern, why in _WHY_NOT:
+                if pattern.search(spelled):
+                    raise SchemaError(f"{what} has type {quoted(spelled)}: {why}", where)
+            raise SchemaError(
+                f"{what} has type {quoted(spelled)}, which has no Sarek layout; use int32_t, int64_t, "
+                f"float, double or a typedef struct",
+                where,
+            )
+
+    def _named(self, c_name: str, where: SourceLocation) -> NamedType:
+        module, name = self.schema_name[c_name]
+        td = self.h.typedefs[c_name]
+        if td.file == self.path:
+            return NamedType(name, None, where)
+        return NamedType(name, module or None, where)
+
+
+_STDINT = frozenset(
+    "int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t ptrdiff_t "
+    "intptr_t uintptr_t intmax_t uintmax_t wchar_t max_align_t".split()
+    + [
+        f"{k}{w}_t"
+        for k in ("int_least", "uint_least", "int_fast", "uint_fast")
+        for w in (8, 16, 32, 64)
+    ]
+)
+
+
+def read_header(
+    path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
+) -> ModuleDecl:
+    """Read the ``typedef struct`` declarations of the C header ``path`` into a ``ModuleDecl``."""
+    if os.path.isdir(path):
+        raise SchemaError("is a directory, not a schema file", SourceLocation(path))
+    if not os.path.exists(path):
+        raise SchemaError("cannot read: No such file or directory", SourceLocation(path))
+    text = preprocess(path, include_dirs, defines)
+    return _Reader(path, _parse(text, path)).module()

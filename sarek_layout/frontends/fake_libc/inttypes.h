@@ -1,0 +1,2 @@
+#include "_fake_defines.h"
+#include "_fake_typedefs.h"

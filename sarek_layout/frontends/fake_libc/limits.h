@@ -1,0 +1,5 @@
+#ifndef _SAREK_FAKE_LIMITS_H
+#define _SAREK_FAKE_LIMITS_H
+#define INT32_MAX 2147483647
+#define INT_MAX 2147483647
+#endif

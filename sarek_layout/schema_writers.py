@@ -1,0 +1,304 @@
+"""Schema declarations written back as text: JSON, TOML, OCaml or C (SPEC §3's four forms).
+
+Each writer takes a ``ModuleDecl`` (what any front end produced) and returns text that the
+matching reader reads back to the same declarations, type expressions spelled as written
+(``point``, ``Geometry.point``, ``float32 vector``). Used by ``import-c`` (C → TOML/JSON) and
+by the tests that check that all forms mean the same thing.
+
+Limits, each a ``ValueError`` (never silently different text):
+* OCaml: the module is the file's stem, so it cannot be ``""``; type and field names must
+  start with a lowercase letter, constructor names with a capital, and none may be an OCaml
+  keyword.
+* C: the text is a plain declaration of the types (natural C layout, which is Sarek's on
+  x86-64), not the ABI-pinned header ``generate`` writes; ``array``/``vector`` members cannot
+  be written, and ``bool``/``unit`` become ``int32_t`` (C has no 4-byte bool), so they read
+  back as ``int32``. The module is the header's stem: write the file as ``file_name(m, "c")``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable, Dict, List, Optional
+
+from .ir.schema import (
+    ContainerType,
+    ModuleDecl,
+    NamedType,
+    RecordDecl,
+    TypeDecl,
+    TypeExpr,
+    VariantDecl,
+    c_name_of,
+)
+
+__all__ = ["to_json", "to_toml", "to_ocaml", "to_c", "file_name", "WRITERS", "SUFFIXES"]
+
+#: Format name -> file suffix.
+SUFFIXES = {"json": ".json", "toml": ".toml", "ocaml": ".ml", "c": ".h"}
+
+
+def file_name(module: str, fmt: str) -> str:
+    """A file name whose default module (the stem, capitalised) is ``module``.
+
+    ``Geometry`` → ``geometry.ml``; JSON and TOML name their module inside, so any name would
+    do, but the same stem keeps the forms side by side. ``""`` (no module) gives ``types``.
+    """
+    stem = (module[:1].lower() + module[1:]) if module else "types"
+    return stem + SUFFIXES[fmt]
+
+
+def _members(decl: TypeDecl) -> List[TypeExpr]:
+    if isinstance(decl, RecordDecl):
+        return [f.type for f in decl.fields]
+    return [a for c in decl.ctors for a in c.args]
+
+
+# --- JSON and TOML ---------------------------------------------------------------------------
+
+
+def _json_entry(decl: TypeDecl) -> Dict[str, object]:
+    if isinstance(decl, RecordDecl):
+        return {"record": decl.name, "fields": [[f.name, str(f.type)] for f in decl.fields]}
+    return {
+        "variant": decl.name,
+        "constructors": [[c.name, [str(a) for a in c.args]] for c in decl.ctors],
+    }
+
+
+def to_json(module: ModuleDecl) -> str:
+    """The canonical JSON form: one line per type."""
+    lines = ["{", f'  "module": {json.dumps(module.name)},', '  "types": [']
+    entries = [json.dumps(_json_entry(d)) for d in module.decls]
+    lines.extend(f"    {e}{',' if i + 1 < len(entries) else ''}" for i, e in enumerate(entries))
+    lines += ["  ]", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_str(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def to_toml(module: ModuleDecl, comment: Optional[str] = None) -> str:
+    """The TOML form: ``module`` then one ``[[types]]`` table per type, members one a line."""
+    lines = []
+    if comment:
+        lines.extend(f"# {line}".rstrip() for line in comment.splitlines())
+    lines.append(f"module = {_toml_str(module.name)}")
+    for decl in module.decls:
+        lines += ["", "[[types]]"]
+        if isinstance(decl, RecordDecl):
+            lines.append(f"record = {_toml_str(decl.name)}")
+            items = [f"[{_toml_str(f.name)}, {_toml_str(str(f.type))}]" for f in decl.fields]
+            key = "fields"
+        else:
+            lines.append(f"variant = {_toml_str(decl.name)}")
+            items = []
+            for c in decl.ctors:
+                if c.args:
+                    args = ", ".join(_toml_str(str(a)) for a in c.args)
+                    items.append(f"[{_toml_str(c.name)}, [{args}]]")
+                else:
+                    items.append(f"[{_toml_str(c.name)}]")
+            key = "constructors"
+        if items:
+            lines.append(f"{key} = [")
+            lines.extend(f"  {item}," for item in items)
+            lines.append("]")
+        else:
+            lines.append(f"{key} = []")
+    return "\n".join(lines) + "\n"
+
+
+# --- OCaml -----------------------------------------------------------------------------------
+
+_OCAML_KEYWORDS = frozenset(
+    """and as assert asr begin class constraint do done downto else end exception external
+    false for fun function functor if in include inherit initializer land lazy let lor lsl lsr
+    lxor match method mod module mutable new nonrec object of open or private rec sig struct
+    then to true try type val virtual when while with effect""".split()
+)
+
+
+def _ocaml_name(name: str, kind: str, capital: bool) -> str:
+    ok = bool(name) and name.isidentifier() and name.isascii() and name not in _OCAML_KEYWORDS
+    if ok:
+        first = name[0]
+        ok = first.isupper() if capital else (first.islower() or (first == "_" and len(name) > 1))
+    if not ok:
+        case = "a capital letter" if capital else "a lowercase letter"
+        raise ValueError(
+            f"{kind} {name!r} cannot be written in OCaml (it must start with {case} and not "
+            f"be a keyword)"
+        )
+    return name
+
+
+def _ocaml_type(expr: TypeExpr) -> str:
+    if isinstance(expr, ContainerType):
+        return f"{_ocaml_type(expr.elem)} {expr.kind}"
+    if expr.module is not None:
+        _ocaml_name(expr.module, "module", capital=True)
+    return str(expr)
+
+
+def to_ocaml(module: ModuleDecl, comment: Optional[str] = None) -> str:
+    """An OCaml source: one ``[@@sarek.type]`` declaration per type."""
+    if not module.name:
+        raise ValueError(
+            "an OCaml source always defines a module (its file's stem); module '' cannot be written"
+        )
+    lines = []
+    if comment:
+        lines.append(f"(* {comment} *)")
+        lines.append("")
+    for decl in module.decls:
+        name = _ocaml_name(decl.name, "type name", capital=False)
+        if isinstance(decl, RecordDecl):
+            lines.append(f"type {name} = {{")
+            for f in decl.fields:
+                lines.append(
+                    f"  {_ocaml_name(f.name, 'field name', capital=False)} : {_ocaml_type(f.type)};"
+                )
+            lines.append("}")
+        else:
+            if not decl.ctors:
+                raise ValueError(
+                    f"variant {decl.name!r} has no constructors; OCaml cannot write it"
+                )
+            lines.append(f"type {name} =")
+            for c in decl.ctors:
+                ctor = _ocaml_name(c.name, "constructor name", capital=True)
+                if c.args:
+                    ctor += " of " + " * ".join(_ocaml_type(a) for a in c.args)
+                lines.append(f"  | {ctor}")
+        lines.append("[@@sarek.type]")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# --- C ---------------------------------------------------------------------------------------
+
+_C_SCALARS = {
+    "int32": "int32_t",
+    "int": "int32_t",
+    "int64": "int64_t",
+    "float32": "float",
+    "float64": "double",
+    "bool": "int32_t",
+    "unit": "int32_t",
+}
+
+
+def _c_order(module: ModuleDecl) -> List[TypeDecl]:
+    """Declarations ordered so that each follows the same-module types it contains."""
+    by_name = {d.name: d for d in module.decls}
+    done: set = set()
+    ordered: List[TypeDecl] = []
+    for root in module.decls:
+        stack = [(root, iter(_members(root)))]
+        if root.name in done:
+            continue
+        on_stack = {root.name}
+        while stack:
+            decl, it = stack[-1]
+            for expr in it:
+                if (
+                    isinstance(expr, NamedType)
+                    and expr.module in (None, module.name)
+                    and expr.name in by_name
+                    and expr.name not in done
+                    and expr.name not in on_stack
+                ):
+                    child = by_name[expr.name]
+                    on_stack.add(child.name)
+                    stack.append((child, iter(_members(child))))
+                    break
+            else:
+                stack.pop()
+                done.add(decl.name)
+                ordered.append(decl)
+    return ordered
+
+
+def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
+    """A C header declaring the types as ``typedef struct``s (variants in SPEC §4's shape)."""
+
+    def c_type(expr: TypeExpr, where: str) -> str:
+        if isinstance(expr, ContainerType):
+            raise ValueError(f"{where} is a {expr.kind}, which has no C member form")
+        if expr.module is None and expr.name in _C_SCALARS:
+            return _C_SCALARS[expr.name]
+        if expr.module is None or expr.module == module.name:
+            return c_name_of(module.name, expr.name)
+        return c_name_of(expr.module, expr.name)
+
+    includes = []
+    for decl in module.decls:
+        for expr in _members(decl):
+            while isinstance(expr, ContainerType):
+                expr = expr.elem
+            if expr.module not in (None, module.name):
+                include = file_name(expr.module, "c")
+                if include not in includes:
+                    includes.append(include)
+    guard = f"SAREK_SCHEMA_{(module.name or 'TYPES').upper()}_H"
+    lines = []
+    if comment:
+        lines += [f"/* {comment} */"]
+    lines += [f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>"]
+    lines += [f'#include "{inc}"' for inc in includes]
+    lines.append("")
+    # Typedefs first, in declaration order (the order the reader reports), then the struct
+    # bodies in dependency order, as C needs a member's type complete before its use.
+    lines += [
+        f"typedef struct {c_name_of(module.name, d.name)} {c_name_of(module.name, d.name)};"
+        for d in module.decls
+    ]
+    lines.append("")
+    for decl in _c_order(module):
+        c_name = c_name_of(module.name, decl.name)
+        lines.append(f"struct {c_name} {{")
+        if isinstance(decl, RecordDecl):
+            for f in decl.fields:
+                lines.append(
+                    f"    {c_type(f.type, f'field {f.name!r} of {decl.name!r}')} {f.name};"
+                )
+        else:
+            lines.append("    int32_t tag;")
+            arms = [c for c in decl.ctors if c.args]
+            if arms:
+                lines.append("    union {")
+                for c in arms:
+                    lines.append("        struct {")
+                    for i, a in enumerate(c.args):
+                        lines.append(
+                            f"            {c_type(a, f'argument {i} of {c.name!r}')} _{i};"
+                        )
+                    lines.append(f"        }} {c.name}_v;")
+                lines.append("    } data;")
+        lines.append("};")
+        if isinstance(decl, VariantDecl):
+            constants = ", ".join(f"{c_name}_{c.name} = {i}" for i, c in enumerate(decl.ctors))
+            lines.append(f"enum {{ {constants} }};")
+        lines.append("")
+    lines.append(f"#endif /* {guard} */")
+    return "\n".join(lines) + "\n"
+
+
+#: Format name -> writer.
+WRITERS: Dict[str, Callable[[ModuleDecl], str]] = {
+    "json": to_json,
+    "toml": to_toml,
+    "ocaml": to_ocaml,
+    "c": to_c,
+}

@@ -1,0 +1,271 @@
+"""The C header front end and ``import-c``: headers this project generates and hand-written
+headers read back to the schema they declare; everything without a Sarek layout is refused
+with its C source position (exit 2, no traceback)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import EXAMPLES, ROOT
+from sarek_layout.cli.main import main
+from sarek_layout.frontends import load_schema
+from sarek_layout.frontends.cheader import header_module_name, read_header
+from sarek_layout.report import schema_json
+
+DATA = ROOT / "tests" / "data" / "c"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("cpp") is None and shutil.which("gcc") is None and shutil.which("clang") is None,
+    reason="reading C headers needs a C preprocessor: apt-get install cpp",
+)
+
+
+def layout_of(*paths):
+    return schema_json(load_schema([str(p) for p in paths]).types)
+
+
+def without_bool(doc):
+    """What a C round trip can give back: bool and unit are int32_t in C."""
+    text = json.dumps(doc).replace('"type": "bool"', '"type": "int32"')
+    return json.loads(text.replace('"type": "unit"', '"type": "int32"'))
+
+
+def test_header_in_the_generated_shape_reads_back_to_its_schema():
+    assert layout_of(DATA / "geometry.h") == without_bool(layout_of(EXAMPLES / "geometry.toml"))
+
+
+def test_committed_generated_header_reads_back_to_the_example():
+    header = ROOT / "generated" / "geometry.h"
+    assert header.exists(), "generated/geometry.h is the committed output of `make generate`"
+    assert "@generated" in header.read_text()
+    assert layout_of(header) == without_bool(layout_of(EXAMPLES / "geometry.toml"))
+
+
+def test_freshly_generated_headers_round_trip(tmp_path, capsys):
+    schemas = [str(EXAMPLES / "geometry.toml"), str(ROOT / "tests" / "data" / "ocaml" / "particles.ml")]
+    assert main(["generate", *schemas, "-o", str(tmp_path), "-t", "c"]) == 0
+    capsys.readouterr()
+    headers = [tmp_path / "geometry.h", tmp_path / "particles.h"]
+    assert layout_of(*headers) == without_bool(layout_of(*schemas))
+
+
+# --- import-c ----------------------------------------------------------------------------------
+
+SENSORS_TOML = '''\
+# Imported from sensors.h by sarek-layout import-c.
+# C has no 4-byte bool or unit: such fields read back as int32.
+module = ""
+
+[[types]]
+record = "Vec3"
+fields = [
+  ["x", "float32"],
+  ["y", "float32"],
+  ["z", "float32"],
+]
+
+[[types]]
+record = "Reading"
+fields = [
+  ["sensor", "int32"],
+  ["value", "float64"],
+  ["where", "Vec3"],
+  ["stamp", "int64"],
+  ["flags", "int32"],
+]
+
+[[types]]
+record = "Summary"
+fields = [
+  ["last", "Reading"],
+  ["first", "Reading"],
+  ["count", "int32"],
+]
+'''
+
+
+def test_import_c_of_a_hand_written_header(capsys):
+    assert main(["import-c", str(DATA / "sensors.h")]) == 0
+    assert capsys.readouterr().out == SENSORS_TOML
+
+
+def test_import_c_output_is_a_schema_that_loads_to_the_same_layout(tmp_path, capsys):
+    for flag, suffix in (([], ".toml"), (["--json"], ".json")):
+        assert main(["import-c", str(DATA / "geometry.h"), *flag]) == 0
+        path = tmp_path / f"geometry{suffix}"
+        path.write_text(capsys.readouterr().out)
+        assert layout_of(path) == layout_of(DATA / "geometry.h")
+
+
+def test_import_c_json(capsys):
+    assert main(["import-c", str(DATA / "geometry.h"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["module"] == "Geometry"
+    assert doc["types"][2] == {"variant": "shape", "constructors": [
+        ["Circle", ["point", "float32"]], ["Rect", ["point", "point"]],
+        ["Weighted", ["float64", "int32"]], ["Empty", []]]}
+
+
+def write(folder, name, text):
+    path = folder / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_headers_that_include_each_other_become_module_references(tmp_path, capsys):
+    a = write(tmp_path, "shapes.h", "#include <stdint.h>\n"
+              "typedef struct Shapes_point { float x; float y; } Shapes_point;\n")
+    b = write(tmp_path, "scene.h", '#include "shapes.h"\n'
+              "typedef struct Scene_sprite { Shapes_point at; int64_t id; } Scene_sprite;\n")
+    doc = layout_of(a, b)
+    sprite = doc["types"][1]
+    assert (sprite["c_name"], sprite["fields"][0]["type"], sprite["size"]) == (
+        "Scene_sprite", "Shapes.point", 16)
+    out = tmp_path / "out"
+    out.mkdir()
+    assert main(["import-c", a, b, "-o", str(out)]) == 0
+    assert capsys.readouterr().err.strip() == "2 schemas written, 0 unchanged"
+    assert '["at", "Shapes.point"]' in (out / "scene.toml").read_text()
+    assert layout_of(out / "shapes.toml", out / "scene.toml") == doc
+    assert main(["import-c", a, b, "-o", str(out)]) == 0
+    assert capsys.readouterr().err.strip() == "0 schemas written, 2 unchanged"
+
+
+def test_several_headers_need_an_output_folder(capsys):
+    assert main(["import-c", str(DATA / "geometry.h"), str(DATA / "sensors.h")]) == 2
+    assert "-o DIR" in capsys.readouterr().err
+
+
+def test_include_dirs_and_defines_reach_the_preprocessor(tmp_path, capsys):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    write(inc, "base.h", "typedef int base_int;\n")
+    h = write(tmp_path, "cfg.h", "#include <base.h>\n#ifdef WIDE\ntypedef struct Cfg_v { int64_t a; } Cfg_v;\n"
+              "#else\ntypedef struct Cfg_v { base_int a; } Cfg_v;\n#endif\n#include <stdint.h>\n")
+    assert main(["import-c", h, "-I", str(inc)]) == 0
+    assert '["a", "int32"]' in capsys.readouterr().out
+    assert main(["import-c", h, "-I", str(inc), "-D", "WIDE"]) == 2  # int64_t used before <stdint.h>
+    assert "cfg.h:3:" in capsys.readouterr().err
+
+
+def test_module_rule():
+    assert header_module_name("geo/geometry.h", ["Geometry_point", "Geometry_shape"]) == (
+        "Geometry", {"Geometry_point": "point", "Geometry_shape": "shape"})
+    assert header_module_name("Geometry.h", ["geometry_point"])[0] == "geometry"
+    assert header_module_name("geometry.h", ["Geometry_point", "Vec3"]) == (
+        "", {"Geometry_point": "Geometry_point", "Vec3": "Vec3"})
+    assert header_module_name("geometry.h", ["Geometry_point", "GEOMETRY_shape"])[0] == ""
+    assert header_module_name("geometry.h", ["Geometry_"])[0] == ""
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+INC = "#include <stdint.h>\n"
+BAD = [
+    # (header text after the include line, "line:col", message fragment)
+    ("typedef struct T { int32_t *p; } T;", "2:29", "member 'p' of 'T' is a pointer"),
+    ("typedef struct T { float v[3]; } T;", "2:26", "member 'v' of 'T' is an array"),
+    ("typedef struct T { int32_t f : 3; } T;", "2:28", "member 'f' of 'T' is a bit-field"),
+    ("typedef struct T { char c; } T;", "2:25", "has type 'char': char has no Sarek layout"),
+    ("typedef struct T { unsigned int u; } T;", "2:33", "unsigned types have no Sarek layout"),
+    ("typedef struct T { uint32_t u; } T;", "2:29", "unsigned types have no Sarek layout"),
+    ("typedef struct T { _Bool b; } T;", "2:26", "C bool is 1 byte"),
+    ("typedef struct T { short s; } T;", "2:26", "8- and 16-bit integers"),
+    ("typedef struct T { int8_t s; } T;", "2:27", "8- and 16-bit integers"),
+    ("typedef struct T { long l; } T;", "2:25", "long is 4 or 8 bytes depending on the ABI"),
+    ("typedef struct T { size_t n; } T;", "2:27", "only int32_t and int64_t"),
+    ("typedef struct T { long double d; } T;", "2:32", "long double"),
+    ("typedef struct T { _Atomic int32_t a; } T;", "2:36", "member 'a' of 'T' is _Atomic"),
+    ("typedef struct T {\n  union { int32_t i; float f; } u;\n} T;", "3:33", "member 'u' of 'T' is a union"),
+    ("typedef struct T { enum { A, B } e; } T;", "2:34", "member 'e' of 'T' is an enum"),
+    ("typedef struct T { struct { float a; } inner; } T;", "2:40", "defines a struct inline"),
+    ("typedef struct T { struct missing m; } T;", "2:35", "'struct missing', which is not a typedef struct"),
+    ("typedef struct T {\n  int32_t tag;\n  union { struct { float _0; } A_v; } data;\n} T;", "2:16",
+     "tagged variant 'T' has no enum constants 'T_<Ctor>'"),
+    ("enum { T_A = 0, T_B = 2 };\ntypedef struct T { int32_t tag; } T;", "2:8",
+     "the tags of tagged variant 'T' must be 0, 1, …, 1"),
+    ("enum { T_A, T_B };\ntypedef struct T {\n  int32_t tag;\n"
+     "  union { struct { float _0; } C_v; } data;\n} T;", "5:32",
+     "union member 'C_v' of tagged variant 'T' names no constructor"),
+    ("enum { T_A, T_B };\ntypedef struct T {\n  int32_t tag;\n"
+     "  union { struct { float _1; } A_v; } data;\n} T;", "5:26",
+     "member '_1' of 'A_v' in tagged variant 'T'"),
+    ("enum { T_A, T_B };\ntypedef struct T {\n  int64_t tag;\n} T;", "4:11",
+     "the tag of tagged variant 'T' must be int32_t, not int64"),
+    ("typedef struct T { float x; } T;\ntypedef struct U { T t; T t; } U;", "3:27", "duplicate field 't'"),
+    ("typedef struct T { float x; } T;\ntypedef struct U { struct U *next; } U;", "3:30",
+     "member 'next' of 'U' is a pointer"),
+    ("typedef struct U { U *next; } U;", "2:20",
+     "C parse error (Invalid specifier list) before 'U' (an unknown type name?"),
+    ("int f(void);", "", "no 'typedef struct' declarations in this header"),
+    ("#include \"nowhere.h\"", "2:10", "C preprocessor: nowhere.h: No such file or directory"),
+    ("typedef struct T { float x; } T\nint y;", "2:31", "C parse error"),
+    ("typedef struct T { float kernel; } T;", "2:26",
+     "field name 'kernel' is a keyword or reserved name in C, C++, CUDA, OpenCL C or Python"),
+]
+
+
+@pytest.mark.parametrize("text, position, fragment", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
+def test_refusals_have_the_c_position(tmp_path, capsys, text, position, fragment):
+    path = tmp_path / "bad.h"
+    path.write_text(INC + text + "\n")
+    assert main(["import-c", str(path)]) == 2
+    err = capsys.readouterr().err
+    where = f"{path}:{position}" if position else str(path)
+    assert err.startswith(f"{where}: error: "), err
+    assert fragment in err, err
+    assert "Traceback" not in err
+
+
+def test_missing_file_and_folder(tmp_path, capsys):
+    assert main(["import-c", str(tmp_path / "none.h")]) == 2
+    assert "No such file" in capsys.readouterr().err
+    assert main(["import-c", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+
+
+def test_read_header_returns_declarations_with_positions():
+    module = read_header(str(DATA / "geometry.h"))
+    assert (module.name, module.format) == ("Geometry", "c")
+    shape = module.decls[2]
+    assert [c.name for c in shape.ctors] == ["Circle", "Rect", "Weighted", "Empty"]
+    lines = (DATA / "geometry.h").read_text().splitlines()
+    empty = next(i for i, l in enumerate(lines, 1) if "Geometry_shape_Empty = 3" in l)
+    pos = next(i for i, l in enumerate(lines, 1) if "Geometry_point pos;" in l)
+    assert str(shape.ctors[3].location).endswith(f"geometry.h:{empty}:5")  # its enum constant
+    assert str(module.decls[1].fields[2].location).endswith(f"geometry.h:{pos}:20")
+    assert str(shape.location).endswith("geometry.h:46:16")  # typedef struct Geometry_shape {
+
+
+# --- mutations of the headers never crash ------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from sarek_layout import SarekLayoutError  # noqa: E402
+
+SNIPPETS = ["*", "[3]", " : 3", "char ", "unsigned ", "union ", "struct ", "{", "}", ";", "\n#if 0\n",
+            "\n#endif\n", "_sarek_", "enum { X_A };", "tag", "data", "_0", "_v", "long ", "=", ",",
+            "typedef ", "(", ")", "\n#include <nowhere.h>\n", "/*", "*/", "\"", "__attribute__((x))"]
+HEADERS = [(DATA / "geometry.h").read_text(), (DATA / "sensors.h").read_text()]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(HEADERS), st.data())
+def test_mutated_headers_give_a_schema_or_a_located_error(tmp_path, source, data):
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(source)))
+        if data.draw(st.booleans()):
+            source = source[:at] + data.draw(st.sampled_from(SNIPPETS)) + source[at:]
+        else:
+            source = source[:at] + source[at + data.draw(st.integers(1, 30)):]
+    path = tmp_path / "mutant.h"
+    path.write_text(source)
+    try:
+        load_schema([str(path)])
+    except SarekLayoutError as e:
+        message = str(e)
+        assert message.startswith(str(path)) and "\n" not in message, message
