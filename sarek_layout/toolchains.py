@@ -18,7 +18,15 @@ import tempfile
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
-__all__ = ["Toolchain", "TOOLCHAINS", "get", "required_toolchains", "REQUIRE_ENV"]
+__all__ = [
+    "Toolchain",
+    "TOOLCHAINS",
+    "get",
+    "required_toolchains",
+    "REQUIRE_ENV",
+    "nvrtc_library",
+    "refresh",
+]
 
 #: CI sets this to ``1`` (or a comma-separated list of names) so that tests needing a missing
 #: toolchain fail instead of skipping.
@@ -42,6 +50,12 @@ class Toolchain:
     python_module: Optional[str] = None
     #: For compilers: a tiny program that must compile (catches missing multilib headers).
     smoke_source: Optional[str] = None
+    #: How reports name it ("gcc -m32"); defaults to ``name``.
+    label: str = ""
+
+    @property
+    def display(self) -> str:
+        return self.label or self.name
 
     @property
     def available(self) -> bool:
@@ -67,7 +81,7 @@ _LIST = [
     Toolchain("gcc-m32", "gcc -m32, C11, i386 ABI (8-byte scalars 4-aligned in structs)", "c",
               "c", ("gcc", "-m32", "-std=c11"),
               "apt-get install -y --no-install-recommends libc6-dev-i386 lib32gcc-12-dev",
-              smoke_source=_C_SMOKE),
+              smoke_source=_C_SMOKE, label="gcc -m32"),
     Toolchain("aarch64", "aarch64-linux-gnu-gcc, C11, freestanding", "c", "c",
               ("aarch64-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
               _CROSS_HINT.format(pkg="gcc-aarch64-linux-gnu"), smoke_source=_C_SMOKE),
@@ -84,8 +98,8 @@ _LIST = [
               "pip install cffi", python_module="cffi"),
     Toolchain("nvcc", "nvcc -c, CUDA host and device passes", "cuda", "cuda", ("nvcc", "-c"),
               "install the CUDA toolkit (nvcc on PATH)"),
-    Toolchain("nvrtc", "NVRTC, CUDA device code without libc headers", "cuda", "cuda", (),
-              "pip install nvidia-cuda-nvrtc", python_module="nvidia.cuda_nvrtc"),
+    Toolchain("nvrtc", "NVRTC, CUDA device code without libc headers (no GPU needed)", "cuda",
+              "cuda", (), "pip install nvidia-cuda-nvrtc (or set SAREK_NVRTC_LIBRARY)"),
     Toolchain("clang-opencl", "clang -x cl -cl-std=CL1.2 -target spir64", "opencl", "opencl",
               ("clang", "-x", "cl", "-cl-std=CL1.2", "-target", "spir64"),
               "apt-get install -y --no-install-recommends clang"),
@@ -105,9 +119,20 @@ def get(name: str) -> Toolchain:
         raise KeyError(f"unknown toolchain {name!r}; known: {', '.join(TOOLCHAINS)}") from None
 
 
+def refresh() -> None:
+    """Forget the cached availability answers (after installing something, or in tests)."""
+    _availability.cache_clear()
+    nvrtc_library.cache_clear()
+
+
 @functools.lru_cache(maxsize=None)
 def _availability(name: str) -> Optional[str]:
     tc = TOOLCHAINS[name]
+    if name == "nvrtc":
+        return None if nvrtc_library() is not None else (
+            f"{tc.name}: libnvrtc not found (looked in the nvidia pip wheels, the loader path "
+            f"and $CUDA_HOME); {tc.install_hint}"
+        )
     if tc.python_module is not None:
         import importlib.util
 
@@ -148,6 +173,56 @@ def _pocl_problem(tc: Toolchain) -> Optional[str]:
     if not any("portable computing language" in p.name.lower() or "pocl" in p.name.lower()
                for p in platforms):
         return f"{tc.name}: no PoCL platform among {[p.name for p in platforms]}; {tc.install_hint}"
+    return None
+
+
+#: Environment variable naming the NVRTC shared library explicitly.
+NVRTC_ENV = "SAREK_NVRTC_LIBRARY"
+
+
+def _nvrtc_candidates() -> list:
+    """Where libnvrtc may be: $SAREK_NVRTC_LIBRARY, the pip wheels, the loader, CUDA_HOME."""
+    import glob
+    import importlib.util
+
+    found: list = []
+    explicit = os.environ.get(NVRTC_ENV)
+    if explicit:
+        return [explicit]
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        spec = None
+    # nvidia-cuda-nvrtc 13.x installs nvidia/cu13/lib/libnvrtc.so.13, 12.x
+    # nvidia/cuda_nvrtc/lib/libnvrtc.so.12: search every lib folder of the namespace package.
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        found += sorted(glob.glob(os.path.join(root, "*", "lib", "libnvrtc.so*")), reverse=True)
+    import ctypes.util
+
+    name = ctypes.util.find_library("nvrtc")
+    if name:
+        found.append(name)
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            found += sorted(glob.glob(os.path.join(os.environ[var], "lib64", "libnvrtc.so*")),
+                            reverse=True)
+    found += sorted(glob.glob("/usr/local/cuda/lib64/libnvrtc.so*"), reverse=True)
+    return [f for f in found if "builtins" not in os.path.basename(f)]
+
+
+@functools.lru_cache(maxsize=None)
+def nvrtc_library() -> Optional[str]:
+    """Path (or loader name) of a libnvrtc that loads and answers ``nvrtcVersion``, or None."""
+    import ctypes
+
+    for candidate in _nvrtc_candidates():
+        try:
+            lib = ctypes.CDLL(candidate)
+            major, minor = ctypes.c_int(), ctypes.c_int()
+            if lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)) == 0:
+                return candidate
+        except OSError:
+            continue
     return None
 
 

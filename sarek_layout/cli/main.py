@@ -20,7 +20,7 @@ from .._version import __version__
 PROG = "sarek-layout"
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["layout", "generate", "import-c"]
+COMMANDS = ["layout", "generate", "import-c", "verify"]
 
 
 class _Parser(argparse.ArgumentParser):

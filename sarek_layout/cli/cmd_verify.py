@@ -1,0 +1,75 @@
+"""``sarek-layout verify SCHEMA... [--toolchain NAME]... [--header FILE]...``: compile the
+headers with real compilers and compare every size, alignment and offset with the layout."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "verify",
+        help="prove that real compilers agree with the layout (generated or given headers)",
+        description="Compile the schema's headers with every installed toolchain (or the ones "
+        "named with --toolchain), one compiler invocation per toolchain, and compare every "
+        "size, alignment and member offset with the layout. Exit 0 when all agree, 1 on any "
+        "difference, 2 on bad input or when a toolchain named with --toolchain is missing.",
+    )
+    p.add_argument("schemas", nargs="*", metavar="SCHEMA", help="schema files")
+    p.add_argument("--toolchain", action="append", metavar="NAME", default=[],
+                   help="only this toolchain (repeatable); `--toolchain list` lists them all "
+                   "with whether each is installed")
+    p.add_argument("--header", action="append", metavar="FILE", default=[],
+                   help="verify this header (hand-written or committed) instead of generating "
+                   "one: .h (C/C++), .cuh (CUDA), .clh (OpenCL); repeatable")
+    p.set_defaults(run=run)
+
+
+def list_toolchains() -> str:
+    from ..toolchains import TOOLCHAINS
+
+    lines = []
+    for tc in TOOLCHAINS.values():
+        reason = tc.unavailable_reason
+        state = "installed" if reason is None else "missing"
+        lines.append(f"{tc.name:<12}  {tc.target:<6}  {state:<9}  {tc.description}")
+        if reason is not None:
+            lines.append(f"{'':<12}  {'':<6}  {'':<9}  install: {tc.install_hint}")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..errors import UsageError
+    from ..verify.compare import detail_lines, structure_lines, summary_line, table_header, table_row
+    from ..verify.run import verify_schema
+    from .common import load
+
+    if "list" in args.toolchain:
+        sys.stdout.write(list_toolchains())
+        return 0
+    if not args.schemas:
+        raise UsageError("verify needs at least one SCHEMA file")
+    schema = load(args.schemas)
+    printed_header = []
+
+    def on_result(result) -> None:
+        if not printed_header:
+            print(table_header())
+            printed_header.append(True)
+        print(table_row(result), flush=True)
+
+    report = verify_schema(schema, toolchains=args.toolchain or None,
+                           headers=args.header or None, on_result=on_result)
+    lines = detail_lines(report.results)
+    structure = structure_lines(report.structure)
+    if structure:
+        lines += [""] + structure
+    lines += ["", summary_line(report.results, report.structure, report.types)]
+    print("\n".join(lines))
+    if not any(r.status != "skipped" for r in report.results) and not report.structure:
+        print("sarek-layout: error: no toolchain to verify with is installed "
+              "(`sarek-layout verify --toolchain list` says what to install)", file=sys.stderr)
+        return 2
+    return report.exit_status

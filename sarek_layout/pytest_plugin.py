@@ -1,0 +1,56 @@
+"""pytest plugin: verify a schema's layout against real compilers from a user's own tests.
+
+Enabled automatically once sarek-layout is installed (entry point ``pytest11``), or with
+``-p sarek_layout.pytest_plugin``. One line in a test::
+
+    def test_layout(sarek_verify):
+        sarek_verify("schemas/geometry.toml")                       # generated headers
+        sarek_verify("schemas/geometry.toml", headers=["include/geometry.h"],
+                     toolchains=["gcc", "gcc-m32"])                 # a committed header
+
+The fixture fails the test with the verify report (each differing value named, both numbers)
+when anything differs; a toolchain named in ``toolchains`` that is not installed skips the
+test with its install hint, or fails it when ``$SAREK_REQUIRE_TOOLCHAINS`` asks for it.
+Without ``toolchains``, every installed toolchain runs and missing ones are left out.
+``assert_layout_agrees`` is the same check as a plain function, for code without fixtures.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+import pytest
+
+__all__ = ["sarek_verify", "assert_layout_agrees"]
+
+
+def assert_layout_agrees(
+    *schemas: str,
+    toolchains: Optional[Iterable[str]] = None,
+    headers: Optional[Iterable[str]] = None,
+):
+    """Verify ``schemas``; return the report, or fail the current test with it."""
+    from . import toolchains as registry
+    from .verify import verify_files
+
+    names = list(toolchains) if toolchains else None
+    if names:
+        required = registry.required_toolchains()
+        for name in names:
+            reason = registry.get(name).unavailable_reason
+            if reason is not None:
+                if name in required:
+                    pytest.fail(f"required toolchain missing: {reason}", pytrace=False)
+                pytest.skip(reason)
+    report = verify_files(schemas, toolchains=names, headers=list(headers) if headers else None)
+    if not report.ok:
+        pytest.fail("sarek-layout verify found differences:\n" + report.format(), pytrace=False)
+    if not any(r.status != "skipped" for r in report.results):
+        pytest.skip("no toolchain installed to verify with (sarek-layout verify --toolchain list)")
+    return report
+
+
+@pytest.fixture
+def sarek_verify():
+    """``sarek_verify(*schemas, toolchains=None, headers=None)``: see the module docstring."""
+    return assert_layout_agrees

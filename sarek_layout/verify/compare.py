@@ -1,0 +1,186 @@
+"""Comparing what compilers measured with what the layout core says, and the report.
+
+A ``ToolchainResult`` per toolchain (agrees, disagrees, failed to compile, skipped), each
+difference spelled for a person: ``Geometry_particle.mass: layout says offset 8, gcc -m32
+says 4``. ``format_report`` prints the table (toolchain by result) and then the details.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Tuple
+
+from ..toolchains import Toolchain
+from .probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+
+__all__ = [
+    "Difference",
+    "ToolchainResult",
+    "StructureProblem",
+    "differences",
+    "format_report",
+    "AGREES",
+    "DISAGREES",
+    "FAILED",
+    "SKIPPED",
+]
+
+AGREES = "agrees"
+DISAGREES = "DISAGREES"
+FAILED = "FAILED"
+SKIPPED = "skipped"
+
+_WHAT = {SIZE: "size", ALIGN: "alignment", OFFSET: "offset", MEMBER_SIZE: "member size"}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One value a toolchain (pass) measured differently from the layout core."""
+
+    probe: Probe
+    measured: int
+    who: str  # "gcc -m32", "nvcc (device pass)"
+
+    def __str__(self) -> str:
+        p = self.probe
+        where = f"{p.c_type}.{p.member}" if p.member else p.c_type
+        return (f"{where}: layout says {_WHAT[p.quantity]} {p.expected}, "
+                f"{self.who} says {self.measured}")
+
+
+@dataclass(frozen=True)
+class StructureProblem:
+    """A header that does not declare what the schema says: ``file:line:col: message``."""
+
+    location: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+
+@dataclass
+class ToolchainResult:
+    toolchain: Toolchain
+    status: str
+    values: int = 0
+    differences: List[Difference] = field(default_factory=list)
+    #: Compiler diagnostics (FAILED), or why it was skipped (SKIPPED).
+    error: Optional[str] = None
+    #: The header's own assertions failed; the numbers come from a second compile.
+    note: Optional[str] = None
+    seconds: float = 0.0
+    builds: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status in (AGREES, SKIPPED)
+
+
+def differences(
+    probes: Sequence[Probe],
+    passes: Sequence[Tuple[str, Sequence[int]]],
+    toolchain_label: str,
+) -> List[Difference]:
+    """Every probe whose measured value differs, pass by pass."""
+    out: List[Difference] = []
+    for pass_name, values in passes:
+        who = f"{toolchain_label} ({pass_name})" if pass_name else toolchain_label
+        for probe, value in zip(probes, values):
+            if value != probe.expected:
+                out.append(Difference(probe, value, who))
+    return out
+
+
+def _result_cell(r: ToolchainResult) -> str:
+    if r.status == AGREES:
+        return f"agrees ({r.values} values)"
+    if r.status == DISAGREES:
+        n = len(r.differences)
+        return f"DISAGREES ({n} value{'s' if n != 1 else ''} differ{'s' if n == 1 else ''})"
+    if r.status == FAILED:
+        return "FAILED (does not compile)"
+    return f"skipped: {r.error}" if r.error else "skipped"
+
+
+#: Width of the toolchain column (the longest registry name, ``clang-opencl``).
+NAME_WIDTH = 12
+
+
+def table_header() -> str:
+    return f"{'toolchain':<{NAME_WIDTH}}  target  {'time':>7}  result"
+
+
+def table_row(r: ToolchainResult) -> str:
+    time_cell = f"{r.seconds:6.2f}s" if r.status != SKIPPED else "      -"
+    return f"{r.toolchain.name:<{NAME_WIDTH}}  {r.toolchain.target:<6}  {time_cell}  {_result_cell(r)}"
+
+
+def structure_lines(structure: Sequence[StructureProblem], max_lines: int = 50) -> List[str]:
+    if not structure:
+        return []
+    n = len(structure)
+    lines = [f"header structure: {n} problem{'s' if n != 1 else ''}"]
+    lines.extend(f"  {p}" for p in structure[:max_lines])
+    if n > max_lines:
+        lines.append(f"  … and {n - max_lines} more")
+    return lines
+
+
+def detail_lines(results: Sequence[ToolchainResult], max_lines: int = 50) -> List[str]:
+    """Every difference, failed compile and failing header assertion, toolchain by toolchain."""
+    lines: List[str] = []
+    for r in results:
+        label = r.toolchain.display
+        if r.note:
+            lines.append("")
+            lines.append(f"{label}: the header's own compile-time assertions fail "
+                         f"(numbers below measured with them switched off):")
+            lines.extend(f"  {ln}" for ln in r.note.splitlines())
+        if r.status == DISAGREES:
+            lines.append("")
+            lines.append(f"{label}: {len(r.differences)} value(s) differ from the layout:")
+            lines.extend(f"  {d}" for d in r.differences[:max_lines])
+            if len(r.differences) > max_lines:
+                lines.append(f"  … and {len(r.differences) - max_lines} more")
+        elif r.status == FAILED:
+            lines.append("")
+            lines.append(f"{label}: the headers do not compile:")
+            lines.extend(f"  {ln}" for ln in (r.error or "").splitlines())
+    return lines
+
+
+def summary_line(results: Sequence[ToolchainResult], structure: Sequence[StructureProblem] = (),
+                 types: int = 0) -> str:
+    ran = [r for r in results if r.status != SKIPPED]
+    bad = [r for r in ran if r.status != AGREES]
+    skipped = len(results) - len(ran)
+    text = (f"{len(ran) - len(bad)} of {len(ran)} toolchain{'s' if len(ran) != 1 else ''} "
+            f"agree with the layout")
+    if types:
+        text += f" of {types} type{'s' if types != 1 else ''}"
+    if skipped:
+        text += f"; {skipped} skipped"
+    if structure:
+        text += f"; {len(structure)} header structure problem{'s' if len(structure) != 1 else ''}"
+    return text
+
+
+def format_report(
+    results: Sequence[ToolchainResult],
+    structure: Sequence[StructureProblem] = (),
+    *,
+    types: int = 0,
+    max_lines: int = 50,
+) -> str:
+    """The whole report: structure problems, the table, the details, a summary line."""
+    lines = structure_lines(structure, max_lines)
+    if lines:
+        lines.append("")
+    if results:
+        lines.append(table_header())
+        lines.extend(table_row(r) for r in results)
+    lines.extend(detail_lines(results, max_lines))
+    lines.append("")
+    lines.append(summary_line(results, structure, types))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,213 @@
+"""Toolchain drivers: each one compiles (or runs) headers plus a probe list once, and reports
+the numbers the real compiler computed.
+
+One interface for all of them: ``Driver.measure(headers, probes) -> Measurement``. A driver
+knows its toolchain (name, availability with an install hint, from ``toolchains``) and how to
+spell a probe in its language: ``offsetof``/``_Alignof`` in C, ``alignof`` in C++ and nvcc,
+``__INTADDR__`` under NVRTC, ``__builtin_offsetof``/``__alignof__`` in OpenCL C. Every driver
+makes exactly one compiler invocation (or one program build) for the whole probe list; only
+when that fails does it try once more with the header's own static assertions switched off,
+so that a header whose assertions reject the ABI still yields the numbers that say why.
+
+Families, one module each: ``objfile`` (gcc, g++, clang, gcc -m32, cross gcc: probe symbol
+sizes read with ``readelf``), ``cffi_host`` (cffi API mode), ``cuda`` (nvcc host and device
+passes, NVRTC), ``opencl`` (clang's OpenCL C front end, PoCL through pyopencl).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ...errors import SarekLayoutError
+from ...toolchains import Toolchain, get as get_toolchain
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+
+__all__ = [
+    "HeaderSet",
+    "Measurement",
+    "ProbeFailed",
+    "Driver",
+    "driver_for",
+    "expression",
+    "DIALECTS",
+]
+
+
+@dataclass(frozen=True)
+class HeaderSet:
+    """Headers to compile together: ``files`` are written side by side in one folder (so
+    they can include each other), ``includes`` are the names the probe source includes."""
+
+    files: Tuple[Tuple[str, str], ...]
+    includes: Tuple[str, ...]
+    #: Further folders searched for includes (where a user's own header lives).
+    search_dirs: Tuple[str, ...] = ()
+
+    def include_flags(self, folder: str) -> List[str]:
+        """``-I folder`` (where ``write`` put the files), then each of ``search_dirs``."""
+        flags = ["-I", folder]
+        for d in self.search_dirs:
+            flags += ["-I", d]
+        return flags
+
+    def include_lines(self) -> str:
+        return "".join(f'#include "{name}"\n' for name in self.includes)
+
+    def write(self, folder: str) -> None:
+        for name, text in self.files:
+            path = os.path.join(folder, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """What one toolchain said: one value per probe for each compiler pass.
+
+    ``passes`` is ``(("", values),)`` for a single pass, or e.g. ``(("host", …), ("device",
+    …))`` for nvcc. ``note`` is set when the header's own assertions failed (the values then
+    come from a second compile with assertions switched off).
+    """
+
+    passes: Tuple[Tuple[str, Tuple[int, ...]], ...]
+    seconds: float = 0.0
+    note: Optional[str] = None
+    builds: int = 1
+
+
+class ProbeFailed(SarekLayoutError):
+    """The toolchain could not compile the headers at all; ``output`` is its diagnostics."""
+
+    exit_status = 1
+
+    def __init__(self, toolchain: str, output: str) -> None:
+        super().__init__(f"{toolchain}: the headers do not compile:\n{output}")
+        self.toolchain = toolchain
+        self.output = output
+
+
+# --- spelling probes -------------------------------------------------------------------------
+
+#: dialect -> (alignment operator, offsetof spelling as a format with {t} and {m}).
+DIALECTS: Dict[str, Tuple[str, str]] = {
+    "c": ("_Alignof({t})", "offsetof({t}, {m})"),
+    "c++": ("alignof({t})", "offsetof({t}, {m})"),
+    # NVRTC has no <stddef.h>; __builtin_offsetof only exists from 13.x (TOOLCHAINS.md).
+    "nvrtc": ("alignof({t})", "((unsigned long long)__INTADDR__(&((({t} *)0)->{m})))"),
+    "opencl": ("__alignof__({t})", "__builtin_offsetof({t}, {m})"),
+}
+
+
+def expression(probe: Probe, dialect: str) -> str:
+    """The constant expression measuring ``probe`` in ``dialect`` (a key of ``DIALECTS``)."""
+    align, offset = DIALECTS[dialect]
+    t, m = probe.c_type, probe.member
+    if probe.quantity == SIZE:
+        return f"sizeof({t})"
+    if probe.quantity == ALIGN:
+        return align.format(t=t)
+    if probe.quantity == OFFSET:
+        return offset.format(t=t, m=m)
+    if probe.quantity == MEMBER_SIZE:
+        return f"sizeof((({t} *)0)->{m})"
+    raise ValueError(f"unknown probe quantity {probe.quantity!r}")
+
+
+#: Put before the headers to switch their static assertions off (C, C++, CUDA): the
+#: generated headers assert every number, and a failing assertion stops the compile before
+#: the probes can say which number is wrong. (OpenCL's typedef-array fallback cannot be
+#: switched off; its error message names the member instead.)
+NO_ASSERTS = (
+    "#define _Static_assert(...)\n"
+    "#define static_assert(...)\n"
+)
+
+
+def error_excerpt(output: str, limit: int = 15) -> str:
+    """The diagnostic lines worth showing: errors first, at most ``limit`` lines."""
+    lines = [ln for ln in output.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if re.search(r"\berror\b", ln, re.I)]
+    chosen = errors or lines
+    more = len(chosen) - limit
+    text = "\n".join(chosen[:limit])
+    return text + (f"\n… ({more} more lines)" if more > 0 else "")
+
+
+def with_assertion_fallback(
+    toolchain: Toolchain,
+    attempt: Callable[[bool], List[Tuple[str, Tuple[int, ...]]]],
+    can_disable_asserts: bool = True,
+) -> Measurement:
+    """Run ``attempt(disable_asserts)``; on ``ProbeFailed`` retry once with assertions off.
+
+    ``attempt`` returns the passes or raises ``ProbeFailed``. The retry's numbers carry the
+    first failure's diagnostics as ``note``; if the retry fails too, the first error stands.
+    """
+    start = time.perf_counter()
+    try:
+        passes = attempt(False)
+        return Measurement(tuple(passes), time.perf_counter() - start)
+    except ProbeFailed as first:
+        if not can_disable_asserts:
+            raise
+        try:
+            passes = attempt(True)
+        except ProbeFailed:
+            raise first from None
+        return Measurement(tuple(passes), time.perf_counter() - start, note=first.output,
+                           builds=2)
+
+
+class Driver:
+    """Base of every driver: ``toolchain`` plus ``measure``."""
+
+    def __init__(self, toolchain: Toolchain) -> None:
+        self.toolchain = toolchain
+
+    @property
+    def name(self) -> str:
+        return self.toolchain.name
+
+    @property
+    def available(self) -> bool:
+        return self.toolchain.available
+
+    @property
+    def unavailable_reason(self) -> Optional[str]:
+        return self.toolchain.unavailable_reason
+
+    def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
+        raise NotImplementedError
+
+
+def driver_for(name: str) -> Driver:
+    """The driver of toolchain ``name`` (``KeyError`` for an unknown name)."""
+    tc = get_toolchain(name)
+    if name == "cffi":
+        from .cffi_host import CffiDriver
+
+        return CffiDriver(tc)
+    if name == "nvcc":
+        from .cuda import NvccDriver
+
+        return NvccDriver(tc)
+    if name == "nvrtc":
+        from .cuda import NvrtcDriver
+
+        return NvrtcDriver(tc)
+    if name == "clang-opencl":
+        from .opencl import ClangOpenCLDriver
+
+        return ClangOpenCLDriver(tc)
+    if name == "pocl":
+        from .opencl import PoclDriver
+
+        return PoclDriver(tc)
+    from .objfile import ObjfileDriver
+
+    return ObjfileDriver(tc)

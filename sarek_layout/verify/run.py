@@ -1,0 +1,181 @@
+"""One verification run: pick toolchains, get headers, probe, compare.
+
+Headers are either generated now (``codegen.render_headers``) or given by the user
+(``--header``: checked for structure first, then compiled as they are). Each toolchain
+compiles the headers of its target once, with every probe of every type.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..errors import ToolchainMissing, UsageError
+from ..ir.schema import Schema, SchemaType
+from ..toolchains import TOOLCHAINS, Toolchain
+from .compare import (
+    AGREES,
+    DISAGREES,
+    FAILED,
+    SKIPPED,
+    StructureProblem,
+    ToolchainResult,
+    differences,
+    format_report,
+)
+from .drivers import HeaderSet, ProbeFailed, driver_for
+from .probes import Probe, probes_for
+
+__all__ = ["VerifyReport", "verify_schema", "select_toolchains", "generated_headers",
+           "user_headers", "measure_with"]
+
+
+@dataclass
+class VerifyReport:
+    """Everything one run found; ``exit_status`` is SPEC §5's 0 (all agree) or 1."""
+
+    results: List[ToolchainResult] = field(default_factory=list)
+    structure: List[StructureProblem] = field(default_factory=list)
+    types: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.structure and all(r.ok for r in self.results)
+
+    @property
+    def exit_status(self) -> int:
+        return 0 if self.ok else 1
+
+    def format(self) -> str:
+        return format_report(self.results, self.structure, types=self.types)
+
+    def differences(self) -> List[str]:
+        """Every difference and structural problem, one line each (for tests and plugins)."""
+        out = [str(p) for p in self.structure]
+        for r in self.results:
+            out.extend(str(d) for d in r.differences)
+            if r.status == FAILED:
+                out.append(f"{r.toolchain.display}: does not compile: {r.error}")
+        return out
+
+
+def select_toolchains(
+    names: Optional[Sequence[str]], targets: Optional[Sequence[str]] = None
+) -> Tuple[List[Toolchain], bool]:
+    """The toolchains to run and whether they were named.
+
+    Named ones must exist (``UsageError``) and be installed (``ToolchainMissing``, exit 2,
+    with the install hint). Unnamed: every toolchain (of ``targets``), installed or not.
+    """
+    if names:
+        unknown = [n for n in names if n not in TOOLCHAINS]
+        if unknown:
+            raise UsageError(f"unknown toolchain {unknown[0]!r}; known: {', '.join(TOOLCHAINS)} "
+                             f"(--toolchain list shows which are installed)")
+        chosen = [TOOLCHAINS[n] for n in dict.fromkeys(names)]
+        if targets is not None:
+            wrong = [t for t in chosen if t.target not in targets]
+            if wrong:
+                t = wrong[0]
+                raise UsageError(f"toolchain {t.name} compiles {t.target} headers, and no "
+                                 f"--header of that target was given")
+        missing = [t.unavailable_reason for t in chosen if not t.available]
+        if missing:
+            raise ToolchainMissing("toolchain asked for by name is not installed: "
+                                   + "; ".join(str(m) for m in missing))
+        return chosen, True
+    chosen = [t for t in TOOLCHAINS.values() if targets is None or t.target in targets]
+    return chosen, False
+
+
+def generated_headers(schema: Schema, targets: Sequence[str]) -> Dict[str, HeaderSet]:
+    """The headers ``generate`` would write now, grouped by target."""
+    from ..codegen import render_headers
+
+    files = render_headers(schema, list(dict.fromkeys(targets)))
+    out: Dict[str, HeaderSet] = {}
+    for target in dict.fromkeys(targets):
+        mine = [f for f in files if f.target == target]
+        out[target] = HeaderSet(tuple((f.filename, f.text) for f in mine),
+                                tuple(f.filename for f in mine))
+    return out
+
+
+def user_headers(paths: Sequence[str]) -> HeaderSet:
+    """Headers on disk, compiled as they are (their folders are searched for includes)."""
+    files = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                files.append((os.path.basename(path), f.read()))
+        except OSError as e:
+            raise UsageError(f"{path}: cannot read the header ({e.strerror})") from None
+    names = [n for n, _ in files]
+    if len(set(names)) != len(names):
+        raise UsageError("two --header files have the same name; give each header once")
+    dirs = tuple(dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in paths))
+    return HeaderSet(tuple(files), tuple(names), dirs)
+
+
+def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Probe]) -> ToolchainResult:
+    """Run one toolchain's driver and compare; never raises for a compile failure."""
+    if not toolchain.available:
+        return ToolchainResult(toolchain, SKIPPED, error=toolchain.unavailable_reason)
+    try:
+        m = driver_for(toolchain.name).measure(headers, probes)
+    except ProbeFailed as e:
+        return ToolchainResult(toolchain, FAILED, len(probes), error=e.output)
+    diffs = differences(probes, m.passes, toolchain.display)
+    values = len(probes) * len(m.passes)
+    status = DISAGREES if diffs else AGREES
+    return ToolchainResult(toolchain, status, values, diffs, note=m.note, seconds=m.seconds,
+                           builds=m.builds)
+
+
+def verify_schema(
+    schema: Schema,
+    toolchains: Optional[Sequence[str]] = None,
+    headers: Optional[Sequence[str]] = None,
+    types: Optional[Sequence[SchemaType]] = None,
+    on_result: Optional[Callable[[ToolchainResult], None]] = None,
+) -> VerifyReport:
+    """Verify ``types`` (default: all) of ``schema`` with ``toolchains`` (default: all).
+
+    With ``headers`` (paths), those headers are checked for structure and compiled instead
+    of freshly generated ones. Raises ``ToolchainMissing`` when a named toolchain is absent.
+    """
+    types = list(schema.types if types is None else types)
+    report = VerifyReport(types=len(types))
+    header_sets: Dict[str, HeaderSet]
+    probes_by_target: Dict[str, List[Probe]] = {}
+    if headers:
+        from .structure import check_headers, target_of_header
+
+        by_target: Dict[str, List[str]] = {}
+        for path in headers:
+            by_target.setdefault(target_of_header(path), []).append(path)
+        chosen, _ = select_toolchains(toolchains, list(by_target))
+        header_sets = {}
+        for target, paths in by_target.items():
+            problems, passed = check_headers(paths, types, target, schema.types)
+            report.structure.extend(problems)
+            header_sets[target] = user_headers(paths)
+            probes_by_target[target] = probes_for(passed)
+    else:
+        chosen, _ = select_toolchains(toolchains)
+        targets = sorted({t.target for t in chosen if t.available})
+        header_sets = generated_headers(schema, targets) if targets else {}
+        common = probes_for(types)
+        probes_by_target = {t: common for t in targets}
+    for tc in chosen:
+        if not tc.available or tc.target not in header_sets:
+            result = ToolchainResult(tc, SKIPPED, error=tc.unavailable_reason)
+        elif not probes_by_target[tc.target] and types:
+            result = ToolchainResult(tc, SKIPPED, error="no type passed the header structure check")
+        else:
+            result = measure_with(tc, header_sets[tc.target], probes_by_target[tc.target])
+        report.results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return report

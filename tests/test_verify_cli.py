@@ -1,0 +1,208 @@
+"""``sarek-layout verify`` end to end: exit statuses, the table, and planted disagreements.
+
+Each planted mistake must be found and named so a person can act on it:
+* a plain ``double`` after an ``int32_t`` passes on x86-64 but not under ``gcc -m32``;
+* the same header with its own static assertions: they fire, and the numbers still come;
+* a member of the wrong type, and a missing type, are caught by the structure check;
+* a toolchain that is not installed is reported with its install hint, and naming it is
+  exit 2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from conftest import require_toolchain
+from sarek_layout import toolchains
+from sarek_layout.cli.main import main
+from sarek_layout.verify.drivers import driver_for
+from verify_helpers import ALL_TOOLCHAINS, DATA, EXAMPLES
+
+GEOMETRY = str(EXAMPLES / "geometry.toml")
+PLAIN = str(DATA / "plain.toml")
+
+
+def verify(capsys, *args):
+    status = main(["verify", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _row(out: str, name: str) -> str:
+    return next(line for line in out.splitlines() if line.split()[:1] == [name])
+
+
+def test_examples_agree_on_every_installed_toolchain(capsys):
+    status, out, err = verify(capsys, GEOMETRY)
+    assert status == 0, out + err
+    for name in ALL_TOOLCHAINS:
+        row = _row(out, name)
+        if toolchains.get(name).available:
+            assert "agrees (" in row, row
+        else:
+            assert "skipped" in row and toolchains.get(name).install_hint in row
+    # Under SAREK_REQUIRE_TOOLCHAINS every one of them must really have run.
+    for name in toolchains.required_toolchains():
+        require_toolchain(name)
+    assert "toolchains agree with the layout of 3 types" in out
+
+
+def test_committed_headers_of_every_target_agree(capsys, tmp_path):
+    assert main(["generate", GEOMETRY, "-o", str(tmp_path), "-t", "c", "-t", "cuda",
+                 "-t", "opencl"]) == 0
+    capsys.readouterr()
+    status, out, err = verify(capsys, GEOMETRY, "--header", str(tmp_path / "geometry.h"),
+                              "--header", str(tmp_path / "geometry.cuh"),
+                              "--header", str(tmp_path / "geometry.clh"))
+    assert status == 0, out + err
+    assert "header structure" not in out
+
+
+def test_plain_double_passes_on_x86_64():
+    require_toolchain("gcc")
+    assert main(["verify", PLAIN, "--header", str(DATA / "plain_double.h"),
+                 "--toolchain", "gcc", "--toolchain", "g++", "--toolchain", "clang"]) == 0
+
+
+def test_plain_double_fails_under_gcc_m32_naming_the_member(capsys):
+    require_toolchain("gcc-m32")
+    status, out, _ = verify(capsys, PLAIN, "--header", str(DATA / "plain_double.h"),
+                            "--toolchain", "gcc-m32")
+    assert status == 1
+    assert "DISAGREES" in _row(out, "gcc-m32")
+    assert "Plain_mixed.mass: layout says offset 8, gcc -m32 says 4" in out
+    assert "Plain_mixed: layout says size 16, gcc -m32 says 12" in out
+    assert "Plain_mixed: layout says alignment 8, gcc -m32 says 4" in out
+
+
+def test_failing_header_assertions_still_yield_the_numbers(capsys):
+    require_toolchain("gcc-m32")
+    status, out, _ = verify(capsys, PLAIN, "--header", str(DATA / "plain_double_asserts.h"),
+                            "--toolchain", "gcc-m32")
+    assert status == 1
+    assert "own compile-time assertions fail" in out
+    assert "Plain_mixed::mass must be at offset 8" in out
+    assert "Plain_mixed.mass: layout says offset 8, gcc -m32 says 4" in out
+
+
+def test_alignment_specifier_fixes_i386(capsys):
+    require_toolchain("gcc-m32")
+    status, out, _ = verify(capsys, PLAIN, "--header", str(DATA / "plain_fixed.h"))
+    assert status == 0, out
+    assert "agrees" in _row(out, "gcc-m32")
+
+
+def test_wrong_member_type_is_caught_by_the_structure_check(capsys):
+    require_toolchain("gcc")
+    status, out, _ = verify(capsys, GEOMETRY, "--header", str(DATA / "geometry_wrong_type.h"),
+                            "--toolchain", "gcc")
+    assert status == 1
+    assert ("geometry_wrong_type.h:18:9: Geometry_point.y: header says int, schema says float32"
+            in out)
+
+
+def test_missing_type_is_caught(capsys):
+    require_toolchain("gcc")
+    status, out, _ = verify(capsys, GEOMETRY, "--header", str(DATA / "geometry_missing.h"),
+                            "--toolchain", "gcc")
+    assert status == 1
+    assert "Geometry_shape: not declared in the header" in out
+    # The types that are there are still compiled and agree.
+    assert "agrees" in _row(out, "gcc")
+
+
+def test_hand_written_header_in_the_spec_shape_agrees(capsys):
+    status, out, err = verify(capsys, GEOMETRY, "--header", str(DATA / "geometry_hand.h"))
+    assert status == 0, out + err
+    assert "header structure" not in out
+
+
+def test_opencl_long_long_is_caught_by_structure_and_compilers(capsys):
+    require_toolchain("clang-opencl")
+    status, out, _ = verify(capsys, str(DATA / "wide.toml"), "--header",
+                            str(DATA / "plain_longlong.clh"), "--toolchain", "clang-opencl")
+    assert status == 1
+    assert "Plain_wide.count: header says long long, schema says int64" in out
+    assert "Plain_wide.count: layout says member size 8, clang-opencl says 16" in out
+
+
+def test_toolchain_list(capsys):
+    status, out, _ = verify(capsys, "--toolchain", "list")
+    assert status == 0
+    for name in ALL_TOOLCHAINS:
+        row = _row(out, name)
+        assert ("installed" in row) == toolchains.get(name).available
+
+
+@pytest.fixture
+def absent_aarch64(monkeypatch):
+    """aarch64 as if its cross gcc were not installed."""
+    tc = toolchains.get("aarch64")
+    ghost = dataclasses.replace(tc, argv=("sarek-no-such-aarch64-gcc",) + tc.argv[1:])
+    monkeypatch.setitem(toolchains.TOOLCHAINS, "aarch64", ghost)
+    toolchains.refresh()
+    yield ghost
+    toolchains.refresh()
+
+
+def test_absent_toolchain_is_unavailable_with_its_install_hint(absent_aarch64):
+    driver = driver_for("aarch64")
+    assert not driver.available
+    assert "sarek-no-such-aarch64-gcc not found" in driver.unavailable_reason
+    assert "apt-get install -y --no-install-recommends gcc-aarch64-linux-gnu" in \
+        driver.unavailable_reason
+
+
+def test_absent_toolchain_asked_for_by_name_exits_2(capsys, absent_aarch64):
+    status, out, err = verify(capsys, GEOMETRY, "--toolchain", "aarch64")
+    assert status == 2
+    assert "gcc-aarch64-linux-gnu" in err
+
+
+def test_absent_toolchain_not_asked_for_is_skipped(capsys, absent_aarch64):
+    require_toolchain("gcc")
+    status, out, _ = verify(capsys, PLAIN, "--header", str(DATA / "plain_fixed.h"))
+    assert status == 0
+    assert "skipped: aarch64: sarek-no-such-aarch64-gcc not found" in _row(out, "aarch64")
+
+
+def test_absent_nvrtc_is_unavailable_and_exits_2(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv(toolchains.NVRTC_ENV, str(tmp_path / "libnvrtc.so.none"))
+    toolchains.refresh()
+    try:
+        reason = driver_for("nvrtc").unavailable_reason
+        assert reason is not None and "pip install nvidia-cuda-nvrtc" in reason
+        status, _, err = verify(capsys, GEOMETRY, "--toolchain", "nvrtc")
+        assert status == 2
+        assert "pip install nvidia-cuda-nvrtc" in err
+    finally:
+        monkeypatch.delenv(toolchains.NVRTC_ENV)
+        toolchains.refresh()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--toolchain", "tcc"], "unknown toolchain 'tcc'"),
+    (["--header", "x.txt"], "cannot tell the header's target"),
+    (["--header", str(DATA / "plain_double.h"), "--toolchain", "nvcc"],
+     "toolchain nvcc compiles cuda headers"),
+])
+def test_usage_errors_exit_2(capsys, args, message):
+    status, _, err = verify(capsys, PLAIN, *args)
+    assert status == 2
+    assert message in err
+
+
+def test_no_schema_is_a_usage_error(capsys):
+    status, _, err = verify(capsys)
+    assert status == 2
+    assert "at least one SCHEMA" in err
+
+
+def test_unparsable_header_is_bad_input_with_its_place(capsys, tmp_path):
+    bad = tmp_path / "bad.h"
+    bad.write_text("typedef struct Plain_mixed { int32_t id; double mass } Plain_mixed;\n")
+    status, _, err = verify(capsys, PLAIN, "--header", str(bad), "--toolchain", "gcc")
+    assert status == 2
+    assert "bad.h:1:" in err and "error: cannot parse the header" in err

@@ -1,0 +1,132 @@
+"""The pycparser structure check of hand-written headers: what it accepts, what it names.
+
+No compiler runs here except the C preprocessor. Messages are compared in full, since a
+person acts on them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sarek_layout.errors import SchemaError
+from sarek_layout.frontends import load_schema
+from sarek_layout.verify.structure import check_headers
+
+from verify_helpers import DATA, EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def geometry():
+    return load_schema([str(EXAMPLES / "geometry.toml")])
+
+
+def _check(tmp_path, schema, text, name="h.h"):
+    path = tmp_path / name
+    path.write_text("#include <stdint.h>\n" + text if name.endswith(".h") else text)
+    problems, passed = check_headers([str(path)], schema.types)
+    return [p.message for p in problems], [t.c_name for t in passed]
+
+
+_POINT = "typedef struct Geometry_point { float x; float y; } Geometry_point;\n"
+_PARTICLE = ("typedef struct Geometry_particle { int32_t id; int32_t _sarek_pad0; double mass; "
+             "Geometry_point pos; int32_t alive; int32_t _sarek_pad1; } Geometry_particle;\n")
+_SHAPE = ("typedef struct Geometry_shape { int32_t tag; int32_t _sarek_pad0; union { "
+          "struct { Geometry_point _0; float _1; } Circle_v; "
+          "struct { Geometry_point _0; Geometry_point _1; } Rect_v; "
+          "struct { double _0; int32_t _1; } Weighted_v; } data; } Geometry_shape;\n")
+
+
+def test_spec_shape_passes(tmp_path, geometry):
+    assert _check(tmp_path, geometry, _POINT + _PARTICLE + _SHAPE) == (
+        [], ["Geometry_point", "Geometry_particle", "Geometry_shape"])
+
+
+def test_separate_tag_and_typedef_and_own_typedefs_pass(tmp_path, geometry):
+    text = ("typedef float real;\nstruct Geometry_point { real x; float y; };\n"
+            "typedef struct Geometry_point Geometry_point;\n" + _PARTICLE + _SHAPE)
+    assert _check(tmp_path, geometry, text)[0] == []
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("double mass", "long mass",
+     "Geometry_particle.mass: header says long, schema says float64 (write double)"),
+    ("int32_t alive", "long alive",
+     "Geometry_particle.alive: header says long, schema says bool (long is 4 bytes on i386 "
+     "and armhf: write int32_t)"),
+    ("int32_t alive", "_Bool alive",
+     "Geometry_particle.alive: header says _Bool, schema says bool (C bool is 1 byte, a Sarek "
+     "bool is 4: write int32_t)"),
+    ("Geometry_point pos", "float pos[2]",
+     "Geometry_particle.pos: header says float[2], schema says Geometry_point (record point)"),
+    ("int32_t id; int32_t _sarek_pad0; double mass",
+     "int32_t _sarek_pad0; double mass; int32_t id",
+     "Geometry_particle: members of Geometry_particle are in the order mass, id, pos, alive; "
+     "the schema says id, mass, pos, alive"),
+    ("int32_t alive;", "int32_t alive; float extra;",
+     "Geometry_particle.extra: in the header but not in the schema"),
+    ("int32_t alive;", "",
+     "Geometry_particle.alive: missing from the header (schema members: id, mass, pos, alive)"),
+])
+def test_record_problems_are_named(tmp_path, geometry, old, new, message):
+    messages, passed = _check(tmp_path, geometry, _POINT + _PARTICLE.replace(old, new) + _SHAPE)
+    assert messages == [message]
+
+
+def test_scalar_type_mismatch_is_still_probed_but_a_missing_member_is_not(tmp_path, geometry):
+    wrong = _check(tmp_path, geometry, _POINT + _PARTICLE.replace("double mass", "float mass") + _SHAPE)
+    assert "Geometry_particle" in wrong[1]
+    missing = _check(tmp_path, geometry, _POINT + _PARTICLE.replace("double mass;", "") + _SHAPE)
+    assert "Geometry_particle" not in missing[1]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("Rect_v;", "Rect;",
+     "Geometry_shape.data.Rect_v: missing from the header (schema members: Circle_v, Rect_v, "
+     "Weighted_v)"),
+    ("float _1; } Circle_v", "double _1; } Circle_v",
+     "Geometry_shape.data.Circle_v._1: header says double, schema says float32 (write float)"),
+    ("union {", "struct {",
+     "Geometry_shape.data: header says struct, schema says a union of the constructors with "
+     "arguments (Circle_v, Rect_v, Weighted_v)"),
+])
+def test_variant_problems_are_named(tmp_path, geometry, old, new, message):
+    messages, _ = _check(tmp_path, geometry, _POINT + _PARTICLE + _SHAPE.replace(old, new))
+    assert message in messages
+
+
+def test_missing_type_names_the_header(tmp_path, geometry):
+    messages, passed = _check(tmp_path, geometry, _POINT + _PARTICLE)
+    assert messages == ["Geometry_shape: not declared in the header (schema type Geometry.shape, "
+                        "a variant; expected `typedef struct Geometry_shape {…} Geometry_shape;` "
+                        "with tag and data)"]
+    assert passed == ["Geometry_point", "Geometry_particle"]
+
+
+def test_opencl_spellings(tmp_path):
+    schema = load_schema([str(DATA / "wide.toml")])
+    ok = tmp_path / "ok.clh"
+    ok.write_text("typedef struct Plain_wide { int id; int _sarek_pad0; long count; } Plain_wide;\n")
+    assert check_headers([str(ok)], schema.types)[0] == []
+    problems, passed = check_headers([str(DATA / "plain_longlong.clh")], schema.types)
+    assert [p.message for p in problems] == [
+        "Plain_wide.count: header says long long, schema says int64 (long long is 16 bytes in "
+        "OpenCL C: write long)"]
+    assert str(problems[0]).startswith(str(DATA / "plain_longlong.clh") + ":5:")
+
+
+def test_generated_style_cuda_header_parses(tmp_path):
+    schema = load_schema([str(DATA / "plain.toml")])
+    cuh = tmp_path / "p.cuh"
+    cuh.write_text(
+        "#ifdef __CUDACC_RTC__\ntypedef int int32_t;\n#else\n#include <stdint.h>\n#endif\n"
+        "typedef struct Plain_mixed { int32_t id; unsigned char _sarek_pad0[4]; "
+        "alignas(8) double mass; } Plain_mixed;\n"
+        "static_assert(alignof(Plain_mixed) == 8, \"align\");\n"
+        "static inline __host__ __device__ Plain_mixed make(void) { Plain_mixed v = {}; return v; }\n")
+    assert check_headers([str(cuh)], schema.types) == ([], list(schema.types))
+
+
+def test_unparsable_header_raises_schema_error_with_place(tmp_path, geometry):
+    with pytest.raises(SchemaError) as e:
+        _check(tmp_path, geometry, "typedef struct Geometry_point { float x float y; } P;\n")
+    assert str(e.value).startswith(f"{tmp_path / 'h.h'}:2:")
