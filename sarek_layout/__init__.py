@@ -61,6 +61,7 @@ __all__ = [
     "SarekLayoutError",
     "SchemaError",
     "load_schema",
+    "load",
 ]
 
 
@@ -69,3 +70,11 @@ def load_schema(*paths: str):
     from .frontends import load_schema as _load
 
     return _load(paths)
+
+
+def load(*paths):
+    """Schema files as a ``HostSchema``: ``dtype``/``encode``/``decode``/``pack``/``unpack`` by
+    type name (see ``sarek_layout.host``). Imported on first use; numpy only for ``dtype``."""
+    from .host.schema_api import load as _load
+
+    return _load(*paths)

@@ -1,0 +1,152 @@
+/* C side of the end-to-end example: reads the bytes Python wrote, with the generated
+ * telemetry.h, and checks every member and every byte against values built here in C.
+ *
+ *   host_check N inputs.bin [outputs.bin]
+ *
+ * inputs.bin: N samples then N readings, as data.py defines them. outputs.bin (optional): what
+ * a device made of them, checked against transform.h applied here on the host.
+ * Exit 0 when everything matches, 1 on the first mismatch (named), 2 on bad usage. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define E2E_FN static inline
+#include "telemetry.h"
+#include "transform.h"
+
+/* The inputs, as data.py builds them (keep the two in step). */
+static Telemetry_sample expected_sample(int i)
+{
+    Telemetry_sample s;
+    memset(&s, 0, sizeof s);
+    s.id = i * 7 - 3;
+    s.stamp = ((int64_t)1 << 40) + (int64_t)i * 1000003;
+    s.value = i * 0.25 - 100.0;
+    s.pos.x = (float)i * 0.5f;
+    s.pos.y = (float)(-i) * 1.5f; /* not -(float)i: that is -0.0f for i = 0 */
+    s.valid = i % 3 == 0;
+    return s;
+}
+
+static Telemetry_reading expected_reading(int i)
+{
+    Telemetry_vec2 p;
+    switch (i % 5) {
+    case 0:
+        return make_Telemetry_reading_Temp((float)i * 0.5f - 10.0f);
+    case 1:
+        return make_Telemetry_reading_Count(-((int64_t)1 << 35) - i, i * 3);
+    case 2:
+        p.x = (float)i;
+        p.y = (float)(-i) * 0.25f;
+        return make_Telemetry_reading_Located(p, i * 1e10);
+    case 3:
+        return make_Telemetry_reading_Flag(i % 2 == 0);
+    default:
+        return make_Telemetry_reading_Missing();
+    }
+}
+
+static int failures = 0;
+
+#define EXPECT(what, i, got, want, fmt)                                                     \
+    do {                                                                                    \
+        if ((got) != (want)) {                                                              \
+            fprintf(stderr, "c host: %s %d: %s is " fmt ", expected " fmt "\n", what, i, #got, \
+                    got, want);                                                             \
+            failures++;                                                                     \
+        }                                                                                   \
+    } while (0)
+
+static void check_sample(const char *what, int i, const Telemetry_sample *got, const Telemetry_sample *want)
+{
+    EXPECT(what, i, got->id, want->id, "%" PRId32);
+    EXPECT(what, i, got->stamp, want->stamp, "%" PRId64);
+    EXPECT(what, i, got->value, want->value, "%.17g");
+    EXPECT(what, i, got->pos.x, want->pos.x, "%.9g");
+    EXPECT(what, i, got->pos.y, want->pos.y, "%.9g");
+    EXPECT(what, i, got->valid, want->valid, "%" PRId32);
+    if (memcmp(got, want, sizeof *got) != 0) {
+        fprintf(stderr, "c host: %s %d: bytes differ (padding?)\n", what, i);
+        failures++;
+    }
+}
+
+static void check_reading(const char *what, int i, const Telemetry_reading *got, const Telemetry_reading *want)
+{
+    EXPECT(what, i, got->tag, want->tag, "%" PRId32);
+    if (got->tag == want->tag) {
+        switch (want->tag) {
+        case Telemetry_reading_Temp:
+            EXPECT(what, i, got->data.Temp_v._0, want->data.Temp_v._0, "%.9g");
+            break;
+        case Telemetry_reading_Count:
+            EXPECT(what, i, got->data.Count_v._0, want->data.Count_v._0, "%" PRId64);
+            EXPECT(what, i, got->data.Count_v._1, want->data.Count_v._1, "%" PRId32);
+            break;
+        case Telemetry_reading_Located:
+            EXPECT(what, i, got->data.Located_v._0.x, want->data.Located_v._0.x, "%.9g");
+            EXPECT(what, i, got->data.Located_v._0.y, want->data.Located_v._0.y, "%.9g");
+            EXPECT(what, i, got->data.Located_v._1, want->data.Located_v._1, "%.17g");
+            break;
+        case Telemetry_reading_Flag:
+            EXPECT(what, i, got->data.Flag_v._0, want->data.Flag_v._0, "%" PRId32);
+            break;
+        default:
+            break;
+        }
+    }
+    if (memcmp(got, want, sizeof *got) != 0) {
+        fprintf(stderr, "c host: %s %d: bytes differ (padding?)\n", what, i);
+        failures++;
+    }
+}
+
+static unsigned char *read_file(const char *path, size_t size)
+{
+    unsigned char *buf = malloc(size + 1);
+    FILE *f = fopen(path, "rb");
+    size_t got = f && buf ? fread(buf, 1, size + 1, f) : 0;
+    if (f)
+        fclose(f);
+    if (got != size) {
+        fprintf(stderr, "c host: %s: expected exactly %zu bytes, read %zu\n", path, size, got);
+        exit(1);
+    }
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s N inputs.bin [outputs.bin]\n", argv[0]);
+        return 2;
+    }
+    int n = atoi(argv[1]);
+    size_t total = (sizeof(Telemetry_sample) + sizeof(Telemetry_reading)) * (size_t)n;
+    unsigned char *in = read_file(argv[2], total);
+    unsigned char *out = argc == 4 ? read_file(argv[3], total) : NULL;
+    const Telemetry_sample *samples = (const Telemetry_sample *)in;
+    const Telemetry_reading *readings = (const Telemetry_reading *)(in + sizeof(Telemetry_sample) * (size_t)n);
+    for (int i = 0; i < n && failures < 10; i++) {
+        Telemetry_sample s = expected_sample(i);
+        Telemetry_reading r = expected_reading(i);
+        check_sample("input sample", i, &samples[i], &s);
+        check_reading("input reading", i, &readings[i], &r);
+        if (out) {
+            Telemetry_sample ts = transform_sample(s);
+            Telemetry_reading tr = transform_reading(r);
+            check_sample("output sample", i, (const Telemetry_sample *)out + i, &ts);
+            check_reading("output reading", i,
+                          (const Telemetry_reading *)(out + sizeof(Telemetry_sample) * (size_t)n) + i, &tr);
+        }
+    }
+    free(in);
+    free(out);
+    if (failures)
+        return 1;
+    printf("c host: %d samples and %d readings match, member by member and byte for byte%s\n", n, n,
+           argc == 4 ? " (inputs and device outputs)" : "");
+    return 0;
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""End-to-end example: Python fills buffers with the generated module only, an OpenCL kernel
+(PoCL, through pyopencl) and a CUDA kernel transform them, a C host program checks them.
+
+    python examples/e2e/run_e2e.py [--out DIR] [-n N] [--steps pocl,c,cuda] [--require ...]
+
+1. ``sarek-layout generate`` writes telemetry.h / .clh / .cuh and telemetry_layout.py to DIR;
+2. Python builds N samples (a record) and N readings (a variant), with telemetry_layout only
+   (data.py), and writes their bytes to DIR/inputs.bin;
+3. ``pocl``: kernels.cl (including telemetry.clh) runs on PoCL; Python decodes the results
+   and checks every field, and that the bytes equal its own encoding of the expected values;
+4. ``c``: host_check.c (including telemetry.h) reads inputs.bin, and the PoCL outputs when
+   there are some, and checks every member and byte against values it builds in C;
+5. ``cuda``: kernels.cu (including telemetry.cuh) is compiled with nvcc, and run and checked
+   like PoCL's where a CUDA device exists.
+
+A step whose toolchain is missing is skipped with the reason, unless ``--require`` names it.
+Exit status: 0 when every step that ran passed (and every required one ran), else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+SCHEMA = HERE / "telemetry.toml"
+STEPS = ("pocl", "c", "cuda")
+
+
+class Skip(Exception):
+    """A step cannot run here (its toolchain is missing); the message says which."""
+
+
+class Failed(Exception):
+    """A step ran and found a difference."""
+
+
+# --- generation and the inputs ----------------------------------------------------------
+
+
+def generate(out: Path) -> None:
+    env = dict(os.environ)
+    # Works from a source checkout as well as with sarek-layout installed.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(REPO)]))
+    cmd = [sys.executable, "-m", "sarek_layout", "generate", str(SCHEMA), "-o", str(out),
+           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python"]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"generate failed:\n{proc.stderr}")
+
+
+def load_modules(out: Path):
+    """Import the generated telemetry_layout and data.py (which uses only that module)."""
+    for path in (str(out), str(HERE)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    import data  # noqa: E402  (found through sys.path above)
+    import telemetry_layout  # noqa: E402
+
+    return telemetry_layout, data
+
+
+def write_inputs(out: Path, n: int) -> bytes:
+    T, data = load_modules(out)
+    inputs = T.pack_Telemetry_sample(data.samples(n)) + T.pack_Telemetry_reading(data.readings(n))
+    (out / "inputs.bin").write_bytes(inputs)
+    return inputs
+
+
+def check_outputs(label: str, out: Path, result: bytes, n: int) -> str:
+    """Decode a device's results with the generated module and compare with data.py."""
+    T, data = load_modules(out)
+    split = n * T.SIZEOF_Telemetry_sample
+    want_samples = [data.transform_sample(s) for s in data.samples(n)]
+    want_readings = [data.transform_reading(r) for r in data.readings(n)]
+    got_samples = T.unpack_Telemetry_sample(result[:split])
+    got_readings = T.unpack_Telemetry_reading(result[split:])
+    for what, got, want in (("sample", got_samples, want_samples), ("reading", got_readings, want_readings)):
+        for i, (g, w) in enumerate(zip(got, want)):
+            if g != w:
+                raise Failed(f"{label}: {what} {i} is {g}, expected {w}")
+        if len(got) != len(want):
+            raise Failed(f"{label}: {len(got)} {what}s, expected {len(want)}")
+    expected_bytes = T.pack_Telemetry_sample(want_samples) + T.pack_Telemetry_reading(want_readings)
+    if result != expected_bytes:
+        at = next(i for i, (a, b) in enumerate(zip(result, expected_bytes)) if a != b)
+        raise Failed(f"{label}: fields match but byte {at} differs (padding written by the device?)")
+    return f"{n} samples and {n} readings: every field as expected, bytes identical to Python's"
+
+
+# --- steps ------------------------------------------------------------------------------
+
+
+def step_pocl(out: Path, n: int, inputs: bytes) -> str:
+    try:
+        import numpy as np
+        import pyopencl as cl
+    except ImportError as e:
+        raise Skip(f"pyopencl not importable ({e}); pip install pyopencl") from None
+    try:
+        platforms = [p for p in cl.get_platforms()
+                     if "portable computing language" in p.name.lower() or "pocl" in p.name.lower()]
+    except cl.Error as e:
+        platforms = []
+        reason = str(e)
+    else:
+        reason = "no PoCL platform"
+    if not platforms:
+        raise Skip(f"{reason}; apt-get install pocl-opencl-icd")
+    device = platforms[0].get_devices()[0]
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    program = cl.Program(ctx, (HERE / "kernels.cl").read_text()).build(
+        options=[f"-I{out}", f"-I{HERE}"])
+    T, _ = load_modules(out)
+    split = n * T.SIZEOF_Telemetry_sample
+    mf = cl.mem_flags
+    results = []
+    for kernel, chunk in ((program.transform_samples, inputs[:split]),
+                          (program.transform_readings, inputs[split:])):
+        src = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=chunk)
+        dst = cl.Buffer(ctx, mf.WRITE_ONLY, len(chunk))
+        kernel(queue, (n,), None, src, dst, np.int32(n))
+        host = np.empty(len(chunk), np.uint8)
+        cl.enqueue_copy(queue, host, dst)
+        queue.finish()
+        results.append(host.tobytes())
+    result = b"".join(results)
+    (out / "outputs_pocl.bin").write_bytes(result)
+    return f"on {device.name.strip()}: " + check_outputs("pocl", out, result, n)
+
+
+def _compile(argv: List[str], what: str) -> None:
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Failed(f"{what} failed to compile:\n{' '.join(argv)}\n{proc.stderr}")
+
+
+def step_c(out: Path, n: int, inputs: bytes) -> str:
+    cc = os.environ.get("CC", "gcc")
+    if shutil.which(cc) is None:
+        raise Skip(f"{cc} not found; apt-get install gcc")
+    exe = out / "host_check"
+    _compile([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{out}", f"-I{HERE}",
+              str(HERE / "host_check.c"), "-o", str(exe)], "host_check.c")
+    argv = [str(exe), str(n), str(out / "inputs.bin")]
+    if (out / "outputs_pocl.bin").exists():
+        argv.append(str(out / "outputs_pocl.bin"))
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Failed(proc.stderr.strip() or f"host_check exited {proc.returncode}")
+    return proc.stdout.strip()
+
+
+def step_cuda(out: Path, n: int, inputs: bytes) -> str:
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        raise Skip("nvcc not found; install the CUDA toolkit")
+    exe = out / "kernels_cuda"
+    _compile([nvcc, f"-I{out}", f"-I{HERE}", str(HERE / "kernels.cu"), "-o", str(exe)], "kernels.cu")
+    result_path = out / "outputs_cuda.bin"
+    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin"), str(result_path)],
+                          capture_output=True, text=True)
+    if proc.returncode == 3:
+        return "kernels.cu compiled with nvcc (host and device passes); not run: no CUDA device"
+    if proc.returncode != 0:
+        raise Failed(proc.stderr.strip() or f"kernels_cuda exited {proc.returncode}")
+    return "ran on the GPU: " + check_outputs("cuda", out, result_path.read_bytes(), n)
+
+
+STEP_FUNCTIONS: Dict[str, Callable[[Path, int, bytes], str]] = {
+    "pocl": step_pocl, "c": step_c, "cuda": step_cuda}
+
+
+def run(out: Path, n: int, steps: Tuple[str, ...], required: Tuple[str, ...]) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    generate(out)
+    inputs = write_inputs(out, n)
+    print(f"python: {n} samples and {n} readings packed with telemetry_layout "
+          f"({len(inputs)} bytes) -> {out / 'inputs.bin'}")
+    status = 0
+    for name in steps:
+        try:
+            message = STEP_FUNCTIONS[name](out, n, inputs)
+        except Skip as e:
+            if name in required:
+                print(f"{name}: FAILED (required, but: {e})")
+                status = 1
+            else:
+                print(f"{name}: skipped ({e})")
+            continue
+        except Failed as e:
+            print(f"{name}: FAILED: {e}")
+            status = 1
+            continue
+        print(f"{name}: ok, {message}")
+    return status
+
+
+def _names(text: Optional[str]) -> Tuple[str, ...]:
+    names = tuple(s for s in (text or "").split(",") if s)
+    unknown = [s for s in names if s not in STEPS]
+    if unknown:
+        raise SystemExit(f"unknown step(s) {', '.join(unknown)}; known: {', '.join(STEPS)}")
+    return names
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="output folder (default: a temporary one)")
+    parser.add_argument("-n", type=int, default=1000, help="elements per array (default 1000)")
+    parser.add_argument("--steps", default=",".join(STEPS), help="steps to run (default: all)")
+    parser.add_argument("--require", default="", help="steps that must run (fail instead of skip)")
+    args = parser.parse_args(argv)
+    steps, required = _names(args.steps), _names(args.require)
+    if args.out:
+        return run(Path(args.out), args.n, steps, required)
+    with tempfile.TemporaryDirectory(prefix="sarek-e2e-") as tmp:
+        return run(Path(tmp), args.n, steps, required)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,18 @@
+"""Host stage: Python values and numpy arrays in the exact bytes the generated headers read.
+
+``load`` (re-exported as ``sarek_layout.load``) gives a schema with ``dtype``, ``encode``,
+``decode``, ``pack`` and ``unpack`` per type; ``codec`` encodes without numpy, ``dtype``
+imports numpy only when called; ``python_target`` renders the standalone Python module.
+"""
+
+from .codec import Codec, DecodeError, EncodeError, codec_of
+from .schema_api import HostSchema, UnknownType, load
+
+__all__ = ["Codec", "DecodeError", "EncodeError", "HostSchema", "UnknownType", "codec_of", "load", "dtype_of"]
+
+
+def dtype_of(t):  # type: ignore[no-untyped-def]
+    """The numpy dtype of a record or variant elttype (imports numpy on first use)."""
+    from .dtype import dtype_of as _dtype_of
+
+    return _dtype_of(t)

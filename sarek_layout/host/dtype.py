@@ -1,0 +1,86 @@
+"""numpy structured dtypes that mirror the generated headers, member for member.
+
+Every offset and itemsize is the layout core's, passed explicitly; numpy never places a
+field itself. ``align=True`` is passed *with* those explicit offsets only so that numpy
+records the element's alignment (``dtype.alignment == layout.align``) and checks, rather than
+chooses, the offsets. Names follow SPEC §4: records keep their field names (nested records are
+nested dtypes); a variant is ``tag`` at 0 and ``data`` at the payload offset, a union whose
+members ``<Ctor>_v`` (constructors with arguments only) overlap at its offset 0 and hold
+``_0``, ``_1``, … Each union member spans the whole union, as the header's arms do.
+
+numpy is imported here and only here: the rest of sarek_layout works without it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, List, Tuple, Union
+
+from ..ir.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant
+from ..layout.core import record_layout_of, variant_layout
+
+__all__ = ["dtype_of", "SCALAR_DTYPE"]
+
+#: numpy spelling of each scalar, in native byte order (``bool``/``unit`` are 4-byte ints).
+SCALAR_DTYPE = {TInt32: "=i4", TFloat32: "=f4", TBool: "=i4", TUnit: "=i4", TInt64: "=i8", TFloat64: "=f8"}
+
+
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "dtype() needs numpy, an optional dependency: pip install 'sarek-layout[numpy]'"
+        ) from None
+    return numpy
+
+
+def _struct_dtype(np: Any, names: List[str], formats: List[Any], offsets: List[int], itemsize: int) -> Any:
+    return np.dtype(
+        {"names": names, "formats": formats, "offsets": offsets, "itemsize": itemsize}, align=True
+    )
+
+
+def _member_dtype(t: object) -> Any:
+    if isinstance(t, TRecord):
+        return dtype_of(t)
+    return SCALAR_DTYPE[t]  # type: ignore[index]
+
+
+@lru_cache(maxsize=4096)
+def dtype_of(t: Union[TRecord, TVariant]) -> Any:
+    """The numpy structured dtype of a record or variant elttype (raises ``LayoutError``)."""
+    np = _numpy()
+    if isinstance(t, TRecord):
+        layout = record_layout_of(t)
+        names = [name for name, _ in t.fields]
+        formats = [_member_dtype(ft) for _, ft in t.fields]
+        offsets = [offset for _, offset in layout.fields]
+        return _struct_dtype(np, names, formats, offsets, layout.size)
+    if isinstance(t, TVariant):
+        vl = variant_layout(t.name, t.ctors)
+        union_size = vl.size - vl.payload_offset
+        arms: List[Tuple[str, Any]] = []
+        for (name, args), c in zip(t.ctors, vl.ctors):
+            if not args:
+                continue
+            # An argument starts where its first leaf does (records are never empty).
+            arg_offsets = [
+                next(leaf.offset for leaf in c.leaves
+                     if leaf.path == f"{name}._{i}" or leaf.path.startswith(f"{name}._{i}."))
+                - vl.payload_offset
+                for i in range(len(args))
+            ]
+            arm = _struct_dtype(
+                np, [f"_{i}" for i in range(len(args))], [_member_dtype(a) for a in args],
+                arg_offsets, union_size,
+            )
+            arms.append((f"{name}_v", arm))
+        names, formats, offsets = ["tag"], [SCALAR_DTYPE[TInt32]], [vl.tag_offset]
+        if arms:
+            union = _struct_dtype(np, [n for n, _ in arms], [a for _, a in arms], [0] * len(arms), union_size)
+            names.append("data")
+            formats.append(union)
+            offsets.append(vl.payload_offset)
+        return _struct_dtype(np, names, formats, offsets, vl.size)
+    raise TypeError(f"only records and variants have a dtype, not {t!r}")

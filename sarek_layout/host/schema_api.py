@@ -1,0 +1,134 @@
+"""``sarek_layout.load``: a laid-out schema with host-side helpers, looked up by type name.
+
+    schema = sarek_layout.load("geometry.toml")
+    dt = schema.dtype("shape")                       # numpy (optional dependency)
+    data = schema.encode("shape", ("Circle", ({"x": 1.0, "y": 2.0}, 3.0)))
+    value = schema.decode("shape", data)
+
+A name is a bare type name (``shape``), ``Module.name`` or a C name (``Geometry_shape``). For
+hot loops, ``schema.codec(name)`` returns the type's codec once, so that each call skips the
+name lookup.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from ..errors import SarekLayoutError
+from ..ir.schema import Schema, SchemaType
+from .codec import Buffer, Codec, codec_of
+
+__all__ = ["HostSchema", "UnknownType", "load"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class UnknownType(SarekLayoutError, LookupError):
+    """A type name that the schema does not define, or that several modules define."""
+
+    def __str__(self) -> str:  # LookupError would quote the message like a dict key
+        return str(self.args[0])
+
+
+class HostSchema:
+    """A resolved ``Schema`` plus dtypes and value codecs for each of its types."""
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self._by_name: Dict[str, SchemaType] = {}
+
+    def __repr__(self) -> str:
+        return f"<HostSchema {', '.join(t.qualified_name for t in self.schema.types)}>"
+
+    def __iter__(self) -> Iterator[SchemaType]:
+        return iter(self.schema.types)
+
+    def __len__(self) -> int:
+        return len(self.schema.types)
+
+    @property
+    def names(self) -> List[str]:
+        """Qualified names of every type, in declaration order."""
+        return [t.qualified_name for t in self.schema.types]
+
+    def type(self, name: str) -> SchemaType:
+        """The type called ``name`` (bare, ``Module.name`` or C name); ``UnknownType`` if none."""
+        found = self._by_name.get(name)
+        if found is not None:
+            return found
+        matches = self.schema.find(name)
+        if len(matches) == 1:
+            self._by_name[name] = matches[0]
+            return matches[0]
+        if matches:
+            raise UnknownType(
+                f"type name {name!r} is ambiguous: {', '.join(t.qualified_name for t in matches)}; "
+                f"write Module.name"
+            )
+        known = [t.name for t in self.schema.types] + [t.qualified_name for t in self.schema.types]
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        raise UnknownType(
+            f"no type {name!r} in the schema (types: {', '.join(self.names) or 'none'}){hint}"
+        )
+
+    def layout(self, name: str) -> Any:
+        """The layout core's ``RecordLayout`` or ``VariantLayout``."""
+        return self.type(name).layout
+
+    def size(self, name: str) -> int:
+        return self.type(name).layout.size  # type: ignore[attr-defined, no-any-return]
+
+    def codec(self, name: str) -> Codec:
+        """The codec of ``name``: ``encode``/``decode``/``pack``/``pack_into``/``unpack``."""
+        st = self.type(name)
+        return codec_of(st.elttype, st.qualified_name)
+
+    def dtype(self, name: str) -> Any:
+        """The numpy structured dtype of ``name`` (needs numpy)."""
+        from .dtype import dtype_of
+
+        return dtype_of(self.type(name).elttype)
+
+    def encode(self, name: str, value: object) -> bytes:
+        """The bytes of one element: padding zero; ``EncodeError`` names a bad field."""
+        return self.codec(name).encode(value)
+
+    def decode(self, name: str, data: Buffer, offset: int = 0) -> Any:
+        """One element read back from ``data`` at byte ``offset``, in the ``encode`` form."""
+        return self.codec(name).decode(data, offset)
+
+    def pack(self, name: str, values: Iterable[object]) -> bytes:
+        """An array of elements, back to back."""
+        return self.codec(name).pack(values)
+
+    def pack_into(self, name: str, buffer: Any, values: Iterable[object], offset: int = 0) -> int:
+        """Encode ``values`` into a writable buffer (bytearray, numpy array…) at ``offset``."""
+        return self.codec(name).pack_into(buffer, values, offset)
+
+    def unpack(self, name: str, data: Buffer, count: Optional[int] = None, offset: int = 0) -> List[Any]:
+        """Decode ``count`` elements (default: the whole buffer) from ``offset``."""
+        return self.codec(name).unpack(data, count, offset)
+
+
+def _flatten_paths(paths: Tuple[Any, ...]) -> List[str]:
+    out: List[str] = []
+    for p in paths:
+        if isinstance(p, (list, tuple)):
+            out.extend(_flatten_paths(tuple(p)))
+        else:
+            out.append(os.fspath(p))
+    return out
+
+
+def load(*paths: Union[PathLike, Iterable[PathLike]]) -> HostSchema:
+    """Read and resolve schema files (any input form) into a ``HostSchema``.
+
+    ``load("a.toml", "b.json")`` and ``load(["a.toml", "b.json"])`` are the same; files given
+    together may refer to each other's types as ``Module.name``.
+    """
+    from ..frontends import load_schema
+
+    return HostSchema(load_schema(_flatten_paths(paths)))

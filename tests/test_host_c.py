@@ -1,0 +1,249 @@
+"""Bytes from Python equal bytes from C: C code compiled with cffi builds the same values with
+the generated ``c`` header (``make_…`` helpers for variants), and the two buffers must be
+identical, padding included; numpy arrays viewed through the dtype read what C wrote."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+import sarek_layout as sl
+from conftest import EXAMPLES, require_toolchain
+from sarek_layout.codegen import render_headers
+from sarek_layout.host import codec_of
+from sarek_layout.ir.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant
+from test_host_support import (
+    SchemaDocument,
+    conformance_records,
+    conformance_variants,
+    distinct_value,
+    leaf_values,
+    stored,
+)
+
+pytestmark = pytest.mark.toolchain("cffi")
+
+
+def c_literal(t, v) -> str:
+    if t is TInt32:
+        return f"(int32_t)({v})"
+    if t is TInt64:
+        return f"(int64_t)({v}LL)"
+    if t is TFloat32:
+        return f"{float(v)!r}f"
+    if t is TFloat64:
+        return repr(float(v))
+    if t is TBool:
+        return "1" if v else "0"
+    assert t is TUnit
+    return "0"
+
+
+class CBuilder:
+    """C statements that build values with the generated header, one function per value."""
+
+    def __init__(self, c_names) -> None:
+        self.c_names = c_names
+        self.functions = []
+        self.temps = 0
+
+    def _record(self, t, value, lines) -> str:
+        self.temps += 1
+        var = f"r{self.temps}"
+        lines.append(f"    {self.c_names[t]} {var};")
+        lines.append(f"    memset(&{var}, 0, sizeof {var});")
+        for path, v in leaf_values(t, value).items():
+            leaf_type = _leaf_type(t, path)
+            lines.append(f"    {var}.{path} = {c_literal(leaf_type, v)};")
+        return var
+
+    def add(self, t, value) -> None:
+        lines = []
+        if isinstance(t, TRecord):
+            var = self._record(t, value, lines)
+        else:
+            name, args = value
+            arg_types = dict(t.ctors)[name]
+            exprs = [self._record(a, v, lines) if isinstance(a, TRecord) else c_literal(a, v)
+                     for a, v in zip(arg_types, args)]
+            var = "v"
+            lines.append(f"    {self.c_names[t]} v = make_{self.c_names[t]}_{name}({', '.join(exprs)});")
+        lines.append(f"    memcpy(out, &{var}, sizeof {var});")
+        lines.append(f"    return sizeof {var};")
+        k = len(self.functions)
+        self.functions.append(f"static size_t fill_{k}(unsigned char *out)\n{{\n" + "\n".join(lines) + "\n}\n")
+
+    def source(self) -> str:
+        calls = "".join(f"    n += fill_{k}(out + n);\n" for k in range(len(self.functions)))
+        return "".join(self.functions) + f"size_t fill(unsigned char *out)\n{{\n    size_t n = 0;\n{calls}    return n;\n}}\n"
+
+
+def _leaf_type(t, path):
+    for part in path.split("."):
+        t = dict(t.fields)[part]
+    return t
+
+
+def build_in_c(tmp_path, header_text, builder, total, module_name):
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef("size_t fill(unsigned char *out);")
+    ffi.set_source(module_name, "#include <string.h>\n" + header_text + "\n" + builder.source(),
+                   extra_compile_args=["-O0"])
+    path = ffi.compile(tmpdir=str(tmp_path), verbose=False)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = module.ffi.new("unsigned char[]", total)
+    written = module.lib.fill(out)
+    assert written == total
+    return bytes(module.ffi.buffer(out, total))
+
+
+def c_header(*schema_paths):
+    schema = sl.load(*schema_paths).schema
+    (header,) = [f for f in render_headers(schema, ["c"])]
+    return header.text
+
+
+def test_geometry_bytes_from_c_equal_python(tmp_path):
+    require_toolchain("cffi")
+    schema = sl.load(str(EXAMPLES / "geometry.toml"))
+    types = {st.name: st.elttype for st in schema}
+    c_names = {st.elttype: st.c_name for st in schema}
+    values = [
+        ("shape", ("Circle", ({"x": 1.5, "y": -2.0}, 3.25))),
+        ("shape", ("Rect", ({"x": 1.0, "y": 2.0}, {"x": 3.0, "y": 4.0}))),
+        ("shape", ("Weighted", (-2.5e100, -(2**31)))),
+        ("shape", ("Empty", ())),
+        ("particle", {"id": 2**31 - 1, "mass": 1e-300, "pos": {"x": 0.5, "y": 8.0}, "alive": True}),
+        ("particle", {"id": -5, "mass": -0.0, "pos": {"x": -0.5, "y": 1e30}, "alive": False}),
+        ("point", {"x": 6.5, "y": -7.75}),
+    ]
+    builder = CBuilder(c_names)
+    for name, v in values:
+        builder.add(types[name], v)
+    expected = b"".join(schema.encode(name, v) for name, v in values)
+    got = build_in_c(tmp_path, c_header(str(EXAMPLES / "geometry.toml")), builder, len(expected),
+                     "_sarek_host_geometry_c")
+    assert got == expected
+
+    np = pytest.importorskip("numpy")
+    shapes = np.frombuffer(got[: 4 * 24], schema.dtype("shape"))
+    assert list(shapes["tag"]) == [0, 1, 2, 3]
+    assert shapes["data"]["Circle_v"]["_1"][0] == 3.25
+    assert shapes["data"]["Rect_v"]["_1"]["x"][1] == 3.0
+    assert shapes["data"]["Weighted_v"]["_0"][2] == -2.5e100
+    assert shapes["data"]["Weighted_v"]["_1"][2] == -(2**31)
+    particles = np.frombuffer(got[4 * 24: 4 * 24 + 64], schema.dtype("particle"))
+    assert list(particles["id"]) == [2**31 - 1, -5]
+    assert list(particles["alive"]) == [1, 0]
+    assert particles["pos"]["y"][1] == np.float32(1e30)
+    assert particles["mass"][0] == 1e-300
+
+
+def test_conformance_bytes_from_c_equal_python(tmp_path):
+    """All 780 records and every constructor of every 29th variant (1,062), in one build."""
+    require_toolchain("cffi")
+    doc = SchemaDocument("Conf")
+    cases = []
+    for t in conformance_records():
+        doc.add(t)
+        cases.append((t, distinct_value(t)))
+    n_variants = 0
+    for k, t in enumerate(conformance_variants()):
+        if k % 29 == 0:
+            doc.add(t)
+            n_variants += 1
+            cases += [(t, distinct_value(t, i)) for i in range(len(t.ctors))]
+    assert n_variants == 1062
+    # Nested records, in fields and in constructor arguments.
+    inner = TRecord("i", [("a", TInt32), ("b", TFloat64)])
+    mid = TRecord("m", [("flag", TBool), ("inner", inner), ("u", TUnit), ("f", TFloat32)])
+    outer = TRecord("o", [("x", TInt64), ("m", mid), ("i", inner)])
+    var = TVariant("w", [("A", [mid, TInt32]), ("B", []), ("C", [TFloat32, outer])])
+    for t in (outer, var):
+        doc.add(t)
+        cases += [(t, distinct_value(t, i)) for i in range(len(t.ctors) if isinstance(t, TVariant) else 1)]
+    path = doc.write(tmp_path / "conf.json")
+    builder = CBuilder(doc.c_names)
+    for t, v in cases:
+        builder.add(t, v)
+    chunks = [codec_of(t).encode(v) for t, v in cases]
+    expected = b"".join(chunks)
+    got = build_in_c(tmp_path, c_header(path), builder, len(expected), "_sarek_host_conf_c")
+    if got != expected:  # name the first differing value, not just the byte
+        at = 0
+        for (t, v), chunk in zip(cases, chunks):
+            assert got[at:at + len(chunk)] == chunk, (t, v, got[at:at + len(chunk)].hex(), chunk.hex())
+            at += len(chunk)
+    assert got == expected
+
+    # numpy views of what C wrote read the values back.
+    np = pytest.importorskip("numpy")
+    from sarek_layout.host.dtype import dtype_of
+
+    at = 0
+    for (t, v), chunk in zip(cases, chunks):
+        row = np.frombuffer(got[at:at + len(chunk)], dtype_of(t))[0]
+        at += len(chunk)
+        leaves = leaf_values(t, v)
+        for path_, want in leaves.items():
+            node = row
+            if isinstance(t, TVariant):
+                ctor, rest = path_.split(".", 1)
+                node = node["data"][f"{ctor}_v"]
+                parts = rest.split(".")
+            else:
+                parts = path_.split(".")
+            for part in parts:
+                node = node[part]
+            got_value = node.item()
+            if want is None:
+                assert got_value == 0
+            elif isinstance(want, bool):
+                assert got_value == int(want)
+            elif isinstance(want, float) and node.dtype == np.float32:
+                assert got_value == stored(TFloat32, want)
+            else:
+                assert got_value == want, (t, path_)
+
+
+def test_dtypes_against_the_generated_header(tmp_path):
+    """sizeof, alignment, every leaf offset, and the size of ``data`` and of each union arm,
+    as gcc lays out the generated header, equal the dtype's (geometry, 780 records, every
+    41st variant, nested records)."""
+    require_toolchain("cffi")
+    from sarek_layout.host.dtype import dtype_of
+    from test_host_support import compile_probe, dtype_leaves
+
+    doc = SchemaDocument("Probe")
+    for t in conformance_records():
+        doc.add(t)
+    for k, t in enumerate(conformance_variants()):
+        if k % 41 == 0:
+            doc.add(t)
+    inner = TRecord("i", [("a", TInt32), ("b", TFloat64)])
+    doc.add(TVariant("w", [("A", [TRecord("m", [("flag", TBool), ("inner", inner)]), TInt32]), ("B", [])]))
+    exprs, expected = [], []
+    for t, c_name in doc.c_names.items():
+        dt = dtype_of(t)
+        exprs += [f"sizeof({c_name})", f"_Alignof({c_name})"]
+        expected += [(c_name, "size", dt.itemsize), (c_name, "align", dt.alignment)]
+        for path, offset, _ in dtype_leaves(dt):
+            exprs.append(f"offsetof({c_name}, {path})")
+            expected.append((c_name, path, offset))
+        if isinstance(t, TVariant) and "data" in dt.names:
+            data = dt["data"]
+            exprs.append(f"sizeof((({c_name} *)0)->data)")
+            expected.append((c_name, "sizeof data", data.itemsize))
+            for arm in data.names:
+                exprs.append(f"sizeof((({c_name} *)0)->data.{arm})")
+                expected.append((c_name, f"sizeof data.{arm}", data[arm].itemsize))
+    header = c_header(doc.write(tmp_path / "probe.json"))
+    measured = compile_probe(tmp_path, [header], exprs, "_sarek_host_header_probe")
+    wrong = [(c, what, want, got) for (c, what, want), got in zip(expected, measured) if want != got]
+    assert not wrong, wrong[:5]
+    assert len(measured) == len(expected) > 4000

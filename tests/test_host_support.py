@@ -1,0 +1,311 @@
+"""Shared pieces of the host tests: the conformance shapes, value builders, dtype walks, and
+hypothesis strategies for schemas with nested records. The tests at the bottom pin the shape
+counts the issue names, so that a change to the enumeration cannot go unnoticed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import struct
+from typing import Callable, Dict, Iterator, List, Tuple
+
+from hypothesis import strategies as st
+
+from sarek_layout.ir.names import identifier_problem
+from sarek_layout.ir.types import (
+    TBool,
+    TFloat32,
+    TFloat64,
+    TInt32,
+    TInt64,
+    TRecord,
+    TUnit,
+    TVariant,
+)
+from sarek_layout.layout.core import record_layout_of, variant_layout
+
+#: The scalars of the conformance shapes (unit has no value worth a shape of its own).
+CONFORMANCE_SCALARS = (TInt32, TFloat32, TBool, TInt64, TFloat64)
+ALL_SCALARS = CONFORMANCE_SCALARS + (TUnit,)
+
+FORMAT = {TInt32: "i", TFloat32: "f", TBool: "i", TUnit: "i", TInt64: "q", TFloat64: "d"}
+C_TYPE = {TInt32: "int32_t", TFloat32: "float", TBool: "int32_t", TUnit: "int32_t",
+          TInt64: "int64_t", TFloat64: "double"}
+NUMPY = {TInt32: "=i4", TFloat32: "=f4", TBool: "=i4", TUnit: "=i4", TInt64: "=i8", TFloat64: "=f8"}
+
+
+def conformance_records() -> Iterator[TRecord]:
+    """780 records: every sequence of 1–4 fields over the five conformance scalars."""
+    k = 0
+    for n in range(1, 5):
+        for combo in itertools.product(CONFORMANCE_SCALARS, repeat=n):
+            yield TRecord(f"r{k}", [(f"f{i}", t) for i, t in enumerate(combo)])
+            k += 1
+
+
+def _arg_lists() -> List[Tuple]:
+    s = CONFORMANCE_SCALARS
+    return [()] + [(a,) for a in s] + list(itertools.product(s, s))
+
+
+def conformance_variants() -> Iterator[TVariant]:
+    """30,783 variants: 1–3 constructors, each with 0–2 scalar arguments (31 argument lists)."""
+    k = 0
+    for n in range(1, 4):
+        for combo in itertools.product(_arg_lists(), repeat=n):
+            yield TVariant(f"v{k}", [(f"C{i}", args) for i, args in enumerate(combo)])
+            k += 1
+
+
+def layout_of(t):
+    return record_layout_of(t) if isinstance(t, TRecord) else variant_layout(t.name, t.ctors)
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def scalar_value(t, k: int):
+    """A distinct, exactly representable value of scalar ``t`` for leaf number ``k``."""
+    if t is TInt32:
+        return -(k + 1) * 1_000_003 if k % 2 else (k + 1) * 7919
+    if t is TInt64:
+        return (1 << 40) + k if k % 2 else -(1 << 50) - k
+    if t is TFloat32:
+        return k + 0.5
+    if t is TFloat64:
+        return -(k + 0.25) * 1e10
+    if t is TBool:
+        return k % 2 == 0
+    return None
+
+
+def build_value(t, leaf: Callable[[object, int], object], counter: List[int]):
+    """A value of elttype ``t`` (record: dict) whose leaves come from ``leaf(type, k)``."""
+    if isinstance(t, TRecord):
+        return {name: build_value(ft, leaf, counter) for name, ft in t.fields}
+    counter[0] += 1
+    return leaf(t, counter[0] - 1)
+
+
+def distinct_value(t, ctor_index: int = 0):
+    """A record dict, or ``(ctor, args)`` of the ``ctor_index``-th constructor, of ``t``."""
+    counter = [0]
+    if isinstance(t, TVariant):
+        name, args = t.ctors[ctor_index]
+        return (name, tuple(build_value(a, scalar_value, counter) for a in args))
+    return build_value(t, scalar_value, counter)
+
+
+def leaf_values(t, value) -> Dict[str, object]:
+    """Dotted leaf path (as in the layout) → scalar, for a record dict or a variant pair."""
+    out: Dict[str, object] = {}
+
+    def walk(tt, v, path):
+        if isinstance(tt, TRecord):
+            for name, ft in tt.fields:
+                walk(ft, v[name], f"{path}.{name}" if path else name)
+        else:
+            out[path] = v
+
+    if isinstance(t, TVariant):
+        name, args = value
+        ctor = dict(t.ctors)[name]
+        for i, (at, v) in enumerate(zip(ctor, args)):
+            walk(at, v, f"{name}._{i}")
+    else:
+        walk(t, value, "")
+    return out
+
+
+def stored(t, v):
+    """What a scalar reads back as after a trip through its bytes."""
+    if t is TFloat32:
+        return struct.unpack("=f", struct.pack("=f", v))[0]
+    if t is TBool:
+        return bool(v)
+    return v
+
+
+def same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+# --- dtype walks ----------------------------------------------------------------------------
+
+
+def dtype_leaves(dt, base: int = 0, prefix: str = "") -> Iterator[Tuple[str, int, object]]:
+    """``(dotted path, absolute offset, dtype)`` of every scalar member of a structured dtype."""
+    for name in dt.names:
+        sub, offset = dt.fields[name][:2]
+        if sub.names:
+            yield from dtype_leaves(sub, base + offset, f"{prefix}{name}.")
+        else:
+            yield f"{prefix}{name}", base + offset, sub
+
+
+def variant_leaf_path(dtype_path: str) -> str:
+    """``data.Circle_v._0.x`` (dtype member path) → ``Circle._0.x`` (layout leaf path)."""
+    assert dtype_path.startswith("data."), dtype_path
+    arm, rest = dtype_path[len("data."):].split(".", 1)
+    assert arm.endswith("_v"), arm
+    return f"{arm[:-2]}.{rest}"
+
+
+# --- hypothesis strategies ------------------------------------------------------------------
+
+# Names a schema could really contain (the resolver's own rule), so the same strategies can
+# feed compilers as well as the codec.
+_names = st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True).filter(
+    lambda n: identifier_problem(n) is None)
+
+
+@st.composite
+def records(draw, depth: int = 2, allow_unit: bool = True) -> TRecord:
+    scalars = ALL_SCALARS if allow_unit else CONFORMANCE_SCALARS
+    member = st.sampled_from(scalars)
+    if depth > 0:
+        member = st.one_of(member, member, records(depth=depth - 1, allow_unit=allow_unit))
+    names = draw(st.lists(_names, min_size=1, max_size=5, unique=True))
+    fields = [(n, draw(member)) for n in names]
+    return TRecord("r" + draw(_names), fields)
+
+
+@st.composite
+def variants(draw, allow_unit: bool = True) -> TVariant:
+    scalars = ALL_SCALARS if allow_unit else CONFORMANCE_SCALARS
+    arg = st.one_of(st.sampled_from(scalars), records(depth=1, allow_unit=allow_unit))
+    names = draw(st.lists(_names.map(str.capitalize), min_size=1, max_size=4, unique=True))
+    ctors = [(n, draw(st.lists(arg, max_size=3))) for n in names]
+    return TVariant("v" + draw(_names), ctors)
+
+
+def element_types(allow_unit: bool = True):
+    return st.one_of(records(allow_unit=allow_unit), variants(allow_unit=allow_unit))
+
+
+_SCALAR_STRATEGY = {
+    TInt32: st.integers(-(2**31), 2**31 - 1),
+    TInt64: st.integers(-(2**63), 2**63 - 1),
+    TFloat32: st.floats(width=32, allow_nan=False),
+    TFloat64: st.floats(allow_nan=False),
+    TBool: st.booleans(),
+    TUnit: st.none(),
+}
+
+
+def values_of(t):
+    """A strategy for valid values of elttype ``t``, in the SPEC §2 Python form."""
+    if isinstance(t, TRecord):
+        return st.fixed_dictionaries({name: values_of(ft) for name, ft in t.fields})
+    if isinstance(t, TVariant):
+        return st.one_of(*[
+            st.tuples(st.just(name), st.tuples(*[values_of(a) for a in args]))
+            for name, args in t.ctors
+        ])
+    return _SCALAR_STRATEGY[t]
+
+
+# --- the counts the issue pins --------------------------------------------------------------
+
+
+def test_conformance_shape_counts():
+    assert sum(1 for _ in conformance_records()) == 780
+    assert len(_arg_lists()) == 31
+    assert sum(1 for _ in conformance_variants()) == 30_783
+
+
+def test_distinct_values_are_distinct_per_type():
+    for t in CONFORMANCE_SCALARS:
+        seen = [scalar_value(t, k) for k in range(8)]
+        if t is not TBool:
+            assert len(set(seen)) == 8, t
+        assert all(stored(t, v) == v for v in seen), t
+
+
+# --- schema files from elttypes -------------------------------------------------------------
+
+
+class SchemaDocument:
+    """A JSON schema declaring element types built as elttypes (conformance, hypothesis).
+
+    Records reached through fields or arguments are declared too, each distinct record once,
+    under fresh names (``r0``, ``r1``…; variants ``v0``…), so any set of elttypes becomes a
+    valid schema file. ``c_names[t]`` is the generated C name of each declared type.
+    """
+
+    def __init__(self, module: str = "T") -> None:
+        self.module = module
+        self.decls: List[dict] = []
+        self.c_names: Dict[object, str] = {}
+        self.roots: List[object] = []
+
+    def _ref(self, t) -> str:
+        if isinstance(t, (TRecord, TVariant)):
+            return self.add(t, root=False)[len(self.module) + 1:]
+        return t.name
+
+    def add(self, t, root: bool = True) -> str:
+        if t not in self.c_names:
+            if isinstance(t, TRecord):
+                fields = [[name, self._ref(ft)] for name, ft in t.fields]
+                name = f"r{len(self.c_names)}"
+                self.decls.append({"record": name, "fields": fields})
+            else:
+                ctors = [[c, [self._ref(a) for a in args]] for c, args in t.ctors]
+                name = f"v{len(self.c_names)}"
+                self.decls.append({"variant": name, "constructors": ctors})
+            self.c_names[t] = f"{self.module}_{name}"
+        if root:
+            self.roots.append(t)
+        return self.c_names[t]
+
+    def write(self, path) -> str:
+        import json
+
+        with open(path, "w") as f:
+            json.dump({"module": self.module, "types": self.decls}, f, indent=1)
+        return str(path)
+
+
+def to_generated(module, doc: SchemaDocument, t, value):
+    """A codec-form value (dicts, ``(ctor, args)``) as the generated module's objects."""
+    if isinstance(t, TRecord):
+        cls = getattr(module, doc.c_names[t])
+        return cls(**{n: to_generated(module, doc, ft, value[n]) for n, ft in t.fields})
+    if isinstance(t, TVariant):
+        name, args = value
+        cls = getattr(module, f"{doc.c_names[t]}_{name}")
+        return cls(*[to_generated(module, doc, a, v) for a, v in zip(dict(t.ctors)[name], args)])
+    return value
+
+
+def compile_probe(tmp_path, decls, exprs, module_name):
+    """Build ``size_t probe[] = {exprs…}`` with the host compiler; return the numbers."""
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef(f"extern size_t probe[{len(exprs)}];")
+    source = "#include <stdint.h>\n#include <stddef.h>\n" + "".join(decls)
+    source += "size_t probe[] = {\n" + ",\n".join(exprs) + "\n};\n"
+    ffi.set_source(module_name, source)
+    path = ffi.compile(tmpdir=str(tmp_path), verbose=False)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.lib.probe)
+
+
+def import_file(path, name: str):
+    """Import the Python file at ``path`` as module ``name`` (registered in sys.modules)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, str(path))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
