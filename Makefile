@@ -30,3 +30,21 @@ test: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+
+## generate: regenerate the checked-in headers of the example schemas (generated/)
+generate: $(STAMP)
+	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated
+
+## check-generated: fail when generated/ is stale (writes nothing)
+check-generated: $(STAMP)
+	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated --check
+
+.PHONY: docs check-docs
+
+## docs: redraw the byte map of the example schema shown in the README (docs/geometry.svg)
+docs: $(STAMP)
+	$(SAREK) explain $(EXAMPLE_SCHEMAS) --svg docs/geometry.svg > /dev/null
+
+## check-docs: fail when docs/geometry.svg is stale (writes nothing)
+check-docs: $(STAMP)
+	$(SAREK) explain $(EXAMPLE_SCHEMAS) --svg docs/geometry.svg --check > /dev/null

@@ -27,11 +27,14 @@ def test_report_marks_holes_and_totals(capsys):
     assert lines[3].startswith("float64") and lines[3].endswith("/*     8     8 */")
     assert lines[4].startswith("point        pos;")
     assert "/* XXX 4 bytes of tail padding */" in lines
-    assert "/* size: 32, align: 8, padding: 8 bytes */" in lines
+    assert "/* size: 32, align: 8, data: 24 bytes, padding: 8 bytes (25.0%) */" in lines
     shape = out[out.index("variant Geometry.shape"):]
     assert "Circle (tag 0): payload 12 bytes" in shape
-    assert "Empty (tag 3): payload 0 bytes" in shape
+    assert "Empty (tag 3): no payload, wastes 16 against the largest" in shape
     assert "size: 24, align: 8, payload at 8, largest payload: 16" in shape
+    assert "/* data: 20 bytes, padding: 4 bytes (16.7%) */" in shape
+    # The compact report keeps a nested record on one line; `explain` opens it.
+    assert "float32      x;" not in particle
 
 
 def test_json_has_exactly_the_spec_shape(capsys):

@@ -20,7 +20,7 @@ from .._version import __version__
 PROG = "sarek-layout"
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["layout", "generate", "import-c", "verify"]
+COMMANDS = ["layout", "generate", "import-c", "explain", "verify"]
 
 
 class _Parser(argparse.ArgumentParser):

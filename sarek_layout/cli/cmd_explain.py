@@ -1,0 +1,143 @@
+"""``sarek-layout explain SCHEMA... [--type NAME] [--suggest] [--svg FILE] [--html FILE] [--check]``.
+
+The ``layout`` report with nested records and union arms opened in place, and for each record
+the smallest field order (exact, closest to the declared one), printed as a declaration to
+paste over the old one. ``--svg``/``--html`` also draw the byte map; with ``--check`` they
+write nothing and exit 1 when a file is missing or stale (for pictures checked in to docs).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "explain",
+        help="show every padding hole, suggest a smaller field order, draw a byte map",
+        description="Print each type pahole-style with nested records and union arms opened, "
+        "every hole marked, and the padding totals; for each record, the field order of the "
+        "smallest size (closest to the declared order), ready to paste in the schema's own "
+        "syntax. Optionally draw the layout as an SVG byte map or an HTML page.",
+    )
+    p.add_argument("schemas", nargs="+", metavar="SCHEMA", help="schema files (given together)")
+    p.add_argument("--type", metavar="NAME", help="only this type (name, Module.name or C name)")
+    p.add_argument(
+        "--suggest",
+        action="store_true",
+        help="print only the records a reorder would shrink, as reordered declarations",
+    )
+    p.add_argument("--svg", metavar="FILE", help="also draw the byte map into FILE (SVG)")
+    p.add_argument("--html", metavar="FILE", help="also write FILE: an HTML page of the byte map and the report")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="with --svg/--html: write nothing; exit 1 and name the files that are missing or stale",
+    )
+    p.set_defaults(run=run)
+
+
+def _where(st) -> str:
+    loc = st.decl.location
+    return f"{loc.file}:{loc.line}" if loc.line > 0 else loc.file
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _paste(advice) -> str:
+    from ..explain.declare import record_declaration
+
+    st = advice.type
+    head = (
+        f"{st.qualified_name} in {advice.new_size} bytes instead of {advice.size} "
+        f"(saves {advice.saved}); replaces the declaration at {_where(st)}:"
+    )
+    return head + "\n" + record_declaration(st.source, st.decl, advice.order) + "\n"
+
+
+def _advice_lines(advice) -> list:
+    if advice is None:
+        return []
+    if not advice.saved:
+        return ["/* no field order is smaller */"]
+    return [
+        f"/* reordered, it takes {advice.new_size} bytes (saves {advice.saved}): "
+        f"{', '.join(advice.field_names)} */"
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..errors import UsageError
+    from ..explain.reorder import advise
+    from ..explain.text import render_walk
+    from ..explain.walk import walk_types
+    from .common import load, select_types
+
+    if args.check and not (args.svg or args.html):
+        raise UsageError("--check needs --svg or --html (it checks those files)")
+    schema = load(args.schemas)
+    types = select_types(schema, args.type)
+    walks = walk_types(types, schema.types)
+    advice = [advise(w.type) for w in walks]
+
+    if args.suggest:
+        shrinking = [a for a in advice if a is not None and a.saved]
+        sys.stdout.write("\n".join(_paste(a) for a in shrinking))
+        records = sum(a is not None for a in advice)
+        if shrinking:
+            saved = sum(a.saved for a in shrinking)
+            print(f"{len(shrinking)} of {_plural(records, 'record')} would shrink "
+                  f"({_plural(saved, 'byte')} in all)", file=sys.stderr)
+        else:
+            print(f"no record would shrink by reordering its fields ({_plural(records, 'record')} checked)",
+                  file=sys.stderr)
+    blocks = []
+    for walk, a in zip(walks, advice):
+        block = "\n".join(render_walk(walk, expand=True, extra=_advice_lines(a))) + "\n"
+        if a is not None and a.saved:
+            block += _paste(a)
+        blocks.append(block)
+    report = "\n".join(blocks)
+    if not args.suggest:
+        sys.stdout.write(report)
+    return _pictures(args, walks, report)
+
+
+def _pictures(args: argparse.Namespace, walks, report: str) -> int:
+    """Write (or ``--check``) the ``--svg``/``--html`` files; 1 when checking finds one stale."""
+    import sys
+
+    from ..codegen.writer import write_if_changed
+    from ..errors import UsageError
+    from ..explain.picture import render_html, render_svg
+
+    source = " ".join(args.schemas)
+    outputs = []
+    if args.svg:
+        outputs.append((args.svg, render_svg(walks, source)))
+    if args.html:
+        outputs.append((args.html, render_html(walks, report, source)))
+    stale = 0
+    for path, text in outputs:
+        try:
+            with open(path, encoding="utf-8", newline="") as f:
+                old = f.read()
+        except FileNotFoundError:
+            old = None
+        except (OSError, UnicodeDecodeError):
+            old = ""
+        if args.check:
+            if old != text:
+                stale += 1
+                print(f"would write {path} ({'missing' if old is None else 'stale'})", file=sys.stderr)
+            continue
+        try:
+            written = write_if_changed(path, text)
+        except OSError as e:
+            raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+        print(f"{'wrote' if written else 'unchanged'} {path}", file=sys.stderr)
+    return 1 if stale else 0

@@ -1,0 +1,232 @@
+"""The byte map: each type drawn as a ruler of one cell per byte, from its member walk.
+
+Scalars are coloured cells, holes hatched, 8-byte boundaries marked and numbered; a nested
+record is a bracket under its fields; a variant is its tag row over the whole element, then
+one row per constructor over the same payload bytes. This module only does geometry (which
+rectangle goes where, in which colour): ``templates/explain.svg.j2`` spells it as SVG, and
+``explain.html.j2`` puts that SVG and the text report on one page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Sequence, Tuple
+
+from .walk import HOLE, TAIL, Hole, Item, Member, TypeWalk
+
+__all__ = ["Box", "Tick", "Row", "Panel", "Picture", "picture", "render_svg", "render_html"]
+
+MARGIN = 16
+LABEL_WIDTH = 232
+ROW_HEIGHT = 26
+BRACKET_STEP = 14
+TITLE_HEIGHT = 22
+RULER_HEIGHT = 14
+PANEL_GAP = 20
+CHAR_WIDTH = 6.7  # 11px monospace, for deciding whether a label fits its cells
+#: Rulers shrink their cells to stay within this width, down to MIN_CELL pixels a byte
+#: (types beyond about 380 bytes then make a wider picture: rows are not wrapped).
+MAX_RULER_WIDTH = 1152
+MAX_CELL = 20
+MIN_CELL = 3
+
+#: Fill colours of scalar members, in turn (light, distinguishable, readable under black text).
+PALETTE = (
+    "#8ecae6", "#ffb703", "#90be6d", "#f4a6a6", "#b8a9e3", "#f9c74f",
+    "#76c7c0", "#e8a87c", "#a7c957", "#cdb4db", "#ffd6a5", "#9ad1d4",
+)
+TAG_FILL = "#d0d0d0"
+
+
+@dataclass(frozen=True)
+class Box:
+    """One drawn rectangle: a scalar (``member``), a hole (``hole``) or a region outline."""
+
+    kind: str
+    x: float
+    y: float
+    width: float
+    height: float
+    fill: str
+    label: str  # "" when it does not fit
+    title: str
+    path: str = ""
+    offset: int = 0
+    size: int = 0
+    #: x of each byte boundary strictly inside the box (the cell dividers).
+    cells: Tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A nested record's extent, drawn under its fields with its name."""
+
+    x: float
+    y: float
+    width: float
+    label: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    x: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    y: float
+    height: float
+    title: str
+    boxes: Tuple[Box, ...]
+    brackets: Tuple[Bracket, ...]
+
+
+@dataclass(frozen=True)
+class Panel:
+    title: str
+    y: float
+    title_y: float
+    ruler_y: float
+    bottom: float
+    ticks: Tuple[Tick, ...]
+    rows: Tuple[Row, ...]
+
+
+@dataclass(frozen=True)
+class Picture:
+    width: float
+    height: float
+    cell: float
+    panels: Tuple[Panel, ...]
+    source: str
+    row_height: float = ROW_HEIGHT
+
+    @property
+    def boxes(self) -> List[Box]:
+        return [b for p in self.panels for r in p.rows for b in r.boxes]
+
+
+def _fits(text: str, width: float) -> bool:
+    return len(text) * CHAR_WIDTH + 4 <= width
+
+
+def _clip(text: str, width: float) -> str:
+    """``text``, cut with an ellipsis to fit ``width`` pixels (the full text is the tooltip)."""
+    if _fits(text, width):
+        return text
+    return text[: max(1, int((width - 4) // CHAR_WIDTH) - 1)] + "…"
+
+
+def _depth(items: Sequence[Item]) -> int:
+    return max((1 + _depth(i.items) for i in items if isinstance(i, Member) and i.is_record), default=0)
+
+
+class _Painter:
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+
+    def x(self, offset: int) -> float:
+        return MARGIN + LABEL_WIDTH + offset * self.cell
+
+    def row(self, label: str, y: float, items: Sequence[Item]) -> Row:
+        boxes: List[Box] = []
+        brackets: List[Bracket] = []
+        colour = [0]
+        self._paint(items, y, 0, boxes, brackets, colour)
+        height = ROW_HEIGHT + BRACKET_STEP * _depth(items)
+        return Row(_clip(label, LABEL_WIDTH - 8), y, height, label, tuple(boxes), tuple(brackets))
+
+    def cells(self, offset: int, size: int) -> Tuple[float, ...]:
+        return tuple(self.x(b) for b in range(offset + 1, offset + size))
+
+    def _paint(self, items, y, depth, boxes, brackets, colour) -> None:
+        for item in items:
+            x, width = self.x(item.offset), item.size * self.cell
+            if isinstance(item, Hole):
+                what = {HOLE: "hole", TAIL: "tail padding"}.get(item.kind, "unused by this arm")
+                boxes.append(Box("hole", x, y, width, ROW_HEIGHT, "url(#hatch)", "",
+                                 f"{item.size} byte{'s' if item.size != 1 else ''} {what} at {item.offset}",
+                                 offset=item.offset, size=item.size,
+                                 cells=self.cells(item.offset, item.size)))
+            elif item.is_record:
+                self._paint(item.items, y, depth + 1, boxes, brackets, colour)
+                label = f"{item.name}: {item.spelling}"
+                brackets.append(Bracket(
+                    x + 1, y + ROW_HEIGHT + 4 + BRACKET_STEP * depth, width - 2,
+                    label if _fits(label, width) else (item.name if _fits(item.name, width) else ""),
+                    f"{item.path}: {item.spelling}, offset {item.offset}, {item.size} bytes",
+                ))
+            else:
+                fill = TAG_FILL if item.path == "tag" else PALETTE[colour[0] % len(PALETTE)]
+                colour[0] += item.path != "tag"
+                boxes.append(Box("member", x, y, width, ROW_HEIGHT, fill,
+                                 item.name if _fits(item.name, width) else "",
+                                 f"{item.path}: {item.spelling}, offset {item.offset}, {item.size} bytes",
+                                 path=item.path, offset=item.offset, size=item.size,
+                                 cells=self.cells(item.offset, item.size)))
+
+
+def _title(walk: TypeWalk) -> str:
+    st = walk.type
+    head = f"{walk.kind} {st.qualified_name} ({st.c_name}): size {walk.size}, align {walk.align}, "
+    return head + f"padding {walk.padding_bytes} ({walk.padding_percent:.1f}%)"
+
+
+def picture(walks: Sequence[TypeWalk], source: str = "") -> Picture:
+    """The geometry of the byte maps of ``walks``, one panel per type, rulers aligned."""
+    largest = max((w.size for w in walks), default=8)
+    cell = float(min(MAX_CELL, max(MIN_CELL, MAX_RULER_WIDTH // max(largest, 1))))
+    painter = _Painter(cell)
+    panels = []
+    y = float(MARGIN)
+    for walk in walks:
+        title_y = y + 14
+        ruler_y = y + TITLE_HEIGHT + 10
+        row_y = y + TITLE_HEIGHT + RULER_HEIGHT + 4
+        rows = []
+        if walk.kind == "record":
+            rows.append(painter.row(walk.type.name, row_y, walk.items))
+        else:
+            p = walk.payload_offset or 0
+            region = Box("payload", painter.x(p), row_y, (walk.size - p) * cell, ROW_HEIGHT, "none",
+                         "payload" if _fits("payload", (walk.size - p) * cell) else "",
+                         f"payload: {walk.size - p} bytes at {p}, one arm at a time",
+                         offset=p, size=walk.size - p, cells=painter.cells(p, walk.size - p))
+            tag_row = painter.row("tag", row_y, walk.items)
+            rows.append(Row(tag_row.label, tag_row.y, tag_row.height, tag_row.title,
+                            tag_row.boxes + (region,), tag_row.brackets))
+            for arm in walk.arms:
+                row_y = rows[-1].y + rows[-1].height + 4
+                label = f"{arm.name} (tag {arm.tag}): {arm.payload_size} B"
+                if arm.waste:
+                    label += f", wastes {arm.waste}"
+                rows.append(painter.row(label, row_y, arm.items))
+        bottom = rows[-1].y + rows[-1].height
+        ticks = tuple(Tick(painter.x(b), str(b)) for b in range(0, walk.size + 1, 8))
+        if walk.size % 8:
+            ticks += (Tick(painter.x(walk.size), str(walk.size)),)
+        panels.append(Panel(_title(walk), y, title_y, ruler_y, bottom, ticks, tuple(rows)))
+        y = bottom + PANEL_GAP
+    width = MARGIN * 2 + LABEL_WIDTH + largest * cell
+    return Picture(width, y - PANEL_GAP + MARGIN, cell, tuple(panels), source.replace("--", "- -"))
+
+
+def _render(template: str, **context) -> str:
+    from ..codegen.render import render  # the one Jinja environment (strict, trimmed)
+
+    return render(template, **context)
+
+
+def render_svg(walks: Sequence[TypeWalk], source: str = "") -> str:
+    """The byte maps of ``walks`` as one standalone SVG document."""
+    return _render("explain.svg.j2", picture=picture(walks, source))
+
+
+def render_html(walks: Sequence[TypeWalk], report: str, source: str = "") -> str:
+    """An HTML page: the byte maps, then the text report."""
+    svg = render_svg(walks, source)
+    return _render("explain.html.j2", svg=svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg,
+                   report=report, source=source)
