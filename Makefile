@@ -20,9 +20,15 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-## demo: lay out the bundled example schema
+## demo: the main job on the bundled example: layout report, headers for every target,
+## verification with every installed compiler, and the end-to-end run (steps whose
+## toolchain is missing say "skipped")
+DEMO_OUT := build/demo
 demo: $(STAMP)
 	$(SAREK) layout $(EXAMPLE_SCHEMAS)
+	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o $(DEMO_OUT) -t c -t cuda -t opencl -t python
+	$(SAREK) verify $(EXAMPLE_SCHEMAS)
+	$(BIN)/python examples/e2e/run_e2e.py --out $(DEMO_OUT)/e2e
 
 ## test: the whole test suite (missing optional toolchains skip with a reason)
 test: $(STAMP)

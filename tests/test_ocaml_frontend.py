@@ -4,7 +4,7 @@ exact ``FILE:LINE:COL``.
 
 Goldens: ``tests/data/ocaml/<case>.ml`` → ``<case>.layout.json`` (the ``layout --json``
 document). Refresh deliberately with
-``SAREK_REFRESH_GOLDENS=1 python -m pytest tests/test_ocaml_frontend.py``.
+``SAREK_UPDATE_GOLDENS=1 python -m pytest tests/test_ocaml_frontend.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from sarek_layout.frontends.ocaml_lexer import LineMap, tokenize
 from sarek_layout.report import schema_json
 
 DATA = ROOT / "tests" / "data" / "ocaml"
-REFRESH = "SAREK_REFRESH_GOLDENS=1 python -m pytest tests/test_ocaml_frontend.py"
+REFRESH = "SAREK_UPDATE_GOLDENS=1 python -m pytest tests/test_ocaml_frontend.py"
 
 
 def layout_json(*paths) -> dict:
@@ -46,7 +46,7 @@ def test_the_corpus_is_there():
 def test_corpus_layouts_match_their_goldens(path):
     got = json.dumps(layout_json(path), indent=2) + "\n"
     golden = path.with_suffix(".layout.json")
-    if os.environ.get("SAREK_REFRESH_GOLDENS"):
+    if os.environ.get("SAREK_UPDATE_GOLDENS"):
         golden.write_text(got)
     if not golden.exists():
         pytest.fail(f"{path.name} has no golden {golden.name}; create it with: {REFRESH}",
