@@ -18,7 +18,7 @@ from .._version import __version__
 from ..ir.names import PADDING_PREFIX
 from ..ir.schema import ModuleDecl, NamedType, Schema, SchemaType, TypeExpr, c_name_of
 from ..ir.types import ElementType, Scalar, TInt32, TRecord
-from ..layout.core import CtorLayout, RecordLayout, VariantLayout, record_layout_of, scalar_size
+from ..layout.core import CtorLayout, RecordLayout, VariantLayout, member_size_align
 
 __all__ = [
     "TOOL",
@@ -145,14 +145,6 @@ class ModuleView:
 # --- members and padding -----------------------------------------------------------------
 
 
-def _size_align(t: ElementType) -> Tuple[int, int]:
-    if isinstance(t, TRecord):
-        inner = record_layout_of(t)
-        return inner.size, inner.align
-    size = scalar_size(t)
-    return size, size
-
-
 class _Padder:
     """Numbers the padding runs of one struct: ``_sarek_pad0``, ``_sarek_pad1``…"""
 
@@ -175,7 +167,7 @@ def _with_padding(
     for name, t, c_name, offset in members:
         if offset > cursor:
             out.append(padder.run(cursor, offset - cursor))
-        size, align = _size_align(t)
+        size, align = member_size_align(t)
         if isinstance(t, Scalar):
             out.append(Member(name, "scalar", t.name, offset, size, align >= _PINNED_ALIGN))
         else:

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..ir.schema import RecordDecl, SchemaType
-from ..ir.types import ElementType, TRecord
-from ..layout.core import RecordLayout, align_up, record_layout_of, scalar_size
+from ..ir.types import TRecord
+from ..layout.core import RecordLayout, align_up, member_size_align
 
 __all__ = ["Advice", "best_order", "order_size", "inversions", "advise"]
 
@@ -151,19 +151,11 @@ class Advice:
         return tuple(fields[i][0] for i in self.order)
 
 
-def _size_align(t: ElementType) -> Tuple[int, int]:
-    if isinstance(t, TRecord):
-        inner = record_layout_of(t)
-        return inner.size, inner.align
-    size = scalar_size(t)
-    return size, size
-
-
 def advise(st: SchemaType) -> Optional[Advice]:
     """The advice for a record (``None`` for a variant: its arguments' order is its meaning)."""
     if not isinstance(st.layout, RecordLayout) or not isinstance(st.decl, RecordDecl):
         return None
     assert isinstance(st.elttype, TRecord)
-    members = [_size_align(t) for _, t in st.elttype.fields]
+    members = [member_size_align(t) for _, t in st.elttype.fields]
     order = best_order(members)
     return Advice(st, order, st.layout.size, order_size(members, order))

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..errors import SarekLayoutError
-from ..ir.types import Scalar, TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant
+from ..ir.types import Scalar, TBool, TInt32, TInt64, TRecord, TUnit, TVariant
 from .plan import SCALAR_FORMAT, CtorPlan, RecordPlan, Slot, VariantPlan, plan_of
 
 __all__ = ["EncodeError", "DecodeError", "Codec", "RecordCodec", "VariantCodec", "codec_of", "byte_view"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Tuple
 
 from .._version import __version__
 from ..errors import SchemaError

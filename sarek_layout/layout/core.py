@@ -43,6 +43,7 @@ __all__ = [
     "scalar_align",
     "record_layout",
     "record_layout_of",
+    "member_size_align",
     "variant_layout",
     "elttype_layout",
 ]
@@ -210,6 +211,15 @@ def _nested_record_layout(t: TRecord) -> RecordLayout:
 def record_layout_of(t: TRecord) -> RecordLayout:
     """The layout of a ``TRecord`` value, memoised (raises ``LayoutError`` like ``record_layout``)."""
     return _nested_record_layout(t)
+
+
+def member_size_align(t: ElementType) -> Tuple[int, int]:
+    """``(size, align)`` of a record member or payload argument: a scalar or a nested record."""
+    if isinstance(t, TRecord):
+        inner = _nested_record_layout(t)
+        return inner.size, inner.align
+    size = scalar_size(t)
+    return size, size
 
 
 def record_layout(type_name: str, fields: Iterable[Tuple[str, ElementType]]) -> RecordLayout:

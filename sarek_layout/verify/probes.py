@@ -20,7 +20,7 @@ from typing import Iterable, List, Sequence
 
 from ..ir.schema import SchemaType
 from ..ir.types import Scalar, TRecord
-from ..layout.core import RecordLayout, VariantLayout, record_layout_of, scalar_size
+from ..layout.core import RecordLayout, VariantLayout, member_size_align, record_layout_of
 
 __all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "probes_for_type", "probes_for"]
 
@@ -48,9 +48,7 @@ class Probe:
 
 
 def _member_size(t) -> int:
-    if isinstance(t, Scalar):
-        return scalar_size(t)
-    return record_layout_of(t).size
+    return member_size_align(t)[0]
 
 
 def _record_members(c_type: str, prefix: str, t: TRecord, base: int, out: List[Probe]) -> None:
