@@ -54,3 +54,10 @@ docs: $(STAMP)
 ## check-docs: fail when docs/geometry.svg is stale (writes nothing)
 check-docs: $(STAMP)
 	$(SAREK) explain $(EXAMPLE_SCHEMAS) --svg docs/geometry.svg --check > /dev/null
+
+.PHONY: bench
+
+## bench: the benchmark suite, never part of `make test`: prints a table and writes
+## docs/benchmarks.md (what is not installed is skipped with the line that installs it)
+bench: $(STAMP)
+	$(BIN)/python bench/run.py

@@ -8,28 +8,47 @@ The names below follow Sarek's ``Sarek_ir_layout`` so that the two read side by 
 """
 
 from ._version import __version__
-from .errors import (
-    LayoutError,
-    MisalignedField,
-    NestedVariant,
-    SarekLayoutError,
-    SchemaError,
-    UnsupportedField,
-    layout_error_message,
-)
-from .ir.types import TArray, TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant, TVec
-from .layout.core import (
-    CtorLayout,
-    Leaf,
-    RecordLayout,
-    ScalarLayout,
-    VariantLayout,
-    elttype_layout,
-    record_layout,
-    scalar_align,
-    scalar_size,
-    variant_layout,
-)
+
+# The public names are imported on first use (PEP 562), so that `sarek-layout --version`
+# and other light commands do not pay for dataclasses, typing and the layout core.
+_LAZY = {
+    **dict.fromkeys(
+        ("LayoutError", "MisalignedField", "NestedVariant", "SarekLayoutError", "SchemaError",
+         "UnsupportedField", "layout_error_message"), "errors"),
+    **dict.fromkeys(
+        ("TArray", "TBool", "TFloat32", "TFloat64", "TInt32", "TInt64", "TRecord", "TUnit",
+         "TVariant", "TVec"), "ir.types"),
+    **dict.fromkeys(
+        ("CtorLayout", "Leaf", "RecordLayout", "ScalarLayout", "VariantLayout",
+         "elttype_layout", "record_layout", "scalar_align", "scalar_size", "variant_layout"),
+        "layout.core"),
+}
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from .errors import (LayoutError, MisalignedField, NestedVariant, SarekLayoutError,
+                         SchemaError, UnsupportedField, layout_error_message)
+    from .ir.types import (TArray, TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit,
+                           TVariant, TVec)
+    from .layout.core import (CtorLayout, Leaf, RecordLayout, ScalarLayout, VariantLayout,
+                              elttype_layout, record_layout, scalar_align, scalar_size,
+                              variant_layout)
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sarek_layout' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "__version__",

@@ -11,11 +11,15 @@ Diagnostics go to stderr; a user never sees a traceback for bad input.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
-from typing import List, Optional
 
 from .._version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import List, Optional
 
 PROG = "sarek-layout"
 
@@ -47,10 +51,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+        # Build tools probe this on every run: answer without importing the sub-commands.
+        print(f"{PROG} {__version__}")
+        return 0
     parser = build_parser()
     args = parser.parse_args(argv)
     from ..errors import SarekLayoutError, SchemaError
 
+    # A command builds hundreds of thousands of small immutable objects (declarations,
+    # layouts, views) that form no reference cycles; the cyclic collector would rescan them
+    # again and again and take half the run (docs/benchmarks.md). Paused for the command,
+    # restored after it (main() also runs in-process, in tests and plugins).
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
         return int(args.run(args) or 0)
     except SchemaError as e:
@@ -65,6 +79,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    finally:
+        if gc_was_enabled:
+            gc.enable()
 
 
 if __name__ == "__main__":  # pragma: no cover

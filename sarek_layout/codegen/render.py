@@ -50,7 +50,31 @@ def environment():
         keep_trailing_newline=True,
         autoescape=False,
         auto_reload=False,
+        bytecode_cache=_bytecode_cache(jinja2),
     )
+
+
+def _bytecode_cache(jinja2):
+    """Compiled templates kept between runs, so that a build's no-op ``generate`` does not
+    recompile them at every start. Keyed by Jinja and Python versions and by each template's
+    source checksum (an edited template is recompiled). Jinja's own per-user folder in the
+    temp directory; ``SAREK_LAYOUT_NO_CACHE=1`` (or a folder that cannot be made) turns it off."""
+    import os
+
+    if os.environ.get("SAREK_LAYOUT_NO_CACHE"):
+        return None
+
+    class _Cache(jinja2.FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:  # read-only or full disk: a cache, never an error
+                pass
+
+    try:
+        return _Cache(pattern="sarek-layout-%s.cache")
+    except (OSError, RuntimeError):
+        return None
 
 
 def render(template_name: str, **context: Any) -> str:

@@ -9,7 +9,7 @@ The standard library parses (``json`` in C, ``tomllib``); this module checks the
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, List, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ..errors import SchemaError, quoted
 from ..ir.schema import (
@@ -45,6 +45,8 @@ def default_module_name(path: str) -> str:
 
 
 def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
     names = {dict: "a table/object", list: "an array", str: "a string", bool: "a boolean"}
     for t, name in names.items():
         if isinstance(value, t):
@@ -54,8 +56,18 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+#: ``text -> (name, module)`` of the plain names already parsed (``float32``, ``Geo.point``):
+#: a schema spells the same few names thousands of times. Bounded, as the text is input.
+_PLAIN: Dict[str, Tuple[str, Optional[str]]] = {}
+_PLAIN_MAX = 4096
+
+
 def parse_type_expr(text: Any, location: SourceLocation) -> TypeExpr:
     """``float32``, ``point``, ``Geometry.point``, ``float32 array``, ``point vector``…"""
+    if type(text) is str:
+        plain = _PLAIN.get(text)
+        if plain is not None:
+            return NamedType(plain[0], plain[1], location)
     if not isinstance(text, str):
         raise SchemaError(f"a type must be written as a string, not {_kind(text)}", location)
     words = text.split()
@@ -76,6 +88,8 @@ def parse_type_expr(text: Any, location: SourceLocation) -> TypeExpr:
     if m is None:
         raise SchemaError(f"bad type name {quoted(words[0])} in {quoted(text)}", location)
     expr: TypeExpr = NamedType(m.group("name"), m.group("module"), location)
+    if len(words) == 1 and text == words[0] and len(_PLAIN) < _PLAIN_MAX:
+        _PLAIN[text] = (expr.name, expr.module)
     for word in words[1:]:
         if word not in ("array", "vector"):
             raise SchemaError(

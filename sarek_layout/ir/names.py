@@ -7,10 +7,18 @@ here, once, means no later stage ever has to quote or escape a name.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Optional
 
-__all__ = ["MAX_NAME_LENGTH", "PADDING_PREFIX", "RESERVED_WORDS", "identifier_problem"]
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "PADDING_PREFIX",
+    "OWN_PREFIX",
+    "RESERVED_WORDS",
+    "identifier_problem",
+    "c_name_problem",
+]
 
 #: Longest accepted name. C guarantees only 63 significant characters in an identifier, and a
 #: name is joined into longer ones (``Module_type_Ctor``, ``make_…``).
@@ -47,24 +55,53 @@ _PYTHON = """False None True and as assert async await break class continue def 
 except finally for from global if import in is lambda nonlocal not or pass raise return try
 while with yield"""
 
-# The fixed-width names the generated headers use (their own or <stdint.h>'s).
-_LIBRARY = """int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t"""
+# The fixed-width names the generated headers use (their own or <stdint.h>'s), and the other
+# type names <stddef.h> and <stdint.h> declare at file scope (a type of module "" named like
+# one would be a conflicting typedef).
+_LIBRARY = """int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intmax_t uintmax_t
+max_align_t nullptr_t"""
 
 RESERVED_WORDS = frozenset(" ".join((_C, _CPP, _OPENCL, _CUDA, _PYTHON, _LIBRARY)).split())
 
-# OpenCL C vector types such as float4, int16, uchar3.
+# OpenCL C vector types such as float4, int16, uchar3; CUDA's (nvcc includes them implicitly)
+# such as float1, longlong2, ulonglong4.
 _OPENCL_VECTOR = re.compile(
     r"(?:char|uchar|short|ushort|int|uint|long|ulong|float|double|half|bool)(?:2|3|4|8|16)\Z"
+    r"|(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\Z"
 )
 
+# Macros of <stdint.h> and <stddef.h> (INT32_MAX, SIZE_MAX…) and their other typedefs
+# (int_least8_t, uintptr_t…): a member named like a macro would be rewritten by the
+# preprocessor.
+_LIBRARY_PATTERN = re.compile(
+    r"(?:U?INT(?:8|16|32|64|_LEAST(?:8|16|32|64)|_FAST(?:8|16|32|64)|MAX|PTR)_(?:MIN|MAX|C)"
+    r"|SIZE_MAX|PTRDIFF_(?:MIN|MAX)|SIG_ATOMIC_(?:MIN|MAX)|W(?:CHAR|INT)_(?:MIN|MAX)"
+    r"|u?int(?:_least|_fast)(?:8|16|32|64)_t|u?int(?:ptr|max)_t)\Z"
+)
 
-def identifier_problem(name: object) -> Optional[str]:
+#: Prefix (compared case-insensitively) of the generated headers' own names: the macros of
+#: their preludes and include guards (``SAREK_LAYOUT_…``), OpenCL check typedefs
+#: (``sarek_layout_check_…``).
+OWN_PREFIX = "sarek_layout_"
+
+
+def identifier_problem(name: object, *, file_scope: bool = False) -> Optional[str]:
     """Why ``name`` cannot be used as a schema name, or ``None`` when it can.
 
-    The answer is a sentence fragment for an error message ("is a keyword in C++"…).
+    ``file_scope``: the name of a type or module, which becomes (part of) a C name at file
+    scope, where C reserves every name starting with '_' (and a type ``_0`` could meet the
+    ``make_`` helpers' parameters ``_0``, ``_1``…). The answer is a sentence fragment for an
+    error message ("is a keyword in C++"…).
     """
     if not isinstance(name, str):
         return f"must be a string, not {type(name).__name__}"
+    return _str_identifier_problem(name, file_scope)
+
+
+# Cached: a schema repeats a few names (f0, x, y…) thousands of times, and this check
+# was the largest single cost of resolving a 10,000-type schema (docs/benchmarks.md).
+@functools.lru_cache(maxsize=1 << 16)
+def _str_identifier_problem(name: str, file_scope: bool) -> Optional[str]:
     if not name:
         return "is empty"
     if len(name) > MAX_NAME_LENGTH:
@@ -73,12 +110,31 @@ def identifier_problem(name: object) -> Optional[str]:
         return "contains non-ASCII characters (identifiers must be plain ASCII in every target)"
     if not _IDENTIFIER.match(name):
         return "is not a valid identifier (letters, digits and '_', not starting with a digit)"
+    problem = c_name_problem(name)
+    if problem is None and file_scope and name.startswith("_"):
+        problem = (
+            "starts with '_': C reserves such names at file scope, where type and module "
+            "names end up (fields may start with '_')"
+        )
+    return problem
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def c_name_problem(name: str) -> Optional[str]:
+    """Why the identifier ``name`` (a schema name, or a C name built from several such as
+    ``Module_type_Ctor``) must not appear in a generated file, or ``None``."""
     if name in RESERVED_WORDS:
         return "is a keyword or reserved name in C, C++, CUDA, OpenCL C or Python"
     if _OPENCL_VECTOR.match(name):
-        return "is an OpenCL C built-in vector type"
+        return "is a built-in vector type of OpenCL C or CUDA"
+    if _LIBRARY_PATTERN.match(name):
+        return "is a macro or type name of <stdint.h>/<stddef.h>"
     if name.startswith("__") or (len(name) > 1 and name[0] == "_" and name[1].isupper()):
         return "is reserved for the implementation in C and C++ (leading '__' or '_' + capital)"
+    if "__" in name:
+        return "contains '__', which C++ reserves for the implementation anywhere in a name"
     if name.startswith(PADDING_PREFIX):
         return f"uses the prefix {PADDING_PREFIX!r}, reserved for sarek-layout's padding members"
+    if name.lower().startswith(OWN_PREFIX):
+        return f"uses the prefix {OWN_PREFIX!r}, reserved for the generated headers' own names"
     return None

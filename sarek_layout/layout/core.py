@@ -49,12 +49,15 @@ __all__ = [
 ]
 
 _SCALAR_SIZE = {TInt32: 4, TFloat32: 4, TBool: 4, TUnit: 4, TInt64: 8, TFloat64: 8}
+# The same, keyed by identity: the scalars are singletons, and hashing a dataclass is a
+# Python-level call. Equal scalars that are other objects still go through _SCALAR_SIZE.
+_SCALAR_SIZE_BY_ID = {id(t): size for t, size in _SCALAR_SIZE.items()}
 
 
 # --- results ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: many are made, and no __dict__ to collect
 class Leaf:
     """One scalar leaf of a flattened aggregate; ``offset`` is from the element start."""
 
@@ -152,10 +155,12 @@ def _place_fields(
     leaves: List[Leaf] = []
     offset = start
     max_align = 1
+    by_id = _SCALAR_SIZE_BY_ID
     for name, t in members:
-        if t in _SCALAR_SIZE:
-            size = align = _SCALAR_SIZE[t]  # type: ignore[index]
-            offset = align_up(offset, align)
+        size = by_id.get(id(t)) or _scalar_size_or_none(t)
+        if size is not None:
+            align = size
+            offset = (offset + align - 1) & -align  # align_up, inlined: this is the hot loop
             leaves.append(Leaf(path_prefix + name, t, offset, size, align))  # type: ignore[arg-type]
         elif isinstance(t, TRecord):
             try:
@@ -181,6 +186,13 @@ def _place_fields(
         if align > max_align:
             max_align = align
     return offsets, leaves, offset, max_align
+
+
+def _scalar_size_or_none(t: ElementType):
+    """Size of a scalar that is not one of the singletons (an equal copy), else ``None``."""
+    if isinstance(t, Scalar):
+        return _SCALAR_SIZE.get(t)
+    return None
 
 
 def _reroot(error, type_name: str, field_path: str):
