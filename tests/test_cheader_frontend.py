@@ -161,63 +161,7 @@ def test_module_rule():
     assert header_module_name("geometry.h", ["Geometry_"])[0] == ""
 
 
-# --- refusals ----------------------------------------------------------------------------------
-
-INC = "#include <stdint.h>\n"
-BAD = [
-    # (header text after the include line, "line:col", message fragment)
-    ("typedef struct T { int32_t *p; } T;", "2:29", "member 'p' of 'T' is a pointer"),
-    ("typedef struct T { float v[3]; } T;", "2:26", "member 'v' of 'T' is an array"),
-    ("typedef struct T { int32_t f : 3; } T;", "2:28", "member 'f' of 'T' is a bit-field"),
-    ("typedef struct T { char c; } T;", "2:25", "has type 'char': char has no Sarek layout"),
-    ("typedef struct T { unsigned int u; } T;", "2:33", "unsigned types have no Sarek layout"),
-    ("typedef struct T { uint32_t u; } T;", "2:29", "unsigned types have no Sarek layout"),
-    ("typedef struct T { _Bool b; } T;", "2:26", "C bool is 1 byte"),
-    ("typedef struct T { short s; } T;", "2:26", "8- and 16-bit integers"),
-    ("typedef struct T { int8_t s; } T;", "2:27", "8- and 16-bit integers"),
-    ("typedef struct T { long l; } T;", "2:25", "long is 4 or 8 bytes depending on the ABI"),
-    ("typedef struct T { size_t n; } T;", "2:27", "only int32_t and int64_t"),
-    ("typedef struct T { long double d; } T;", "2:32", "long double"),
-    ("typedef struct T { _Atomic int32_t a; } T;", "2:36", "member 'a' of 'T' is _Atomic"),
-    ("typedef struct T {\n  union { int32_t i; float f; } u;\n} T;", "3:33", "member 'u' of 'T' is a union"),
-    ("typedef struct T { enum { A, B } e; } T;", "2:34", "member 'e' of 'T' is an enum"),
-    ("typedef struct T { struct { float a; } inner; } T;", "2:40", "defines a struct inline"),
-    ("typedef struct T { struct missing m; } T;", "2:35", "'struct missing', which is not a typedef struct"),
-    ("typedef struct T {\n  int32_t tag;\n  union { struct { float _0; } A_v; } data;\n} T;", "2:16",
-     "tagged variant 'T' has no enum constants 'T_<Ctor>'"),
-    ("enum { T_A = 0, T_B = 2 };\ntypedef struct T { int32_t tag; } T;", "2:8",
-     "the tags of tagged variant 'T' must be 0, 1, …, 1"),
-    ("enum { T_A, T_B };\ntypedef struct T {\n  int32_t tag;\n"
-     "  union { struct { float _0; } C_v; } data;\n} T;", "5:32",
-     "union member 'C_v' of tagged variant 'T' names no constructor"),
-    ("enum { T_A, T_B };\ntypedef struct T {\n  int32_t tag;\n"
-     "  union { struct { float _1; } A_v; } data;\n} T;", "5:26",
-     "member '_1' of 'A_v' in tagged variant 'T'"),
-    ("enum { T_A, T_B };\ntypedef struct T {\n  int64_t tag;\n} T;", "4:11",
-     "the tag of tagged variant 'T' must be int32_t, not int64"),
-    ("typedef struct T { float x; } T;\ntypedef struct U { T t; T t; } U;", "3:27", "duplicate field 't'"),
-    ("typedef struct T { float x; } T;\ntypedef struct U { struct U *next; } U;", "3:30",
-     "member 'next' of 'U' is a pointer"),
-    ("typedef struct U { U *next; } U;", "2:20",
-     "C parse error (Invalid specifier list) before 'U' (an unknown type name?"),
-    ("int f(void);", "", "no 'typedef struct' declarations in this header"),
-    ("#include \"nowhere.h\"", "2:10", "C preprocessor: nowhere.h: No such file or directory"),
-    ("typedef struct T { float x; } T\nint y;", "2:31", "C parse error"),
-    ("typedef struct T { float kernel; } T;", "2:26",
-     "field name 'kernel' is a keyword or reserved name in C, C++, CUDA, OpenCL C or Python"),
-]
-
-
-@pytest.mark.parametrize("text, position, fragment", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
-def test_refusals_have_the_c_position(tmp_path, capsys, text, position, fragment):
-    path = tmp_path / "bad.h"
-    path.write_text(INC + text + "\n")
-    assert main(["import-c", str(path)]) == 2
-    err = capsys.readouterr().err
-    where = f"{path}:{position}" if position else str(path)
-    assert err.startswith(f"{where}: error: "), err
-    assert fragment in err, err
-    assert "Traceback" not in err
+# --- refusals: the table of bad headers with exact positions is tests/test_bad_inputs.py --------
 
 
 def test_missing_file_and_folder(tmp_path, capsys):

@@ -80,97 +80,7 @@ def test_constant_constructor_spellings(tmp_path):
 
 
 # --- refusals --------------------------------------------------------------------------------
-# (file name, content, expected "LINE:COL" or None for file-level, message fragments)
-BAD = [
-    ("unknown.toml", 'module = "M"\n[[types]]\nrecord = "p"\nfields = [["x", "float32"], ["y", "pointt"]]\n'
-     '[[types]]\nrecord = "point"\nfields = [["x", "float32"]]\n',
-     "4:35", ["unknown type 'pointt'", "did you mean 'point'"]),
-    ("float.json", '{"types": [\n  {"record": "p", "fields": [["x", "float"]]}\n]}\n',
-     "2:36", ["'float' is ambiguous", "float32", "float64"]),
-    ("dupfield.json", '{"types": [\n  {"record": "p", "fields": [["x", "int32"], ["x", "int32"]]}\n]}\n',
-     "2:47", ["duplicate field 'x'", "first at", "dupfield.json:2:31"]),
-    ("duptype.toml", '[[types]]\nrecord = "p"\nfields = [["x", "int32"]]\n\n[[types]]\nvariant = "p"\nconstructors = [["A"]]\n',
-     "6:11", ["duplicate type 'p'"]),
-    ("dupctor.json", '{"types": [{"variant": "v",\n "constructors": [["A"], ["B"], ["A", ["int32"]]]}]}',
-     "2:34", ["duplicate constructor 'A'"]),
-    ("empty_record.json", '{"types": [{"record": "p", "fields": []}]}', "1:23", ["no fields"]),
-    ("no_ctors.toml", '[[types]]\nvariant = "v"\nconstructors = []\n', "2:11", ["no constructors"]),
-    ("recursive.json", '{"types": [\n  {"record": "p", "fields": [["x", "q"]]},\n  {"record": "q", "fields": [["y", "p"]]}\n]}\n',
-     "2:14", ["recursive type", "Recursive.p -> Recursive.q -> Recursive.p"]),
-    ("self.json", '{"types": [{"variant": "lst", "constructors": [["Nil"], ["Cons", ["int32", "lst"]]]}]}',
-     "1:24", ["recursive type 'Self.lst'"]),
-    ("identifier.json", '{"types": [{"record": "p", "fields": [["2x", "int32"]]}]}', "1:40",
-     ["'2x' is not a valid identifier"]),
-    ("keyword.toml", '[[types]]\nrecord = "p"\nfields = [\n  ["x", "int32"],\n  ["class", "float32"],\n]\n',
-     "5:4", ["'class' is a keyword"]),
-    ("opencl_keyword.json", '{"types": [{"variant": "v", "constructors": [["kernel"]]}]}', "1:47",
-     ["'kernel' is a keyword"]),
-    ("reserved.json", '{"types": [{"record": "_Point", "fields": [["x", "int32"]]}]}', "1:23",
-     ["reserved for the implementation"]),
-    ("padding.json", '{"types": [{"record": "p", "fields": [["_sarek_pad0", "int32"]]}]}', "1:40",
-     ["'_sarek_'"]),
-    ("nonascii.json", '{"types": [{"record": "p", "fields": [["caf\\u00e9", "int32"]]}]}', "1:40",
-     ["non-ASCII"]),
-    ("scalar_name.json", '{"types": [{"record": "int32", "fields": [["x", "int32"]]}]}', "1:23",
-     ["built-in scalar name"]),
-    ("param.json", '{"types": [{"record": "p", "fields": [["x", "\'a list"]]}]}', "1:45",
-     ["parameterised type"]),
-    ("inline.json", '{"types": [{"variant": "v", "constructors": [["A", [{"x": "int32"}]]]}]}', "1:53",
-     ["inline record"]),
-    ("tuple.json", '{"types": [{"variant": "v", "constructors": [["A", ["int32 * int32"]]]}]}', "1:53",
-     ["bad type expression", "use a record type"]),
-    ("list.json", '{"types": [{"record": "p", "fields": [["x", "int32 list"]]}]}', "1:45",
-     ["unsupported type constructor 'list'"]),
-    ("nested_variant.json", '{"types": [\n  {"record": "p", "fields": [["x", "int32"],\n     ["s", "sh"]]},\n'
-     '  {"variant": "sh", "constructors": [["A"]]}]}\n', "3:12", ["nested variant at field 's' of type 'p'"]),
-    ("nested_variant_arg.toml", '[[types]]\nvariant = "outer"\nconstructors = [["A", ["int32", "inner"]]]\n'
-     '[[types]]\nvariant = "inner"\nconstructors = [["B"]]\n', "3:33", ["nested variant at field 'A._1'"]),
-    ("array.toml", '[[types]]\nrecord = "p"\nfields = [["xs", "float32 array"]]\n', "3:18",
-     ["unsupported field 'xs'", "array has no element layout"]),
-    ("vector.json", '{"types": [{"variant": "v", "constructors": [["A", ["int32 vector"]]]}]}', "1:53",
-     ["unsupported field 'A._0'", "vector"]),
-    ("unknown_module.json", '{"types": [{"record": "p", "fields": [["x", "Geo.point"]]}]}', "1:45",
-     ["unknown module 'Geo'", "same command line"]),
-    ("syntax.json", '{"types": [\n  {"record": "p", "fields": [["x", "int32"]]}\n', "3:1", ["invalid JSON"]),
-    ("syntax.toml", '[[types]]\nrecord = "p"\nfields = [["x" "int32"]]\n', "3:16", ["invalid TOML"]),
-    ("top_array.json", '[1, 2]', "1:1", ["the schema must be a table/object, not an array"]),
-    ("unknown_key.toml", 'modul = "M"\ntypes = []\n', "1:9", ["unknown key 'modul'"]),
-    ("no_types.json", '{"module": "M"}', "1:1", ["no 'types' array"]),
-    ("types_not_array.json", '{"types": {"a": 1}}', "1:11", ["'types' must be an array"]),
-    ("field_pair.json", '{"types": [{"record": "p", "fields": [["x"]]}]}', "1:39", ["[name, type] pair"]),
-    ("field_name_type.json", '{"types": [{"record": "p", "fields": [[7, "int32"]]}]}', "1:40",
-     ["a field name must be a string, not a number"]),
-    ("type_not_string.json", '{"types": [{"record": "p", "fields": [["x", 4]]}]}', "1:45",
-     ["type must be written as a string"]),
-    ("both_kinds.json", '{"types": [{"record": "p", "variant": "q", "fields": []}]}', "1:12",
-     ["exactly one of 'record' or 'variant'"]),
-    ("extra_key.json", '{"types": [{"record": "p", "fields": [["x", "int32"]], "doc": "x"}]}', "1:63",
-     ["unknown key 'doc'"]),
-    ("bad_module.json", '{"module": "my-mod", "types": []}', "1:12", ["module name 'my-mod'"]),
-    ("empty.json", "", None, ["empty file"]),
-    ("garbage.json", b"\x89PNG\r\n\x1a\n\x00\xff", None, ["not UTF-8"]),
-    ("notes.yaml", "types: []", None, ["unknown schema format '.yaml'"]),
-]
-
-
-@pytest.mark.parametrize("name, content, where, fragments", BAD, ids=[b[0] for b in BAD])
-def test_bad_input_is_refused_with_its_place(tmp_path, capsys, name, content, where, fragments):
-    path = tmp_path / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    status = run_cli("layout", str(path))
-    out, err = capsys.readouterr()
-    assert status == 2
-    assert out == ""
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    prefix = f"{path}:{where}: error: " if where else f"{path}: error: "
-    assert lines[0].startswith(prefix), err
-    for fragment in fragments:
-        assert fragment in lines[0], err
+# The table of bad inputs (every form, with exact positions) is tests/test_bad_inputs.py.
 
 
 def test_a_directory_and_a_missing_file_are_refused(tmp_path, capsys):
@@ -180,24 +90,6 @@ def test_a_directory_and_a_missing_file_are_refused(tmp_path, capsys):
     folder.mkdir()
     assert run_cli("layout", str(folder)) == 2
     assert "is a directory" in capsys.readouterr().err
-
-
-def test_mangled_c_names_must_not_collide(tmp_path, capsys):
-    a = write(tmp_path, "a.json", json.dumps({"module": "A", "types": [
-        {"record": "b_c", "fields": [["x", "int32"]]}]}))
-    ab = write(tmp_path, "ab.json", json.dumps({"module": "A_b", "types": [
-        {"record": "c", "fields": [["x", "int32"]]}]}))
-    assert run_cli("layout", a, ab) == 2
-    err = capsys.readouterr().err
-    assert f"{ab}:1:40: error: C name 'A_b_c'" in err and "collides" in err
-
-
-def test_enum_constants_must_not_collide_with_types(tmp_path, capsys):
-    path = write(tmp_path, "m.json", json.dumps({"module": "M", "types": [
-        {"variant": "v", "constructors": [["A"]]},
-        {"record": "v_A", "fields": [["x", "int32"]]}]}))
-    assert run_cli("layout", path) == 2
-    assert "C name 'M_v_A'" in capsys.readouterr().err
 
 
 def test_same_module_twice_is_refused(tmp_path, capsys):

@@ -84,10 +84,12 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1 if (args.check and stale) else 0
 
+    # Built before anything is written: a path Make cannot express fails the whole run.
+    depfile = depfile_text(planned) if args.depfile else None
     try:
         written = sum(write_if_changed(p.path, p.text) for p in planned)
-        if args.depfile:
-            write_if_changed(args.depfile, depfile_text(planned))
+        if depfile is not None:
+            write_if_changed(args.depfile, depfile)
     except OSError as e:
         raise UsageError(f"cannot write {e.filename or args.output}: {e.strerror or e}") from None
     print(f"{_count(written, 'header')} written, {len(planned) - written} unchanged", file=sys.stderr)

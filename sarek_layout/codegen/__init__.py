@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Tuple
 
-from ..errors import SchemaError, UsageError
-from ..ir.schema import ModuleDecl, Schema
+from ..errors import SchemaError, UsageError, quoted
+from ..ir.schema import ModuleDecl, Schema, SourceLocation
 from .targets import DEFAULT_TARGETS, TARGETS, Target
 from .views import module_dependencies
 
@@ -63,10 +63,24 @@ def include_guard(filename: str) -> str:
     return "SAREK_LAYOUT_" + re.sub(r"[^A-Za-z0-9]", "_", filename).upper()
 
 
+#: What a schema file's stem may hold: it names the generated files and is printed inside them
+#: (banner comments, ``#include "…"`` lines, Python docstrings), so nothing that could close a
+#: comment or a string, no spaces, no control or non-ASCII characters, no leading '-' or '.'.
+_SAFE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+
+
 def _check_stems(schema: Schema) -> None:
-    """Two schema files must not produce the same header names (case-insensitively)."""
+    """Stems must be plain file names, and two schema files must not produce the same header
+    names (case-insensitively)."""
     seen: Dict[str, ModuleDecl] = {}
     for module in schema.modules:
+        if not _SAFE_STEM.match(_stem(module)):
+            raise SchemaError(
+                f"the schema file name {quoted(os.path.basename(module.path))} cannot name the "
+                f"generated files, which are named after it: rename the file using letters, "
+                f"digits, '_', '-' and '.' (not first)",
+                SourceLocation(module.path),
+            )
         key = re.sub(r"[^A-Za-z0-9]", "_", _stem(module)).upper()
         if key in seen:
             raise SchemaError(
@@ -116,7 +130,9 @@ def _sources(module: ModuleDecl, schema: Schema, deps: Dict[int, Tuple[ModuleDec
             if id(dep) not in reached:
                 reached.add(id(dep))
                 todo.append(dep)
-    return (module.path,) + tuple(m.path for m in schema.modules if id(m) in reached and m is not module)
+    # Sorted: the depfile must not change with the command-line order of the schema files.
+    others = sorted(m.path for m in schema.modules if id(m) in reached and m is not module)
+    return (module.path,) + tuple(others)
 
 
 def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> List[GeneratedFile]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .._version import __version__
 from ..ir.names import PADDING_PREFIX
@@ -350,14 +350,18 @@ def _scalars_used(types: Sequence[SchemaType]) -> set:
 
 
 def module_dependencies(schema: Schema, module: ModuleDecl) -> Tuple[ModuleDecl, ...]:
-    """The other modules whose types ``module``'s types use directly, in schema order."""
-    used = set()
+    """The other modules whose types ``module``'s types use directly, in first-use order.
+
+    First use in ``module``'s own declarations, never the command-line order of the schema
+    files: the ``#include`` lines must not change when the files are given in another order.
+    """
+    used: Dict[int, ModuleDecl] = {}
     for st in schema.module_types(module):
         for dep in st.depends_on:
             source = schema.by_c_name(dep).source
             if source is not module:
-                used.add(id(source))
-    return tuple(m for m in schema.modules if id(m) in used)
+                used.setdefault(id(source), source)
+    return tuple(used.values())
 
 
 def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:

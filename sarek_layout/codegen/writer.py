@@ -91,8 +91,19 @@ def unified_diff(p: Planned) -> str:
 
 
 def _make_escape(path: str) -> str:
-    """A path as a Make word: spaces and '#' backslashed, '$' doubled."""
-    return path.replace("$", "$$").replace("#", "\\#").replace(" ", "\\ ")
+    """A path as a Make word: spaces, '#' and ':' backslashed, '$' doubled.
+
+    Make has no escape for a newline or another control character: such a path is refused
+    (``UsageError``) rather than written into a rule it would break.
+    """
+    if not path.isprintable():
+        from ..errors import UsageError
+
+        raise UsageError(
+            f"cannot write a Make dependency file naming {ascii(path)}: Make cannot express a "
+            f"path with a newline or another control character; rename it or drop --depfile"
+        )
+    return path.replace("$", "$$").replace("#", "\\#").replace(" ", "\\ ").replace(":", "\\:")
 
 
 def depfile_text(planned: Sequence[Planned]) -> str:
@@ -101,11 +112,13 @@ def depfile_text(planned: Sequence[Planned]) -> str:
     The empty rules are what ``gcc -MP`` adds: deleting or renaming a schema file then makes
     Make rerun the generator instead of stopping with "No rule to make target".
     """
+    # Rules by schema file (outputs of one schema keep their target order), then the schemas
+    # sorted: the text must not depend on the command-line order of the schema files.
     lines = []
-    schemas: List[str] = []
-    for p in planned:
+    schemas = set()
+    for p in sorted(planned, key=lambda p: p.sources[:1]):
         lines.append(f"{_make_escape(p.path)}: {' '.join(_make_escape(s) for s in p.sources)}")
-        schemas.extend(s for s in p.sources if s not in schemas)
+        schemas.update(p.sources)
     lines.append("")
-    lines.extend(f"{_make_escape(s)}:" for s in schemas)
+    lines.extend(f"{_make_escape(s)}:" for s in sorted(schemas))
     return "\n".join(lines) + "\n"

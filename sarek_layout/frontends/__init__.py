@@ -34,9 +34,26 @@ def read_module(path: str) -> ModuleDecl:
             f"unknown schema format {suffix or '(no suffix)'!r}; expected one of {known}",
             SourceLocation(path),
         )
+    _check_regular(path)
     module_name, function = READERS[suffix]
     reader = getattr(importlib.import_module(module_name), function)
     return reader(path)
+
+
+def _check_regular(path: str) -> None:
+    """Refuse a FIFO, socket or device up front: reading one could block forever. Missing
+    and unreadable files are left to the readers, which say why."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise SchemaError(
+            "is not a regular file (a FIFO, socket or device); pass a schema file",
+            SourceLocation(path),
+        )
 
 
 def load_schema(paths: Iterable[str]) -> Schema:

@@ -182,11 +182,16 @@ def preprocess(path: str, include_dirs: Iterable[str] = (), defines: Iterable[st
         cmd.append(f"-D{d}")
     for d in defines:
         cmd.append(f"-D{d}")
-    cmd.append(path)
+    # A file named like an option (``-o.h``) must reach cpp as a file, never as an option.
+    given = os.path.join(os.curdir, path) if path.startswith("-") else path
+    cmd.append(given)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise SchemaError(f"cannot run the C preprocessor: {e}", SourceLocation(path)) from None
+    if given != path:
+        proc.stdout = proc.stdout.replace(f'"{given}"', f'"{path}"')
+        proc.stderr = proc.stderr.replace(given, path)
     if proc.returncode != 0:
         m = _CPP_DIAGNOSTIC.search(proc.stderr)
         if m is None:
@@ -677,7 +682,10 @@ def read_header(
     """Read the ``typedef struct`` declarations of the C header ``path`` into a ``ModuleDecl``."""
     if os.path.isdir(path):
         raise SchemaError("is a directory, not a schema file", SourceLocation(path))
-    if not os.path.exists(path):
-        raise SchemaError("cannot read: No such file or directory", SourceLocation(path))
+    try:  # the same message as the other readers for a missing or unreadable file
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
     text = preprocess(path, include_dirs, defines)
     return _Reader(path, _parse(text, path)).module()

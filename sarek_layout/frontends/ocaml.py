@@ -82,6 +82,10 @@ _ITEM_KEYWORDS = frozenset(
 _NOT_ITEM_AFTER = frozenset({"module", "with", "and", ":", "class"})
 
 
+#: Deepest parenthesised type expression read (real ones have one or two levels).
+_MAX_PARENS = 100
+
+
 def _read_source(path: str) -> str:
     try:
         with open(path, "rb") as f:
@@ -90,6 +94,12 @@ def _read_source(path: str) -> str:
         raise SchemaError("is a directory, not a schema file", SourceLocation(path)) from None
     except OSError as e:
         raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
+    if b"\0" in raw:
+        # The OCaml lexer refuses a NUL byte outside strings; text files never hold one.
+        raise SchemaError(
+            f"binary file (NUL byte at offset {raw.index(0)}); expected an OCaml source",
+            SourceLocation(path),
+        )
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -101,7 +111,10 @@ def read_ocaml(path: str) -> ModuleDecl:
     """Read the ``[@@sarek.type]`` declarations of the OCaml source ``path``."""
     text = _read_source(path)
     lines = LineMap(path, text)
-    return _FileParser(path, text, lines, tokenize(text, lines)).module()
+    try:
+        return _FileParser(path, text, lines, tokenize(text, lines)).module()
+    except RecursionError:  # a backstop: the parser limits its own nesting
+        raise SchemaError("OCaml source nested too deeply", SourceLocation(path)) from None
 
 
 def _describe(tok: Optional[Token]) -> str:
@@ -327,6 +340,7 @@ class _DeclParser:
         self.i = start
         self.end = end
         self.name = "?"
+        self.paren_depth = 0
 
     # -- cursor ---------------------------------------------------------------------------
 
@@ -679,7 +693,14 @@ class _DeclParser:
         open_tok = self.next()
         if self.at("module"):
             raise self.error(f"first-class module type in {what} is not supported", open_tok)
+        # Each level is a Python call: a limit instead of a RecursionError on hostile input.
+        if self.paren_depth >= _MAX_PARENS:
+            raise self.error(
+                f"type in {what} is nested in more than {_MAX_PARENS} parentheses", open_tok
+            )
+        self.paren_depth += 1
         inner = self.type_app(what)
+        self.paren_depth -= 1
         self.skip_attributes()
         tok = self.peek()
         if tok is not None and tok.text == ",":

@@ -15,7 +15,7 @@ import difflib
 from typing import Dict, List, Sequence, Tuple, Union
 
 from ..errors import LayoutError, SchemaError, layout_error_message, quoted
-from ..ir.names import identifier_problem
+from ..ir.names import c_name_problem, identifier_problem
 from ..ir.schema import (
     ContainerType,
     CtorDecl,
@@ -45,15 +45,17 @@ _ALIASES = {"int": TInt32}
 Key = Tuple[str, str]  # (module name, type name)
 
 
-def _check_name(what: str, name: object, location: SourceLocation) -> None:
-    problem = identifier_problem(name)
+def _check_name(
+    what: str, name: object, location: SourceLocation, file_scope: bool = False
+) -> None:
+    problem = identifier_problem(name, file_scope=file_scope)
     if problem is not None:
         raise SchemaError(f"{what} {quoted(name)} {problem}; choose another name", location)
 
 
 def _check_module(module: ModuleDecl, seen_modules: Dict[str, ModuleDecl]) -> None:
     if module.name:
-        problem = identifier_problem(module.name)
+        problem = identifier_problem(module.name, file_scope=True)
         if problem is not None:
             raise SchemaError(
                 f"module name {quoted(module.name)} {problem}; set \"module\" to a valid identifier",
@@ -70,7 +72,7 @@ def _check_module(module: ModuleDecl, seen_modules: Dict[str, ModuleDecl]) -> No
 
     seen_types: Dict[str, TypeDecl] = {}
     for decl in module.decls:
-        _check_name("type name", decl.name, decl.location)
+        _check_name("type name", decl.name, decl.location, file_scope=True)
         if decl.name in SCALARS or decl.name in _ALIASES or decl.name == "float":
             raise SchemaError(
                 f"type name {decl.name!r} is a built-in scalar name; choose another name",
@@ -189,6 +191,7 @@ class _Resolver:
 
         # 3. C names must be unique once mangled, enum constants and helpers included.
         self._check_c_names(order)
+        self._check_member_names(order, resolved)
 
         # 4. build elttypes and lay them out, innermost first.
         elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
@@ -275,6 +278,15 @@ class _Resolver:
         taken: Dict[str, str] = {}
 
         def claim(c_name: str, owner: str, location: SourceLocation) -> None:
+            # Each part is a safe name, but joined they can spell a reserved one
+            # (module "size" + type "t" = size_t; type "t_" + constructor "A" = t__A).
+            problem = c_name_problem(c_name)
+            if problem is not None:
+                parts = "the type or its module" if owner.startswith("type") else (
+                    "the constructor or its type")
+                raise SchemaError(
+                    f"C name {c_name!r} of {owner} {problem}; rename {parts}", location
+                )
             if c_name in taken and taken[c_name] != owner:
                 raise SchemaError(
                     f"C name {c_name!r} of {owner} collides with {taken[c_name]}; "
@@ -294,6 +306,38 @@ class _Resolver:
                     owner = f"constructor {_display(key)}.{ctor.name}"
                     claim(f"{c_name}_{ctor.name}", owner, ctor.location)
                     claim(f"make_{c_name}_{ctor.name}", owner, ctor.location)
+
+
+    def _check_member_names(self, order: List[Key], resolved: Dict[Key, list]) -> None:
+        """No struct member may be named like a type used in the same struct.
+
+        C++ refuses it (``point point;`` "changes meaning of 'point'"; a variant's member
+        ``tag`` hides a type ``tag`` used in its union). Only possible where C names are bare
+        (module ``""``) or spelled out (a field named ``Geo_point``).
+        """
+        for key in order:
+            decl = self.by_module[key[0]][key[1]]
+            used = {
+                c_name_of(*r): i
+                for i, exprs in enumerate(resolved[key])
+                for r in exprs
+                if isinstance(r, tuple) and len(r) == 2 and r[0] not in ("array", "vector")
+            }
+            if isinstance(decl, RecordDecl):
+                clashes = [(f.name, f.location) for f in decl.fields if f.name in used]
+                fix = "rename the field or the type"
+            else:
+                members = ["tag", "data"] + [f"{c.name}_v" for c in decl.ctors]
+                clashes = [(m, decl.ctors[used[m]].location) for m in members if m in used]
+                fix = "rename the type (a variant's struct has the members tag, data, <Ctor>_v)"
+            if clashes:
+                name, location = clashes[0]
+                raise SchemaError(
+                    f"type {_display(key)!r} has a member {name!r} and uses the type {name!r} "
+                    f"in the same struct, which C++ refuses (the member would change what "
+                    f"{name!r} means there); {fix}",
+                    location,
+                )
 
 
 def _display(key: Key) -> str:

@@ -16,12 +16,21 @@ elttype, because two modules may declare equal records under one name.
 from __future__ import annotations
 
 import builtins
+import keyword
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
 from .._version import __version__
-from ..errors import SchemaError
-from ..ir.schema import ModuleDecl, NamedType, Schema, SchemaType, TypeExpr, c_name_of
+from ..errors import SchemaError, quoted
+from ..ir.schema import (
+    ModuleDecl,
+    NamedType,
+    Schema,
+    SchemaType,
+    SourceLocation,
+    TypeExpr,
+    c_name_of,
+)
 from ..ir.types import Scalar, TRecord
 from .plan import SCALAR_FORMAT, RecordPlan, Slot, VariantPlan, plan_of
 
@@ -133,11 +142,27 @@ class PyModuleView:
 
 
 def python_module_name(module: ModuleDecl) -> str:
-    """The importable name of ``module``'s generated file (its filename without ``.py``)."""
+    """The importable name of ``module``'s generated file (its filename without ``.py``).
+
+    ``SchemaError`` when that is not a Python identifier (``my-schema.toml`` would give
+    ``my-schema_layout``): the file name is what ``import`` sees, so it is refused rather
+    than silently renamed.
+    """
+    import os
+
     from ..codegen import header_filename
 
     filename = header_filename(module, "python")
-    return filename[: -len(".py")] if filename.endswith(".py") else filename
+    name = filename[: -len(".py")] if filename.endswith(".py") else filename
+    if not (name.isascii() and name.isidentifier()) or keyword.iskeyword(name):
+        raise SchemaError(
+            f"the python target names its module after the schema file: "
+            f"{quoted(os.path.basename(module.path))} would give {quoted(name)}, which is not a "
+            f"Python identifier; rename the file using letters, digits and '_' (not starting "
+            f"with a digit)",
+            SourceLocation(module.path),
+        )
+    return name
 
 
 def _record_c_name(owner: SchemaType, expr: TypeExpr) -> str:
@@ -286,6 +311,8 @@ def python_view(schema: Schema, module: ModuleDecl) -> PyModuleView:
     # Only a schema without a module prefix can name a type after a builtin (``list``…); the
     # generated code relies on the builtins, so shadowing one would break it.
     owner.update((name, "a Python builtin") for name in dir(builtins) if not name.startswith("_"))
+    # The decoders' parameter ``t`` (the unpacked tuple) would hide a class of that name.
+    owner["t"] = "a parameter of the generated decoders"
     for mod, names in foreign.items():
         owner.update((n, f"the import from {mod}") for n in names)
     exports: List[str] = list(_FIXED_NAMES)

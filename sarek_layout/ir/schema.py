@@ -77,9 +77,11 @@ class SourceLocation:
         return self._col
 
     def __str__(self) -> str:
+        # A file name with a newline or other control character must not split a diagnostic.
+        file = self.file if self.file.isprintable() else ascii(self.file)[1:-1]
         if self.line <= 0:
-            return self.file
-        return f"{self.file}:{self.line}:{max(self.col, 1)}"
+            return file
+        return f"{file}:{self.line}:{max(self.col, 1)}"
 
     def __repr__(self) -> str:
         return f"SourceLocation({str(self)!r})"

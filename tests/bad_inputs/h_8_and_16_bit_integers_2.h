@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { int8_t s; } T;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct U { U *next; } U;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct P { float class; } P;

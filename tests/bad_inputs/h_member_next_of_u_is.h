@@ -1,0 +1,3 @@
+#include <stdint.h>
+typedef struct T { float x; } T;
+typedef struct U { struct U *next; } U;

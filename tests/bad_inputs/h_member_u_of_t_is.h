@@ -1,0 +1,4 @@
+#include <stdint.h>
+typedef struct T {
+  union { int32_t i; float f; } u;
+} T;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { float v[3]; } T;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+int f(void);

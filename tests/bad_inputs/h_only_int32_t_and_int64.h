@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { size_t n; } T;

@@ -1,0 +1,5 @@
+#include <stdint.h>
+enum { T_A, T_B };
+typedef struct T {
+  int64_t tag;
+} T;

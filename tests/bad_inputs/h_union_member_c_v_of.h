@@ -1,0 +1,6 @@
+#include <stdint.h>
+enum { T_A, T_B };
+typedef struct T {
+  int32_t tag;
+  union { struct { float _0; } C_v; } data;
+} T;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { unsigned int u; } T;

@@ -1,0 +1,3 @@
+type t =
+  | A of { x : int32 }
+[@@sarek.type]

@@ -1,0 +1,1 @@
+type t = A of (int32 * float32) [@@sarek.type]

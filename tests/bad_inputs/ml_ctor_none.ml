@@ -1,0 +1,1 @@
+type t = None | Some of int32 [@@sarek.type]

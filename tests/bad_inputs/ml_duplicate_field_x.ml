@@ -1,0 +1,1 @@
+type t = { x : int32; x : int64 } [@@sarek.type]

@@ -1,0 +1,1 @@
+type t = { end : int32 } [@@sarek.type]

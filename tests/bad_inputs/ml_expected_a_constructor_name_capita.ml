@@ -1,0 +1,1 @@
+type t = a | B [@@sarek.type]

@@ -1,0 +1,1 @@
+type t = { method : int32 } [@@sarek.type]

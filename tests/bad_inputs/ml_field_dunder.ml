@@ -1,0 +1,1 @@
+type t = { a__b : int32 } [@@sarek.type]

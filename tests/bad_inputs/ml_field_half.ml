@@ -1,0 +1,1 @@
+type t = { half : float32 } [@@sarek.type]

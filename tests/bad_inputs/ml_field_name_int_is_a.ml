@@ -1,0 +1,1 @@
+type t = { int : int32 } [@@sarek.type]

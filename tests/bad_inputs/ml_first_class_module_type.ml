@@ -1,0 +1,1 @@
+type t = { a : (module S) } [@@sarek.type]

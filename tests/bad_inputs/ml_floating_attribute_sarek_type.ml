@@ -1,0 +1,2 @@
+[@@@sarek.type]
+type t = { x : int32 }

@@ -1,0 +1,1 @@
+type t = A of int32 -> int32 [@@sarek.type]

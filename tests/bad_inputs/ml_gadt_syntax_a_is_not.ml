@@ -1,0 +1,3 @@
+type t =
+  | A : int32 -> t
+[@@sarek.type]

@@ -1,0 +1,2 @@
+type a = { x : b } [@@sarek.type]
+and b = { y : a } [@@sarek.type]

@@ -1,0 +1,2 @@
+type t = A | B [@@sarek.type]
+type u = C of t [@@sarek.type]

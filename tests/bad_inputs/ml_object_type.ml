@@ -1,0 +1,1 @@
+type t = { a : < m : int > } [@@sarek.type]

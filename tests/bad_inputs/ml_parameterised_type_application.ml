@@ -1,0 +1,1 @@
+type t = { a : (int32, int32) Hashtbl.t } [@@sarek.type]

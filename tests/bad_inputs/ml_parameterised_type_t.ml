@@ -1,0 +1,1 @@
+type ('a, 'b) t = A of 'a [@@sarek.type]

@@ -1,0 +1,1 @@
+type _ t = A [@@sarek.type]

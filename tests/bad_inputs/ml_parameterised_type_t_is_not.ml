@@ -1,0 +1,1 @@
+type 'a t = { x : 'a } [@@sarek.type]

@@ -1,0 +1,3 @@
+module M = struct
+  type t = { x : int32 } [@@sarek.type]
+end

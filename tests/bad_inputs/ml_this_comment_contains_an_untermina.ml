@@ -1,0 +1,2 @@
+(* it is "open *)
+type t = A [@@sarek.type]

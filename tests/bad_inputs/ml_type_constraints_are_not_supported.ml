@@ -1,0 +1,1 @@
+type t = { x : int32 } constraint 'a = int [@@sarek.type]

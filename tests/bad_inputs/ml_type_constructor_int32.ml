@@ -1,0 +1,1 @@
+type t = int32 int32 [@@sarek.type]

@@ -1,0 +1,1 @@
+type t = { xs : int32 list } [@@sarek.type]

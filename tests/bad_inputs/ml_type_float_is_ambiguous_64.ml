@@ -1,0 +1,3 @@
+type t = {
+  x : float;
+} [@@sarek.type]

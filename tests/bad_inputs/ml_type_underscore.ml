@@ -1,0 +1,1 @@
+type _t = { x : int32 } [@@sarek.type]

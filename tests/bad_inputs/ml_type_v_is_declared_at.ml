@@ -1,0 +1,2 @@
+type v = { a : int32 }
+type t = { x : v } [@@sarek.type]

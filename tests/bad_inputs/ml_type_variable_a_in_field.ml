@@ -1,0 +1,1 @@
+type t = { x : 'a } [@@sarek.type]

@@ -1,0 +1,1 @@
+type t = { x : Geo.p } [@@sarek.type]

@@ -1,0 +1,2 @@
+(* a comment *)
+let x = {|never closed

@@ -1,0 +1,2 @@
+let s = "open
+type t = { x : int32 } [@@sarek.type]

@@ -1,0 +1,390 @@
+"""The bad-input corpus: every refusal of every input form, through ``generate``.
+
+``tests/bad_inputs/`` holds one file per case, in the four input forms (JSON, TOML, OCaml
+``.ml``, C ``.h``); ``CASES`` below says what each must give. Every case runs as
+``sarek-layout generate CASE -o EMPTY_DIR`` with all four targets and a depfile, from inside
+the corpus folder, and must exit 2 with exactly one line on stderr, ``FILE:LINE:COL: error:
+…`` (``FILE: error: …`` where no line applies) holding every fragment, nothing on stdout, no
+traceback, and nothing written: the output folder stays empty and the corpus unchanged. The
+same file through ``layout`` (``import-c`` for a header) must give the same line, except for
+the refusals only ``generate`` can make (``GENERATE_ONLY``). Files the corpus cannot hold
+(folders, FIFOs, symlink loops, hostile file names) are made on the fly by the tests below it.
+
+To add a case: put the file in ``tests/bad_inputs/`` and a row here; a file without a row (or
+a row without a file) fails ``test_every_corpus_file_has_a_case``.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import stat
+
+import pytest
+
+from sarek_layout.cli.main import main
+
+CORPUS = pathlib.Path(__file__).parent / "bad_inputs"
+TARGETS = ["-t", "c", "-t", "cuda", "-t", "opencl", "-t", "python"]
+
+# (schema files given together, "LINE:COL" in the last of them or "" for the file alone,
+#  fragments the message must contain; "{file}" stands for the last file's name)
+CASES = [
+    # --- JSON and TOML: structure, references, layout rules ---------------------------------
+    ('unknown.toml', '4:35', ["unknown type 'pointt'", "did you mean 'point'"]),
+    ('float.json', '2:36', ["'float' is ambiguous", 'float32', 'float64']),
+    ('dupfield.json', '2:47', ["duplicate field 'x'", 'first at', 'dupfield.json:2:31']),
+    ('duptype.toml', '6:11', ["duplicate type 'p'"]),
+    ('dupctor.json', '2:34', ["duplicate constructor 'A'"]),
+    ('empty_record.json', '1:23', ['no fields']),
+    ('no_ctors.toml', '2:11', ['no constructors']),
+    ('recursive.json', '2:14', ['recursive type', 'Recursive.p -> Recursive.q -> Recursive.p']),
+    ('self.json', '1:24', ["recursive type 'Self.lst'"]),
+    ('identifier.json', '1:40', ["'2x' is not a valid identifier"]),
+    ('keyword.toml', '5:4', ["'class' is a keyword"]),
+    ('opencl_keyword.json', '1:47', ["'kernel' is a keyword"]),
+    ('reserved.json', '1:23', ['reserved for the implementation']),
+    ('padding.json', '1:40', ["'_sarek_'"]),
+    ('nonascii.json', '1:40', ['non-ASCII']),
+    ('scalar_name.json', '1:23', ['built-in scalar name']),
+    ('param.json', '1:45', ['parameterised type']),
+    ('inline.json', '1:53', ['inline record']),
+    ('tuple.json', '1:53', ['bad type expression', 'use a record type']),
+    ('list.json', '1:45', ["unsupported type constructor 'list'"]),
+    ('nested_variant.json', '3:12', ["nested variant at field 's' of type 'p'"]),
+    ('nested_variant_arg.toml', '3:33', ["nested variant at field 'A._1'"]),
+    ('array.toml', '3:18', ["unsupported field 'xs'", 'array has no element layout']),
+    ('vector.json', '1:53', ["unsupported field 'A._0'", 'vector']),
+    ('unknown_module.json', '1:45', ["unknown module 'Geo'", 'same command line']),
+    ('syntax.json', '3:1', ['invalid JSON']),
+    ('syntax.toml', '3:16', ['invalid TOML']),
+    ('top_array.json', '1:1', ['the schema must be a table/object, not an array']),
+    ('unknown_key.toml', '1:9', ["unknown key 'modul'"]),
+    ('no_types.json', '1:1', ["no 'types' array"]),
+    ('types_not_array.json', '1:11', ["'types' must be an array"]),
+    ('field_pair.json', '1:39', ['[name, type] pair']),
+    ('field_name_type.json', '1:40', ['a field name must be a string, not a number']),
+    ('type_not_string.json', '1:45', ['type must be written as a string']),
+    ('both_kinds.json', '1:12', ["exactly one of 'record' or 'variant'"]),
+    ('extra_key.json', '1:63', ["unknown key 'doc'"]),
+    ('bad_module.json', '1:12', ["module name 'my-mod'"]),
+    ('empty.json', '', ['empty file']),
+    ('garbage.json', '', ['not UTF-8']),
+    ('notes.yaml', '', ["unknown schema format '.yaml'"]),
+    # --- names: identifiers safe in C, C++, CUDA, OpenCL C and Python -------------------
+    ('type_underscore.json', '1:37', ["type name '_0' starts with '_'", "choose another name"]),
+    ('module_underscore.toml', '1:10', ["module name '_geo' starts with '_'", 'set "module"']),
+    ('double_underscore.json', '1:40', ["field name 'a__b' contains '__'"]),
+    ('leading_dunder.toml', '3:12', ["field name '__x' is reserved for the implementation"]),
+    ('stdint_macro.json', '1:40', ["'INT32_MAX' is a macro or type name of <stdint.h>"]),
+    ('own_prefix.json', '1:40', ["'SAREK_LAYOUT_ZERO' uses the prefix 'sarek_layout_'"]),
+    ('cuda_vector.toml', '2:10', ["type name 'longlong2' is a built-in vector type"]),
+    ('keyword_default.json', '1:40', ["field name 'default' is a keyword"]),
+    ('keyword_union.toml', '2:10', ["type name 'union' is a keyword"]),
+    ('keyword_template.json', '1:47', ["constructor name 'template' is a keyword"]),
+    ('opencl_global.json', '1:40', ["field name '__global' is reserved for the implementation"]),
+    ('opencl_half.toml', '3:12', ["field name 'half' is a keyword"]),
+    ('python_none.json', '1:49', ["constructor name 'None' is a keyword"]),
+    ('c_bool.json', '1:40', ["field name '_Bool' is a keyword"]),
+    ('nonascii.toml', '3:12', ["field name 'caf\xe9' contains non-ASCII characters"]),
+    # --- mangled C names: each part is fine, the joined name is not ---------------------
+    ('composed_stdint.json', '1:41', ["C name 'size_t' of type 'size.t' is a keyword",
+                                      "rename the type or its module"]),
+    ('composed_dunder.toml', '4:18', ["C name 'M_t__A' of constructor M.t_.A contains '__'"]),
+    ('ctor_underscore.json', '1:62', ["C name 'M_v__a' of constructor M.v._a contains '__'"]),
+    ('enum_collision.json', '2:38', ["C name 'M_v_A' of constructor M.v.A collides with type 'M.v_A'"]),
+    ('make_collision.json', '2:38', ["C name 'make_v_A' of constructor v.A collides with type 'make_v_A'"]),
+    ('member_shadows_type.json', '3:49', ["type 'seg' has a member 'point' and uses the type 'point'",
+                                          "C++ refuses"]),
+    ('variant_tag_type.toml', '7:18', ["type 'v' has a member 'tag' and uses the type 'tag'"]),
+    ('mangle_a.json mangle_ab.json', '1:40', ["C name 'A_b_c' of type 'A_b.c' collides with type 'A.b_c'"]),
+    # --- the python target's own names and module name ----------------------------------
+    ('python_param.json', '1:37', ["would define 't'", "a parameter of the generated decoders"]),
+    ('python_builtin.json', '1:37', ["would define 'list'", "a Python builtin"]),
+    ('python_fixed.json', '1:37', ["would define 'EncodeError'", "the generated module itself"]),
+    ('my-schema.json', '', ["would give 'my-schema_layout', which is not a Python identifier",
+                            "rename the file"]),
+    # --- limits instead of crashes ------------------------------------------------------
+    ('deep_records.toml', '302:10', ["type 'Deep_records.r100' nests types 101 levels deep",
+                                     "the limit is 100"]),
+    ('deep_arrays.json', '1:1', ['invalid JSON: nested too deeply']),
+    ('deep_arrays.toml', '1:1', ['invalid TOML: nested too deeply']),
+    ('mutual_recursion.toml', '2:10', ["recursive type 'Mutual_recursion.a'",
+                                       "Mutual_recursion.b -> Mutual_recursion.c -> Mutual_recursion.a"]),
+    ('huge_name.json', '1:40', ["(20000 characters) is 20000 characters long; the limit is 63"]),
+    # --- wrong JSON/TOML types anywhere -------------------------------------------------
+    ('module_int.json', '1:12', ["'module' must be a string, not a number"]),
+    ('record_name_int.toml', '2:10', ['the record name must be a string, not a number']),
+    ('ctor_name_int.json', '1:47', ['a constructor name must be a string, not a number']),
+    ('ctor_args_string.json', '1:52', ["the arguments of 'A' must be an array, not a string"]),
+    ('fields_table.toml', '3:10', ["'fields' must be an array, not a table/object"]),
+    ('type_null.json', '1:45', ['a type must be written as a string, not null']),
+    ('types_entry_string.json', '1:12', ['a type declaration must be a table/object, not a string']),
+    ('type_float.toml', '3:17', ['a type must be written as a string, not a number']),
+    ('field_name_bool.toml', '3:12', ['a field name must be a string, not a boolean']),
+    ('types_string.toml', '1:9', ["'types' must be an array, not a string"]),
+    # --- garbage, empty and truncated files ---------------------------------------------
+    ('garbage.toml', '', ['not UTF-8 text (bad byte at offset 0)']),
+    ('empty.toml', '1:1', ["the schema has no 'types' array"]),
+    ('whitespace.json', '', ['empty file']),
+    ('nul.json', '1:14', ['invalid JSON']),
+    ('truncated.toml', '4:1', ['invalid TOML: Unclosed array']),
+    # --- OCaml sources (.ml) -------------------------------------------------------------
+    ('ml_parameterised_type_t_is_not.ml', '1:6', ["parameterised type 't' is not supported"]),
+    ('ml_parameterised_type_t.ml', '1:6', ["parameterised type 't'"]),
+    ('ml_parameterised_type_t_2.ml', '1:6', ["parameterised type 't'"]),
+    ('ml_constructor_a_has_an_inline.ml', '2:10', ["constructor 'A' has an inline record"]),
+    ('ml_constructor_a_takes_a_single.ml', '1:15', ["constructor 'A' takes a single tuple argument written 'of (a * b)'"]),
+    ('ml_polymorphic_variant_type_t.ml', '1:10', ["polymorphic variant type 't'"]),
+    ('ml_polymorphic_variant_type_in_field.ml', '1:16', ["polymorphic variant type in field 'c'"]),
+    ('ml_gadt_syntax_a_is_not.ml', '2:7', ['GADT syntax (A : …) is not supported']),
+    ('ml_type_char_has_no_sarek.ml', '1:16', ["type 'char' has no Sarek layout"]),
+    ('ml_type_string_has_no_sarek.ml', '1:15', ["type 'string' has no Sarek layout"]),
+    ('ml_unknown_type_pointt_did_you.ml', '1:16', ["unknown type 'pointt'; did you mean 'point'?"]),
+    ('ml_type_float_is_ambiguous_64.ml', '2:7', ["type 'float' is ambiguous (64-bit in OCaml, read as 32-bit by Sarek's host PPX); write 'float32' or 'float64'"]),
+    ('ml_type_abbreviation_t_cannot_be.ml', '1:6', ["type abbreviation 't' cannot be a Sarek type"]),
+    ('ml_abstract_type_t_has_no.ml', '1:6', ["abstract type 't' has no definition"]),
+    ('ml_extensible_variant_t_is_not.ml', '1:10', ["extensible variant 't' is not supported"]),
+    ('ml_extensible_variant_t_is_not_2.ml', '1:8', ["extensible variant 't' is not supported"]),
+    ('ml_field_p_has_a_tuple.ml', '1:16', ["field 'p' has a tuple type, which has no Sarek layout"]),
+    ('ml_field_f_has_a_function.ml', '1:16', ["field 'f' has a function type"]),
+    ('ml_type_constructor_list_in_field.ml', '1:23', ["type constructor 'list' (in field 'xs') has no Sarek layout"]),
+    ('ml_type_variable_a_in_field.ml', '1:16', ["type variable 'a in field 'x'"]),
+    ('ml_type_variable_a_in_field_2.ml', '1:16', ["type variable 'a in field 'x'"]),
+    ('ml_type_v_is_declared_at.ml', '2:16', ["type 'v' is declared at {file}:1:6 without [@@sarek.type]"]),
+    ('ml_sarek_type_is_read_only.ml', '2:26', ['[@@sarek.type] is read only on top-level type declarations, and this one is nested']),
+    ('ml_it_is_not_on_a.ml', '1:11', ['it is not on a type declaration']),
+    ('ml_sarek_type_has_one.ml', '1:24', ["[@sarek.type] has one '@'"]),
+    ('ml_floating_attribute_sarek_type.ml', '1:1', ['floating attribute [@@@sarek.type]']),
+    ('ml_unterminated_comment.ml', '2:1', ['unterminated comment']),
+    ('ml_unterminated_string_literal.ml', '1:9', ['unterminated string literal']),
+    ('ml_unterminated_quoted_string.ml', '2:9', ['unterminated quoted string']),
+    ('ml_this_comment_contains_an_untermina.ml', '1:10', ['this comment contains an unterminated string literal']),
+    ('ml_does_not_close.ml', '1:22', ["')' does not close '{'"]),
+    ('ml_nested_module_path_geo_sub.ml', '1:16', ['nested module path Geo.Sub']),
+    ('ml_unknown_module_geo_in_type.ml', '1:16', ["unknown module 'Geo' in type 'Geo.p'"]),
+    ('ml_expected_a_constructor_name_capita.ml', '1:10', ['expected a constructor name (capitalised)']),
+    ('ml_type_constructor_int32.ml', '1:16', ["type constructor 'int32'"]),
+    ('ml_expected_a_constructor_name_capita_2.ml', '1:14', ['expected a constructor name (capitalised)']),
+    ('ml_expected_after_the_field_name.ml', '1:14', ["expected ':' after the field name 'x'"]),
+    ('ml_expected_a_field_name.ml', '1:12', ['expected a field name']),
+    ('ml_end_does_not_close.ml', '1:12', ["'end' does not close '{'"]),
+    ('ml_field_name_int_is_a.ml', '1:12', ["field name 'int' is a keyword or reserved name"]),
+    ('ml_duplicate_type_t.ml', '2:5', ["duplicate type 't'"]),
+    ('ml_duplicate_field_x.ml', '1:23', ["duplicate field 'x'"]),
+    ('ml_record_t_has_no_fields.ml', '1:6', ["record 't' has no fields"]),
+    ('ml_type_constraints_are_not_supported.ml', '1:24', ['type constraints are not supported']),
+    ('ml_first_class_module_type.ml', '1:16', ['first-class module type']),
+    ('ml_parameterised_type_application.ml', '1:16', ['parameterised type application']),
+    ('ml_object_type.ml', '1:16', ['object type']),
+    ('ml_function_typed_argument.ml', '1:21', ['function-typed argument']),
+    ('ml_unsupported_field_b_of_type.ml', '2:16', ["unsupported field 'b' of type 'u': array has no element layout"]),
+    ('ml_nested_variant_at_field_c.ml', '2:15', ["nested variant at field 'C._0' of type 'u'"]),
+    ('ml_recursive_type_bad_u.ml', '2:6', ["recursive type 'Ml_recursive_type_bad_u.u'"]),
+    ('ml_type_underscore.ml', '1:6', ["type name '_t' starts with '_'"]),
+    ('ml_field_half.ml', '1:12', ["field name 'half' is a keyword"]),
+    ('ml_ctor_none.ml', '1:10', ["constructor name 'None' is a keyword"]),
+    ('ml_field_dunder.ml', '1:12', ["field name 'a__b' contains '__'"]),
+    ('ml_deep_records.ml', '101:6', ["type 'Ml_deep_records.r100' nests types 101 levels deep"]),
+    ('ml_deep_parens.ml', '1:116', ["type in field 'x' is nested in more than 100 parentheses"]),
+    ('ml_mutual_recursion.ml', '1:6', ["recursive type 'Ml_mutual_recursion.a'",
+                                       "Ml_mutual_recursion.b -> Ml_mutual_recursion.a"]),
+    ('ml_huge_name.ml', '1:6', ["(20000 characters) is 20000 characters long; the limit is 63"]),
+    ('ml_garbage.ml', '', ['binary file (NUL byte at offset 8); expected an OCaml source']),
+    # --- C headers (.h) ------------------------------------------------------------------
+    ('h_member_p_of_t_is.h', '2:29', ["member 'p' of 'T' is a pointer"]),
+    ('h_member_v_of_t_is.h', '2:26', ["member 'v' of 'T' is an array"]),
+    ('h_member_f_of_t_is.h', '2:28', ["member 'f' of 'T' is a bit-field"]),
+    ('h_has_type_char_char_has.h', '2:25', ["has type 'char': char has no Sarek layout"]),
+    ('h_unsigned_types_have_no_sarek.h', '2:33', ['unsigned types have no Sarek layout']),
+    ('h_unsigned_types_have_no_sarek_2.h', '2:29', ['unsigned types have no Sarek layout']),
+    ('h_c_bool_is_1_byte.h', '2:26', ['C bool is 1 byte']),
+    ('h_8_and_16_bit_integers.h', '2:26', ['8- and 16-bit integers']),
+    ('h_8_and_16_bit_integers_2.h', '2:27', ['8- and 16-bit integers']),
+    ('h_long_is_4_or_8.h', '2:25', ['long is 4 or 8 bytes depending on the ABI']),
+    ('h_only_int32_t_and_int64.h', '2:27', ['only int32_t and int64_t']),
+    ('h_long_double.h', '2:32', ['long double']),
+    ('h_member_a_of_t_is.h', '2:36', ["member 'a' of 'T' is _Atomic"]),
+    ('h_member_u_of_t_is.h', '3:33', ["member 'u' of 'T' is a union"]),
+    ('h_member_e_of_t_is.h', '2:34', ["member 'e' of 'T' is an enum"]),
+    ('h_defines_a_struct_inline.h', '2:40', ['defines a struct inline']),
+    ('h_struct_missing_which_is_not.h', '2:35', ["'struct missing', which is not a typedef struct"]),
+    ('h_tagged_variant_t_has_no.h', '2:16', ["tagged variant 'T' has no enum constants 'T_<Ctor>'"]),
+    ('h_the_tags_of_tagged_variant.h', '2:8', ["the tags of tagged variant 'T' must be 0, 1, …, 1"]),
+    ('h_union_member_c_v_of.h', '5:32', ["union member 'C_v' of tagged variant 'T' names no constructor"]),
+    ('h_member_1_of_a_v.h', '5:26', ["member '_1' of 'A_v' in tagged variant 'T'"]),
+    ('h_the_tag_of_tagged_variant.h', '4:11', ["the tag of tagged variant 'T' must be int32_t, not int64"]),
+    ('h_duplicate_field_t.h', '3:27', ["duplicate field 't'"]),
+    ('h_member_next_of_u_is.h', '3:30', ["member 'next' of 'U' is a pointer"]),
+    ('h_c_parse_error_invalid_specifier.h', '2:20', ["C parse error (Invalid specifier list) before 'U' (an unknown type name?"]),
+    ('h_no_typedef_struct_declarations_in.h', '', ["no 'typedef struct' declarations in this header"]),
+    ('h_c_preprocessor_nowhere_h_no.h', '2:10', ['C preprocessor: nowhere.h: No such file or directory']),
+    ('h_c_parse_error.h', '2:31', ['C parse error']),
+    ('h_field_name_kernel_is_a.h', '2:26', ["field name 'kernel' is a keyword or reserved name in C, C++, CUDA, OpenCL C or Python"]),
+    ('h_field_dunder.h', '2:28', ["field name 'a__b' contains '__'"]),
+    ('h_long_name.h', '2:28', ['is 64 characters long; the limit is 63']),
+    ('h_keyword_class.h', '2:26', ["field name 'class' is a keyword"]),
+    ('h_deep_records.h', '102:16', ["type 'R100' nests types 101 levels deep"]),
+    ('h_deep_parens.h', '', ['C parse error: nested too deeply']),
+    ('h_garbage.h', '1:1', ['C parse error (Illegal character']),
+    ('h_empty.h', '', ["no 'typedef struct' declarations in this header"]),
+]
+
+#: Refusals that only ``generate`` makes (the schema itself is fine for ``layout``).
+GENERATE_ONLY = {"python_param.json", "python_builtin.json", "python_fixed.json", "my-schema.json"}
+
+
+def _ids(case):
+    return case[0].replace(" ", "+")
+
+
+def _corpus_listing():
+    return sorted((p.name, p.stat().st_size) for p in CORPUS.iterdir())
+
+
+def _generate_refuses(capsys, tmp_path, files, where, fragments):
+    """Run ``generate`` on ``files``; check the one-line refusal and that nothing was written.
+
+    Returns the diagnostic line.
+    """
+    out = tmp_path / "out"
+    out.mkdir()
+    depfile = tmp_path / "deps.d"
+    status = main(["generate", *files, "-o", str(out), *TARGETS, "--depfile", str(depfile)])
+    stdout, err = capsys.readouterr()
+    assert status == 2, err
+    assert stdout == ""
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and err.endswith("\n"), err
+    last = files[-1]
+    if not last.isprintable():  # shown escaped, so that the diagnostic stays one line
+        last = ascii(last)[1:-1]
+    prefix = f"{last}:{where}: error: " if where else f"{last}: error: "
+    assert lines[0].startswith(prefix), err
+    for fragment in fragments:
+        assert fragment.replace("{file}", last) in lines[0], err
+    assert list(out.iterdir()) == [], "a refused run wrote into the output folder"
+    assert not depfile.exists(), "a refused run wrote the depfile"
+    return lines[0]
+
+
+def test_the_corpus_has_at_least_60_cases_in_each_form():
+    suffixes = [os.path.splitext(f)[1] for case in CASES for f in case[0].split()]
+    counts = {s: suffixes.count(s) for s in (".json", ".toml", ".ml", ".h")}
+    assert len(CASES) >= 60 and all(n >= 10 for n in counts.values()), counts
+
+
+def test_every_corpus_file_has_a_case():
+    named = {f for case in CASES for f in case[0].split()}
+    present = {p.name for p in CORPUS.iterdir()}
+    assert named - present == set(), "cases without a file"
+    assert present - named == set(), "files without a case"
+    assert len({case[0] for case in CASES}) == len(CASES), "duplicate cases"
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids)
+def test_bad_input_is_refused_and_nothing_is_written(case, tmp_path, capsys, monkeypatch):
+    files, where, fragments = case[0].split(), case[1], case[2]
+    monkeypatch.chdir(CORPUS)
+    before = _corpus_listing()
+    line = _generate_refuses(capsys, tmp_path, files, where, fragments)
+    # The same refusal from the other commands that read schemas.
+    command = ["import-c"] if files[-1].endswith(".h") and len(files) == 1 else ["layout"]
+    status = main(command + files)
+    stdout, err = capsys.readouterr()
+    if case[0] in GENERATE_ONLY:
+        assert status == 0, err
+    else:
+        assert (status, stdout, err) == (2, "", line + "\n")
+    assert _corpus_listing() == before, "reading the corpus changed it"
+
+
+# --- inputs the corpus cannot hold: made on the fly ---------------------------------------------
+
+_RECORD = {
+    ".json": '{"types": [{"record": "p", "fields": [["x", "int32"]]}]}',
+    ".toml": '[[types]]\nrecord = "p"\nfields = [["x", "int32"]]\n',
+    ".ml": "type p = { x : int32 } [@@sarek.type]\n",
+    ".h": "#include <stdint.h>\ntypedef struct P { int32_t x; } P;\n",
+}
+
+
+def _make_unreadable(kind, folder, suffix):
+    """A schema path of ``kind`` that cannot be read, and the message fragment expected."""
+    path = folder / f"schema{suffix}"
+    if kind == "directory":
+        path.mkdir()
+        return path, "is a directory, not a schema file"
+    if kind == "missing":
+        return path, "cannot read: No such file or directory"
+    if kind == "symlink loop":
+        path.symlink_to(path.name)
+        return path, "cannot read: Too many levels of symbolic links"
+    if kind == "through a file":
+        (folder / "file").write_text("")
+        return folder / "file" / f"schema{suffix}", "cannot read: Not a directory"
+    if kind == "fifo":
+        os.mkfifo(path)
+        return path, "is not a regular file"
+    assert kind == "no permission"
+    path.write_text(_RECORD[suffix])
+    path.chmod(0)
+    # root reads anything: then the file is simply read, which the test accepts below.
+    return path, "cannot read: Permission denied"
+
+
+@pytest.mark.parametrize("suffix", sorted(_RECORD))
+@pytest.mark.parametrize("kind", ["directory", "missing", "symlink loop", "through a file", "fifo",
+                                  "no permission"])
+def test_unreadable_schemas_are_refused_in_one_line(kind, suffix, tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    path, fragment = _make_unreadable(kind, folder, suffix)
+    try:
+        if kind == "no permission" and os.access(path, os.R_OK):
+            # Running as root: the permission bits do not stop us, so the file must work.
+            assert main(["layout", str(path)]) == 0
+            return
+        _generate_refuses(capsys, tmp_path, [str(path)], "", [fragment])
+    finally:
+        if path.exists() and not path.is_symlink() and path.is_file():
+            path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+# File names that must never reach a generated file: they are printed in banners, include
+# lines, #error strings and Python docstrings, and name the outputs.
+HOSTILE_NAMES = [
+    'quote"d.json',       # closes a C string or an #include "…"
+    "star*.json",         # with the next character, '*/' closes a banner comment
+    "new\nline.toml",     # ends a comment line, a #include, a Make rule
+    "back\\Nslash.json",  # '\N' is a syntax error in a Python docstring
+    "caf\u00e9.json",     # non-ASCII
+    "sp ace.json",
+    "-dash.json",         # looks like an option
+    "tab\t.json",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES, ids=[ascii(n) for n in HOSTILE_NAMES])
+def test_schema_file_names_that_cannot_name_outputs_are_refused(name, tmp_path, capsys,
+                                                                 monkeypatch):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    suffix = os.path.splitext(name)[1]
+    (folder / name).write_text('module = "M"\n' + _RECORD[".toml"] if suffix == ".toml" else
+                               '{"module": "M", "types": [{"record": "p", "fields": [["x", "int32"]]}]}')
+    monkeypatch.chdir(folder)
+    # "./": a name starting with '-' would otherwise be read as an option.
+    _generate_refuses(capsys, tmp_path, [os.path.join(".", name)], "",
+                      ["cannot name the generated files", "rename the file"])
+    assert os.listdir(folder) == [name], "something was written next to the schema"
+
+
+def test_a_stem_that_is_not_a_python_name_is_fine_for_the_c_targets(tmp_path, capsys):
+    schema = tmp_path / "my-schema.json"
+    schema.write_text('{"module": "My", "types": [{"record": "p", "fields": [["x", "int32"]]}]}')
+    assert main(["generate", str(schema), "-o", str(tmp_path / "out")]) == 0
+    assert sorted(os.listdir(tmp_path / "out")) == ["my-schema.clh", "my-schema.cuh", "my-schema.h"]
+    header = (tmp_path / "out" / "my-schema.h").read_text()
+    assert "#ifndef SAREK_LAYOUT_MY_SCHEMA_H" in header
