@@ -98,6 +98,11 @@ def test_generate_twice_writes_nothing_the_second_time(tmp_path, capsys):
     assert _mtimes(out) == before
 
 
+def test_summary_says_files_when_a_python_module_is_among_them(tmp_path, capsys):
+    status, _, err = _run(capsys, GEOMETRY, "-o", str(tmp_path), "-t", "c", "-t", "python")
+    assert status == 0 and err.strip() == "2 files written, 0 unchanged"
+
+
 def test_only_changed_files_are_rewritten(tmp_path, capsys):
     out = tmp_path / "out"
     _run(capsys, GEOMETRY, "-o", str(out))

@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         planned = plan(files, args.output)
     except OSError as e:
         raise UsageError(f"cannot read {e.filename or args.output}: {e.strerror or e}") from None
+    # "headers" for C/CUDA/OpenCL output; a Python module is not a header.
+    word = "header" if all(f.target in ("c", "cuda", "opencl") for f in files) else "file"
     stale = [p for p in planned if p.stale]
     unchanged = len(planned) - len(stale)
 
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             why = "missing" if p.status == "new" else "stale"
             print(f"would write {p.path} ({why})", file=sys.stderr)
         print(
-            f"{_count(len(stale), 'header')} would be written, {unchanged} unchanged",
+            f"{_count(len(stale), word)} would be written, {unchanged} unchanged",
             file=sys.stderr,
         )
         return 1 if (args.check and stale) else 0
@@ -92,5 +94,5 @@ def run(args: argparse.Namespace) -> int:
             write_if_changed(args.depfile, depfile)
     except OSError as e:
         raise UsageError(f"cannot write {e.filename or args.output}: {e.strerror or e}") from None
-    print(f"{_count(written, 'header')} written, {len(planned) - written} unchanged", file=sys.stderr)
+    print(f"{_count(written, word)} written, {len(planned) - written} unchanged", file=sys.stderr)
     return 0
