@@ -92,6 +92,8 @@ CASES = [
                                       "rename the type or its module"]),
     ('composed_dunder.toml', '4:18', ["C name 'M_t__A' of constructor M.t_.A contains '__'"]),
     ('ctor_underscore.json', '1:62', ["C name 'M_v__a' of constructor M.v._a contains '__'"]),
+    ('device_function_type.json', '1:37', ["C name 'max' of type 'max'",
+                                           "CUDA or OpenCL C declares implicitly"]),
     ('enum_collision.json', '2:38', ["C name 'M_v_A' of constructor M.v.A collides with type 'M.v_A'"]),
     ('make_collision.json', '2:38', ["C name 'make_v_A' of constructor v.A collides with type 'make_v_A'"]),
     ('member_shadows_type.json', '3:49', ["type 'seg' has a member 'point' and uses the type 'point'",

@@ -15,7 +15,7 @@ import difflib
 from typing import Dict, List, Sequence, Tuple, Union
 
 from ..errors import LayoutError, SchemaError, layout_error_message, quoted
-from ..ir.names import c_name_problem, identifier_problem
+from ..ir.names import file_scope_problem, identifier_problem
 from ..ir.schema import (
     ContainerType,
     CtorDecl,
@@ -280,7 +280,7 @@ class _Resolver:
         def claim(c_name: str, owner: str, location: SourceLocation) -> None:
             # Each part is a safe name, but joined they can spell a reserved one
             # (module "size" + type "t" = size_t; type "t_" + constructor "A" = t__A).
-            problem = c_name_problem(c_name)
+            problem = file_scope_problem(c_name)
             if problem is not None:
                 parts = "the type or its module" if owner.startswith("type") else (
                     "the constructor or its type")

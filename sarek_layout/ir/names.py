@@ -18,6 +18,7 @@ __all__ = [
     "RESERVED_WORDS",
     "identifier_problem",
     "c_name_problem",
+    "file_scope_problem",
 ]
 
 #: Longest accepted name. C guarantees only 63 significant characters in an identifier, and a
@@ -60,6 +61,24 @@ while with yield"""
 # one would be a conflicting typedef).
 _LIBRARY = """int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intmax_t uintmax_t
 max_align_t nullptr_t"""
+
+# Functions a device compiler declares before any user code: nvcc's implicit CUDA runtime
+# headers bring the C math library, CUDA's own math (min, max, rsqrt…) and a few C library
+# functions. A type or enum constant named like one is an error ("max has already been
+# declared"), which only a type of module "" (no C prefix) can run into.
+_MATH = """acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh erf erfc exp exp2
+expm1 fabs fdim floor fma fmax fmin fmod frexp hypot ilogb ldexp lgamma llrint llround log
+log10 log1p log2 logb lrint lround modf nan nearbyint nextafter pow remainder remquo rint round
+scalbln scalbn sin sinh sqrt tan tanh tgamma trunc"""
+_DEVICE_FUNCTIONS = frozenset(
+    [f + suffix for f in _MATH.split() for suffix in ("", "f", "l")]
+    + """min max umin umax llmin llmax ullmin ullmax rsqrt rsqrtf rcbrt rcbrtf sincos sincosf
+    sincospi sincospif sinpi sinpif cospi cospif exp10 exp10f erfinv erfinvf erfcinv erfcinvf
+    normcdf normcdff normcdfinv normcdfinvf saturate j0 j1 jn y0 y1 yn j0f j1f jnf y0f y1f ynf
+    norm normf norm3d norm3df norm4d norm4df rnorm rnormf rhypot rhypotf isfinite isinf isnan
+    signbit abs labs llabs div ldiv lldiv malloc free memcpy memset printf clock clock64 assert
+    clamp dot cross mad mix step smoothstep sign degrees radians select""".split()
+)
 
 RESERVED_WORDS = frozenset(" ".join((_C, _CPP, _OPENCL, _CUDA, _PYTHON, _LIBRARY)).split())
 
@@ -138,3 +157,12 @@ def c_name_problem(name: str) -> Optional[str]:
     if name.lower().startswith(OWN_PREFIX):
         return f"uses the prefix {OWN_PREFIX!r}, reserved for the generated headers' own names"
     return None
+
+
+def file_scope_problem(c_name: str) -> Optional[str]:
+    """Why a C name at file scope (a type, an enum constant, a ``make_`` helper) is unsafe,
+    beyond ``c_name_problem``: it would clash with a function a device compiler declares."""
+    problem = c_name_problem(c_name)
+    if problem is None and c_name in _DEVICE_FUNCTIONS:
+        problem = "is a function that CUDA or OpenCL C declares implicitly (nvcc refuses the clash)"
+    return problem
