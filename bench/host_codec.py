@@ -197,8 +197,8 @@ def main() -> int:
     print(f"np.array(list, dtype) left non-zero padding in {dirty:,} of {n:,} elements "
           f"(np.zeros + assignment, and both codecs, zero it).")
     print()
-    print(f"| type | operation | seconds | M elements/s | MB/s |")
-    print(f"|------|-----------|--------:|-------------:|-----:|")
+    print("| type | operation | seconds | M elements/s | MB/s |")
+    print("|------|-----------|--------:|-------------:|-----:|")
     sizes = {"sample": sample_dt.itemsize, "reading": reading_dt.itemsize}
     for type_name, label, seconds in rows:
         rate = n / seconds

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import ROOT, Report, format_row, machine_description  # noqa: E402
+from common import ROOT, Report, machine_description  # noqa: E402
 
 SECTIONS = ("layout", "generate", "scaling", "verify", "buildloop")
 

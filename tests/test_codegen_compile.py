@@ -26,12 +26,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compile_helpers import (
-    C_TOOLCHAINS,
     COMPILE_TOOLCHAINS,
     STRICT,
     assert_compiles,
     assert_fails,
-    compile_tu,
     header_suffix,
 )
 from conftest import EXAMPLES, require_toolchain
@@ -153,7 +151,7 @@ def _helper_program(schema) -> str:
                 else:
                     block.append(f"        {_C_TYPE[arg.name]} a{i};")
                 call_args.append(f"a{i}")
-            block += [f"        memset(want, 0, sizeof want);",
+            block += ["        memset(want, 0, sizeof want);",
                       "        memcpy(want + 0, &tag, 4);"]
             prefix = ctor.name + "."
             for leaf in ctor.leaves:

@@ -15,7 +15,7 @@ import sarek_layout as sl
 from conftest import EXAMPLES
 from sarek_layout.host import DecodeError, EncodeError, codec_of
 from sarek_layout.host.schema_api import UnknownType
-from sarek_layout.ir.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant
+from sarek_layout.ir.types import TBool, TFloat32, TInt32, TInt64, TRecord, TUnit, TVariant
 from test_host_support import (
     FORMAT,
     conformance_records,

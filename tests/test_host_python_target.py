@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sarek_layout as sl
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES
 from sarek_layout.codegen import TARGETS, render_headers
 from sarek_layout.errors import SchemaError
 from sarek_layout.host import codec_of
