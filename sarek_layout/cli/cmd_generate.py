@@ -89,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
     # Built before anything is written: a path Make cannot express fails the whole run.
     depfile = depfile_text(planned) if args.depfile else None
     try:
-        written = sum(write_if_changed(p.path, p.text) for p in planned)
+        # Unchanged files were just read and compared by plan(): do not read them again.
+        # A stale one is compared once more as it is written (another process may have
+        # written the same content meanwhile, as under make -j).
+        written = sum(write_if_changed(p.path, p.text) for p in stale)
         if depfile is not None:
             write_if_changed(args.depfile, depfile)
     except OSError as e:
