@@ -210,9 +210,18 @@ class Schema:
     modules: Tuple[ModuleDecl, ...]
     types: Tuple[SchemaType, ...]
     _by_c_name: Dict[str, SchemaType] = field(compare=False, repr=False, default_factory=dict)
+    #: Types by the identity of their source module, built once: codegen asks per module, and
+    #: filtering all types each time would be quadratic in the number of schema files.
+    _by_module: Dict[int, Tuple[SchemaType, ...]] = field(
+        compare=False, repr=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self._by_c_name.update((t.c_name, t) for t in self.types)
+        grouped: Dict[int, list] = {}
+        for t in self.types:
+            grouped.setdefault(id(t.source), []).append(t)
+        self._by_module.update((k, tuple(v)) for k, v in grouped.items())
 
     def __iter__(self) -> Iterator[SchemaType]:
         return iter(self.types)
@@ -230,7 +239,8 @@ class Schema:
         return tuple(t for t in self.types if name in (t.qualified_name, t.name))
 
     def module_types(self, module: ModuleDecl) -> Tuple[SchemaType, ...]:
-        return tuple(t for t in self.types if t.source is module)
+        """The types declared by ``module``, in declaration order."""
+        return self._by_module.get(id(module), ())
 
     def dependency_order(self, types: Optional[Tuple[SchemaType, ...]] = None) -> Tuple[SchemaType, ...]:
         """``types`` (default: all) ordered so that every type follows the types it uses.
