@@ -99,12 +99,23 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_shape, data.Weighted_v) == 8, "sare
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_shape, data.Weighted_v._0) == 8, "sarek-layout: Geometry_shape::data.Weighted_v._0 must be at offset 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_shape, data.Weighted_v._1) == 16, "sarek-layout: Geometry_shape::data.Weighted_v._1 must be at offset 16");
 
+#ifndef SAREK_LAYOUT_COPY_Geometry_point
+#define SAREK_LAYOUT_COPY_Geometry_point
+/* Geometry_point with every padding byte zero: make_ helpers copy record arguments with it. */
+static inline __host__ __device__ Geometry_point sarek_layout_copy_Geometry_point(Geometry_point _sarek_src)
+{
+    Geometry_point _sarek_v = {};
+    _sarek_v.x = _sarek_src.x;
+    _sarek_v.y = _sarek_src.y;
+    return _sarek_v;
+}
+#endif
+
 static inline __host__ __device__ Geometry_shape make_Geometry_shape_Circle(Geometry_point _0, float _1)
 {
     Geometry_shape _sarek_v = {};
     _sarek_v.tag = Geometry_shape_Circle;
-    _sarek_v.data.Circle_v._0.x = _0.x;
-    _sarek_v.data.Circle_v._0.y = _0.y;
+    _sarek_v.data.Circle_v._0 = sarek_layout_copy_Geometry_point(_0);
     _sarek_v.data.Circle_v._1 = _1;
     return _sarek_v;
 }
@@ -113,10 +124,8 @@ static inline __host__ __device__ Geometry_shape make_Geometry_shape_Rect(Geomet
 {
     Geometry_shape _sarek_v = {};
     _sarek_v.tag = Geometry_shape_Rect;
-    _sarek_v.data.Rect_v._0.x = _0.x;
-    _sarek_v.data.Rect_v._0.y = _0.y;
-    _sarek_v.data.Rect_v._1.x = _1.x;
-    _sarek_v.data.Rect_v._1.y = _1.y;
+    _sarek_v.data.Rect_v._0 = sarek_layout_copy_Geometry_point(_0);
+    _sarek_v.data.Rect_v._1 = sarek_layout_copy_Geometry_point(_1);
     return _sarek_v;
 }
 

@@ -77,24 +77,29 @@ class UnsupportedField:
 LayoutErrorKind = Union[MisalignedField, NestedVariant, UnsupportedField]
 
 
-def layout_error_message(e: LayoutErrorKind) -> str:
-    """Render ``e`` for a person: the type, the field, the numbers, and what to do instead."""
+def layout_error_message(e: Union[LayoutErrorKind, "LayoutError"]) -> str:
+    """Render ``e`` for a person, in the words of Sarek's own ``layout_error_message``: the
+    type, the field, the numbers, and what to do instead. ``e`` may also be the caught
+    ``LayoutError`` itself (its ``.error`` is rendered)."""
+    if isinstance(e, LayoutError):
+        e = e.error
     if isinstance(e, MisalignedField):
         return (
-            f"misaligned field {e.field!r} in type {e.type_name!r}: offset {e.offset} is not a "
-            f"multiple of its required alignment {e.required_align} (internal layout invariant "
-            f"broken; please report this schema)"
+            f"layout of '{e.type_name}': field '{e.field}' at byte offset {e.offset} is "
+            f"misaligned (its type requires {e.required_align}-byte alignment); the aligned "
+            f"layout never places a field there, so this is an internal invariant broken: "
+            f"please report the schema"
         )
     if isinstance(e, NestedVariant):
         return (
-            f"nested variant at field {e.field!r} of type {e.type_name!r}: variants are only "
-            f"supported at top level; use a record of scalars, or make the variant its own "
-            f"element type"
+            f"layout of '{e.type_name}': field '{e.field}' is a variant nested below top "
+            f"level; variants are only supported as the element type itself. Hoist the "
+            f"variant to its own vector or flatten its payload into the enclosing record"
         )
     if isinstance(e, UnsupportedField):
         return (
-            f"unsupported field {e.field!r} of type {e.type_name!r}: {e.what} has no element "
-            f"layout; pass the {e.what} as a separate kernel argument"
+            f"layout of '{e.type_name}': field '{e.field}' has type {e.what}, which has no "
+            f"byte layout in a vector element; pass it as a separate kernel parameter instead"
         )
     raise TypeError(f"not a layout error: {e!r}")
 

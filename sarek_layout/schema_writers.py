@@ -30,6 +30,7 @@ from .ir.schema import (
     VariantDecl,
     c_name_of,
 )
+from .ir.types import scalar_named
 
 __all__ = ["to_json", "to_toml", "to_ocaml", "to_c", "file_name", "WRITERS", "SUFFIXES"]
 
@@ -188,16 +189,6 @@ def to_ocaml(module: ModuleDecl, comment: Optional[str] = None) -> str:
 
 # --- C ---------------------------------------------------------------------------------------
 
-_C_SCALARS = {
-    "int32": "int32_t",
-    "int": "int32_t",
-    "int64": "int64_t",
-    "float32": "float",
-    "float64": "double",
-    "bool": "int32_t",
-    "unit": "int32_t",
-}
-
 
 def _c_order(module: ModuleDecl) -> List[TypeDecl]:
     """Declarations ordered so that each follows the same-module types it contains."""
@@ -236,8 +227,11 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
     def c_type(expr: TypeExpr, where: str) -> str:
         if isinstance(expr, ContainerType):
             raise ValueError(f"{where} is a {expr.kind}, which has no C member form")
-        if expr.module is None and expr.name in _C_SCALARS:
-            return _C_SCALARS[expr.name]
+        scalar = scalar_named(expr.name) if expr.module is None else None
+        if scalar is not None:
+            from .codegen.dialects import C
+
+            return C.scalar[scalar.name]
         if expr.module is None or expr.module == module.name:
             return c_name_of(module.name, expr.name)
         return c_name_of(expr.module, expr.name)

@@ -147,13 +147,13 @@ ERRORS = [
      lambda: variant_layout("w", [("B", [TRecord("holder", [("s", SHAPE)])])]),
      NestedVariant("w", "B._0.s")),
     ("array field", lambda: record_layout("r", [("xs", TArray(TFloat32))]),
-     UnsupportedField("r", "xs", "array")),
+     UnsupportedField("r", "xs", "TArray")),
     ("vector field", lambda: record_layout("r", [("p", POINT), ("xs", TVec(TInt32))]),
-     UnsupportedField("r", "xs", "vector")),
+     UnsupportedField("r", "xs", "TVec")),
     ("vector argument", lambda: variant_layout("w", [("A", [TVec(TInt64)])]),
-     UnsupportedField("w", "A._0", "vector")),
-    ("array element", lambda: elttype_layout(TArray(POINT)), UnsupportedField("<element>", "<self>", "array")),
-    ("vector element", lambda: elttype_layout(TVec(TInt32)), UnsupportedField("<element>", "<self>", "vector")),
+     UnsupportedField("w", "A._0", "TVec")),
+    ("array element", lambda: elttype_layout(TArray(POINT)), UnsupportedField("<element>", "<self>", "TArray")),
+    ("vector element", lambda: elttype_layout(TVec(TInt32)), UnsupportedField("<element>", "<self>", "TVec")),
 ]
 
 
@@ -169,9 +169,33 @@ def test_layout_errors_are_typed_and_named(call, expected):
 
 def test_error_messages_say_what_to_do():
     assert "top level" in layout_error_message(NestedVariant("r", "s"))
-    assert "separate kernel argument" in layout_error_message(UnsupportedField("r", "xs", "array"))
+    assert "separate kernel parameter" in layout_error_message(UnsupportedField("r", "xs", "TArray"))
     message = layout_error_message(MisalignedField("r", "inner.d", 12, 8))
     assert all(s in message for s in ("'r'", "'inner.d'", "12", "8"))
+
+
+# Upstream's own wording (Sarek_ir_layout.layout_error_message), which the Python API
+# promises: "same errors".
+UPSTREAM_WORDING = [
+    (NestedVariant("outer", "mid.v"),
+     "layout of 'outer': field 'mid.v' is a variant nested below top level; variants are only "
+     "supported as the element type itself. Hoist the variant to its own vector or flatten its "
+     "payload into the enclosing record"),
+    (UnsupportedField("r", "xs", "TVec"),
+     "layout of 'r': field 'xs' has type TVec, which has no byte layout in a vector element; "
+     "pass it as a separate kernel parameter instead"),
+]
+
+
+@pytest.mark.parametrize("error, text", UPSTREAM_WORDING)
+def test_error_messages_use_upstream_wording(error, text):
+    assert layout_error_message(error) == text
+
+
+def test_layout_error_message_accepts_the_caught_exception():
+    with pytest.raises(LayoutError) as info:
+        record_layout("r", [("xs", TVec(TInt32))])
+    assert layout_error_message(info.value) == layout_error_message(info.value.error)
 
 
 def test_misaligned_field_guard_is_live():

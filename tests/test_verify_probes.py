@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from sarek_layout.frontends import load_schema
 from sarek_layout.verify.drivers import expression
-from sarek_layout.verify.probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe, probes_for_type
+from sarek_layout.verify.probes import (ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe, probes_for,
+                                        probes_for_type)
 
 from verify_helpers import EXAMPLES
 
@@ -19,15 +20,34 @@ def _table(c_name: str):
 
 
 def test_record_probes_cover_fields_and_nested_members():
+    # A nested record is probed as a whole here, and field by field as its own type.
     assert _table("Geometry_particle") == [
         ("", SIZE, 32), ("", ALIGN, 8),
         ("id", OFFSET, 0), ("id", MEMBER_SIZE, 4),
         ("mass", OFFSET, 8), ("mass", MEMBER_SIZE, 8),
         ("pos", OFFSET, 16), ("pos", MEMBER_SIZE, 8),
-        ("pos.x", OFFSET, 16), ("pos.x", MEMBER_SIZE, 4),
-        ("pos.y", OFFSET, 20), ("pos.y", MEMBER_SIZE, 4),
         ("alive", OFFSET, 24), ("alive", MEMBER_SIZE, 4),
     ]
+
+
+def test_probes_of_a_type_include_the_records_it_uses():
+    schema = load_schema([str(EXAMPLES / "geometry.toml")])
+    probes = probes_for([schema.by_c_name("Geometry_shape")])
+    assert [p.c_type for p in probes if p.quantity == SIZE] == ["Geometry_shape", "Geometry_point"]
+    assert ("Geometry_point", "y", OFFSET, 4) in [(p.c_type, p.member, p.quantity, p.expected)
+                                                   for p in probes]
+
+
+def test_probes_stay_linear_in_doubling_nesting(tmp_path):
+    # t_k holds two t_(k-1): 2^22 scalar leaves, but only 2 members per record.
+    lines = ['{"module": "D", "types": [{"record": "t0", "fields": [["a", "float32"]]}']
+    lines += [f', {{"record": "t{k}", "fields": [["a", "t{k-1}"], ["b", "t{k-1}"]]}}'
+              for k in range(1, 23)]
+    path = tmp_path / "d.json"
+    path.write_text("".join(lines) + "]}")
+    schema = load_schema([str(path)])
+    probes = probes_for([schema.types[-1]])
+    assert len(probes) == 4 + 22 * 6  # t0: size, align, a; then size, align, a, b each
 
 
 def test_variant_probes_cover_tag_union_arms_and_arguments():
@@ -37,9 +57,8 @@ def test_variant_probes_cover_tag_union_arms_and_arguments():
     offsets = {m: v for m, q, v in table if q == OFFSET}
     assert offsets["data.Circle_v"] == 8
     assert offsets["data.Circle_v._0"] == 8
-    assert offsets["data.Circle_v._0.y"] == 12
     assert offsets["data.Circle_v._1"] == 16
-    assert offsets["data.Rect_v._1.x"] == 16
+    assert offsets["data.Rect_v._1"] == 16
     assert offsets["data.Weighted_v._0"] == 8
     assert offsets["data.Weighted_v._1"] == 16
     # A constant constructor has no arm.

@@ -13,7 +13,13 @@ def add_parser(sub) -> None:
         "each member's offset and size, padding holes, and each type's size and alignment.",
     )
     p.add_argument("schemas", nargs="+", metavar="SCHEMA", help="schema files: .json, .toml, Sarek OCaml sources (.ml) or C headers (.h)")
-    p.add_argument("--json", action="store_true", help="print the SPEC §5 JSON document")
+    p.add_argument("--json", action="store_true",
+                   help="print the layout as JSON: every type with its size, alignment, fields "
+                   "and scalar leaves (variants: tag and payload offsets, constructors)")
+    p.add_argument("--no-leaves", dest="leaves", action="store_false",
+                   help="with --json: leave out the flattened scalar leaves (records keep "
+                   "their fields, constructors list their args); leaves multiply with nesting, "
+                   "and a document of more than 1,000,000 is refused")
     p.add_argument("--type", metavar="NAME", help="only this type (name, Module.name or C name)")
     p.set_defaults(run=run)
 
@@ -29,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         import json
 
-        json.dump(schema_json(types), sys.stdout, indent=2)
+        json.dump(schema_json(types, leaves=args.leaves), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(text_report(types))

@@ -161,6 +161,7 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
                 filename=filename,
                 guard=include_guard(filename),
                 includes=[header_filename(d, target.name) for d in deps[id(module)]],
+                dialect=target.dialect,
             )
             out.append(GeneratedFile(filename, module, target.name, text, sources))
     return out

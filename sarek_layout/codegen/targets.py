@@ -1,17 +1,18 @@
-"""The registry of header targets: file suffix, entry template and view function of each.
+"""The registry of header targets: file suffix, entry template, dialect and view of each.
 
-Adding a target (a Python module of ``ctypes`` structures, say) is one entry here plus its
-template: ``Target("python", "_layout.py", "python.py.j2", "…", python_view)``. A view
-function takes the schema and one of its modules and returns what the template prints as
-``view``; the renderer adds ``filename``, ``guard`` and ``includes`` for every target.
+Adding a target is one entry here, its template and (for a C-family language) its dialect in
+``dialects`` (docs/extending.md). A view function takes the schema and one of its modules and
+returns what the template prints as ``view``; the renderer adds ``filename``, ``guard``,
+``includes`` and the target's ``dialect`` for every target.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..ir.schema import ModuleDecl, Schema
+from .dialects import C, CUDA, OPENCL, Dialect
 from .views import module_view
 
 
@@ -33,14 +34,16 @@ class Target:
     template: str
     description: str
     view: Callable[[Schema, ModuleDecl], Any] = module_view
+    #: The spellings the shared C-family macros use (``None`` for other languages).
+    dialect: Optional[Dialect] = None
 
 
 TARGETS: Dict[str, Target] = {
     t.name: t
     for t in (
-        Target("c", ".h", "c.h.j2", "one header for C11 and C++11"),
-        Target("cuda", ".cuh", "cuda.cuh.j2", "CUDA C++ for nvcc and NVRTC"),
-        Target("opencl", ".clh", "opencl.clh.j2", "OpenCL C 1.2 and later"),
+        Target("c", ".h", "c.h.j2", "one header for C11 and C++11", dialect=C),
+        Target("cuda", ".cuh", "cuda.cuh.j2", "CUDA C++ for nvcc and NVRTC", dialect=CUDA),
+        Target("opencl", ".clh", "opencl.clh.j2", "OpenCL C 1.2 and later", dialect=OPENCL),
         Target("python", "_layout.py", "python.py.j2",
                "standalone Python module: dataclasses and struct codecs", _python_view),
     )

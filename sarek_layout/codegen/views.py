@@ -1,10 +1,12 @@
 """From a laid-out schema to the view data the header templates print.
 
-Everything a template needs is decided here, as plain frozen records of names and numbers:
-each struct's members *including* the explicit padding runs that leave no implicit padding
-(named ``_sarek_pad<N>``, numbered per struct), which members carry the 8-byte alignment
-specifier, the assignments of the ``make_`` helpers, and the list of compile-time checks.
-No C text is assembled here: spelling is the templates' job, arithmetic the layout core's.
+Everything a template needs is decided here, as plain frozen records of names and numbers,
+read off the schema's member model (``SchemaType.items``/``arms``): each struct's members
+with the explicit padding runs that leave no implicit padding (one run per stretch of holes,
+named ``_sarek_pad<N>``, numbered per struct), which members carry the 8-byte alignment
+specifier, the ``make_`` helpers and the record copies they call, and the compile-time
+checks. No C text is assembled here: spelling is the templates' job (with the target's
+dialect), arithmetic the layout stage's.
 """
 
 from __future__ import annotations
@@ -12,13 +14,11 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .._version import __version__
 from ..ir.names import PADDING_PREFIX
-from ..ir.schema import ModuleDecl, NamedType, Schema, SchemaType, TypeExpr, c_name_of
-from ..ir.types import ElementType, Scalar, TInt32, TRecord
-from ..layout.core import CtorLayout, RecordLayout, VariantLayout, member_size_align
+from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 
 __all__ = [
     "TOOL",
@@ -26,12 +26,14 @@ __all__ = [
     "Param",
     "Assign",
     "Check",
+    "Copy",
     "Ctor",
     "TypeView",
     "ModuleView",
     "type_view",
     "module_view",
     "module_dependencies",
+    "copy_function_name",
 ]
 
 TOOL = "sarek-layout"
@@ -69,10 +71,31 @@ class Param:
 
 @dataclass(frozen=True)
 class Assign:
-    """``value.<target> = <source>`` in a ``make_`` helper: one scalar leaf per line."""
+    """``value.<target> = <source>`` in a ``make_`` helper or a record copy.
+
+    ``copy`` is empty for a scalar (``source`` is assigned as it is) or names the copy
+    function of a record (``copy(source)`` is assigned, so that the record's padding is zero
+    whatever the argument's padding held).
+    """
 
     target: str
     source: str
+    copy: str = ""
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A record copy with every padding byte zero: ``<c_name> <function>(<c_name> src)``.
+
+    ``make_`` helpers call it for record arguments; it calls the copies of nested records,
+    so the generated code stays linear in the schema however deep records nest. Guarded by
+    ``guard`` so that the headers of several schemas may each define it.
+    """
+
+    c_name: str
+    function: str
+    guard: str
+    assigns: Tuple[Assign, ...]
 
 
 @dataclass(frozen=True)
@@ -126,6 +149,8 @@ class TypeView:
     #: Size of the ``data`` union (0 when every constructor is constant: no union).
     data_size: int = 0
     ctors: Tuple[Ctor, ...] = ()
+    #: Record copies the ``make_`` helpers need, defined just before them (inner first).
+    copies: Tuple[Copy, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,62 +170,58 @@ class ModuleView:
 # --- members and padding -----------------------------------------------------------------
 
 
-class _Padder:
-    """Numbers the padding runs of one struct: ``_sarek_pad0``, ``_sarek_pad1``…"""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def run(self, offset: int, size: int) -> Member:
-        member = Member(f"{PADDING_PREFIX}pad{self.count}", "padding", "", offset, size)
-        self.count += 1
-        return member
-
-
-def _with_padding(
-    members: Sequence[Tuple[str, ElementType, str, int]], start: int, end: int
-) -> Tuple[Member, ...]:
-    """``(name, type, C name, offset)`` members of ``[start, end)``, every gap a padding run."""
-    padder = _Padder()
+def _struct_members(items: Sequence[Item]) -> Tuple[Member, ...]:
+    """The model's members and holes as struct members: each run of holes is one padding
+    member (``_sarek_pad0``, ``_sarek_pad1``… in this struct)."""
     out: List[Member] = []
-    cursor = start
-    for name, t, c_name, offset in members:
-        if offset > cursor:
-            out.append(padder.run(cursor, offset - cursor))
-        size, align = member_size_align(t)
-        if isinstance(t, Scalar):
-            out.append(Member(name, "scalar", t.name, offset, size, align >= _PINNED_ALIGN))
-        else:
-            assert isinstance(t, TRecord)
-            out.append(Member(name, "record", c_name, offset, size, align >= _PINNED_ALIGN))
-        cursor = offset + size
-    if end > cursor:
-        out.append(padder.run(cursor, end - cursor))
+    pad_start: Optional[int] = None
+    pad_end = 0
+    count = 0
+
+    def flush() -> None:
+        nonlocal pad_start, count
+        if pad_start is not None:
+            out.append(Member(f"{PADDING_PREFIX}pad{count}", "padding", "", pad_start,
+                              pad_end - pad_start))
+            count += 1
+            pad_start = None
+
+    for item in items:
+        if isinstance(item, Hole):
+            if pad_start is None:
+                pad_start = item.offset
+            pad_end = item.end
+            continue
+        flush()
+        out.append(_member(item))
+    flush()
     return tuple(out)
 
 
-def _c_type(st: SchemaType, t: ElementType, expr: TypeExpr) -> str:
-    """The C name of a record-typed member, from its declaration (``""`` for a scalar).
-
-    Taken from the declaration, not the elttype: two modules may declare structurally equal
-    records of the same name, which compare equal as elttypes but are distinct C types.
-    """
-    if isinstance(t, Scalar):
-        return ""
-    assert isinstance(t, TRecord) and isinstance(expr, NamedType)
-    return c_name_of(expr.module if expr.module is not None else st.module, expr.name)
+def _member(m: ModelMember) -> Member:
+    kind = "scalar" if m.scalar is not None else "record"
+    return Member(m.name, kind, m.type_name, m.offset, m.size, m.align >= _PINNED_ALIGN)
 
 
-def _arg_offset(ctor: CtorLayout, index: int, t: ElementType) -> int:
-    """Offset of argument ``_<index>``, read off the layout core's leaves (never recomputed).
+def copy_function_name(c_name: str) -> str:
+    """The record copy of ``c_name``: ``sarek_layout_copy_<c_name>`` (a prefix no schema name
+    may use, so it cannot clash)."""
+    return f"sarek_layout_copy_{c_name}"
 
-    A record argument starts where its first leaf does: a record's first field is at 0.
-    """
-    path = f"{ctor.name}._{index}"
-    for leaf in ctor.leaves:
-        if leaf.path == path or leaf.path.startswith(path + "."):
-            return leaf.offset
-    raise AssertionError(f"no leaf for {path} in the layout of {ctor.name}")  # pragma: no cover
+
+def _assign(target: str, source: str, m: ModelMember) -> Assign:
+    if m.record is None:
+        return Assign(target, source)
+    return Assign(target, source, copy_function_name(m.record.c_name))
+
+
+def _copy(st: SchemaType) -> Copy:
+    return Copy(
+        c_name=st.c_name,
+        function=copy_function_name(st.c_name),
+        guard=f"SAREK_LAYOUT_COPY_{st.c_name}",
+        assigns=tuple(_assign(m.name, f"_sarek_src.{m.name}", m) for m in st.members),
+    )
 
 
 # --- checks ------------------------------------------------------------------------------
@@ -239,79 +260,56 @@ class _Checks:
 
 
 def _record_view(st: SchemaType, used: set) -> TypeView:
-    layout = st.layout
-    assert isinstance(layout, RecordLayout) and isinstance(st.elttype, TRecord)
-    members = [
-        (name, t, _c_type(st, t, decl.type), offset)
-        for (name, offset), (_, t), decl in zip(
-            layout.fields, st.elttype.fields, st.decl.fields  # type: ignore[union-attr]
-        )
-    ]
     checks = _Checks(st.c_name, used)
-    checks.size(layout.size)
-    checks.align(layout.align)
-    for name, _, _, offset in members:
-        checks.offset(name, offset)
+    checks.size(st.size)
+    checks.align(st.align)
+    for m in st.members:
+        checks.offset(m.name, m.offset)
     return TypeView(
         kind="record",
         name=st.name,
         qualified_name=st.qualified_name,
         c_name=st.c_name,
-        size=layout.size,
-        align=layout.align,
-        members=_with_padding(members, 0, layout.size),
+        size=st.size,
+        align=st.align,
+        members=_struct_members(st.items),
         checks=tuple(checks.items),
     )
 
 
-def _variant_view(st: SchemaType, used: set) -> TypeView:
-    layout = st.layout
-    assert isinstance(layout, VariantLayout)
-    p = layout.payload_offset
-    has_data = any(args for _, args in st.elttype.ctors)  # type: ignore[union-attr]
-    data_size = layout.size - p if has_data else 0
-    head_end = p if has_data else layout.size
-    head = _with_padding([("tag", TInt32, "", layout.tag_offset)], 0, head_end)
+def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
+    p = st.payload_offset
+    has_data = st.has_payload
+    tag = st.members[0]
 
     checks = _Checks(st.c_name, used)
-    checks.size(layout.size)
-    checks.align(layout.align)
-    checks.offset("tag", layout.tag_offset)
+    checks.size(st.size)
+    checks.align(st.align)
+    checks.offset("tag", tag.offset)
     if has_data:
         checks.offset("data", p)
 
     ctors = []
-    ctor_decls = st.decl.ctors  # type: ignore[union-attr]
-    for ctor, (_, args), ctor_decl in zip(layout.ctors, st.elttype.ctors, ctor_decls):  # type: ignore[union-attr]
-        arm = f"{ctor.name}_v" if args else ""
-        # Argument offsets come from the layout core's leaves, never recomputed here.
-        placed = []
-        for i, (t, expr) in enumerate(zip(args, ctor_decl.args)):
-            placed.append((f"_{i}", t, _c_type(st, t, expr), _arg_offset(ctor, i, t)))
-        members = _with_padding(placed, p, p + data_size) if args else ()
-        if args:
-            checks.offset(f"data.{arm}", p)
-            for name, _, _, off in placed:
-                checks.offset(f"data.{arm}.{name}", off)
-        prefix = f"{ctor.name}."
-        assigns = tuple(
-            Assign(f"data.{arm}.{leaf.path[len(prefix):]}", leaf.path[len(prefix):])
-            for leaf in ctor.leaves
-        )
+    for arm in st.arms:
+        arm_name = f"{arm.name}_v" if arm.args else ""
+        if arm.args:
+            checks.offset(f"data.{arm_name}", p)
+            for a in arm.args:
+                checks.offset(f"data.{arm_name}.{a.name}", a.offset)
         ctors.append(
             Ctor(
-                name=ctor.name,
-                tag=ctor.tag,
-                enum_name=f"{st.c_name}_{ctor.name}",
-                make_name=f"make_{st.c_name}_{ctor.name}",
-                arm=arm,
-                members=members,
+                name=arm.name,
+                tag=arm.tag,
+                enum_name=f"{st.c_name}_{arm.name}",
+                make_name=f"make_{st.c_name}_{arm.name}",
+                arm=arm_name,
+                members=_struct_members(arm.items) if arm.args else (),
                 params=tuple(
-                    Param(name, "record", c_name) if c_name else Param(name, "scalar", t.name)
-                    for name, t, c_name, _ in placed
+                    Param(a.name, "scalar" if a.scalar is not None else "record", a.type_name)
+                    for a in arm.args
                 ),
-                assigns=assigns,
-                payload_size=ctor.payload_size,
+                assigns=tuple(_assign(f"data.{arm_name}.{a.name}", a.name, a) for a in arm.args),
+                payload_size=arm.payload_size,
             )
         )
     return TypeView(
@@ -319,34 +317,75 @@ def _variant_view(st: SchemaType, used: set) -> TypeView:
         name=st.name,
         qualified_name=st.qualified_name,
         c_name=st.c_name,
-        size=layout.size,
-        align=layout.align,
-        members=head,
+        size=st.size,
+        align=st.align,
+        members=_struct_members(st.items),
         checks=tuple(checks.items),
         payload_offset=p,
-        data_size=data_size,
+        data_size=st.size - p if has_data else 0,
         ctors=tuple(ctors),
+        copies=tuple(copies),
     )
 
 
+def _copies_needed(st: SchemaType, defined: Set[str]) -> List[Copy]:
+    """The record copies ``st``'s ``make_`` helpers call and ``defined`` lacks, inner first.
 
-def type_view(st: SchemaType, used_idents: Optional[set] = None) -> TypeView:
-    """The view of one resolved type (``used_idents`` keeps check identifiers unique)."""
+    Iterative (a chain of nested records may be long); each record is visited once per
+    header, so the copies of a header are linear in its types.
+    """
+    out: List[Copy] = []
+    for arm in st.arms:
+        for a in arm.args:
+            if a.record is None or a.record.c_name in defined:
+                continue
+            defined.add(a.record.c_name)
+            stack = [(a.record, iter(_nested_records(a.record)))]
+            while stack:
+                record, pending = stack[-1]
+                for inner in pending:
+                    if inner.c_name not in defined:
+                        defined.add(inner.c_name)
+                        stack.append((inner, iter(_nested_records(inner))))
+                        break
+                else:
+                    stack.pop()
+                    out.append(_copy(record))
+    return out
+
+
+def _nested_records(st: SchemaType) -> Iterable[SchemaType]:
+    return (m.record for m in st.members if m.record is not None)
+
+
+def type_view(st: SchemaType, used_idents: Optional[set] = None,
+              copies_defined: Optional[Set[str]] = None) -> TypeView:
+    """The view of one resolved type (``used_idents`` keeps check identifiers unique,
+    ``copies_defined`` the record copies already defined in the header)."""
     used = set() if used_idents is None else used_idents
     if st.kind == "record":
         return _record_view(st, used)
-    return _variant_view(st, used)
+    defined = set() if copies_defined is None else copies_defined
+    return _variant_view(st, used, _copies_needed(st, defined))
 
 
-def _scalars_used(types: Sequence[SchemaType]) -> set:
-    found = set()
-    for st in types:
-        layout = st.layout
-        if isinstance(layout, RecordLayout):
-            found.update(leaf.type.name for leaf in layout.leaves)
-        else:
-            found.update(leaf.type.name for c in layout.ctors for leaf in c.leaves)  # type: ignore[union-attr]
-    return found
+def _uses_float64(types: Sequence[SchemaType]) -> bool:
+    """Whether a float64 is stored anywhere in ``types``, nested records included (each
+    record visited once)."""
+    seen: Set[int] = set()
+    todo = list(types)
+    while todo:
+        st = todo.pop()
+        if id(st) in seen:
+            continue
+        seen.add(id(st))
+        members = [*st.members, *(a for arm in st.arms for a in arm.args)]
+        for m in members:
+            if m.scalar is not None and m.scalar.name == "float64":
+                return True
+            if m.record is not None:
+                todo.append(m.record)
+    return False
 
 
 def module_dependencies(schema: Schema, module: ModuleDecl) -> Tuple[ModuleDecl, ...]:
@@ -368,12 +407,13 @@ def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:
     """The target-independent view of ``module``'s header: its types in dependency order."""
     types = schema.dependency_order(schema.module_types(module))
     used: set = set()
-    views = [type_view(st, used) for st in types]
+    copies: Set[str] = set()
+    views = [type_view(st, used, copies) for st in types]
     return ModuleView(
         tool=TOOL,
         version=__version__,
         module=module.name,
         source=os.path.basename(module.path),
         types=tuple(views),
-        uses_float64="float64" in _scalars_used(types),
+        uses_float64=_uses_float64(types),
     )

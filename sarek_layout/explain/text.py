@@ -1,18 +1,26 @@
 """The pahole-style text report of a member walk, shared by ``layout`` and ``explain``.
 
 ``layout`` prints each type's immediate members (``expand=False``); ``explain`` opens nested
-records and union arms in place (``expand=True``), as ``pahole --expand_types`` does. Offsets
-are absolute at every depth, every hole is printed with its size, and the footer gives the
-size, the alignment, the bytes that hold data and the padding.
+records and union arms in place (``expand=True``), as ``pahole --expand_types`` does, as long
+as a type's block stays within ``EXPAND_BUDGET`` lines: a nested record that would exceed it
+stays closed (its own block shows it), so records nested many levels deep cannot make the
+report exponentially long. Offsets are absolute at every depth, every hole is printed with
+its size, and the footer gives the size, the alignment, the bytes that hold data and the
+padding.
 """
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import Dict, List, Sequence
 
+from ..ir.schema import Hole as ModelHole
+from ..ir.schema import SchemaType
 from .walk import HOLE, TAIL, Arm, Hole, Item, Member, TypeWalk
 
-__all__ = ["render_walk", "footer_lines"]
+__all__ = ["render_walk", "footer_lines", "EXPAND_BUDGET"]
+
+#: Most lines one type's block may take with nested records opened.
+EXPAND_BUDGET = 2000
 
 INDENT = "    "
 #: Column of the ``/* offset size */`` comments (wider lines push it right).
@@ -41,16 +49,49 @@ def _hole_line(hole: Hole, indent: str) -> str:
     return f"{indent}/* XXX {what} */"
 
 
-def _item_lines(items: Sequence[Item], indent: str, expand: bool) -> List[str]:
+class _Opener:
+    """Decides which nested records a block opens: each costs the lines it would print."""
+
+    def __init__(self, budget: int) -> None:
+        self.left = budget
+        self._cost: Dict[int, int] = {}
+
+    def cost(self, record: SchemaType) -> int:
+        """Lines ``record`` takes opened (its members, holes and its braces), counted once
+        per record type, iteratively."""
+        todo = [record]
+        while todo:
+            st = todo[-1]
+            pending = [m.record for m in st.members
+                       if m.record is not None and id(m.record) not in self._cost]
+            if pending:
+                todo.extend(pending)
+                continue
+            todo.pop()
+            self._cost[id(st)] = 2 + sum(
+                1 if isinstance(i, ModelHole) or i.record is None else self._cost[id(i.record)]
+                for i in st.items
+            )
+        return self._cost[id(record)]
+
+    def open(self, member: Member) -> bool:
+        cost = self.cost(member.record)  # type: ignore[arg-type]
+        if cost > self.left:
+            return False
+        self.left -= cost
+        return True
+
+
+def _item_lines(items: Sequence[Item], indent: str, opener) -> List[str]:
     lines: List[str] = []
     for item in items:
         if isinstance(item, Hole):
             # A compact report shows a nested record as one line, so its inner holes stay
             # inside it; the footer still counts them.
             lines.append(_hole_line(item, indent))
-        elif expand and item.is_record:
+        elif opener is not None and item.is_record and opener.open(item):
             lines.append(f"{indent}{item.spelling} {{")
-            lines.extend(_item_lines(item.items, indent + INDENT, expand))
+            lines.extend(_item_lines(item.items, indent + INDENT, opener))
             lines.append(_with_comment(f"{indent}}} {item.name};", _place(item.offset, item.size)))
         else:
             text = f"{indent}{item.spelling:<12} {item.name};"
@@ -64,12 +105,12 @@ def _arm_summary(arm: Arm) -> str:
     return head + (", the largest" if arm.waste == 0 else f", wastes {arm.waste} against the largest")
 
 
-def _arm_lines(walk: TypeWalk, arm: Arm, indent: str, expand: bool) -> List[str]:
+def _arm_lines(walk: TypeWalk, arm: Arm, indent: str, opener) -> List[str]:
     members = [i for i in arm.items if isinstance(i, Member)]
     if not members:
         return [f"{indent}/* {_arm_summary(arm)} */"]
     lines = [_with_comment(f"{indent}struct {{", f"/* {_arm_summary(arm)} */")]
-    lines.extend(_item_lines(arm.items, indent + INDENT, expand))
+    lines.extend(_item_lines(arm.items, indent + INDENT, opener))
     place = _place(walk.payload_offset or 0, arm.payload_size)
     lines.append(_with_comment(f"{indent}}} {arm.name}_v;", place))
     return lines
@@ -89,16 +130,19 @@ def footer_lines(walk: TypeWalk, indent: str = INDENT) -> List[str]:
     ]
 
 
-def render_walk(walk: TypeWalk, expand: bool, extra: Sequence[str] = ()) -> List[str]:
-    """The lines of one type's block; ``extra`` lines go just before the closing brace."""
+def render_walk(walk: TypeWalk, expand: bool, extra: Sequence[str] = (),
+                budget: int = EXPAND_BUDGET) -> List[str]:
+    """The lines of one type's block; ``extra`` lines go just before the closing brace.
+    With ``expand``, nested records are opened while the block stays within ``budget``."""
     st = walk.type
+    opener = _Opener(budget) if expand else None
     lines = [f"{walk.kind} {st.qualified_name} {{  /* C: {st.c_name} */"]
-    lines.extend(_item_lines(walk.items, INDENT, expand))
+    lines.extend(_item_lines(walk.items, INDENT, opener))
     if walk.kind == "variant":
         region = walk.size - (walk.payload_offset or 0)
         lines.append(_with_comment(f"{INDENT}union {{", _place(walk.payload_offset or 0, region)))
         for arm in walk.arms:
-            lines.extend(_arm_lines(walk, arm, INDENT * 2, expand))
+            lines.extend(_arm_lines(walk, arm, INDENT * 2, opener))
         lines.append(f"{INDENT}}} data;")
     lines.extend(footer_lines(walk))
     lines.extend(f"{INDENT}{line}" for line in extra)

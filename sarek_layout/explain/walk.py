@@ -1,46 +1,37 @@
 """The member walk: one laid-out type as a tree of members and the holes between them.
 
 Every view of a layout (the ``layout`` and ``explain`` text reports, the byte-map picture)
-prints this one walk, so holes, offsets and totals cannot disagree between them. Offsets are
-absolute (from the element start) at every depth; every byte of the type is covered by
-exactly one member or hole at each level, arms included. Numbers come from the layout core:
-member offsets from ``RecordLayout.fields`` and the constructors' leaves, sizes from the
-layouts of the member types.
+prints this one walk, so holes, offsets and totals cannot disagree between them. It is read
+off the schema's member model (``SchemaType.items``/``arms``): offsets are absolute (from the
+element start) at every depth, and every byte of the type is covered by exactly one member
+or hole at each level, arms included.
+
+A nested record's own members (``Member.items``) are made only when a view opens it, so a
+walk costs what is shown: records nested in records many levels deep, or one record used in
+thousands of places, do not multiply the work of the views that leave them closed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ..ir.schema import RecordDecl, SchemaType, TypeExpr, VariantDecl
-from ..ir.types import ElementType, Scalar, TRecord, TVariant
-from ..layout.core import RecordLayout, VariantLayout, record_layout_of, scalar_size
+from ..ir.schema import HOLE, TAIL, UNUSED, Hole, SchemaType
+from ..ir.schema import Item as ModelItem
+from ..ir.schema import Member as ModelMember
 
-__all__ = ["Member", "Hole", "Item", "Arm", "TypeWalk", "walk_type", "walk_types", "type_spelling"]
-
-#: Hole kinds: a gap before a member, the padding that rounds a record (or an arm) up to its
-#: alignment, and the part of the payload region an arm never uses.
-HOLE, TAIL, UNUSED = "hole", "tail", "unused"
-
-
-@dataclass(frozen=True)
-class Hole:
-    offset: int
-    size: int
-    kind: str  # HOLE | TAIL | UNUSED
-
-    @property
-    def end(self) -> int:
-        return self.offset + self.size
+__all__ = ["HOLE", "TAIL", "UNUSED", "Member", "Hole", "Item", "Arm", "TypeWalk", "walk_type",
+           "walk_types", "data_bytes"]
 
 
 @dataclass(frozen=True)
 class Member:
     """A field, a constructor argument (``_0``…) or a variant's tag.
 
-    ``items`` holds a nested record's own members and holes (empty for a scalar); ``path``
-    is the dotted path of the layout core's leaves (``pos.x``, ``Circle._0.x``, ``tag``).
+    ``record`` is the nested record's laid-out type (``None`` for a scalar); its members and
+    holes, at this member's place, are ``items``. ``path`` is the dotted path of the layout
+    core's leaves (``pos.x``, ``Circle._0.x``, ``tag``).
     """
 
     name: str
@@ -49,7 +40,7 @@ class Member:
     offset: int
     size: int
     align: int
-    items: Tuple["Item", ...] = ()
+    record: Optional[SchemaType] = None
 
     @property
     def end(self) -> int:
@@ -57,7 +48,15 @@ class Member:
 
     @property
     def is_record(self) -> bool:
-        return bool(self.items)
+        return self.record is not None
+
+    @cached_property
+    def items(self) -> Tuple["Item", ...]:
+        """The nested record's members and holes, shifted to this member's offset (empty for
+        a scalar)."""
+        if self.record is None:
+            return ()
+        return _shifted(self.record.items, self.offset, self.path + ".")
 
 
 Item = Union[Member, Hole]
@@ -107,12 +106,13 @@ class TypeWalk:
         return max((a.payload_size for a in self.arms), default=0)
 
     def scalars(self) -> Iterator[Member]:
-        """Every scalar member (the leaves, and a variant's tag), arms included."""
+        """Every scalar member (the leaves, and a variant's tag), arms included: as many as
+        the type has leaves, so only for views that show them all."""
         for items in (self.items, *(a.items for a in self.arms)):
             yield from _scalars(items)
 
     def holes(self) -> Iterator[Hole]:
-        """Every hole at every depth, arms included."""
+        """Every hole at every depth, arms included (as many as the opened walk has)."""
         for items in (self.items, *(a.items for a in self.arms)):
             yield from _holes(items)
 
@@ -134,132 +134,117 @@ def _holes(items: Sequence[Item]) -> Iterator[Hole]:
             yield from _holes(item.items)
 
 
-def type_spelling(t: ElementType, expr: Optional[TypeExpr]) -> str:
-    """How a member's type is shown: the scalar's name, or the type name as written."""
-    if isinstance(t, Scalar) or expr is None:
-        return t.name  # type: ignore[attr-defined]
-    return str(expr)
+def _member(m: ModelMember, base: int, prefix: str) -> Member:
+    return Member(m.name, prefix + m.name, m.spelling, base + m.offset, m.size, m.align, m.record)
+
+
+def _shifted(items: Sequence[ModelItem], base: int, prefix: str) -> Tuple[Item, ...]:
+    """The model's items as walk items, ``base`` bytes further and below path ``prefix``."""
+    return tuple(
+        Hole(base + i.offset, i.size, i.kind) if isinstance(i, Hole) else _member(i, base, prefix)
+        for i in items
+    )
+
+
+# --- data bytes ------------------------------------------------------------------------------
+
+
+class _DataBytes:
+    """Bytes that hold a scalar, per record (summed once per record type) and, for variants,
+    the union over constructors (a byte mask, built once per record type, only when two or
+    more constructors have arguments and so may overlap)."""
+
+    def __init__(self) -> None:
+        self._sums: Dict[int, int] = {}
+        self._masks: Dict[int, bytes] = {}
+
+    def of_record(self, st: SchemaType) -> int:
+        return self._sum(st.members)
+
+    def _sum(self, members: Sequence[ModelMember]) -> int:
+        total = 0
+        for m in members:
+            if m.record is None:
+                total += m.size
+            else:
+                key = id(m.record)
+                if key not in self._sums:
+                    self._sums[key] = self._sum(m.record.members)
+                total += self._sums[key]
+        return total
+
+    def _mask(self, st: SchemaType) -> bytes:
+        key = id(st)
+        if key not in self._masks:
+            mask = bytearray(st.size)
+            self._paint(mask, st.members, 0)
+            self._masks[key] = bytes(mask)
+        return self._masks[key]
+
+    def _paint(self, mask: bytearray, members: Sequence[ModelMember], base: int) -> None:
+        """Set (OR in) the data bytes of ``members`` placed ``base`` bytes further."""
+        for m in members:
+            start = base + m.offset
+            if m.record is None:
+                mask[start:start + m.size] = b"\1" * m.size
+            else:
+                inner = self._mask(m.record)
+                end = start + len(inner)
+                # Bytewise OR of 0/1 bytes, at C speed through big integers.
+                both = int.from_bytes(mask[start:end], "little") | int.from_bytes(inner, "little")
+                mask[start:end] = both.to_bytes(len(inner), "little")
+
+    def of_variant(self, st: SchemaType) -> int:
+        tag = st.members[0].size
+        with_args = [arm for arm in st.arms if arm.args]
+        if len(with_args) <= 1:
+            return tag + sum(self._sum(arm.args) for arm in with_args)
+        # Arguments start at or after the payload offset, past the tag: only the payload
+        # region needs a mask. Relative offsets keep it small.
+        p = st.payload_offset
+        mask = bytearray(st.size - p)
+        for arm in with_args:
+            self._paint(mask, arm.args, -p)
+        return tag + mask.count(1)
+
+
+def data_bytes(st: SchemaType) -> int:
+    """Bytes of ``st`` that some scalar occupies (in at least one constructor, for a variant)."""
+    counter = _DataBytes()
+    return counter.of_record(st) if st.kind == "record" else counter.of_variant(st)
 
 
 # --- building --------------------------------------------------------------------------------
 
 
-class _Walker:
-    """Builds walks; ``decls`` maps a nested ``TRecord`` to its declaration for spellings."""
-
-    def __init__(self, decls: Dict[TRecord, RecordDecl]) -> None:
-        self.decls = decls
-
-    def member(self, name: str, path: str, t: ElementType, expr: Optional[TypeExpr], offset: int) -> Member:
-        spelling = type_spelling(t, expr)
-        if isinstance(t, TRecord):
-            inner = record_layout_of(t)
-            items = self.record_items(t, inner, offset, path + ".")
-            return Member(name, path, spelling, offset, inner.size, inner.align, items)
-        size = scalar_size(t)
-        return Member(name, path, spelling, offset, size, size)
-
-    def record_items(self, t: TRecord, layout: RecordLayout, base: int, prefix: str) -> Tuple[Item, ...]:
-        decl = self.decls.get(t)
-        exprs: Sequence[Optional[TypeExpr]] = (
-            [f.type for f in decl.fields] if decl is not None else [None] * len(t.fields)
-        )
-        members = [
-            self.member(name, prefix + name, ft, expr, base + offset)
-            for (name, offset), (_, ft), expr in zip(layout.fields, t.fields, exprs)
-        ]
-        return _with_holes(members, base, base + layout.size, TAIL)
+def _record_walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
+    items = _shifted(st.items, 0, "")
+    return TypeWalk(st, st.size, st.align, items, data_bytes=counter.of_record(st))
 
 
-def _with_holes(members: Sequence[Member], start: int, end: int, last: str) -> Tuple[Item, ...]:
-    """``members`` with a ``Hole`` in every gap of ``[start, end)``; the last gap is ``last``."""
-    items: List[Item] = []
-    cursor = start
-    for m in members:
-        if m.offset > cursor:
-            items.append(Hole(cursor, m.offset - cursor, HOLE))
-        items.append(m)
-        cursor = m.end
-    if end > cursor:
-        items.append(Hole(cursor, end - cursor, last))
-    return tuple(items)
-
-
-def _covered(intervals: Sequence[Tuple[int, int]]) -> int:
-    """Bytes covered by the union of half-open ``(start, end)`` intervals."""
-    total = 0
-    reach = None
-    for start, end in sorted(intervals):
-        if reach is None or start >= reach:
-            total += end - start
-            reach = end
-        elif end > reach:
-            total += end - reach
-            reach = end
-    return total
-
-
-def _record_walk(walker: _Walker, st: SchemaType, layout: RecordLayout) -> TypeWalk:
-    assert isinstance(st.elttype, TRecord) and isinstance(st.decl, RecordDecl)
-    members = [
-        walker.member(name, name, t, f.type, offset)
-        for (name, offset), (_, t), f in zip(layout.fields, st.elttype.fields, st.decl.fields)
+def _variant_walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
+    largest = max((arm.payload_size for arm in st.arms), default=0)
+    arms = [
+        Arm(arm.name, arm.tag, arm.payload_size, largest - arm.payload_size,
+            _shifted(arm.items, 0, arm.name + "."))
+        for arm in st.arms
     ]
-    items = _with_holes(members, 0, layout.size, TAIL)
-    data = sum(leaf.size for leaf in layout.leaves)
-    return TypeWalk(st, layout.size, layout.align, items, data_bytes=data)
-
-
-def _variant_walk(walker: _Walker, st: SchemaType, layout: VariantLayout) -> TypeWalk:
-    assert isinstance(st.elttype, TVariant) and isinstance(st.decl, VariantDecl)
-    p = layout.payload_offset
-    tag = Member("tag", "tag", "int32", layout.tag_offset, 4, 4)
-    items = _with_holes([tag], 0, p, HOLE)
-    largest = max((c.payload_size for c in layout.ctors), default=0)
-    arms = []
-    used = [(tag.offset, tag.end)]
-    for ctor, (_, args), decl in zip(layout.ctors, st.elttype.ctors, st.decl.ctors):
-        members = []
-        for i, (t, expr) in enumerate(zip(args, decl.args)):
-            path = f"{ctor.name}._{i}"
-            # An argument starts where its first leaf does: a record's first field is at 0.
-            offset = min(
-                leaf.offset for leaf in ctor.leaves
-                if leaf.path == path or leaf.path.startswith(path + ".")
-            )
-            members.append(walker.member(f"_{i}", path, t, expr, offset))
-        arm_items = list(_with_holes(members, p, p + ctor.payload_size, TAIL))
-        if layout.size > p + ctor.payload_size:
-            arm_items.append(Hole(p + ctor.payload_size, layout.size - p - ctor.payload_size, UNUSED))
-        arms.append(Arm(ctor.name, ctor.tag, ctor.payload_size, largest - ctor.payload_size, tuple(arm_items)))
-        used.extend((leaf.offset, leaf.offset + leaf.size) for leaf in ctor.leaves)
     return TypeWalk(
-        st, layout.size, layout.align, items, payload_offset=p, arms=tuple(arms),
-        data_bytes=_covered(used),
+        st, st.size, st.align, _shifted(st.items, 0, ""), payload_offset=st.payload_offset,
+        arms=tuple(arms), data_bytes=counter.of_variant(st),
     )
 
 
-def _decls_of(types: Sequence[SchemaType]) -> Dict[TRecord, RecordDecl]:
-    return {
-        t.elttype: t.decl
-        for t in types
-        if isinstance(t.elttype, TRecord) and isinstance(t.decl, RecordDecl)
-    }
-
-
 def walk_type(st: SchemaType, context: Sequence[SchemaType] = ()) -> TypeWalk:
-    """The walk of one type; ``context`` (e.g. the whole schema) spells nested members as written."""
+    """The walk of one type. (``context`` is accepted for compatibility: members already
+    know how they were spelled.)"""
     return walk_types([st], context)[0]
 
 
 def walk_types(types: Sequence[SchemaType], context: Sequence[SchemaType] = ()) -> List[TypeWalk]:
-    """The walks of ``types``, nested members spelled from ``context`` and ``types``."""
-    walker = _Walker(_decls_of([*context, *types]))
-    walks = []
-    for st in types:
-        if isinstance(st.layout, RecordLayout):
-            walks.append(_record_walk(walker, st, st.layout))
-        else:
-            assert isinstance(st.layout, VariantLayout)
-            walks.append(_variant_walk(walker, st, st.layout))
-    return walks
+    """The walks of ``types`` (sharing the per-record data counts)."""
+    counter = _DataBytes()
+    return [
+        _record_walk(st, counter) if st.kind == "record" else _variant_walk(st, counter)
+        for st in types
+    ]

@@ -31,16 +31,16 @@ from ..ir.schema import (
     VariantDecl,
     c_name_of,
 )
-from ..ir.types import SCALARS, ElementType, TArray, TInt32, TRecord, TVariant, TVec
-from ..layout.core import record_layout, variant_layout
+from ..ir.types import ALIASES as _ALIASES
+from ..ir.types import SCALARS, ElementType, Scalar, TArray, TRecord, TVariant, TVec
+from ..layout.core import RecordLayout, VariantLayout, record_layout, variant_layout
+from ..layout.members import members_of
 
 __all__ = ["resolve", "MAX_NESTING"]
 
 #: Deepest chain of records inside records accepted (real GPU element types nest a few levels).
 MAX_NESTING = 100
 
-# Aliases accepted in type expressions, on top of the scalar names.
-_ALIASES = {"int": TInt32}
 
 Key = Tuple[str, str]  # (module name, type name)
 
@@ -193,17 +193,21 @@ class _Resolver:
         self._check_c_names(order)
         self._check_member_names(order, resolved)
 
-        # 4. build elttypes and lay them out, innermost first.
+        # 4. build elttypes, lay them out and fill in their members, innermost first.
         elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
         types: Dict[Key, SchemaType] = {}
+        interned: Dict[tuple, TRecord] = {}
         for key in post_order:
             decl = self.by_module[key[0]][key[1]]
             members = resolved[key]
             if isinstance(decl, RecordDecl):
-                t: Union[TRecord, TVariant] = TRecord(
-                    decl.name,
-                    [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)],
-                )
+                fields = [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)]
+                # Hash-consed: structurally equal records (two modules' identical `point`) are
+                # one object, so comparing elttypes never walks a deep nesting twice (equality
+                # of distinct equal records is exponential in the depth of doubling nesting).
+                # Nothing maps an elttype back to a schema type: members name their types.
+                signature = (decl.name, tuple((n, id(t)) for n, t in fields))
+                t: Union[TRecord, TVariant] = interned.setdefault(signature, TRecord(decl.name, fields))
             else:
                 t = TVariant(
                     decl.name,
@@ -215,13 +219,15 @@ class _Resolver:
             elttypes[key] = t
             try:
                 if isinstance(t, TRecord):
-                    layout: object = record_layout(t.name, t.fields)
+                    layout: Union[RecordLayout, VariantLayout] = record_layout(t.name, t.fields)
                 else:
                     layout = variant_layout(t.name, t.ctors)
             except LayoutError as e:
                 raise SchemaError(
                     layout_error_message(e.error), _member_location(decl, e.error.field)
                 ) from None
+            member_types = [[r if isinstance(r, Scalar) else types[r] for r in refs] for refs in members]
+            own_members, items, arms = members_of(decl, layout, member_types)
             types[key] = SchemaType(
                 module=key[0],
                 name=key[1],
@@ -231,6 +237,9 @@ class _Resolver:
                 decl=decl,
                 source=self.module_of[key],
                 depends_on=tuple(c_name_of(*d) for d in deps[key]),
+                members=own_members,
+                items=items,
+                arms=arms,
             )
         return Schema(tuple(self.modules), tuple(types[k] for k in order))
 

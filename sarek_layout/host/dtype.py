@@ -16,13 +16,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, List, Tuple, Union
 
-from ..ir.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant
+from ..ir.types import SCALARS, TInt32, TRecord, TVariant
 from ..layout.core import record_layout_of, variant_layout
 
 __all__ = ["dtype_of", "SCALAR_DTYPE"]
 
-#: numpy spelling of each scalar, in native byte order (``bool``/``unit`` are 4-byte ints).
-SCALAR_DTYPE = {TInt32: "=i4", TFloat32: "=f4", TBool: "=i4", TUnit: "=i4", TInt64: "=i8", TFloat64: "=f8"}
+#: numpy spelling of each scalar, from the scalar table (``bool``/``unit`` are 4-byte ints).
+SCALAR_DTYPE = {t: t.numpy for t in SCALARS.values()}
 
 
 def _numpy() -> Any:
@@ -44,7 +44,7 @@ def _struct_dtype(np: Any, names: List[str], formats: List[Any], offsets: List[i
 def _member_dtype(t: object) -> Any:
     if isinstance(t, TRecord):
         return dtype_of(t)
-    return SCALAR_DTYPE[t]  # type: ignore[index]
+    return t.numpy  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=4096)
@@ -53,9 +53,9 @@ def dtype_of(t: Union[TRecord, TVariant]) -> Any:
     np = _numpy()
     if isinstance(t, TRecord):
         layout = record_layout_of(t)
-        names = [name for name, _ in t.fields]
-        formats = [_member_dtype(ft) for _, ft in t.fields]
-        offsets = [offset for _, offset in layout.fields]
+        names = [m.name for m in layout.members]
+        formats = [_member_dtype(m.type) for m in layout.members]
+        offsets = [m.offset for m in layout.members]
         return _struct_dtype(np, names, formats, offsets, layout.size)
     if isinstance(t, TVariant):
         vl = variant_layout(t.name, t.ctors)
@@ -64,16 +64,9 @@ def dtype_of(t: Union[TRecord, TVariant]) -> Any:
         for (name, args), c in zip(t.ctors, vl.ctors):
             if not args:
                 continue
-            # An argument starts where its first leaf does (records are never empty).
-            arg_offsets = [
-                next(leaf.offset for leaf in c.leaves
-                     if leaf.path == f"{name}._{i}" or leaf.path.startswith(f"{name}._{i}."))
-                - vl.payload_offset
-                for i in range(len(args))
-            ]
             arm = _struct_dtype(
-                np, [f"_{i}" for i in range(len(args))], [_member_dtype(a) for a in args],
-                arg_offsets, union_size,
+                np, [a.name for a in c.args], [_member_dtype(a.type) for a in c.args],
+                [a.offset - vl.payload_offset for a in c.args], union_size,
             )
             arms.append((f"{name}_v", arm))
         names, formats, offsets = ["tag"], [SCALAR_DTYPE[TInt32]], [vl.tag_offset]

@@ -6,7 +6,9 @@ Two levels, both immutable:
   → ``TypeExpr``), exactly as written, each carrying its ``SourceLocation``; front ends
   (JSON/TOML, OCaml, C) build these and nothing else;
 * the *resolved* ``Schema`` (built by ``frontends.resolve``): every type as a ``SchemaType``
-  with its module, C name, elttype and layout, in declaration and in dependency order.
+  with its module, C name, elttype, layout and *member model* (``Member``/``Hole``/``Arm``:
+  every member's offset, size, type and place, and every hole), in declaration and in
+  dependency order.
 
 This module imports nothing outside the standard library and the IR.
 """
@@ -14,9 +16,14 @@ This module imports nothing outside the standard library and the IR.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, Optional, Tuple, Union
 
-from .types import TRecord, TVariant
+from .types import Scalar, TRecord, TVariant
+
+if TYPE_CHECKING:  # the IR does not import the layout stage; its result types are named here
+    from ..layout.core import RecordLayout, VariantLayout
+
+    CoreLayout = Union[RecordLayout, VariantLayout]
 
 __all__ = [
     "SourceLocation",
@@ -29,6 +36,13 @@ __all__ = [
     "VariantDecl",
     "TypeDecl",
     "ModuleDecl",
+    "HOLE",
+    "TAIL",
+    "UNUSED",
+    "Hole",
+    "Member",
+    "Item",
+    "Arm",
     "SchemaType",
     "Schema",
     "c_name_of",
@@ -177,19 +191,109 @@ def c_name_of(module: str, name: str) -> str:
     return f"{module}_{name}" if module else name
 
 
-@dataclass(frozen=True)
+# --- the member model: every laid-out struct, filled in once -----------------------------------
+
+#: Kinds of ``Hole``: a gap before a member, the padding that rounds a struct (or a
+#: constructor's payload) up to its alignment, and the part of a variant's payload region a
+#: constructor does not use (up to the variant's size).
+HOLE, TAIL, UNUSED = "hole", "tail", "unused"
+
+
+@dataclass(frozen=True, slots=True)
+class Hole:
+    """Bytes no member occupies: ``[offset, offset + size)``, from the element start."""
+
+    offset: int
+    size: int
+    kind: str  # HOLE | TAIL | UNUSED
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Member:
+    """One member of a laid-out struct: a record field, a constructor argument ``_N``, or a
+    variant's ``tag``.
+
+    ``offset`` is from the start of the element the member belongs to (a record, or the
+    whole variant for arguments: SPEC §1's absolute offsets). Its type is exactly one of
+    ``scalar`` (an entry of the scalar table) and ``record`` (the laid-out nested record,
+    which knows its own C name, module and members). ``spelling`` is the type as written in
+    the schema (``float32``, ``point``, ``Geometry.point``).
+    """
+
+    name: str
+    offset: int
+    size: int
+    align: int
+    scalar: Optional[Scalar]
+    record: Optional["SchemaType"]
+    spelling: str
+    location: Optional[SourceLocation] = None
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+    def __repr__(self) -> str:
+        return f"Member({self.name!r}, {self.type_name}, offset={self.offset}, size={self.size})"
+
+    @property
+    def type_name(self) -> str:
+        """The scalar's schema name or the record's C name."""
+        return self.scalar.name if self.scalar is not None else self.record.c_name  # type: ignore[union-attr]
+
+
+Item = Union[Member, Hole]
+
+
+@dataclass(frozen=True, eq=False)
+class Arm:
+    """One constructor of a variant over the payload region ``[payload_offset, size)``.
+
+    ``items`` covers that whole region: the arguments, the holes between them, the tail up
+    to ``payload_size`` and the bytes beyond it that only larger constructors use.
+    """
+
+    name: str
+    tag: int
+    payload_size: int
+    args: Tuple[Member, ...]
+    items: Tuple[Item, ...]
+    location: Optional[SourceLocation] = None
+
+
+@dataclass(frozen=True, eq=False)
 class SchemaType:
-    """A resolved type: names, elttype, layout, and the declaration it came from."""
+    """A resolved type: names, elttype, layout, its members, and its declaration.
+
+    The member model (``members``, ``items``, ``arms``) is filled in once, when the schema
+    is resolved (``layout.members``); every consumer reads it and none recomputes an
+    offset, a hole or a C name. ``layout`` is the layout core's result for the SPEC §2 API
+    (its ``leaves`` are derived on demand).
+    """
 
     module: str
     name: str
     c_name: str
     elttype: Union[TRecord, TVariant]
-    layout: object  # RecordLayout | VariantLayout (kept untyped: the IR does not import layout)
+    layout: "CoreLayout"
     decl: TypeDecl = field(compare=False)
     source: ModuleDecl = field(compare=False)
     #: C names of the schema types this one uses directly, in first-use order.
     depends_on: Tuple[str, ...] = ()
+    #: Record: its fields. Variant: its ``tag``.
+    members: Tuple[Member, ...] = ()
+    #: ``members`` with every hole between and after them: a record's ``[0, size)``; a
+    #: variant's ``[0, payload_offset)`` (``[0, size)`` when no constructor has arguments).
+    items: Tuple[Item, ...] = ()
+    #: Variant: one arm per constructor, in tag order.
+    arms: Tuple[Arm, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"<SchemaType {self.c_name}: {self.kind}, size {self.size}, align {self.align}>"
 
     @property
     def kind(self) -> str:
@@ -198,6 +302,34 @@ class SchemaType:
     @property
     def qualified_name(self) -> str:
         return f"{self.module}.{self.name}" if self.module else self.name
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    @property
+    def align(self) -> int:
+        return self.layout.align
+
+    @property
+    def payload_offset(self) -> int:
+        """Where a variant's payload starts (0 for a record)."""
+        return getattr(self.layout, "payload_offset", 0)
+
+    @property
+    def has_payload(self) -> bool:
+        """A variant with at least one constructor taking arguments (it has a ``data`` union)."""
+        return any(arm.args for arm in self.arms)
+
+    def records_used(self) -> Iterator["SchemaType"]:
+        """The laid-out records its members and arguments use directly (with repeats)."""
+        for m in self.members:
+            if m.record is not None:
+                yield m.record
+        for arm in self.arms:
+            for a in arm.args:
+                if a.record is not None:
+                    yield a.record
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ memoises on them and a deep structural hash at every lookup would make nesting q
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Tuple, Union
+from typing import Iterable, Optional, Tuple, Union
 
 __all__ = [
     "ElementType",
@@ -23,6 +23,8 @@ __all__ = [
     "TBool",
     "TUnit",
     "SCALARS",
+    "ALIASES",
+    "scalar_named",
     "TRecord",
     "TVariant",
     "TArray",
@@ -39,23 +41,54 @@ class ElementType:
 
 @dataclass(frozen=True)
 class Scalar(ElementType):
-    """One of the six scalar elttypes; compare with ``is`` or ``==`` against ``TInt32``…"""
+    """One scalar elttype and every fact about it that is not a target's spelling.
+
+    This is the one scalar table of the package: the layout core reads ``size``/``align``,
+    the Python host reads ``struct_format`` (``=`` mode), ``numpy`` and ``annotation``, and
+    the codecs the integer range. How each target spells a scalar is the target's dialect
+    (``codegen.dialects``). Compare with ``is`` or ``==`` against ``TInt32``…
+    """
 
     name: str
+    size: int
+    align: int
+    #: ``int``, ``float``, ``bool`` or ``unit``: how a Python value of it is checked.
+    kind: str
+    #: ``struct`` format character in ``=`` mode (standard sizes, native byte order).
+    struct_format: str
+    #: numpy dtype string, native byte order.
+    numpy: str
+    #: The Python annotation of a value of it.
+    annotation: str
+    #: Inclusive range of an integer scalar (``None`` for the others).
+    int_range: Optional[Tuple[int, int]] = None
 
     def __repr__(self) -> str:
         return f"T{self.name.capitalize()}"
 
 
-TInt32 = Scalar("int32")
-TInt64 = Scalar("int64")
-TFloat32 = Scalar("float32")
-TFloat64 = Scalar("float64")
-TBool = Scalar("bool")
-TUnit = Scalar("unit")
+def _int_range(bits: int) -> Tuple[int, int]:
+    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+
+# bool and unit are 4-byte integers in every target (SPEC §1): a C bool is 1 byte.
+TInt32 = Scalar("int32", 4, 4, "int", "i", "=i4", "int", _int_range(32))
+TInt64 = Scalar("int64", 8, 8, "int", "q", "=i8", "int", _int_range(64))
+TFloat32 = Scalar("float32", 4, 4, "float", "f", "=f4", "float")
+TFloat64 = Scalar("float64", 8, 8, "float", "d", "=f8", "float")
+TBool = Scalar("bool", 4, 4, "bool", "i", "=i4", "bool")
+TUnit = Scalar("unit", 4, 4, "unit", "i", "=i4", "None")
 
 #: The scalars by their schema spelling.
 SCALARS = {s.name: s for s in (TInt32, TInt64, TFloat32, TFloat64, TBool, TUnit)}
+
+#: Other spellings of scalars that type expressions accept.
+ALIASES = {"int": TInt32}
+
+
+def scalar_named(name: str) -> Optional[Scalar]:
+    """The scalar a type expression's name means (``int32``, ``int``…), or ``None``."""
+    return SCALARS.get(name) or ALIASES.get(name)
 
 Field = Tuple[str, ElementType]
 Constructor = Tuple[str, Tuple[ElementType, ...]]

@@ -4,35 +4,26 @@ A faithful Python rendering of Sarek's ``Sarek_ir_layout`` (SPEC §1–2): C str
 records, and for variants an int32 tag at 0 followed by a payload union at
 ``P = max(4, largest payload alignment)``. Same functions, same errors, same numbers.
 
-Nested records are laid out once per distinct record type (memoised on the hashable
-``TRecord``) and their leaves are shifted into place at each use, so deep or widely shared
-nesting stays linear.
+Each record and each constructor is laid out as its *members* (``MemberLayout``: a field or
+an argument ``_0``, ``_1``…, with its offset, size and alignment); a nested record is one
+member whose own layout is computed once per distinct record type (memoised on the hashable
+``TRecord``). The flattened scalar ``leaves`` of Sarek's API are derived from the members
+only when asked for, so laying out deep or widely shared nesting stays linear in the schema;
+only the leaves themselves can be as many as the schema describes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Iterable, List, Sequence, Tuple, Union
 
 from ..errors import LayoutError, MisalignedField, NestedVariant, UnsupportedField
-from ..ir.types import (
-    ElementType,
-    Scalar,
-    TArray,
-    TBool,
-    TFloat32,
-    TFloat64,
-    TInt32,
-    TInt64,
-    TRecord,
-    TUnit,
-    TVariant,
-    TVec,
-)
+from ..ir.types import ElementType, Scalar, TArray, TRecord, TVariant, TVec
 
 __all__ = [
     "Leaf",
+    "MemberLayout",
     "RecordLayout",
     "CtorLayout",
     "VariantLayout",
@@ -46,12 +37,8 @@ __all__ = [
     "member_size_align",
     "variant_layout",
     "elttype_layout",
+    "unsupported_kind",
 ]
-
-_SCALAR_SIZE = {TInt32: 4, TFloat32: 4, TBool: 4, TUnit: 4, TInt64: 8, TFloat64: 8}
-# The same, keyed by identity: the scalars are singletons, and hashing a dataclass is a
-# Python-level call. Equal scalars that are other objects still go through _SCALAR_SIZE.
-_SCALAR_SIZE_BY_ID = {id(t): size for t, size in _SCALAR_SIZE.items()}
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -68,24 +55,83 @@ class Leaf:
     align: int
 
 
-@dataclass(frozen=True)
-class RecordLayout:
-    """``fields``: ``(name, offset)`` of each immediate field; ``leaves``: all scalars."""
+@dataclass(frozen=True, slots=True)
+class MemberLayout:
+    """One member placed by the core: a record field, or a constructor argument ``_N``.
 
-    fields: Tuple[Tuple[str, int], ...]
-    leaves: Tuple[Leaf, ...]
+    ``path`` is how errors and leaves name it (``inner``, ``Pair._1``); ``offset`` is from
+    the element start; ``type`` is a ``Scalar`` or a ``TRecord`` (``record_layout_of`` gives
+    the latter's own layout).
+    """
+
+    name: str
+    path: str
+    type: ElementType
+    offset: int
     size: int
     align: int
 
 
+def _leaves_of(members: Sequence[MemberLayout]) -> Tuple[Leaf, ...]:
+    """The scalar leaves under ``members``, in declaration order, paths from the root."""
+    out: List[Leaf] = []
+    for m in members:
+        t = m.type
+        if isinstance(t, Scalar):
+            out.append(Leaf(m.path, t, m.offset, m.size, m.align))
+        else:
+            prefix, base = m.path + ".", m.offset
+            out.extend(
+                Leaf(prefix + leaf.path, leaf.type, base + leaf.offset, leaf.size, leaf.align)
+                for leaf in _nested_record_layout(t).leaves  # type: ignore[arg-type]
+            )
+    return tuple(out)
+
+
+def _leaf_count(members: Sequence[MemberLayout]) -> int:
+    return sum(
+        1 if isinstance(m.type, Scalar) else _nested_record_layout(m.type).leaf_count  # type: ignore[arg-type]
+        for m in members
+    )
+
+
+@dataclass(frozen=True)
+class RecordLayout:
+    """``fields``: ``(name, offset)`` of each immediate field; ``members``: the same with
+    types and sizes; ``leaves`` (derived on first use): every scalar, flattened."""
+
+    fields: Tuple[Tuple[str, int], ...]
+    size: int
+    align: int
+    members: Tuple[MemberLayout, ...] = field(default=(), repr=False)
+
+    @cached_property
+    def leaves(self) -> Tuple[Leaf, ...]:
+        return _leaves_of(self.members)
+
+    @cached_property
+    def leaf_count(self) -> int:
+        """``len(self.leaves)``, without building them."""
+        return _leaf_count(self.members)
+
+
 @dataclass(frozen=True)
 class CtorLayout:
-    """One constructor: tag = declaration index; leaves are absolute, ``Ctor._N`` paths."""
+    """One constructor: tag = declaration index; ``args`` and ``leaves`` are absolute,
+    named ``Ctor._N``."""
 
     name: str
     tag: int
-    leaves: Tuple[Leaf, ...]
     payload_size: int
+    args: Tuple[MemberLayout, ...] = field(default=(), repr=False)
+
+    @cached_property
+    def leaves(self) -> Tuple[Leaf, ...]:
+        return _leaves_of(self.args)
+
+    @cached_property
+    def leaf_count(self) -> int:
+        return _leaf_count(self.args)
 
 
 @dataclass(frozen=True)
@@ -117,51 +163,43 @@ def align_up(offset: int, align: int) -> int:
 
 
 def scalar_size(t: ElementType) -> int:
-    """Byte size of a scalar: 4 for int32/float32/bool/unit, 8 for int64/float64."""
-    try:
-        return _SCALAR_SIZE[t]  # type: ignore[index]
-    except (KeyError, TypeError):
-        raise ValueError(f"scalar_size: not a scalar type: {t!r}") from None
+    """Byte size of a scalar (the scalar table's): 4 for int32/float32/bool/unit, 8 for
+    int64/float64."""
+    if isinstance(t, Scalar):
+        return t.size
+    raise ValueError(f"scalar_size: not a scalar type: {t!r}")
 
 
 def scalar_align(t: ElementType) -> int:
     """Natural alignment of a scalar: equal to its size for every Sarek scalar."""
-    try:
-        return _SCALAR_SIZE[t]  # type: ignore[index]
-    except (KeyError, TypeError):
-        raise ValueError(f"scalar_align: not a scalar type: {t!r}") from None
+    if isinstance(t, Scalar):
+        return t.align
+    raise ValueError(f"scalar_align: not a scalar type: {t!r}")
 
 
 # --- aggregates -------------------------------------------------------------------------------
 
 
-def _unsupported_kind(t: ElementType) -> str:
-    return "array" if isinstance(t, TArray) else "vector"
+def unsupported_kind(t: ElementType) -> str:
+    """How Sarek names a type with no element layout in ``UnsupportedField.what``."""
+    return "TArray" if isinstance(t, TArray) else "TVec"
 
 
-def _place_fields(
-    type_name: str,
-    members: Iterable[Tuple[str, ElementType]],
-    start: int,
-    path_prefix: str,
-) -> Tuple[List[Tuple[str, int]], List[Leaf], int, int]:
+def _place(
+    type_name: str, members: Iterable[Tuple[str, ElementType]], start: int, path_prefix: str
+) -> Tuple[List[MemberLayout], int, int]:
     """Lay ``members`` out from ``start`` by C struct rules.
 
-    Returns the member offsets, the flattened leaves, the end offset of the last member
-    and the largest member alignment (1 when there are no members). Errors name
-    ``type_name`` and the member's path (``path_prefix`` + name).
+    Returns the placed members, the end offset of the last one and the largest member
+    alignment (1 when there are none). Errors name ``type_name`` and the member's path
+    (``path_prefix`` + name), re-rooted through nested records.
     """
-    offsets: List[Tuple[str, int]] = []
-    leaves: List[Leaf] = []
+    placed: List[MemberLayout] = []
     offset = start
     max_align = 1
-    by_id = _SCALAR_SIZE_BY_ID
     for name, t in members:
-        size = by_id.get(id(t)) or _scalar_size_or_none(t)
-        if size is not None:
-            align = size
-            offset = (offset + align - 1) & -align  # align_up, inlined: this is the hot loop
-            leaves.append(Leaf(path_prefix + name, t, offset, size, align))  # type: ignore[arg-type]
+        if isinstance(t, Scalar):
+            size = align = t.size
         elif isinstance(t, TRecord):
             try:
                 inner = _nested_record_layout(t)
@@ -169,30 +207,18 @@ def _place_fields(
                 # Re-anchor the error on the root type, with the full dotted path.
                 raise LayoutError(_reroot(e.error, type_name, path_prefix + name)) from None
             size, align = inner.size, inner.align
-            offset = align_up(offset, align)
-            prefix = path_prefix + name + "."
-            leaves.extend(
-                Leaf(prefix + leaf.path, leaf.type, offset + leaf.offset, leaf.size, leaf.align)
-                for leaf in inner.leaves
-            )
         elif isinstance(t, TVariant):
             raise LayoutError(NestedVariant(type_name, path_prefix + name))
         elif isinstance(t, (TArray, TVec)):
-            raise LayoutError(UnsupportedField(type_name, path_prefix + name, _unsupported_kind(t)))
+            raise LayoutError(UnsupportedField(type_name, path_prefix + name, unsupported_kind(t)))
         else:
             raise TypeError(f"not an elttype: {t!r} (field {path_prefix + name!r} of {type_name!r})")
-        offsets.append((name, offset))
+        offset = (offset + align - 1) & -align  # align_up, inlined: this is the hot loop
+        placed.append(MemberLayout(name, path_prefix + name, t, offset, size, align))
         offset += size
         if align > max_align:
             max_align = align
-    return offsets, leaves, offset, max_align
-
-
-def _scalar_size_or_none(t: ElementType):
-    """Size of a scalar that is not one of the singletons (an equal copy), else ``None``."""
-    if isinstance(t, Scalar):
-        return _SCALAR_SIZE.get(t)
-    return None
+    return placed, offset, max_align
 
 
 def _reroot(error, type_name: str, field_path: str):
@@ -205,11 +231,13 @@ def _reroot(error, type_name: str, field_path: str):
     return MisalignedField(type_name, inner_field, error.offset, error.required_align)
 
 
-def _check_alignment(type_name: str, leaves: Sequence[Leaf]) -> None:
-    """The defensive invariant of Sarek's layout: every leaf sits on its alignment."""
-    for leaf in leaves:
-        if leaf.offset % leaf.align:
-            raise LayoutError(MisalignedField(type_name, leaf.path, leaf.offset, leaf.align))
+def _check_alignment(type_name: str, placed: Sequence) -> None:
+    """The defensive invariant of Sarek's layout: every member (or leaf) sits on its
+    alignment. Checking members suffices: a nested record is checked when it is laid out,
+    and it sits on its own alignment, which no leaf of it exceeds."""
+    for item in placed:
+        if item.offset % item.align:
+            raise LayoutError(MisalignedField(type_name, item.path, item.offset, item.align))
 
 
 # Unbounded on purpose: evicting an inner record would re-lay it out at its next use and,
@@ -230,21 +258,22 @@ def member_size_align(t: ElementType) -> Tuple[int, int]:
     if isinstance(t, TRecord):
         inner = _nested_record_layout(t)
         return inner.size, inner.align
-    size = scalar_size(t)
-    return size, size
+    return scalar_size(t), scalar_align(t)
 
 
 def record_layout(type_name: str, fields: Iterable[Tuple[str, ElementType]]) -> RecordLayout:
     """Aligned layout of a record; raises ``LayoutError`` for variant or array/vector fields."""
-    offsets, leaves, end, max_align = _place_fields(type_name, fields, 0, "")
-    _check_alignment(type_name, leaves)
-    return RecordLayout(tuple(offsets), tuple(leaves), align_up(end, max_align), max_align)
+    placed, end, max_align = _place(type_name, fields, 0, "")
+    _check_alignment(type_name, placed)
+    return RecordLayout(
+        tuple((m.name, m.offset) for m in placed), align_up(end, max_align), max_align, tuple(placed)
+    )
 
 
 def _payload_align(t: ElementType) -> int:
     """Alignment a payload argument asks for; errors are raised later, with the path."""
-    if t in _SCALAR_SIZE:
-        return _SCALAR_SIZE[t]  # type: ignore[index]
+    if isinstance(t, Scalar):
+        return t.align
     if isinstance(t, TRecord):
         try:
             return _nested_record_layout(t).align
@@ -266,24 +295,23 @@ def variant_layout(
     max_payload = 0
     for tag, (name, args) in enumerate(ctor_list):
         members = ((f"_{i}", arg) for i, arg in enumerate(args))
-        _, leaves, end, arg_align = _place_fields(type_name, members, payload_offset, name + ".")
-        _check_alignment(type_name, leaves)
+        placed, end, arg_align = _place(type_name, members, payload_offset, name + ".")
+        _check_alignment(type_name, placed)
         payload_size = align_up(end - payload_offset, arg_align) if args else 0
         max_payload = max(max_payload, payload_size)
-        ctor_layouts.append(CtorLayout(name, tag, tuple(leaves), payload_size))
+        ctor_layouts.append(CtorLayout(name, tag, payload_size, tuple(placed)))
     size = align_up(payload_offset + max_payload, payload_offset)
     return VariantLayout(0, payload_offset, tuple(ctor_layouts), size, payload_offset)
 
 
 def elttype_layout(t: ElementType) -> Layout:
     """Dispatch on ``t``: scalars, records and variants; arrays/vectors are unsupported."""
-    if t in _SCALAR_SIZE:
-        size = _SCALAR_SIZE[t]  # type: ignore[index]
-        return ScalarLayout(size, size)
+    if isinstance(t, Scalar):
+        return ScalarLayout(t.size, t.align)
     if isinstance(t, TRecord):
         return record_layout(t.name, t.fields)
     if isinstance(t, TVariant):
         return variant_layout(t.name, t.ctors)
     if isinstance(t, (TArray, TVec)):
-        raise LayoutError(UnsupportedField("<element>", "<self>", _unsupported_kind(t)))
+        raise LayoutError(UnsupportedField("<element>", "<self>", unsupported_kind(t)))
     raise TypeError(f"not an elttype: {t!r}")

@@ -1,28 +1,28 @@
-"""The probe model: every number a compiler must agree on, with the value the layout core gives.
+"""The probe model: every number a compiler must agree on, with the value the layout gives.
 
 For each schema type, probes ask for its ``sizeof``, its alignment, and the offset and size of
-every member a header in the SPEC §4 shape has: record fields and, recursively, the fields of
-nested records (``pos``, ``pos.x``); for a variant ``tag``, the union ``data``, each arm
-``data.<Ctor>_v`` and each argument ``data.<Ctor>_v._0`` (and ``data.Circle_v._0.x`` inside a
-record argument). Padding members (``_sarek_…``) are the header's business and are not probed.
+every member a header in the SPEC §4 shape has: record fields; for a variant ``tag``, the
+union ``data``, each arm ``data.<Ctor>_v`` and each argument ``data.<Ctor>_v._0``. A member
+of record type is probed as a whole (offset and size); the nested record's own fields are
+probed once, as that record's own type (``probes_for`` adds every record the given types
+use), which proves the same offsets (``offsetof(T, a.b) == offsetof(T, a) + offsetof(A, b)``
+in C) at a cost linear in the schema however deep records nest. Padding members
+(``_sarek_…``) are the header's business and are not probed.
 
-Nothing here computes a layout: every expected value is read from the layout core's results
-(``SchemaType.layout`` and ``record_layout_of`` for nested records); the only arithmetic is
-adding a nested record's own field offsets to the offset where the core placed that record.
-Drivers turn probes into their language's spelling (``offsetof``, ``__builtin_offsetof``,
-``_Alignof``/``alignof``…); see ``drivers``.
+Nothing here computes a layout: every expected value is read from the member model
+(``SchemaType.members``/``arms``). Drivers turn probes into their language's spelling
+(``offsetof``, ``__builtin_offsetof``, ``_Alignof``/``alignof``…); see ``drivers``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, List, Sequence
+from typing import Dict, Iterable, List, Sequence
 
-from ..ir.schema import SchemaType
-from ..ir.types import Scalar, TRecord
-from ..layout.core import RecordLayout, VariantLayout, member_size_align, record_layout_of
+from ..ir.schema import Member, SchemaType
 
-__all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "probes_for_type", "probes_for"]
+__all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "probes_for_type", "probes_for",
+           "with_nested_records"]
 
 #: What a probe measures.
 SIZE = "size"  # sizeof(T)
@@ -47,66 +47,53 @@ class Probe:
         return f"{where} {self.quantity}"
 
 
-def _member_size(t) -> int:
-    return member_size_align(t)[0]
-
-
-def _record_members(c_type: str, prefix: str, t: TRecord, base: int, out: List[Probe]) -> None:
-    """Probes for the fields of record ``t`` placed at ``base``, below member path ``prefix``."""
-    layout = record_layout_of(t)
-    for (name, offset), (_, ft) in zip(layout.fields, t.fields):
-        _member(c_type, prefix + name, ft, base + offset, out)
-
-
-def _member(c_type: str, path: str, t, offset: int, out: List[Probe]) -> None:
-    out.append(Probe(c_type, path, OFFSET, offset))
-    out.append(Probe(c_type, path, MEMBER_SIZE, _member_size(t)))
-    if isinstance(t, TRecord):
-        _record_members(c_type, path + ".", t, offset, out)
+def _member(c_type: str, path: str, m: Member, out: List[Probe]) -> None:
+    out.append(Probe(c_type, path, OFFSET, m.offset))
+    out.append(Probe(c_type, path, MEMBER_SIZE, m.size))
 
 
 def probes_for_type(st: SchemaType) -> List[Probe]:
     """Every probe of one schema type, in a stable order (size, alignment, members)."""
-    layout = st.layout
     c = st.c_name
-    out: List[Probe] = [
-        Probe(c, "", SIZE, layout.size),  # type: ignore[attr-defined]
-        Probe(c, "", ALIGN, layout.align),  # type: ignore[attr-defined]
-    ]
-    if isinstance(layout, RecordLayout):
-        assert isinstance(st.elttype, TRecord)
-        for (name, offset), (_, ft) in zip(layout.fields, st.elttype.fields):
-            _member(c, name, ft, offset, out)
+    out: List[Probe] = [Probe(c, "", SIZE, st.size), Probe(c, "", ALIGN, st.align)]
+    if st.kind == "record":
+        for m in st.members:
+            _member(c, m.name, m, out)
         return out
-    assert isinstance(layout, VariantLayout)
-    out.append(Probe(c, "tag", OFFSET, layout.tag_offset))
-    out.append(Probe(c, "tag", MEMBER_SIZE, 4))
-    ctors = st.elttype.ctors  # type: ignore[union-attr]
-    if any(args for _, args in ctors):
-        out.append(Probe(c, "data", OFFSET, layout.payload_offset))
-    for (name, args), ctor in zip(ctors, layout.ctors):
-        if not args:
+    tag = st.members[0]
+    _member(c, "tag", tag, out)
+    if st.has_payload:
+        out.append(Probe(c, "data", OFFSET, st.payload_offset))
+    for arm in st.arms:
+        if not arm.args:
             continue
-        arm = f"data.{name}_v"
-        out.append(Probe(c, arm, OFFSET, layout.payload_offset))
-        leaves = {leaf.path: leaf for leaf in ctor.leaves}
-        for i, arg in enumerate(args):
-            qualified = f"{name}._{i}"
-            if isinstance(arg, Scalar):
-                offset = leaves[qualified].offset
-            else:
-                # Where the core put the argument: its first leaf, less that leaf's own offset
-                # inside the record (records are never empty, so there is a first leaf).
-                first = record_layout_of(arg).leaves[0]
-                offset = leaves[f"{qualified}.{first.path}"].offset - first.offset
-            _member(c, f"{arm}._{i}", arg, offset, out)
+        name = f"data.{arm.name}_v"
+        out.append(Probe(c, name, OFFSET, st.payload_offset))
+        for a in arm.args:
+            _member(c, f"{name}.{a.name}", a, out)
     return out
 
 
-def probes_for(types: Iterable[SchemaType]) -> List[Probe]:
-    """The probes of several types, concatenated (the order drivers number them in)."""
-    out: List[Probe] = []
+def with_nested_records(types: Iterable[SchemaType]) -> List[SchemaType]:
+    """``types`` followed by every record they use (transitively) that is not among them,
+    each once: the types whose probes prove ``types``' nested offsets."""
+    chosen: Dict[int, SchemaType] = {}
     for st in types:
+        chosen.setdefault(id(st), st)
+    todo = list(chosen.values())
+    while todo:
+        for record in todo.pop().records_used():
+            if id(record) not in chosen:
+                chosen[id(record)] = record
+                todo.append(record)
+    return list(chosen.values())
+
+
+def probes_for(types: Iterable[SchemaType]) -> List[Probe]:
+    """The probes of several types and of the records they use, concatenated (the order
+    drivers number them in)."""
+    out: List[Probe] = []
+    for st in with_nested_records(types):
         out.extend(probes_for_type(st))
     return out
 

@@ -84,12 +84,47 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_item, data.Ref_v) == 8, "sarek-layout:
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_item, data.Ref_v._0) == 8, "sarek-layout: Scene_item::data.Ref_v._0 must be at offset 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_item, data.Ref_v._1) == 16, "sarek-layout: Scene_item::data.Ref_v._1 must be at offset 16");
 
+#ifndef SAREK_LAYOUT_COPY_Base_vec
+#define SAREK_LAYOUT_COPY_Base_vec
+/* Base_vec with every padding byte zero: make_ helpers copy record arguments with it. */
+SAREK_LAYOUT_FN Base_vec sarek_layout_copy_Base_vec(Base_vec _sarek_src)
+{
+    Base_vec _sarek_v = SAREK_LAYOUT_ZERO;
+    _sarek_v.x = _sarek_src.x;
+    _sarek_v.y = _sarek_src.y;
+    return _sarek_v;
+}
+#endif
+
+#ifndef SAREK_LAYOUT_COPY_Base_id
+#define SAREK_LAYOUT_COPY_Base_id
+/* Base_id with every padding byte zero: make_ helpers copy record arguments with it. */
+SAREK_LAYOUT_FN Base_id sarek_layout_copy_Base_id(Base_id _sarek_src)
+{
+    Base_id _sarek_v = SAREK_LAYOUT_ZERO;
+    _sarek_v.value = _sarek_src.value;
+    return _sarek_v;
+}
+#endif
+
+#ifndef SAREK_LAYOUT_COPY_Scene_node
+#define SAREK_LAYOUT_COPY_Scene_node
+/* Scene_node with every padding byte zero: make_ helpers copy record arguments with it. */
+SAREK_LAYOUT_FN Scene_node sarek_layout_copy_Scene_node(Scene_node _sarek_src)
+{
+    Scene_node _sarek_v = SAREK_LAYOUT_ZERO;
+    _sarek_v.id = sarek_layout_copy_Base_id(_sarek_src.id);
+    _sarek_v.at = sarek_layout_copy_Base_vec(_sarek_src.at);
+    _sarek_v.parent = _sarek_src.parent;
+    return _sarek_v;
+}
+#endif
+
 SAREK_LAYOUT_FN Scene_item make_Scene_item_Point(Base_vec _0)
 {
     Scene_item _sarek_v = SAREK_LAYOUT_ZERO;
     _sarek_v.tag = Scene_item_Point;
-    _sarek_v.data.Point_v._0.x = _0.x;
-    _sarek_v.data.Point_v._0.y = _0.y;
+    _sarek_v.data.Point_v._0 = sarek_layout_copy_Base_vec(_0);
     return _sarek_v;
 }
 
@@ -97,11 +132,8 @@ SAREK_LAYOUT_FN Scene_item make_Scene_item_Ref(Base_id _0, Scene_node _1)
 {
     Scene_item _sarek_v = SAREK_LAYOUT_ZERO;
     _sarek_v.tag = Scene_item_Ref;
-    _sarek_v.data.Ref_v._0.value = _0.value;
-    _sarek_v.data.Ref_v._1.id.value = _1.id.value;
-    _sarek_v.data.Ref_v._1.at.x = _1.at.x;
-    _sarek_v.data.Ref_v._1.at.y = _1.at.y;
-    _sarek_v.data.Ref_v._1.parent = _1.parent;
+    _sarek_v.data.Ref_v._0 = sarek_layout_copy_Base_id(_0);
+    _sarek_v.data.Ref_v._1 = sarek_layout_copy_Scene_node(_1);
     return _sarek_v;
 }
 

@@ -113,18 +113,50 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Move_v._2) == 24, "sarek-la
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Stamp_v) == 8, "sarek-layout: Nest_event::data.Stamp_v must be at offset 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Stamp_v._0) == 8, "sarek-layout: Nest_event::data.Stamp_v._0 must be at offset 8");
 
+#ifndef SAREK_LAYOUT_COPY_Nest_vec3
+#define SAREK_LAYOUT_COPY_Nest_vec3
+/* Nest_vec3 with every padding byte zero: make_ helpers copy record arguments with it. */
+static inline __host__ __device__ Nest_vec3 sarek_layout_copy_Nest_vec3(Nest_vec3 _sarek_src)
+{
+    Nest_vec3 _sarek_v = {};
+    _sarek_v.x = _sarek_src.x;
+    _sarek_v.y = _sarek_src.y;
+    _sarek_v.z = _sarek_src.z;
+    return _sarek_v;
+}
+#endif
+
+#ifndef SAREK_LAYOUT_COPY_Nest_body
+#define SAREK_LAYOUT_COPY_Nest_body
+/* Nest_body with every padding byte zero: make_ helpers copy record arguments with it. */
+static inline __host__ __device__ Nest_body sarek_layout_copy_Nest_body(Nest_body _sarek_src)
+{
+    Nest_body _sarek_v = {};
+    _sarek_v.pos = sarek_layout_copy_Nest_vec3(_sarek_src.pos);
+    _sarek_v.vel = sarek_layout_copy_Nest_vec3(_sarek_src.vel);
+    _sarek_v.mass = _sarek_src.mass;
+    _sarek_v.alive = _sarek_src.alive;
+    return _sarek_v;
+}
+#endif
+
+#ifndef SAREK_LAYOUT_COPY_Nest_stamp
+#define SAREK_LAYOUT_COPY_Nest_stamp
+/* Nest_stamp with every padding byte zero: make_ helpers copy record arguments with it. */
+static inline __host__ __device__ Nest_stamp sarek_layout_copy_Nest_stamp(Nest_stamp _sarek_src)
+{
+    Nest_stamp _sarek_v = {};
+    _sarek_v.when = _sarek_src.when;
+    _sarek_v.where_ = sarek_layout_copy_Nest_vec3(_sarek_src.where_);
+    return _sarek_v;
+}
+#endif
+
 static inline __host__ __device__ Nest_event make_Nest_event_Spawn(Nest_body _0, int32_t _1)
 {
     Nest_event _sarek_v = {};
     _sarek_v.tag = Nest_event_Spawn;
-    _sarek_v.data.Spawn_v._0.pos.x = _0.pos.x;
-    _sarek_v.data.Spawn_v._0.pos.y = _0.pos.y;
-    _sarek_v.data.Spawn_v._0.pos.z = _0.pos.z;
-    _sarek_v.data.Spawn_v._0.vel.x = _0.vel.x;
-    _sarek_v.data.Spawn_v._0.vel.y = _0.vel.y;
-    _sarek_v.data.Spawn_v._0.vel.z = _0.vel.z;
-    _sarek_v.data.Spawn_v._0.mass = _0.mass;
-    _sarek_v.data.Spawn_v._0.alive = _0.alive;
+    _sarek_v.data.Spawn_v._0 = sarek_layout_copy_Nest_body(_0);
     _sarek_v.data.Spawn_v._1 = _1;
     return _sarek_v;
 }
@@ -134,9 +166,7 @@ static inline __host__ __device__ Nest_event make_Nest_event_Move(int32_t _0, Ne
     Nest_event _sarek_v = {};
     _sarek_v.tag = Nest_event_Move;
     _sarek_v.data.Move_v._0 = _0;
-    _sarek_v.data.Move_v._1.x = _1.x;
-    _sarek_v.data.Move_v._1.y = _1.y;
-    _sarek_v.data.Move_v._1.z = _1.z;
+    _sarek_v.data.Move_v._1 = sarek_layout_copy_Nest_vec3(_1);
     _sarek_v.data.Move_v._2 = _2;
     return _sarek_v;
 }
@@ -145,10 +175,7 @@ static inline __host__ __device__ Nest_event make_Nest_event_Stamp(Nest_stamp _0
 {
     Nest_event _sarek_v = {};
     _sarek_v.tag = Nest_event_Stamp;
-    _sarek_v.data.Stamp_v._0.when = _0.when;
-    _sarek_v.data.Stamp_v._0.where_.x = _0.where_.x;
-    _sarek_v.data.Stamp_v._0.where_.y = _0.where_.y;
-    _sarek_v.data.Stamp_v._0.where_.z = _0.where_.z;
+    _sarek_v.data.Stamp_v._0 = sarek_layout_copy_Nest_stamp(_0);
     return _sarek_v;
 }
 

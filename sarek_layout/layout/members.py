@@ -1,0 +1,96 @@
+"""The member model of one resolved type: its members, the holes between them, its arms.
+
+Filled in once, when the schema is resolved (``frontends.resolve`` calls ``members_of``),
+from the layout core's placed members and the declaration they came from. Every later
+stage reads it: header views take their padding runs from the holes, explain draws them,
+the host codecs skip them, verify probes the members. Nothing after this module computes an
+offset, a hole or the C name of a member's type.
+
+Pure: plain arithmetic over the core's numbers, no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence, Tuple, Union
+
+from ..ir.schema import (
+    HOLE,
+    TAIL,
+    UNUSED,
+    Arm,
+    Hole,
+    Item,
+    Member,
+    RecordDecl,
+    SchemaType,
+    TypeExpr,
+    VariantDecl,
+)
+from ..ir.types import Scalar, TInt32
+from .core import MemberLayout, RecordLayout, VariantLayout
+
+__all__ = ["with_holes", "members_of"]
+
+#: What a member's type resolved to: a scalar of the table, or the laid-out record.
+MemberType = Union[Scalar, SchemaType]
+
+
+def with_holes(members: Sequence[Member], start: int, end: int, last: str = TAIL) -> Tuple[Item, ...]:
+    """``members`` (in offset order) with a ``Hole`` in every gap of ``[start, end)``; the gap
+    after the last member is of kind ``last``, the others ``HOLE``."""
+    items: List[Item] = []
+    cursor = start
+    for m in members:
+        if m.offset > cursor:
+            items.append(Hole(cursor, m.offset - cursor, HOLE))
+        items.append(m)
+        cursor = m.offset + m.size
+    if end > cursor:
+        items.append(Hole(cursor, end - cursor, last))
+    return tuple(items)
+
+
+def _member(placed: MemberLayout, t: MemberType, expr: Optional[TypeExpr], location) -> Member:
+    if isinstance(t, Scalar):
+        return Member(placed.name, placed.offset, placed.size, placed.align, t, None, t.name,
+                      location)
+    return Member(placed.name, placed.offset, placed.size, placed.align, None, t,
+                  str(expr) if expr is not None else t.name, location)
+
+
+def members_of(
+    decl: Union[RecordDecl, VariantDecl],
+    layout: Union[RecordLayout, VariantLayout],
+    member_types: Sequence[Sequence[MemberType]],
+) -> Tuple[Tuple[Member, ...], Tuple[Item, ...], Tuple[Arm, ...]]:
+    """``(members, items, arms)`` of one type.
+
+    ``member_types[i]`` lists what the i-th field (one entry) or constructor (one per
+    argument) of ``decl`` resolved to, in declaration order.
+    """
+    if isinstance(decl, RecordDecl):
+        assert isinstance(layout, RecordLayout)
+        members = tuple(
+            _member(placed, types[0], f.type, f.location)
+            for placed, f, types in zip(layout.members, decl.fields, member_types)
+        )
+        return members, with_holes(members, 0, layout.size, TAIL), ()
+
+    assert isinstance(layout, VariantLayout)
+    p = layout.payload_offset
+    tag = Member("tag", layout.tag_offset, TInt32.size, TInt32.align, TInt32, None, TInt32.name,
+                 decl.location)
+    has_payload = any(c.args for c in decl.ctors)
+    head = with_holes((tag,), 0, p if has_payload else layout.size, HOLE)
+    arms = []
+    for ctor, c, types in zip(layout.ctors, decl.ctors, member_types):
+        args = tuple(
+            _member(placed, t, expr, expr.location)
+            for placed, t, expr in zip(ctor.args, types, c.args)
+        )
+        items = with_holes(args, p, p + ctor.payload_size, TAIL)
+        unused = layout.size - p - ctor.payload_size
+        if unused > 0:
+            items += (Hole(p + ctor.payload_size, unused, UNUSED),)
+        arms.append(Arm(ctor.name, ctor.tag, ctor.payload_size, args, items, c.location))
+    return (tag,), head, tuple(arms)
