@@ -242,7 +242,13 @@ def _import_and_round_trip(out: pathlib.Path) -> None:
 HOSTILE_NAMES = ["int", "default", "union", "class", "template", "__global", "kernel", "half",
                  "None", "_Bool", "__x", "_X", "_sarek_pad0", "SAREK_LAYOUT_ZERO", "a__b",
                  "INT32_MAX", "float4", "caf\u00e9", "x" * 64, "*/", "a*/b", 'a"b', "a\nb", "",
-                 "2x", "a b", "a-b", "a.b", "uint8_t", "size_t"]
+                 "2x", "a b", "a-b", "a.b", "uint8_t", "size_t", "linux", "stdout"]
+# A type or constructor is judged by the C names it is emitted as (Module_type,
+# Module_type_Ctor…), so keywords are fine there; these are refused whatever the module.
+HOSTILE_TYPE_NAMES = ["int", "__global", "_Bool", "__x", "_X", "_sarek_pad0", "a__b",
+                      "caf\u00e9", "x" * 64, "*/", "a*/b", 'a"b', "a\nb", "", "2x", "a b", "a-b",
+                      "a.b", "int32", "float"]
+HOSTILE_CTOR_NAMES = [n for n in HOSTILE_TYPE_NAMES if n not in ("int", "int32", "float")]
 
 
 @st.composite
@@ -258,9 +264,10 @@ def broken(draw):
                                 "module name"]))
     bad = draw(st.sampled_from(HOSTILE_NAMES))
     if how == "type name":
+        bad = draw(st.sampled_from(HOSTILE_TYPE_NAMES))
         decl = dataclasses.replace(decl, name=bad)
     elif how == "module name":
-        m = dataclasses.replace(m, name=draw(st.sampled_from(["_m", "int", "M__x", "a b", "*/"])))
+        m = dataclasses.replace(m, name=draw(st.sampled_from(["_m", "M__x", "a b", "*/", "\u00e9"])))
     elif isinstance(decl, RecordDecl):
         f = decl.fields[0]
         if how == "member name":
@@ -272,7 +279,7 @@ def broken(draw):
     else:
         c = decl.ctors[0]
         if how == "member name":
-            c = dataclasses.replace(c, name=bad)
+            c = dataclasses.replace(c, name=draw(st.sampled_from(HOSTILE_CTOR_NAMES)))
         else:
             target = decl.name if how == "self reference" else "no_such_type"
             c = dataclasses.replace(c, args=c.args + (NamedType(target, None, _NOWHERE),))

@@ -13,7 +13,7 @@ from typing import Callable, Dict, Iterator, List, Tuple
 
 from hypothesis import strategies as st
 
-from sarek_layout.ir.names import identifier_problem
+from sarek_layout.ir.names import emitted_name_problem, identifier_problem
 from sarek_layout.ir.types import (
     TBool,
     TFloat32,
@@ -160,7 +160,7 @@ def variant_leaf_path(dtype_path: str) -> str:
 # Names a schema could really contain (the resolver's own rule), so the same strategies can
 # feed compilers as well as the codec.
 _names = st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True).filter(
-    lambda n: identifier_problem(n) is None)
+    lambda n: identifier_problem(n) is None and emitted_name_problem(n) is None)
 
 
 @st.composite

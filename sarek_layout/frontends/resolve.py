@@ -15,7 +15,8 @@ import difflib
 from typing import Dict, List, Sequence, Tuple, Union
 
 from ..errors import LayoutError, SchemaError, layout_error_message, quoted
-from ..ir.names import file_scope_problem, identifier_problem
+from ..ir.names import RESERVED_WORDS, emitted_name_problem, file_scope_problem, identifier_problem
+from ..ir.predefined import OBJECT_MACROS
 from ..ir.schema import (
     ContainerType,
     CtorDecl,
@@ -46,9 +47,15 @@ Key = Tuple[str, str]  # (module name, type name)
 
 
 def _check_name(
-    what: str, name: object, location: SourceLocation, file_scope: bool = False
+    what: str, name: object, location: SourceLocation, file_scope: bool = False,
+    emitted: bool = False,
 ) -> None:
+    """``name`` must be an identifier; with ``emitted`` it appears bare in the generated
+    structs (a field), so it must also be free there. Types and constructors are judged by
+    the C names they are emitted as (``_Resolver._check_c_names``)."""
     problem = identifier_problem(name, file_scope=file_scope)
+    if problem is None and emitted:
+        problem = emitted_name_problem(name)  # type: ignore[arg-type]
     if problem is not None:
         raise SchemaError(f"{what} {quoted(name)} {problem}; choose another name", location)
 
@@ -105,7 +112,7 @@ def _check_members(
 ) -> None:
     seen: Dict[str, SourceLocation] = {}
     for member in members:
-        _check_name(f"{what} name", member.name, member.location)
+        _check_name(f"{what} name", member.name, member.location, emitted=what == "field")
         if member.name in seen:
             raise SchemaError(
                 f"duplicate {what} {member.name!r} in {type_name!r} (first at {seen[member.name]})",
@@ -315,6 +322,15 @@ class _Resolver:
                     owner = f"constructor {_display(key)}.{ctor.name}"
                     claim(f"{c_name}_{ctor.name}", owner, ctor.location)
                     claim(f"make_{c_name}_{ctor.name}", owner, ctor.location)
+                    if ctor.args:
+                        # The union arm <Ctor>_v is a member name, emitted bare. ('__' in
+                        # it, as Sarek's own `Some_` gives, is harmless in a member name.)
+                        arm = f"{ctor.name}_v"
+                        if arm in RESERVED_WORDS or arm in OBJECT_MACROS:
+                            raise SchemaError(
+                                f"union arm {arm!r} of {owner} is a reserved word or a "
+                                f"predefined macro of a C-family compiler; rename the "
+                                f"constructor", ctor.location)
 
 
     def _check_member_names(self, order: List[Key], resolved: Dict[Key, list]) -> None:

@@ -1,8 +1,14 @@
-"""Which names may appear in a schema: identifiers that are safe in every target language.
+"""Which names may appear in a schema, judged as the generated files emit them.
 
-A schema name becomes a C/C++/CUDA/OpenCL identifier (and a Python one for host code), so it
-must be a plain ASCII identifier that is a keyword or reserved name in none of them. Checking
-here, once, means no later stage ever has to quote or escape a name.
+A schema name must be a plain ASCII identifier (``identifier_problem``). What else it must
+avoid depends on where it is emitted: a field or member name appears bare in every C-family
+struct, so it must be no keyword, built-in type, library name or predefined macro of C, C++,
+CUDA or OpenCL C (``emitted_name_problem``); a type appears as its C name ``Module_type``
+and a constructor as ``Module_type_Ctor``, ``make_…`` and the arm ``Ctor_v``, and it is those
+emitted names that are judged (``file_scope_problem`` adds the functions a device compiler
+declares). A type ``float4`` of module ``NBody`` is emitted as ``NBody_float4`` and is fine;
+with module ``""`` it is refused. The resolver applies these rules
+(``frontends.resolve``).
 """
 
 from __future__ import annotations
@@ -11,12 +17,15 @@ import functools
 import re
 from typing import Optional
 
+from .predefined import OBJECT_MACROS, RENAMED_BUILTINS
+
 __all__ = [
     "MAX_NAME_LENGTH",
     "PADDING_PREFIX",
     "OWN_PREFIX",
     "RESERVED_WORDS",
     "identifier_problem",
+    "emitted_name_problem",
     "c_name_problem",
     "file_scope_problem",
 ]
@@ -105,12 +114,13 @@ OWN_PREFIX = "sarek_layout_"
 
 
 def identifier_problem(name: object, *, file_scope: bool = False) -> Optional[str]:
-    """Why ``name`` cannot be used as a schema name, or ``None`` when it can.
+    """Why ``name`` cannot be a schema name at all, or ``None`` when its form is fine.
 
-    ``file_scope``: the name of a type or module, which becomes (part of) a C name at file
-    scope, where C reserves every name starting with '_' (and a type ``_0`` could meet the
-    ``make_`` helpers' parameters ``_0``, ``_1``…). The answer is a sentence fragment for an
-    error message ("is a keyword in C++"…).
+    The form only: a plain ASCII identifier of at most ``MAX_NAME_LENGTH`` characters, and
+    with ``file_scope`` (the name of a type or module, which becomes part of a C name at file
+    scope, where C reserves every name starting with '_'), not starting with '_'. Whether the
+    names it is emitted as are free is ``emitted_name_problem``'s and ``file_scope_problem``'s
+    question. The answer is a sentence fragment for an error message.
     """
     if not isinstance(name, str):
         return f"must be a string, not {type(name).__name__}"
@@ -124,18 +134,23 @@ def _str_identifier_problem(name: str, file_scope: bool) -> Optional[str]:
     if not name:
         return "is empty"
     if len(name) > MAX_NAME_LENGTH:
-        return f"is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}"
+        return f"is longer than the limit of {MAX_NAME_LENGTH} characters"
     if not name.isascii():
         return "contains non-ASCII characters (identifiers must be plain ASCII in every target)"
     if not _IDENTIFIER.match(name):
         return "is not a valid identifier (letters, digits and '_', not starting with a digit)"
-    problem = c_name_problem(name)
-    if problem is None and file_scope and name.startswith("_"):
-        problem = (
+    if file_scope and name.startswith("_"):
+        return (
             "starts with '_': C reserves such names at file scope, where type and module "
             "names end up (fields may start with '_')"
         )
-    return problem
+    return None
+
+
+def emitted_name_problem(name: str) -> Optional[str]:
+    """Why the identifier ``name``, emitted as it is in a generated file (a field or member
+    name, or a whole C name), is unsafe there, or ``None``."""
+    return c_name_problem(name)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -144,6 +159,9 @@ def c_name_problem(name: str) -> Optional[str]:
     ``Module_type_Ctor``) must not appear in a generated file, or ``None``."""
     if name in RESERVED_WORDS:
         return "is a keyword or reserved name in C, C++, CUDA, OpenCL C or Python"
+    if name in OBJECT_MACROS:
+        return ("is a macro that a C-family compiler predefines (gcc's GNU modes, OpenCL C, "
+                "nvcc or PoCL), which would rewrite it")
     if _OPENCL_VECTOR.match(name):
         return "is a built-in vector type of OpenCL C or CUDA"
     if _LIBRARY_PATTERN.match(name):
@@ -163,6 +181,6 @@ def file_scope_problem(c_name: str) -> Optional[str]:
     """Why a C name at file scope (a type, an enum constant, a ``make_`` helper) is unsafe,
     beyond ``c_name_problem``: it would clash with a function a device compiler declares."""
     problem = c_name_problem(c_name)
-    if problem is None and c_name in _DEVICE_FUNCTIONS:
+    if problem is None and (c_name in _DEVICE_FUNCTIONS or c_name in RENAMED_BUILTINS):
         problem = "is a function that CUDA or OpenCL C declares implicitly (nvcc refuses the clash)"
     return problem

@@ -1,1 +1,0 @@
-type t = None | Some of int32 [@@sarek.type]

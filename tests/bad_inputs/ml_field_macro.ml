@@ -1,0 +1,1 @@
+type t = { x : float32; linux : int32 } [@@sarek.type]
