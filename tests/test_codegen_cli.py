@@ -187,7 +187,7 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path, capsys):
     path = tmp_path / "geometry.cuh"
     path.write_text(path.read_text().replace("float x;", "float ex;"))
     status, out, _ = _run(capsys, GEOMETRY, "-o", str(tmp_path), "--diff")
-    assert status == 0
+    assert status == 1  # a difference was found, as with --check
     assert out.startswith(f"--- {path}\n+++ {path}\n@@ ")
     assert "\n-    float ex; /* offset 0 */\n+    float x; /* offset 0 */\n" in out
     assert "float ex;" in path.read_text()

@@ -1,8 +1,8 @@
 """``sarek-layout generate SCHEMA... -o DIR [-t TARGET]... [--check] [--diff] [--depfile FILE]``.
 
 Writes one header per schema file and target (``<stem>.h``, ``.cuh``, ``.clh``), each only
-when its content changes. ``--check`` and ``--diff`` write nothing: ``--check`` exits 1 when
-an output is missing or stale, ``--diff`` prints what would change as a unified diff.
+when its content changes. ``--check`` and ``--diff`` write nothing and exit 1 when an output
+is missing or stale; ``--diff`` also prints what would change as a unified diff.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ def add_parser(sub) -> None:
         help="write C/C++, CUDA and OpenCL headers for the schemas",
         description="Write one header per schema file and target into DIR: <stem>.h (C11 and "
         "C++11), <stem>.cuh (CUDA: nvcc and NVRTC), <stem>.clh (OpenCL C 1.2+). Files are "
-        "written only when their content changes, atomically.",
+        "written only when their content changes, atomically. Exit status: 0 done (or, with "
+        "--check/--diff, up to date); 1 with --check or --diff when an output is missing or "
+        "stale; 2 bad input or usage.",
     )
     p.add_argument("schemas", nargs="+", metavar="SCHEMA", help="schema files (given together)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
@@ -40,7 +42,8 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--diff",
         action="store_true",
-        help="write nothing; print a unified diff of what would change on stdout",
+        help="write nothing; print a unified diff of what would change on stdout and exit 1 "
+        "when an output is missing or stale (as --check does)",
     )
     p.add_argument(
         "--depfile",
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             f"{_count(len(stale), word)} would be written, {unchanged} unchanged",
             file=sys.stderr,
         )
-        return 1 if (args.check and stale) else 0
+        return 1 if stale else 0
 
     # Built before anything is written: a path Make cannot express fails the whole run.
     depfile = depfile_text(planned) if args.depfile else None
