@@ -17,6 +17,7 @@ from conftest import EXAMPLES, ROOT
 from sarek_layout.cli.main import main
 from sarek_layout.codegen import GeneratedFile, header_filename, render_headers
 from sarek_layout.codegen.writer import write_if_changed
+from sarek_layout.errors import UsageError
 from sarek_layout.frontends import load_schema
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -133,7 +134,7 @@ def test_write_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(UsageError, match=f"cannot write {re.escape(str(path))}: No space left"):
         write_if_changed(str(path), "new\n")
     assert path.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["x.h"]
@@ -376,4 +377,14 @@ def test_include_guard_is_readable_then_hashed():
     assert guard == include_guard("a-b.h", "A")  # deterministic
     assert len({guard, include_guard("a_b.h", "A"), include_guard("a-b.h", "B"),
                 include_guard("A-b.h", "A")}) == 4
+
+# --- import-c -o, like generate -o ------------------------------------------------------------
+
+
+def test_import_c_creates_a_missing_output_folder(tmp_path, capsys):
+    out = tmp_path / "new" / "schemas"
+    assert main(["import-c", str(ROOT / "generated" / "geometry.h"), "-o", str(out)]) == 0
+    assert capsys.readouterr().err.strip() == "1 schema written, 0 unchanged"
+    assert os.listdir(out) == ["geometry.toml"]
+    assert main(["layout", str(out / "geometry.toml")]) == 0
 

@@ -2,6 +2,13 @@
 
 People run sarek-layout on every build, on files they did not write. This module holds:
 
+* ``CASES``, a corpus of command lines whose outputs must be refused: an output that is an
+  input (by another spelling, through a link, a hard link), or another output; a FIFO, a
+  device, a folder; a picture given a schema's name (``explain --svg a.toml b.toml``). Each
+  runs the real command line in a subprocess with a time limit and an address-space limit (a
+  FIFO hung the old code, and ``/dev/zero`` ate its memory) and must exit 2 with one
+  ``error:`` line naming the paths, no traceback, and nothing written (every file's bytes,
+  inode and timestamp, links included);
 * a closed stdout: the status is the command's result (``verify`` with a disagreeing header
   and ``generate --check --diff`` exit 1 even when nobody reads what they print), with no
   "Exception ignored" noise.
@@ -14,6 +21,7 @@ import os
 import pathlib
 import resource
 import shutil
+import stat
 import subprocess
 import sys
 
@@ -23,6 +31,7 @@ from conftest import EXAMPLES, ROOT, require_toolchain
 from sarek_layout.cli.main import main
 
 GEOMETRY = EXAMPLES / "geometry.toml"
+C_HEADER = ROOT / "generated" / "geometry.h"
 TIME_LIMIT_S = 20
 MEMORY_LIMIT = 1 << 30
 
@@ -42,6 +51,231 @@ def run_cli(args, cwd, **kwargs):
     return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
                           capture_output=True, timeout=TIME_LIMIT_S, preexec_fn=_limit_memory,
                           **kwargs)
+
+
+def snapshot(root: pathlib.Path):
+    """Everything under ``root`` without following links or opening anything but regular
+    files: kind, inode, size, timestamp, and the bytes (or a link's target)."""
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            st_ = os.lstat(path)
+            entry = [stat.S_IFMT(st_.st_mode), st_.st_ino, st_.st_size, st_.st_mtime_ns]
+            if stat.S_ISREG(st_.st_mode):
+                entry.append(pathlib.Path(path).read_bytes())
+            elif stat.S_ISLNK(st_.st_mode):
+                entry.append(os.readlink(path))
+            out[os.path.relpath(path, root)] = tuple(entry)
+    return out
+
+
+# --- the corpus of refused outputs ---------------------------------------------------------------
+#
+# Each case: a function that builds the scene in a folder and returns the command line (run
+# from that folder), and the fragments the one error line must hold.
+
+
+def _schema(tmp, name="geometry.toml"):
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(GEOMETRY, path)
+    return name
+
+
+def _header(tmp, name="shapes.h"):
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(C_HEADER, path)
+    return name
+
+
+def _fifo(tmp, name):
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return name
+
+
+def _link(tmp, name, target):
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(target, path)
+    return name
+
+
+def header_over_its_c_input(tmp):
+    return ["generate", _header(tmp), "-o", ".", "-t", "c"]
+
+
+def header_through_a_linked_folder(tmp):
+    _header(tmp, "src/shapes.h")
+    _link(tmp, "out", "src")
+    return ["generate", "src/shapes.h", "-o", "out", "-t", "c"]
+
+
+def header_that_is_a_hard_link_to_its_input(tmp):
+    _header(tmp, "src/shapes.h")
+    (tmp / "out").mkdir()
+    os.link(tmp / "src/shapes.h", tmp / "out/shapes.h")
+    return ["generate", "src/shapes.h", "-o", "out", "-t", "c"]
+
+
+def header_that_is_a_symlink_to_its_input(tmp):
+    _header(tmp)
+    _link(tmp, "out/shapes.h", "../shapes.h")
+    return ["generate", "shapes.h", "-o", "out", "-t", "c"]
+
+
+def depfile_over_the_schema(tmp):
+    return ["generate", _schema(tmp), "-o", "out", "--depfile", "geometry.toml"]
+
+
+def depfile_over_the_schema_spelled_otherwise(tmp):
+    (tmp / "sub").mkdir()
+    return ["generate", _schema(tmp), "-o", "out", "--depfile", "sub/../geometry.toml"]
+
+
+def depfile_over_a_header_not_written_yet(tmp):
+    return ["generate", _schema(tmp), "-o", "out", "-t", "c", "--depfile", "out/./geometry.h"]
+
+
+def depfile_over_an_existing_header(tmp):
+    _schema(tmp)
+    assert main(["generate", str(tmp / "geometry.toml"), "-o", str(tmp / "out"), "-t", "c"]) == 0
+    return ["generate", "geometry.toml", "-o", "out", "-t", "c", "--depfile", "out/geometry.h"]
+
+
+def svg_with_its_file_name_forgotten(tmp):
+    _schema(tmp, "a.toml")
+    _schema(tmp, "b.toml")
+    return ["explain", "--svg", "a.toml", "b.toml"]
+
+
+def html_over_its_schema(tmp):
+    return ["explain", _schema(tmp), "--html", "geometry.toml"]
+
+
+def svg_through_a_link_to_its_schema(tmp):
+    _link(tmp, "pic.svg", "geometry.toml")
+    return ["explain", _schema(tmp), "--svg", "pic.svg"]
+
+
+def svg_and_html_in_one_file(tmp):
+    return ["explain", _schema(tmp), "--svg", "pic", "--html", "./pic"]
+
+
+def two_imported_headers_of_one_name(tmp):
+    _header(tmp, "a/shapes.h")
+    _header(tmp, "b/shapes.h")
+    return ["import-c", "a/shapes.h", "b/shapes.h", "-o", "out"]
+
+
+def imported_schema_linked_to_its_header(tmp):
+    _header(tmp)
+    _link(tmp, "out/shapes.toml", "../shapes.h")
+    return ["import-c", "shapes.h", "-o", "out"]
+
+
+def fifo_header(tmp, *mode):
+    _fifo(tmp, "out/geometry.h")
+    return ["generate", _schema(tmp), "-o", "out", "-t", "c", *mode]
+
+
+def fifo_depfile(tmp):
+    return ["generate", _schema(tmp), "-o", "out", "--depfile", _fifo(tmp, "deps.d")]
+
+
+def fifo_svg(tmp, *mode):
+    return ["explain", _schema(tmp), "--svg", _fifo(tmp, "pic.svg"), *mode]
+
+
+def fifo_html(tmp):
+    return ["explain", _schema(tmp), "--html", _fifo(tmp, "page.html")]
+
+
+def fifo_imported_schema(tmp):
+    _fifo(tmp, "out/shapes.toml")
+    return ["import-c", _header(tmp), "-o", "out"]
+
+
+def header_linked_to_dev_zero(tmp, *mode):
+    _link(tmp, "out/geometry.h", "/dev/zero")
+    return ["generate", _schema(tmp), "-o", "out", "-t", "c", *mode]
+
+
+def svg_linked_to_dev_zero(tmp):
+    _link(tmp, "pic.svg", "/dev/zero")
+    return ["explain", _schema(tmp), "--svg", "pic.svg", "--check"]
+
+
+def depfile_linked_to_dev_null(tmp):
+    _link(tmp, "deps.d", "/dev/null")
+    return ["generate", _schema(tmp), "-o", "out", "--depfile", "deps.d"]
+
+
+def svg_that_is_a_folder(tmp):
+    (tmp / "pics").mkdir()
+    return ["explain", _schema(tmp), "--svg", "pics"]
+
+
+def output_folder_that_is_a_file(tmp):
+    return ["generate", _schema(tmp), "-o", "geometry.toml/out"]
+
+
+CASES = [
+    (header_over_its_c_input, ["header ./shapes.h", "the input shapes.h"]),
+    (header_through_a_linked_folder, ["header out/shapes.h", "the input src/shapes.h"]),
+    (header_that_is_a_hard_link_to_its_input, ["header out/shapes.h", "the input src/shapes.h"]),
+    (header_that_is_a_symlink_to_its_input, ["header out/shapes.h", "the input shapes.h"]),
+    (depfile_over_the_schema, ["dependency file geometry.toml", "the input geometry.toml"]),
+    (depfile_over_the_schema_spelled_otherwise,
+     ["dependency file sub/../geometry.toml", "the input geometry.toml"]),
+    (depfile_over_a_header_not_written_yet,
+     ["dependency file out/./geometry.h", "the header out/geometry.h"]),
+    (depfile_over_an_existing_header, ["dependency file out/geometry.h", "the header out/geometry.h"]),
+    (svg_with_its_file_name_forgotten, ["SVG picture a.toml", "schema file's", "--svg"]),
+    (html_over_its_schema, ["HTML page geometry.toml", "the input geometry.toml"]),
+    (svg_through_a_link_to_its_schema, ["SVG picture pic.svg", "the input geometry.toml"]),
+    (svg_and_html_in_one_file, ["HTML page ./pic", "the SVG picture pic"]),
+    (two_imported_headers_of_one_name,
+     ["schema of b/shapes.h out/shapes.toml", "the schema of a/shapes.h out/shapes.toml"]),
+    (imported_schema_linked_to_its_header, ["schema of shapes.h out/shapes.toml", "the input shapes.h"]),
+    (fifo_header, ["header out/geometry.h", "FIFO"]),
+    (lambda tmp: fifo_header(tmp, "--check"), ["header out/geometry.h", "FIFO"]),
+    (lambda tmp: fifo_header(tmp, "--diff"), ["header out/geometry.h", "FIFO"]),
+    (fifo_depfile, ["dependency file deps.d", "FIFO"]),
+    (fifo_svg, ["SVG picture pic.svg", "FIFO"]),
+    (lambda tmp: fifo_svg(tmp, "--check"), ["SVG picture pic.svg", "FIFO"]),
+    (fifo_html, ["HTML page page.html", "FIFO"]),
+    (fifo_imported_schema, ["schema of shapes.h out/shapes.toml", "FIFO"]),
+    (header_linked_to_dev_zero, ["header out/geometry.h", "device"]),
+    (lambda tmp: header_linked_to_dev_zero(tmp, "--check"), ["header out/geometry.h", "device"]),
+    (svg_linked_to_dev_zero, ["SVG picture pic.svg", "device"]),
+    (depfile_linked_to_dev_null, ["dependency file deps.d", "device"]),
+    (svg_that_is_a_folder, ["SVG picture pics", "folder"]),
+    (output_folder_that_is_a_file, ["geometry.toml/out/geometry.h", "not a folder"]),
+]
+
+
+def _case_id(case):
+    return case[0].__name__ if case[0].__name__ != "<lambda>" else None
+
+
+@pytest.mark.parametrize("build, fragments", CASES,
+                         ids=[f"{i:02d}-{_case_id(c) or 'variant'}" for i, c in enumerate(CASES)])
+def test_unsafe_outputs_are_refused_and_nothing_is_written(tmp_path, build, fragments):
+    args = build(tmp_path)
+    before = snapshot(tmp_path)
+    proc = run_cli(args, tmp_path)
+    err = proc.stderr.decode("utf-8", "backslashreplace")
+    assert proc.returncode == 2, (proc.returncode, err)
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sarek-layout: error: "), err
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    assert snapshot(tmp_path) == before, "something was written"
 
 
 # --- a closed stdout -------------------------------------------------------------------------------
