@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if depfile is not None:
         # Paths that are not UTF-8 go back into the depfile as the bytes they were.
         todo.append((args.depfile, depfile.encode("utf-8", "surrogateescape")))
-    done = write_files(todo)
+    done = write_files(todo, tidy=[p.path for p in planned])
     written = sum(done[: len(stale)])
     print(f"{_count(written, word)} written, {len(planned) - written} unchanged", file=sys.stderr)
     return 0
