@@ -378,6 +378,7 @@ def test_include_guard_is_readable_then_hashed():
     assert len({guard, include_guard("a_b.h", "A"), include_guard("a-b.h", "B"),
                 include_guard("A-b.h", "A")}) == 4
 
+
 # --- import-c -o, like generate -o ------------------------------------------------------------
 
 
@@ -388,3 +389,109 @@ def test_import_c_creates_a_missing_output_folder(tmp_path, capsys):
     assert os.listdir(out) == ["geometry.toml"]
     assert main(["layout", str(out / "geometry.toml")]) == 0
 
+
+# --- make and ninja with paths that need escaping --------------------------------------------
+
+#: A schema folder and an output folder whose names need every escape a depfile has.
+SCHEMA_DIR = "my schemas/v$1 #2:x"
+GEN_DIR = "gen dir:1"
+
+
+def _tricky_project(tmp_path: pathlib.Path) -> pathlib.Path:
+    schema = tmp_path / SCHEMA_DIR / "geo.toml"
+    schema.parent.mkdir(parents=True)
+    shutil.copy(GEOMETRY, schema)
+    return schema
+
+
+def _sarek_command() -> str:
+    return f"{sys.executable} -m sarek_layout"
+
+
+def _env_with_root():
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def _real_edit(schema: pathlib.Path) -> None:
+    schema.write_text(schema.read_text().replace('["y", "float32"]', '["y", "float32"], ["z", "float32"]'))
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make not installed (apt-get install -y make)")
+def test_make_rebuilds_through_escaped_paths(tmp_path):
+    """GNU make reads the depfile's escaped spaces, '#', ':' and '$' as the real file names:
+    first build, nothing to do, and a rebuild after an edit of the schema."""
+    schema = _tricky_project(tmp_path)
+    # The Makefile spells the same names in Make's own syntax (written by hand here).
+    (tmp_path / "Makefile").write_text(textwrap.dedent("""\
+        SAREK ?= sarek-layout
+        HEADERS := gen\\ dir\\:1/geo.h gen\\ dir\\:1/geo.clh
+
+        $(HEADERS) &:
+        \t$(SAREK) generate 'my schemas/v$$1 #2:x/geo.toml' -o 'gen dir:1' -t c -t opencl --depfile sarek.d
+        -include sarek.d
+
+        user.txt: gen\\ dir\\:1/geo.h
+        \tcat 'gen dir:1/geo.h' > $@
+        """))
+
+    def make(*flags):
+        return subprocess.run(["make", "--no-print-directory", f"SAREK={_sarek_command()}", *flags,
+                               "user.txt"], cwd=tmp_path, env=_env_with_root(), capture_output=True,
+                              text=True)
+
+    def age():
+        for p in [schema, tmp_path / "user.txt", tmp_path / "sarek.d", *(tmp_path / GEN_DIR).iterdir()]:
+            st = p.stat()
+            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns - 3600 * 10**9))
+
+    first = make()
+    assert first.returncode == 0 and "sarek_layout generate" in first.stdout, first.stderr
+    assert (tmp_path / "sarek.d").read_text().startswith(
+        "gen\\ dir\\:1/geo.h: my\\ schemas/v$$1\\ \\#2\\:x/geo.toml\n")
+    age()
+    assert make("-q").returncode == 0, "make would rebuild with nothing changed"
+    _real_edit(schema)
+    again = make()
+    assert again.returncode == 0 and "sarek_layout generate" in again.stdout and "cat " in again.stdout
+    assert "Geometry_point::z" in (tmp_path / "user.txt").read_text()
+
+
+@pytest.mark.skipif(shutil.which("ninja") is None,
+                    reason="ninja not installed (apt-get install -y ninja-build)")
+@pytest.mark.parametrize("deps_gcc", [False, True], ids=["depfile", "deps-gcc"])
+def test_ninja_rebuilds_through_escaped_paths(tmp_path, deps_gcc):
+    """ninja (1.10.1 or later) reads the same depfile, read afresh each run or recorded in
+    its deps log (``deps = gcc``, as CMake and Meson use it)."""
+    schema = _tricky_project(tmp_path)
+    deps = "  deps = gcc\n" if deps_gcc else ""
+    (tmp_path / "build.ninja").write_text(
+        f"sarek = {_sarek_command()}\n"
+        "rule gen\n"
+        "  command = $sarek generate 'my schemas/v$$1 #2:x/geo.toml' -o 'gen dir:1' -t c -t opencl"
+        " --depfile sarek.d\n"
+        "  depfile = sarek.d\n" + deps +
+        "  restat = 1\n"
+        "rule cat\n"
+        "  command = cat 'gen dir:1/geo.h' > user.txt\n"
+        "build gen$ dir$:1/geo.h gen$ dir$:1/geo.clh: gen\n"
+        "build user.txt: cat gen$ dir$:1/geo.h\n")
+
+    def ninja(*flags):
+        proc = subprocess.run(["ninja", *flags], cwd=tmp_path, env=_env_with_root(),
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout
+
+    out = ninja("-v")
+    assert "sarek_layout generate" in out and "cat " in out
+    assert "no work to do" in ninja("-v")
+    # A comment-only edit: the generator runs, rewrites nothing, and (restat) cat does not.
+    schema.write_text(schema.read_text() + "# a comment\n")
+    out = ninja("-v")
+    assert "sarek_layout generate" in out and "cat " not in out
+    assert "no work to do" in ninja("-v")
+    _real_edit(schema)
+    out = ninja("-v")
+    assert "sarek_layout generate" in out and "cat " in out
+    assert "Geometry_point::z" in (tmp_path / "user.txt").read_text()
+    assert "no work to do" in ninja("-v")

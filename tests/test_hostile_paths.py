@@ -4,11 +4,14 @@ People run sarek-layout on every build, on files they did not write. This module
 
 * ``CASES``, a corpus of command lines whose outputs must be refused: an output that is an
   input (by another spelling, through a link, a hard link), or another output; a FIFO, a
-  device, a folder; a picture given a schema's name (``explain --svg a.toml b.toml``). Each
-  runs the real command line in a subprocess with a time limit and an address-space limit (a
-  FIFO hung the old code, and ``/dev/zero`` ate its memory) and must exit 2 with one
-  ``error:`` line naming the paths, no traceback, and nothing written (every file's bytes,
-  inode and timestamp, links included);
+  device, a folder; a picture given a schema's name (``explain --svg a.toml b.toml``); a
+  depfile path GNU make and ninja cannot both read. Each runs the real command line in a
+  subprocess with a time limit and an address-space limit (a FIFO hung the old code, and
+  ``/dev/zero`` ate its memory) and must exit 2 with one ``error:`` line naming the paths, no
+  traceback, and nothing written (every file's bytes, inode and timestamp, links included);
+* a hypothesis test over path characters: a schema and its output folder named with any of
+  them are either refused cleanly or give a depfile from which real ``make`` and ``ninja``
+  read exactly the right prerequisites and rebuild exactly when the schema changes;
 * a closed stdout: the status is the command's result (``verify`` with a disagreeing header
   and ``generate --check --diff`` exit 1 even when nobody reads what they print), with no
   "Exception ignored" noise.
@@ -16,6 +19,7 @@ People run sarek-layout on every build, on files they did not write. This module
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import pathlib
@@ -24,10 +28,14 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from conftest import EXAMPLES, ROOT, require_toolchain
+from sarek_layout import toolchains
 from sarek_layout.cli.main import main
 
 GEOMETRY = EXAMPLES / "geometry.toml"
@@ -68,6 +76,21 @@ def snapshot(root: pathlib.Path):
                 entry.append(os.readlink(path))
             out[os.path.relpath(path, root)] = tuple(entry)
     return out
+
+
+def require_tool(name: str, hint: str) -> str:
+    """A build tool's executable; skip with the install line, or fail when CI requires it."""
+    exe = shutil.which(name)
+    if exe:
+        return exe
+    value = os.environ.get(toolchains.REQUIRE_ENV, "").strip()
+    if value.lower() in ("1", "all", "yes", "true") or name in [v.strip() for v in value.split(",")]:
+        pytest.fail(f"required tool missing: {hint}", pytrace=False)
+    pytest.skip(hint)
+
+
+MAKE_HINT = "make not found: apt-get install -y make"
+NINJA_HINT = "ninja not found: apt-get install -y ninja-build (1.10.1 or later)"
 
 
 # --- the corpus of refused outputs ---------------------------------------------------------------
@@ -223,6 +246,18 @@ def output_folder_that_is_a_file(tmp):
     return ["generate", _schema(tmp), "-o", "geometry.toml/out"]
 
 
+def depfile_naming(folder, out="out"):
+    def case(tmp):
+        return ["generate", f"--output={out}", "--depfile", "deps.d", "--", _schema(tmp, f"{folder}/geometry.toml")]
+    case.__name__ = f"depfile_naming_{ascii(folder)}"
+    return case
+
+
+def _d(folder):
+    """What every depfile refusal says: the path (as ``printable`` spells it) and the way out."""
+    return ["cannot write a dependency file naming", "geometry.toml", "drop --depfile"]
+
+
 CASES = [
     (header_over_its_c_input, ["header ./shapes.h", "the input shapes.h"]),
     (header_through_a_linked_folder, ["header out/shapes.h", "the input src/shapes.h"]),
@@ -255,6 +290,25 @@ CASES = [
     (depfile_linked_to_dev_null, ["dependency file deps.d", "device"]),
     (svg_that_is_a_folder, ["SVG picture pics", "folder"]),
     (output_folder_that_is_a_file, ["geometry.toml/out/geometry.h", "not a folder"]),
+    # Paths make and ninja cannot both read in a depfile (docs/build-integration.md).
+    (depfile_naming("version=2"), _d("version=2") + ["'='", "variable assignment"]),
+    (depfile_naming("SHELL=x"), _d("SHELL=x") + ["'='"]),
+    (depfile_naming("a", out="SHELL=evil"), ["SHELL=evil/geometry", "'='"]),
+    (depfile_naming("a;b"), _d("a;b") + ["';'", "recipe"]),
+    (depfile_naming("a|b"), _d("a|b") + ["'|'"]),
+    (depfile_naming("100%"), _d("100%") + ["'%'"]),
+    (depfile_naming("a*b"), _d("a*b") + ["'*'", "wildcard"]),
+    (depfile_naming("a?b"), _d("a?b") + ["'?'"]),
+    (depfile_naming("[ab]"), _d("[ab]") + ["'['"]),
+    (depfile_naming("lib(x)"), _d("lib(x)") + ["'('", "archive"]),
+    (depfile_naming("back\\slash"), _d("back\\slash") + ["'\\\\'"]),
+    (depfile_naming("it's"), _d("it's") + ['"\'"', "ninja"]),
+    (depfile_naming("a&b"), _d("a&b") + ["'&'"]),
+    (depfile_naming("tab\tbed"), _d("tab") + ["tab\\tbed", "does not print"]),
+    (depfile_naming("new\nline"), _d("new") + ["new\\nline", "does not print"]),
+    (depfile_naming("cr\rlf"), _d("cr") + ["cr\\rlf"]),
+    (depfile_naming("~home"), _d("~home") + ["starting with '~'"]),
+    (depfile_naming("-lm"), _d("-lm") + ["starting with '-'"]),
 ]
 
 
@@ -276,6 +330,107 @@ def test_unsafe_outputs_are_refused_and_nothing_is_written(tmp_path, build, frag
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     assert snapshot(tmp_path) == before, "something was written"
+
+
+# --- depfiles that make and ninja both read right -------------------------------------------------
+
+#: Characters a path may hold: every printable ASCII character but '/', controls, and a few
+#: non-ASCII ones (a letter, a non-breaking space, a line separator, a byte that is not UTF-8).
+PATH_CHARACTERS = sorted(set(map(chr, range(1, 128))) - {"/"}) + [
+    "é", "€", "\u00a0", "\u2028", os.fsdecode(b"\xff"), os.fsdecode(b"\xc3")]
+#: Half the names from every character, half from those that tend to be written (so that
+#: both outcomes are tried often; the tools, not this list, judge the written ones).
+FOLDER_NAMES = st.one_of(
+    st.text(st.sampled_from(PATH_CHARACTERS), min_size=1, max_size=6),
+    st.text(st.sampled_from("ab_-.~ #$:{}!@,+é" + os.fsdecode(b"\xff")), min_size=1, max_size=6),
+).filter(lambda name: name not in (".", ".."))
+
+
+def _ninja_path(path: str) -> str:
+    """A path in a build.ninja manifest (its own syntax, not a depfile's)."""
+    return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
+def _tool(args, cwd):
+    return subprocess.run(args, cwd=cwd, capture_output=True, timeout=60)
+
+
+def _set_mtime(path, seconds_ago):
+    t = os.stat(path).st_mtime - seconds_ago
+    os.utime(path, (t, t))
+
+
+def check_depfile_with_make_and_ninja(work: pathlib.Path, schema: str, header: str) -> None:
+    """``work/deps.d`` names ``header: schema``: make and ninja must both read exactly that,
+    and rebuild the header exactly when the schema changes."""
+    schema_b, header_b = os.fsencode(schema), os.fsencode(header)
+    # GNU make: the rule as make stores it, then up to date, then out of date after an edit.
+    (work / "Makefile").write_text("-include deps.d\n%.h:\n\t@echo rebuild $@\n")
+    _set_mtime(work / schema, 7200)
+    _set_mtime(work / header, 3600)
+    database = _tool(["make", "-pqrR", "--no-print-directory", header_b], work).stdout
+    assert header_b + b": " + schema_b in database.splitlines(), "make read other prerequisites"
+    assert schema_b + b":" in database.splitlines()
+    assert _tool(["make", "-qrR", header_b], work).returncode == 0, "make rebuilds for nothing"
+    os.utime(work / schema)
+    assert _tool(["make", "-qrR", header_b], work).returncode == 1, "make misses the edit"
+
+    # ninja: the dependencies it records from the depfile, then the same two questions.
+    _set_mtime(work / schema, 7200)
+    shutil.copy(work / "deps.d", work / "deps.keep")
+    (work / "build.ninja").write_bytes(
+        b"rule gen\n  command = cp deps.keep deps.d\n  depfile = deps.d\n  deps = gcc\n"
+        b"build " + os.fsencode(_ninja_path(header)) + b": gen\n")
+    built = _tool(["ninja"], work)
+    assert built.returncode == 0, built.stdout + built.stderr
+    deps = _tool(["ninja", "-t", "deps", header_b], work).stdout.splitlines()
+    assert deps[1:] == [b"    " + schema_b, b""], deps
+    assert b"no work to do" in _tool(["ninja", "-n"], work).stdout
+    os.utime(work / schema)
+    assert b"cp deps.keep" in _tool(["ninja", "-n", "-v"], work).stdout, "ninja misses the edit"
+
+
+def _generate_in(work: pathlib.Path, folder: str):
+    """``generate`` run in-process from ``work`` on ``folder/s.toml`` into ``folder/out``."""
+    (work / folder).mkdir()
+    shutil.copy(GEOMETRY, work / folder / "s.toml")
+    err = io.StringIO()
+    here = os.getcwd()
+    os.chdir(work)
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            status = main(["generate", f"--output={folder}/out", "-t", "c", "--depfile", "deps.d",
+                           "--", f"{folder}/s.toml"])
+    finally:
+        os.chdir(here)
+    return status, err.getvalue()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=FOLDER_NAMES)
+def test_depfile_paths_are_refused_or_read_right_by_make_and_ninja(tmp_path, folder):
+    require_tool("make", MAKE_HINT)
+    require_tool("ninja", NINJA_HINT)
+    work = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    status, err = _generate_in(work, folder)
+    event("refused" if status == 2 else "written")
+    if status == 2:
+        assert len(err.splitlines()) == 1 and "cannot write a dependency file naming" in err, err
+        assert sorted(os.listdir(work)) == [folder] and os.listdir(work / folder) == ["s.toml"]
+        return
+    assert status == 0, err
+    check_depfile_with_make_and_ninja(work, f"{folder}/s.toml", f"{folder}/out/s.h")
+
+
+@pytest.mark.parametrize("folder", ["my schemas", "v$1", "#2", "a:b", " lead", "a  b", "x{y}!@,+",
+                                    "é€", "mid~tilde~", os.fsdecode(b"not-utf8-\xff")])
+def test_depfile_paths_that_both_tools_can_read_are_written(tmp_path, folder):
+    """The escapable characters are escaped, not refused (docs/build-integration.md)."""
+    require_tool("make", MAKE_HINT)
+    require_tool("ninja", NINJA_HINT)
+    status, err = _generate_in(tmp_path, folder)
+    assert status == 0, err
+    check_depfile_with_make_and_ninja(tmp_path, f"{folder}/s.toml", f"{folder}/out/s.h")
 
 
 # --- a closed stdout -------------------------------------------------------------------------------

@@ -51,7 +51,8 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--depfile",
         metavar="FILE",
-        help="also write a Make dependency file: each output depends on its schema files",
+        help="also write a dependency file (Make syntax, read by make and ninja): each output "
+        "depends on its schema files; a path that make and ninja cannot both read is refused",
     )
     p.set_defaults(run=run)
 
@@ -82,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
         outputs.append(Output(args.depfile, "dependency file", "--depfile"))
     check_outputs(outputs, args.schemas, writing=writing)
     planned = plan(files, args.output)
-    # Built before anything is written (and under --check too): a path that Make cannot
-    # express fails the whole run.
+    # Built before anything is written (and under --check too): a path that Make and ninja
+    # cannot both read fails the whole run.
     depfile = depfile_text(planned) if args.depfile else None
     # "headers" for C/CUDA/OpenCL output; a Python module is not a header.
     word = "header" if all(f.target in ("c", "cuda", "opencl") for f in files) else "file"
