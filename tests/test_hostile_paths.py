@@ -12,6 +12,9 @@ People run sarek-layout on every build, on files they did not write. This module
 * a hypothesis test over path characters: a schema and its output folder named with any of
   them are either refused cleanly or give a depfile from which real ``make`` and ``ninja``
   read exactly the right prerequisites and rebuild exactly when the schema changes;
+* the pictures of ``explain`` with hostile schema file names: well-formed XML (parsed), no
+  file name in a comment, the same bytes whatever the folder the command ran from, and a
+  file name that is not UTF-8 handled instead of a traceback;
 * a closed stdout: the status is the command's result (``verify`` with a disagreeing header
   and ``generate --check --diff`` exit 1 even when nobody reads what they print), with no
   "Exception ignored" noise.
@@ -29,6 +32,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -431,6 +435,54 @@ def test_depfile_paths_that_both_tools_can_read_are_written(tmp_path, folder):
     status, err = _generate_in(tmp_path, folder)
     assert status == 0, err
     check_depfile_with_make_and_ninja(tmp_path, f"{folder}/s.toml", f"{folder}/out/s.h")
+
+
+# --- the pictures of explain ----------------------------------------------------------------------
+
+HOSTILE_SCHEMA_NAMES = ["a---b.toml", "x-.toml", "c\x01d.toml", "e\x1bf.toml", "<&>'\".toml",
+                        "g\x7fh.toml", "sp\u2028ace.toml", "]]>.toml", "line\nbreak.toml"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_SCHEMA_NAMES, ids=[ascii(n) for n in HOSTILE_SCHEMA_NAMES])
+def test_pictures_are_well_formed_whatever_the_schema_file_names(tmp_path, name):
+    shutil.copy(GEOMETRY, tmp_path / name)
+    proc = run_cli(["explain", name, "--svg", "pic.svg", "--html", "page.html"], tmp_path)
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+    svg = (tmp_path / "pic.svg").read_bytes()
+    root = ET.fromstring(svg)  # raises on a comment broken by '--' or a control character
+    title = root.find("{http://www.w3.org/2000/svg}title").text
+    assert title.startswith("sarek-layout byte map of ")
+    shown = title[len("sarek-layout byte map of "):]
+    assert shown == (name if name.isprintable() else ascii(name)[1:-1]), shown
+    page = (tmp_path / "page.html").read_bytes().decode("utf-8")
+    ET.fromstring(page[page.index("<svg "):page.index("</svg>") + 6].encode())
+    assert all(ch.isprintable() or ch == "\n" for ch in page)
+
+
+def test_a_schema_file_name_that_is_not_utf8_is_drawn(tmp_path):
+    name = os.fsdecode(b"g\xffo.toml")
+    shutil.copy(GEOMETRY, tmp_path / name)
+    proc = run_cli(["explain", name, "--svg", "pic.svg", "--html", "page.html"], tmp_path)
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+    root = ET.fromstring((tmp_path / "pic.svg").read_bytes())
+    assert root.find("{http://www.w3.org/2000/svg}title").text.endswith("g\\xffo.toml")
+    assert "g\\xffo.toml" in (tmp_path / "page.html").read_text("utf-8")
+    # An output path that is not UTF-8 is written too.
+    out = os.fsdecode(b"pic-\xfe.svg")
+    proc = run_cli(["explain", name, "--svg", out], tmp_path)
+    assert proc.returncode == 0 and (tmp_path / out).is_file(), proc.stderr
+
+
+def test_pictures_do_not_depend_on_how_the_schema_path_was_typed(tmp_path):
+    work = tmp_path / "docs"
+    work.mkdir()
+    shutil.copy(GEOMETRY, work / "geometry.toml")
+    assert run_cli(["explain", "geometry.toml", "--svg", "g.svg", "--html", "g.html"],
+                   work).returncode == 0
+    for cwd, schema in ((tmp_path, "docs/geometry.toml"), (tmp_path.parent, str(work / "geometry.toml"))):
+        svg = os.path.relpath(work / "g.svg", cwd)
+        proc = run_cli(["explain", schema, "--svg", svg, "--check"], cwd)
+        assert proc.returncode == 0, proc.stderr
 
 
 # --- a closed stdout -------------------------------------------------------------------------------

@@ -111,8 +111,11 @@ def _pictures(args: argparse.Namespace, walks, report: str) -> int:
     """Write (or ``--check``) the ``--svg``/``--html`` files; 1 when checking finds one stale.
 
     The paths are judged first (``codegen.output_paths``): a picture is never drawn over an
-    input, another output, a FIFO or a device, nor under a schema file's name.
+    input, another output, a FIFO or a device, nor under a schema file's name. The pictures
+    name the schemas by their file names only, so they do not depend on how the paths were
+    typed (``explain --check`` agrees from any folder).
     """
+    import os
     import sys
 
     from ..codegen.output_paths import Output, check_outputs, printable, read_existing
@@ -127,7 +130,7 @@ def _pictures(args: argparse.Namespace, walks, report: str) -> int:
     if not wanted:
         return 0
     check_outputs(wanted, args.schemas, writing=not args.check)
-    source = " ".join(args.schemas)
+    source = " ".join(os.path.basename(p) for p in args.schemas)
     outputs = []
     for out in wanted:
         text = render_svg(walks, source) if out.option == "--svg" else render_html(walks, report, source)
