@@ -33,11 +33,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from ..errors import UsageError
 
-__all__ = ["Output", "check_outputs", "read_existing", "printable", "SCHEMA_SUFFIXES"]
-
-#: Names that read as schema files (the front-ends' suffixes): never a name for a picture or
-#: a depfile. Kept here as plain data so that checking a path does not import the readers.
-SCHEMA_SUFFIXES = (".json", ".toml", ".ml", ".h")
+__all__ = ["Output", "check_outputs", "read_existing", "printable"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +138,10 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[str], *, writing: 
             continue  # the readers have reported it already, or will
         owners.setdefault(("inode", found.st_dev, found.st_ino), ("input", path))
 
+    # A name a user gave (--svg FILE) must not read as a schema file: the readers' suffixes.
+    from ..frontends import READERS
+
+    schema_suffixes = tuple(READERS)
     folders: Dict[str, None] = {}
     for out in outputs:
         st = _stat(out.role, out.path)
@@ -163,7 +163,7 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[str], *, writing: 
                 f"as the {what} {printable(other)}; give each output its own name"
             )
         owners[identity] = (out.role, out.path)
-        if out.option is not None and out.path.lower().endswith(SCHEMA_SUFFIXES):
+        if out.option is not None and out.path.lower().endswith(schema_suffixes):
             raise UsageError(
                 f"refusing to write the {out.role} {printable(out.path)}: a name ending in "
                 f"{os.path.splitext(out.path)[1]} is a schema file's; give {out.option} a file "
