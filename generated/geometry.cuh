@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_GEOMETRY_CUH
-#define SAREK_LAYOUT_GEOMETRY_CUH
+#ifndef SAREK_LAYOUT_GEOMETRY_CUH_39E0673C
+#define SAREK_LAYOUT_GEOMETRY_CUH_39E0673C
 
 #ifndef SAREK_LAYOUT_CUDA_PRELUDE
 #define SAREK_LAYOUT_CUDA_PRELUDE
@@ -145,4 +145,4 @@ static inline __host__ __device__ Geometry_shape make_Geometry_shape_Empty(void)
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_GEOMETRY_CUH */
+#endif /* SAREK_LAYOUT_GEOMETRY_CUH_39E0673C */

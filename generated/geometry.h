@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_GEOMETRY_H
-#define SAREK_LAYOUT_GEOMETRY_H
+#ifndef SAREK_LAYOUT_GEOMETRY_H_C4E80AD1
+#define SAREK_LAYOUT_GEOMETRY_H_C4E80AD1
 
 #include <stddef.h>
 #include <stdint.h>
@@ -156,4 +156,4 @@ SAREK_LAYOUT_FN Geometry_shape make_Geometry_shape_Empty(void)
 } /* extern "C" */
 #endif
 
-#endif /* SAREK_LAYOUT_GEOMETRY_H */
+#endif /* SAREK_LAYOUT_GEOMETRY_H_C4E80AD1 */

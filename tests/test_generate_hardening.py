@@ -9,7 +9,11 @@ Every test runs the real command line in subprocesses, as a build system would:
   leave complete, identical files and no temporary files;
 * a process killed (SIGKILL) halfway through writing a file leaves the previous file intact;
   its temporary file (``.<name>.<random>.tmp``, hidden) is ignored by later runs, which
-  succeed and write the right content;
+  succeed and write the right content, and removed by the first run after it is an hour old
+  (only files of that pattern, only regular files, never through a link); an interrupted
+  write (KeyboardInterrupt) removes its own temporary file;
+* every written file is synced to the disk before it is renamed over the old one, and its
+  folder after, so that a power cut cannot leave an empty or partial file behind;
 * ``--check`` (and ``--diff``) never write, not even the depfile.
 """
 
@@ -17,8 +21,10 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -223,8 +229,15 @@ def test_a_process_killed_mid_write_leaves_the_old_file(tmp_path, schemas):
     assert _generate([*args, "--check"], src, check=False).returncode == 1
     _generate(args, src)
     new = (out / "geometry.h").read_bytes()
-    assert new != old and b"Geometry_pt" in new and new.endswith(b"#endif /* SAREK_LAYOUT_GEOMETRY_H */\n")
+    assert new != old and b"Geometry_pt" in new and re.search(rb"#endif /\* SAREK_LAYOUT_GEOMETRY_H_\w+ \*/\n\Z", new)
     assert _generate([*args, "--check"], src, check=False).returncode == 0
+    assert (out / strays[0]).exists(), "a fresh temporary file (maybe a concurrent run's) was removed"
+
+    # Once it is older than any run could take, the next run that writes there removes it.
+    stamp = time.time() - 2 * 3600
+    os.utime(out / strays[0], (stamp, stamp))
+    _generate(args, src)
+    assert os.listdir(out) == ["geometry.h"]
 
 
 # --- --check and --diff never write -------------------------------------------------------------
@@ -240,6 +253,102 @@ def test_check_and_diff_never_write(tmp_path, schemas, mode):
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in out.iterdir()}
     proc = _generate([*schemas, "-o", str(out), *TARGETS, mode, "--depfile", str(out / "deps.d")],
                      src, check=False)
-    assert proc.returncode == (1 if mode == "--check" else 0), proc.stderr
+    assert proc.returncode == 1, proc.stderr  # stale outputs: 1 for --diff as for --check
     after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in out.iterdir()}
     assert after == before
+
+
+# --- durable writes and leftovers ----------------------------------------------------------------
+
+
+def test_files_are_synced_before_the_rename_and_folders_after(tmp_path, monkeypatch, capsys):
+    from sarek_layout.cli.main import main
+
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        mode = os.fstat(fd).st_mode
+        events.append(("fsync folder" if stat.S_ISDIR(mode) else "fsync file",
+                       os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(src, dst):
+        events.append(("rename", os.path.abspath(dst)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    out = tmp_path / "out"
+    assert main(["generate", str(EXAMPLES / "geometry.toml"), "-o", str(out), "-t", "c", "-t",
+                 "opencl", "--depfile", str(tmp_path / "deps.d")]) == 0
+    kinds = [kind for kind, _ in events]
+    assert kinds == ["fsync file", "rename"] * 3 + ["fsync folder"] * 2, events
+    for (_, synced), (_, renamed) in zip(events[0:6:2], events[1:6:2]):
+        # The temporary file synced is the one renamed over the output.
+        assert os.path.dirname(synced) == os.path.dirname(renamed)
+        assert os.path.basename(synced).startswith("." + os.path.basename(renamed) + ".")
+    assert {path for kind, path in events if kind == "fsync folder"} == {str(out), str(tmp_path)}
+    # Nothing changed: nothing is written, nothing synced.
+    events.clear()
+    assert main(["generate", str(EXAMPLES / "geometry.toml"), "-o", str(out), "-t", "c", "-t",
+                 "opencl", "--depfile", str(tmp_path / "deps.d")]) == 0
+    assert events == []
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    from sarek_layout.codegen.writer import write_if_changed
+
+    path = tmp_path / "x.h"
+    path.write_text("old\n")
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_if_changed(str(path), "new\n")
+    assert path.read_text() == "old\n" and os.listdir(tmp_path) == ["x.h"]
+
+
+def test_only_our_own_stale_temporary_files_are_removed(tmp_path, schemas):
+    src = tmp_path / "src"
+    out = tmp_path / "out"
+    args = ["geometry.toml", "-o", str(out), "-t", "c"]
+    _generate(args, src)
+    elsewhere = tmp_path / "precious.h"
+    elsewhere.write_text("keep me\n")
+    old = time.time() - 2 * 3600
+
+    def make(name, kind="file", aged=True):
+        path = out / name
+        if kind == "file":
+            path.write_text("half a header")
+        elif kind == "link":
+            os.symlink(elsewhere, path)
+        else:
+            path.mkdir()
+        if aged:
+            os.utime(path, (old, old), follow_symlinks=False)
+        return name
+
+    removed = [make(".geometry.h.abcdefgh.tmp"), make(".geometry.h.a1_b2c3d.tmp")]
+    kept = [
+        make(".geometry.h.ijklmnop.tmp", aged=False),   # fresh: maybe a concurrent run's
+        make(".geometry.h.qrstuvwx.tmp", "link"),       # a link of our pattern: not ours
+        make(".geometry.h.zzzzzzzz.tmp", "folder"),     # a folder: not ours
+        make(".other.h.abcdefgh.tmp"),                  # not an output of this run
+        make(".geometry.h.ABCDEFGH.tmp"),               # not mkstemp's alphabet
+        make(".geometry.h.abcdefg.tmp"),                # not its length
+        make(".geometry.h.abcdefgh.tmp.bak"),
+        make("geometry.h.abcdefgh.tmp"),                # not hidden
+    ]
+    os.utime(elsewhere, (old, old))
+    # --check writes nothing, so it removes nothing either.
+    assert _generate([*args, "--check"], src, check=False).returncode == 0
+    assert set(removed + kept) <= set(os.listdir(out))
+    # A run that writes nothing new still tidies the leftovers of its outputs.
+    proc = _generate(args, src)
+    assert "0 headers written" in proc.stderr
+    assert sorted(os.listdir(out)) == sorted(kept + ["geometry.h"])
+    assert elsewhere.read_text() == "keep me\n"

@@ -108,36 +108,42 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _pictures(args: argparse.Namespace, walks, report: str) -> int:
-    """Write (or ``--check``) the ``--svg``/``--html`` files; 1 when checking finds one stale."""
+    """Write (or ``--check``) the ``--svg``/``--html`` files; 1 when checking finds one stale.
+
+    The paths are judged first (``codegen.output_paths``): a picture is never drawn over an
+    input, another output, a FIFO or a device, nor under a schema file's name. The pictures
+    name the schemas by their file names only, so they do not depend on how the paths were
+    typed (``explain --check`` agrees from any folder).
+    """
+    import os
     import sys
 
-    from ..codegen.writer import write_if_changed
-    from ..errors import UsageError
+    from ..codegen.output_paths import Output, check_outputs, printable, read_existing
+    from ..codegen.writer import write_files
     from ..explain.picture import render_html, render_svg
 
-    source = " ".join(args.schemas)
-    outputs = []
+    wanted = []
     if args.svg:
-        outputs.append((args.svg, render_svg(walks, source)))
+        wanted.append(Output(args.svg, "SVG picture", "--svg"))
     if args.html:
-        outputs.append((args.html, render_html(walks, report, source)))
-    stale = 0
-    for path, text in outputs:
-        try:
-            with open(path, encoding="utf-8", newline="") as f:
-                old = f.read()
-        except FileNotFoundError:
-            old = None
-        except (OSError, UnicodeDecodeError):
-            old = ""
-        if args.check:
-            if old != text:
+        wanted.append(Output(args.html, "HTML page", "--html"))
+    if not wanted:
+        return 0
+    check_outputs(wanted, args.schemas, writing=not args.check)
+    source = " ".join(os.path.basename(p) for p in args.schemas)
+    outputs = []
+    for out in wanted:
+        text = render_svg(walks, source) if out.option == "--svg" else render_html(walks, report, source)
+        outputs.append((out.path, text.encode("utf-8")))
+    if args.check:
+        stale = 0
+        for path, data in outputs:
+            old = read_existing(path)
+            if old != data:
                 stale += 1
-                print(f"would write {path} ({'missing' if old is None else 'stale'})", file=sys.stderr)
-            continue
-        try:
-            written = write_if_changed(path, text)
-        except OSError as e:
-            raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
-        print(f"{'wrote' if written else 'unchanged'} {path}", file=sys.stderr)
-    return 1 if stale else 0
+                why = "missing" if old is None else "stale"
+                print(f"would write {printable(path)} ({why})", file=sys.stderr)
+        return 1 if stale else 0
+    for (path, _), written in zip(outputs, write_files(outputs)):
+        print(f"{'wrote' if written else 'unchanged'} {printable(path)}", file=sys.stderr)
+    return 0

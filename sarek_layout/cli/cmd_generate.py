@@ -1,8 +1,10 @@
 """``sarek-layout generate SCHEMA... -o DIR [-t TARGET]... [--check] [--diff] [--depfile FILE]``.
 
 Writes one header per schema file and target (``<stem>.h``, ``.cuh``, ``.clh``), each only
-when its content changes. ``--check`` and ``--diff`` write nothing: ``--check`` exits 1 when
-an output is missing or stale, ``--diff`` prints what would change as a unified diff.
+when its content changes. ``--check`` and ``--diff`` write nothing and exit 1 when an output
+is missing or stale; ``--diff`` also prints what would change as a unified diff. Outputs are
+checked (``codegen.output_paths``) before anything is read back or written: an output that
+is an input, a FIFO or a device is refused with exit 2.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ def add_parser(sub) -> None:
         help="write C/C++, CUDA and OpenCL headers for the schemas",
         description="Write one header per schema file and target into DIR: <stem>.h (C11 and "
         "C++11), <stem>.cuh (CUDA: nvcc and NVRTC), <stem>.clh (OpenCL C 1.2+). Files are "
-        "written only when their content changes, atomically.",
+        "written only when their content changes, atomically. Exit status: 0 done (or, with "
+        "--check/--diff, up to date); 1 with --check or --diff when an output is missing or "
+        "stale; 2 bad input or usage, including an output path that is an input, another "
+        "output, a FIFO or a device.",
     )
     p.add_argument("schemas", nargs="+", metavar="SCHEMA", help="schema files (given together)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
@@ -40,12 +45,14 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--diff",
         action="store_true",
-        help="write nothing; print a unified diff of what would change on stdout",
+        help="write nothing; print a unified diff of what would change on stdout and exit 1 "
+        "when an output is missing or stale (as --check does)",
     )
     p.add_argument(
         "--depfile",
         metavar="FILE",
-        help="also write a Make dependency file: each output depends on its schema files",
+        help="also write a dependency file (Make syntax, read by make and ninja): each output "
+        "depends on its schema files; a path that make and ninja cannot both read is refused",
     )
     p.set_defaults(run=run)
 
@@ -54,48 +61,57 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _role(f) -> str:
+    return "Python module" if f.target == "python" else "header"
+
+
 def run(args: argparse.Namespace) -> int:
+    import os
     import sys
 
     from ..codegen import DEFAULT_TARGETS, render_headers
-    from ..codegen.writer import depfile_text, plan, unified_diff, write_if_changed
-    from ..errors import UsageError
+    from ..codegen.output_paths import Output, check_outputs, printable
+    from ..codegen.writer import depfile_text, plan, unified_diff, write_files
     from .common import load
 
     schema = load(args.schemas)
     files = render_headers(schema, args.targets or DEFAULT_TARGETS)
-    try:
-        planned = plan(files, args.output)
-    except OSError as e:
-        raise UsageError(f"cannot read {e.filename or args.output}: {e.strerror or e}") from None
+    writing = not (args.check or args.diff)
+    # Every output path is judged before any old output is read back or anything written.
+    outputs = [Output(os.path.join(args.output, f.filename), _role(f)) for f in files]
+    if args.depfile:
+        outputs.append(Output(args.depfile, "dependency file", "--depfile"))
+    check_outputs(outputs, args.schemas, writing=writing)
+    planned = plan(files, args.output)
+    # Built before anything is written (and under --check too): a path that Make and ninja
+    # cannot both read fails the whole run.
+    depfile = depfile_text(planned) if args.depfile else None
     # "headers" for C/CUDA/OpenCL output; a Python module is not a header.
     word = "header" if all(f.target in ("c", "cuda", "opencl") for f in files) else "file"
     stale = [p for p in planned if p.stale]
     unchanged = len(planned) - len(stale)
 
-    if args.diff:
-        for p in stale:
-            sys.stdout.write(unified_diff(p))
-    if args.check or args.diff:
+    if not writing:
+        if args.diff:
+            for p in stale:
+                sys.stdout.write(unified_diff(p))
         for p in stale:
             why = "missing" if p.status == "new" else "stale"
-            print(f"would write {p.path} ({why})", file=sys.stderr)
+            print(f"would write {printable(p.path)} ({why})", file=sys.stderr)
         print(
             f"{_count(len(stale), word)} would be written, {unchanged} unchanged",
             file=sys.stderr,
         )
-        return 1 if (args.check and stale) else 0
+        return 1 if stale else 0
 
-    # Built before anything is written: a path Make cannot express fails the whole run.
-    depfile = depfile_text(planned) if args.depfile else None
-    try:
-        # Unchanged files were just read and compared by plan(): do not read them again.
-        # A stale one is compared once more as it is written (another process may have
-        # written the same content meanwhile, as under make -j).
-        written = sum(write_if_changed(p.path, p.text) for p in stale)
-        if depfile is not None:
-            write_if_changed(args.depfile, depfile)
-    except OSError as e:
-        raise UsageError(f"cannot write {e.filename or args.output}: {e.strerror or e}") from None
+    # Unchanged files were just read and compared by plan(): do not read them again. A
+    # stale one is compared once more as it is written (another process may have written
+    # the same content meanwhile, as under make -j).
+    todo: list = [(p.path, p.text) for p in stale]
+    if depfile is not None:
+        # Paths that are not UTF-8 go back into the depfile as the bytes they were.
+        todo.append((args.depfile, depfile.encode("utf-8", "surrogateescape")))
+    done = write_files(todo, tidy=[p.path for p in planned])
+    written = sum(done[: len(stale)])
     print(f"{_count(written, word)} written, {len(planned) - written} unchanged", file=sys.stderr)
     return 0

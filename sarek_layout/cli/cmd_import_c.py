@@ -26,7 +26,8 @@ def add_parser(sub) -> None:
         "-o",
         "--output-dir",
         metavar="DIR",
-        help="write one schema file per header into DIR (required with several headers)",
+        help="write one schema file per header into DIR, <header stem>.toml (.json with "
+        "--json), creating DIR if needed (required with several headers)",
     )
     p.add_argument(
         "-I",
@@ -51,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from ..codegen.writer import write_if_changed
+    from ..codegen.output_paths import Output, check_outputs, printable
+    from ..codegen.writer import write_files
     from ..errors import UsageError
     from ..frontends.cheader import read_header
     from ..frontends.resolve import resolve
@@ -59,33 +61,34 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.headers) > 1 and not args.output_dir:
         raise UsageError("several headers give several schemas: write them with -o DIR")
+    suffix = ".json" if args.json else ".toml"
+    outputs = []
+    if args.output_dir:
+        # Judged before anything is read or written: two headers of one name in two folders
+        # would write one schema file, and an output must never be one of the headers.
+        outputs = [Output(os.path.join(args.output_dir, os.path.splitext(os.path.basename(h))[0] + suffix),
+                          f"schema of {printable(h)}") for h in args.headers]
+        check_outputs(outputs, args.headers, writing=True)
     modules = [read_header(h, args.include_dirs, args.defines) for h in args.headers]
     resolve(modules)  # every check a schema gets, before anything is printed
 
-    outputs = []
+    texts = []
     for header, module in zip(args.headers, modules):
         if args.json:
-            text = to_json(module)
+            texts.append(to_json(module))
         else:
-            text = to_toml(
+            texts.append(to_toml(
                 module,
-                comment=f"Imported from {os.path.basename(header)} by sarek-layout import-c.\n"
-                "C has no 4-byte bool or unit: such fields read back as int32.",
-            )
-        outputs.append((header, text))
+                comment=f"Imported from {printable(os.path.basename(header))} by sarek-layout "
+                "import-c.\nC has no 4-byte bool or unit: such fields read back as int32.",
+            ))
 
     if not args.output_dir:
-        sys.stdout.write(outputs[0][1])
+        sys.stdout.write(texts[0])
         return 0
-    if not os.path.isdir(args.output_dir):
-        raise UsageError(f"output folder {args.output_dir!r} does not exist")
-    suffix = ".json" if args.json else ".toml"
-    written = 0
-    for header, text in outputs:
-        stem = os.path.splitext(os.path.basename(header))[0]
-        if write_if_changed(os.path.join(args.output_dir, stem + suffix), text):
-            written += 1
-    unchanged = len(outputs) - written
+    # Like generate -o, a missing output folder is created.
+    written = sum(write_files([(out.path, text) for out, text in zip(outputs, texts)]))
+    unchanged = len(texts) - written
     print(
         f"{written} schema{'s' if written != 1 else ''} written, {unchanged} unchanged",
         file=sys.stderr,

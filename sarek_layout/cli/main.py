@@ -6,6 +6,11 @@ parser stays cheap; the work (and jinja2, cffi…) is imported inside ``run``.
 
 Exit status (SPEC §5): 0 all good, 1 a difference was found, 2 bad input or usage.
 Diagnostics go to stderr; a user never sees a traceback for bad input.
+
+The exit status is the command's result whatever happens to its output: when the reader of
+stdout (or stderr) goes away (``verify … | head``, ``… | true``), later writes to that stream
+are dropped, the command runs to its end, and its status is returned (so ``pipefail`` sees a
+disagreement as 1, not 0).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 
 from .._version import __version__
@@ -36,6 +42,51 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class _ReaderGoneSafe:
+    """A text stream (stdout or stderr) whose writes are dropped once its reader has gone.
+
+    A write to a pipe nobody reads any more raises ``BrokenPipeError``; letting it end the
+    command would replace the command's result with an exit status that says nothing about
+    it. Instead the stream is marked gone, its descriptor pointed at the null device (so
+    that the interpreter's own flush at exit succeeds, without the "Exception ignored …
+    BrokenPipeError" message and status 120), and later writes are dropped.
+    """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._reader_gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        self.gone = True
+        try:
+            fd = self._stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return  # not a real file (tests capture output): dropping writes is enough
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, fd)
+        finally:
+            os.close(null)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
@@ -51,10 +102,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
-        # Build tools probe this on every run: answer without importing the sub-commands.
-        print(f"{PROG} {__version__}")
-        return 0
+    streams = (sys.stdout, sys.stderr)
+    sys.stdout, sys.stderr = (_ReaderGoneSafe(s) if s is not None else s for s in streams)
+    try:
+        if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+            # Build tools probe this on every run: answer without importing the sub-commands.
+            print(f"{PROG} {__version__}")
+            return 0
+        return _main(argv)
+    finally:
+        for safe in (sys.stdout, sys.stderr):
+            if safe is not None:
+                safe.flush()  # now, where a gone reader is handled, not at interpreter exit
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: Optional[List[str]]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from ..errors import SarekLayoutError, SchemaError
@@ -73,10 +136,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     except SarekLayoutError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return e.exit_status
-    except BrokenPipeError:
-        # Output piped into `head` and closed: not an error worth a traceback.
-        sys.stderr.close()
-        return 0
     except KeyboardInterrupt:
         return 130
     finally:

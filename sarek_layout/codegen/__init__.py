@@ -9,6 +9,7 @@ Nothing here parses a schema or computes an offset.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -58,9 +59,18 @@ def header_filename(module: ModuleDecl, target: str) -> str:
     return _stem(module) + _target(target).suffix
 
 
-def include_guard(filename: str) -> str:
-    """``geometry.h`` → ``SAREK_LAYOUT_GEOMETRY_H``."""
-    return "SAREK_LAYOUT_" + re.sub(r"[^A-Za-z0-9]", "_", filename).upper()
+def include_guard(filename: str, module_name: str) -> str:
+    """``geometry.h`` of module ``Geometry`` → ``SAREK_LAYOUT_GEOMETRY_H_<8 hex digits>``.
+
+    The readable part alone is ambiguous (``a-b.h`` and ``a_b.h``, ``Geo.h`` and ``geo.h``,
+    or one file name in two folders with different modules would share a guard, and the
+    second header included in a translation unit would silently vanish), so a hash of the
+    exact file name and module name follows it. The folder plays no part: the guard, like
+    the rest of the header, does not depend on where it is generated.
+    """
+    digest = hashlib.sha256(f"{filename}\0{module_name}".encode("utf-8", "surrogateescape"))
+    readable = re.sub(r"[^A-Za-z0-9]", "_", filename).upper()
+    return f"SAREK_LAYOUT_{readable}_{digest.hexdigest()[:8].upper()}"
 
 
 #: What a schema file's stem may hold: it names the generated files and is printed inside them
@@ -159,7 +169,7 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
                 target.template,
                 view=views[key],
                 filename=filename,
-                guard=include_guard(filename),
+                guard=include_guard(filename, module.name),
                 includes=[header_filename(d, target.name) for d in deps[id(module)]],
                 dialect=target.dialect,
             )

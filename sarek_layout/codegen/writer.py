@@ -1,25 +1,51 @@
-"""Putting generated files on disk: write only what changed, atomically; check; diff; depfile.
+"""Putting generated files on disk: write only what changed, atomically and durably; check; diff.
 
 A file whose content is unchanged is never touched, so its timestamp stays and Make rebuilds
-nothing downstream. A changed file is written to a temporary file in the same folder and
-renamed over the old one, so a reader (or an interrupted run) never sees half a header.
+nothing downstream. A changed file is written to a temporary file in the same folder
+(``.<name>.<8 random characters>.tmp``), flushed to the disk (``fsync``), and renamed over
+the old one; the folder is then synced so that the rename itself survives a crash. A reader,
+an interrupted run or a power cut therefore sees the old file or the new one, never half of
+one. A run killed between creating and renaming its temporary file (``kill -9``, a cancelled
+CI job) leaves that file behind: later runs writing the same output delete such leftovers of
+their own naming pattern once they are an hour old (an in-flight one of a concurrent run is
+seconds old), and only regular files owned by the user, never what a link points to.
+
+Old outputs are read back only through ``output_paths.read_existing``, which never opens a
+FIFO or a device. Commands call ``output_paths.check_outputs`` before any of this.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
+import re
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from ..errors import UsageError
+from .depfile import depfile_text
+from .output_paths import printable, read_existing
 
 __all__ = [
     "Planned",
     "plan",
     "write_if_changed",
+    "write_files",
+    "remove_stale_temporaries",
     "unified_diff",
     "depfile_text",
+    "STALE_TEMPORARY_SECONDS",
 ]
+
+#: A leftover temporary file older than this is a killed run's, not a concurrent run's.
+STALE_TEMPORARY_SECONDS = 3600
+
+#: What ``tempfile.mkstemp`` puts between our prefix and suffix (its name alphabet, 8 long).
+_RANDOM_PART = re.compile(r"\.[a-z0-9_]{8}\.tmp\Z")
+_RANDOM_LENGTH = len(".12345678.tmp")
 
 
 @dataclass(frozen=True)
@@ -37,14 +63,14 @@ class Planned:
         return self.status != "unchanged"
 
 
-def _read(path: str) -> Optional[str]:
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            return f.read()
-    except (FileNotFoundError, NotADirectoryError):
+def _read_text(path: str) -> Optional[str]:
+    data = read_existing(path)
+    if data is None:
         return None
-    except (IsADirectoryError, UnicodeDecodeError):
-        return ""  # present but not ours to compare: rewrite (the write reports real errors)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""  # present but not ours to compare: it will be rewritten
 
 
 def plan(files: Iterable, out_dir: str) -> List[Planned]:
@@ -52,26 +78,43 @@ def plan(files: Iterable, out_dir: str) -> List[Planned]:
     planned = []
     for f in files:
         path = os.path.join(out_dir, f.filename)
-        old = _read(path)
+        old = _read_text(path)
         status = "new" if old is None else ("unchanged" if old == f.text else "changed")
         planned.append(Planned(path, f.text, status, old, tuple(f.sources)))
     return planned
 
 
-def write_if_changed(path: str, text: str) -> bool:
-    """Write ``text`` to ``path`` unless it already holds exactly that; True when written."""
-    if _read(path) == text:
-        return False
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_folder(folder: str) -> None:
+    """Make the renames in ``folder`` durable (where the platform can sync a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder; the data itself is synced already
+    finally:
+        os.close(fd)
+
+
+def _replace(path: str, data: bytes, mode: int) -> None:
+    """Write ``data`` to a synced temporary file beside ``path`` and rename it over ``path``."""
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        # mkstemp creates the file 0600; give it the mode a plain open() would have.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())  # the bytes are on disk before the name points at them
+        os.chmod(tmp, mode)  # mkstemp creates 0600; give it the mode a plain open() would
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -79,46 +122,98 @@ def write_if_changed(path: str, text: str) -> bool:
         except FileNotFoundError:
             pass
         raise
-    return True
+
+
+Content = Union[str, bytes]
+
+
+def write_files(files: Sequence[Tuple[str, Content]], tidy: Iterable[str] = ()) -> List[bool]:
+    """Write each ``(path, content)`` whose file does not already hold exactly that content;
+    returns, per file, whether it was written. Text is written as UTF-8.
+
+    First deletes the stale temporary files of ``tidy`` and of the written paths (see the
+    module docs). Each written file is synced before its rename, each folder once after.
+    A file that cannot be written raises ``UsageError`` naming it; the files written before
+    it stay complete, and it keeps its old content.
+    """
+    remove_stale_temporaries([p for p, _ in files] + list(tidy))
+    mode = 0o666 & ~_umask()
+    written = []
+    folders: Dict[str, None] = {}
+    try:
+        for path, content in files:
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            if read_existing(path) == data:
+                written.append(False)
+                continue
+            try:
+                _replace(path, data, mode)
+            except OSError as e:
+                raise UsageError(f"cannot write {printable(path)}: {e.strerror or e}") from None
+            folders[os.path.dirname(path) or "."] = None
+            written.append(True)
+    finally:
+        for folder in folders:
+            _fsync_folder(folder)
+    return written
+
+
+def write_if_changed(path: str, text: Content) -> bool:
+    """Write ``text`` to ``path`` unless it already holds exactly that; True when written."""
+    return write_files([(path, text)])[0]
+
+
+def remove_stale_temporaries(paths: Iterable[str], now: Optional[float] = None) -> int:
+    """Delete the temporary files a killed run left beside ``paths``; returns how many.
+
+    Only names of our own pattern (``.<name>.<8 characters>.tmp`` for a ``name`` in
+    ``paths``), only regular files (a link of that name is left alone, and nothing it points
+    to is touched), only the user's own, and only those older than
+    ``STALE_TEMPORARY_SECONDS``. One listing per folder.
+    """
+    by_folder: Dict[str, List[str]] = {}
+    for path in paths:
+        by_folder.setdefault(os.path.dirname(path) or ".", []).append(os.path.basename(path))
+    now = time.time() if now is None else now
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    removed = 0
+    for folder, names in by_folder.items():
+        wanted = set(names)
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue  # a folder that does not exist yet holds no leftovers
+        for entry in entries:
+            if not _is_our_temporary(entry.name, wanted):
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode) or (uid is not None and st.st_uid != uid):
+                continue
+            if now - st.st_mtime < STALE_TEMPORARY_SECONDS:
+                continue  # possibly a concurrent run's, about to be renamed
+            try:
+                os.unlink(entry.path)  # unlink never follows a link
+                removed += 1
+            except FileNotFoundError:
+                pass  # another run removed it first
+    return removed
+
+
+def _is_our_temporary(name: str, outputs: set) -> bool:
+    """``name`` is ``.<output>.<8 characters>.tmp`` for one of ``outputs`` (set lookup)."""
+    return (name.startswith(".") and len(name) > 1 + _RANDOM_LENGTH
+            and _RANDOM_PART.match(name, len(name) - _RANDOM_LENGTH) is not None
+            and name[1:-_RANDOM_LENGTH] in outputs)
 
 
 def unified_diff(p: Planned) -> str:
     """A unified diff from what is on disk to what would be written (empty when unchanged)."""
     old = (p.old_text or "").splitlines(keepends=True)
     new = p.text.splitlines(keepends=True)
-    label_old = p.path if p.old_text is not None else "/dev/null"
-    return "".join(difflib.unified_diff(old, new, label_old, p.path))
-
-
-def _make_escape(path: str) -> str:
-    """A path as a Make word: spaces, '#' and ':' backslashed, '$' doubled.
-
-    Make has no escape for a newline or another control character: such a path is refused
-    (``UsageError``) rather than written into a rule it would break.
-    """
-    if not path.isprintable():
-        from ..errors import UsageError
-
-        raise UsageError(
-            f"cannot write a Make dependency file naming {ascii(path)}: Make cannot express a "
-            f"path with a newline or another control character; rename it or drop --depfile"
-        )
-    return path.replace("$", "$$").replace("#", "\\#").replace(" ", "\\ ").replace(":", "\\:")
-
-
-def depfile_text(planned: Sequence[Planned]) -> str:
-    """Make rules ``OUTPUT: SCHEMA...`` (one per output), plus an empty rule per schema.
-
-    The empty rules are what ``gcc -MP`` adds: deleting or renaming a schema file then makes
-    Make rerun the generator instead of stopping with "No rule to make target".
-    """
-    # Rules by schema file (outputs of one schema keep their target order), then the schemas
-    # sorted: the text must not depend on the command-line order of the schema files.
-    lines = []
-    schemas = set()
-    for p in sorted(planned, key=lambda p: p.sources[:1]):
-        lines.append(f"{_make_escape(p.path)}: {' '.join(_make_escape(s) for s in p.sources)}")
-        schemas.update(p.sources)
-    lines.append("")
-    lines.extend(f"{_make_escape(s)}:" for s in sorted(schemas))
-    return "\n".join(lines) + "\n"
+    label = printable(p.path)
+    label_old = label if p.old_text is not None else "/dev/null"
+    return "".join(difflib.unified_diff(old, new, label_old, label))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Sequence, Tuple
 
+from ..codegen.output_paths import printable
 from .walk import HOLE, TAIL, Hole, Item, Member, TypeWalk
 
 __all__ = ["Box", "Tick", "Row", "Panel", "Picture", "picture", "render_svg", "render_html"]
@@ -211,7 +212,7 @@ def picture(walks: Sequence[TypeWalk], source: str = "") -> Picture:
         panels.append(Panel(_title(walk), y, title_y, ruler_y, bottom, ticks, tuple(rows)))
         y = bottom + PANEL_GAP
     width = MARGIN * 2 + LABEL_WIDTH + largest * cell
-    return Picture(width, y - PANEL_GAP + MARGIN, cell, tuple(panels), source.replace("--", "- -"))
+    return Picture(width, y - PANEL_GAP + MARGIN, cell, tuple(panels), printable(source))
 
 
 def _render(template: str, **context) -> str:
@@ -221,12 +222,22 @@ def _render(template: str, **context) -> str:
 
 
 def render_svg(walks: Sequence[TypeWalk], source: str = "") -> str:
-    """The byte maps of ``walks`` as one standalone SVG document."""
+    """The byte maps of ``walks`` as one standalone SVG document.
+
+    ``source`` (what was drawn, e.g. the schema files' names) goes into the title only, with
+    anything that does not print escaped (``printable``): the document is well-formed XML
+    whatever the names hold, and no name is put in a comment, where ``--`` would end it.
+    """
     return _render("explain.svg.j2", picture=picture(walks, source))
 
 
 def render_html(walks: Sequence[TypeWalk], report: str, source: str = "") -> str:
-    """An HTML page: the byte maps, then the text report."""
+    """An HTML page: the byte maps, then the text report (its paths as ``printable`` spells
+    them: the page is UTF-8 and holds no control characters whatever the file names)."""
     svg = render_svg(walks, source)
     return _render("explain.html.j2", svg=svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg,
-                   report=report, source=source)
+                   report=_printable_lines(report), source=printable(source))
+
+
+def _printable_lines(text: str) -> str:
+    return "\n".join(printable(line) for line in text.split("\n"))

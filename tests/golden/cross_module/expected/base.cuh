@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_BASE_CUH
-#define SAREK_LAYOUT_BASE_CUH
+#ifndef SAREK_LAYOUT_BASE_CUH_65504E8F
+#define SAREK_LAYOUT_BASE_CUH_65504E8F
 
 #ifndef SAREK_LAYOUT_CUDA_PRELUDE
 #define SAREK_LAYOUT_CUDA_PRELUDE
@@ -49,4 +49,4 @@ static_assert(sizeof(Base_id) == 4, "sarek-layout: sizeof(Base_id) must be 4");
 static_assert(alignof(Base_id) == 4, "sarek-layout: alignment of Base_id must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Base_id, value) == 0, "sarek-layout: Base_id::value must be at offset 0");
 
-#endif /* SAREK_LAYOUT_BASE_CUH */
+#endif /* SAREK_LAYOUT_BASE_CUH_65504E8F */

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_BASE_H
-#define SAREK_LAYOUT_BASE_H
+#ifndef SAREK_LAYOUT_BASE_H_F9512030
+#define SAREK_LAYOUT_BASE_H_F9512030
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,4 +60,4 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Base_id, value) == 0, "sarek-layout: Base_id
 } /* extern "C" */
 #endif
 
-#endif /* SAREK_LAYOUT_BASE_H */
+#endif /* SAREK_LAYOUT_BASE_H_F9512030 */

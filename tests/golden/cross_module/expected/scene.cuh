@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SCENE_CUH
-#define SAREK_LAYOUT_SCENE_CUH
+#ifndef SAREK_LAYOUT_SCENE_CUH_F14AF593
+#define SAREK_LAYOUT_SCENE_CUH_F14AF593
 
 #ifndef SAREK_LAYOUT_CUDA_PRELUDE
 #define SAREK_LAYOUT_CUDA_PRELUDE
@@ -137,4 +137,4 @@ static inline __host__ __device__ Scene_item make_Scene_item_Nothing(void)
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_SCENE_CUH */
+#endif /* SAREK_LAYOUT_SCENE_CUH_F14AF593 */

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SCENE_H
-#define SAREK_LAYOUT_SCENE_H
+#ifndef SAREK_LAYOUT_SCENE_H_FE26C7E2
+#define SAREK_LAYOUT_SCENE_H_FE26C7E2
 
 #include <stddef.h>
 #include <stdint.h>
@@ -148,4 +148,4 @@ SAREK_LAYOUT_FN Scene_item make_Scene_item_Nothing(void)
 } /* extern "C" */
 #endif
 
-#endif /* SAREK_LAYOUT_SCENE_H */
+#endif /* SAREK_LAYOUT_SCENE_H_FE26C7E2 */

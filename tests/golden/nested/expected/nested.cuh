@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_NESTED_CUH
-#define SAREK_LAYOUT_NESTED_CUH
+#ifndef SAREK_LAYOUT_NESTED_CUH_6CC91345
+#define SAREK_LAYOUT_NESTED_CUH_6CC91345
 
 #ifndef SAREK_LAYOUT_CUDA_PRELUDE
 #define SAREK_LAYOUT_CUDA_PRELUDE
@@ -186,4 +186,4 @@ static inline __host__ __device__ Nest_event make_Nest_event_Quit(void)
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_NESTED_CUH */
+#endif /* SAREK_LAYOUT_NESTED_CUH_6CC91345 */

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_NESTED_H
-#define SAREK_LAYOUT_NESTED_H
+#ifndef SAREK_LAYOUT_NESTED_H_B9C5B657
+#define SAREK_LAYOUT_NESTED_H_B9C5B657
 
 #include <stddef.h>
 #include <stdint.h>
@@ -197,4 +197,4 @@ SAREK_LAYOUT_FN Nest_event make_Nest_event_Quit(void)
 } /* extern "C" */
 #endif
 
-#endif /* SAREK_LAYOUT_NESTED_H */
+#endif /* SAREK_LAYOUT_NESTED_H_B9C5B657 */

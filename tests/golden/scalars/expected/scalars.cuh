@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SCALARS_CUH
-#define SAREK_LAYOUT_SCALARS_CUH
+#ifndef SAREK_LAYOUT_SCALARS_CUH_7529C7DD
+#define SAREK_LAYOUT_SCALARS_CUH_7529C7DD
 
 #ifndef SAREK_LAYOUT_CUDA_PRELUDE
 #define SAREK_LAYOUT_CUDA_PRELUDE
@@ -154,4 +154,4 @@ static inline __host__ __device__ unit_arg make_unit_arg_Flag(int32_t _0, int32_
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_SCALARS_CUH */
+#endif /* SAREK_LAYOUT_SCALARS_CUH_7529C7DD */

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SCALARS_H
-#define SAREK_LAYOUT_SCALARS_H
+#ifndef SAREK_LAYOUT_SCALARS_H_F63FC48D
+#define SAREK_LAYOUT_SCALARS_H_F63FC48D
 
 #include <stddef.h>
 #include <stdint.h>
@@ -165,4 +165,4 @@ SAREK_LAYOUT_FN unit_arg make_unit_arg_Flag(int32_t _0, int32_t _1)
 } /* extern "C" */
 #endif
 
-#endif /* SAREK_LAYOUT_SCALARS_H */
+#endif /* SAREK_LAYOUT_SCALARS_H_F63FC48D */

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SEED_CUH
-#define SAREK_LAYOUT_SEED_CUH
+#ifndef SAREK_LAYOUT_SEED_CUH_C304A8EF
+#define SAREK_LAYOUT_SEED_CUH_C304A8EF
 
 #ifndef SAREK_LAYOUT_CUDA_PRELUDE
 #define SAREK_LAYOUT_CUDA_PRELUDE
@@ -212,4 +212,4 @@ static inline __host__ __device__ Seed_pairs make_Seed_pairs_Pair(int32_t _0, do
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_SEED_CUH */
+#endif /* SAREK_LAYOUT_SEED_CUH_C304A8EF */

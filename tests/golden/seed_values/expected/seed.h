@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SEED_H
-#define SAREK_LAYOUT_SEED_H
+#ifndef SAREK_LAYOUT_SEED_H_F62A18EA
+#define SAREK_LAYOUT_SEED_H_F62A18EA
 
 #include <stddef.h>
 #include <stdint.h>
@@ -223,4 +223,4 @@ SAREK_LAYOUT_FN Seed_pairs make_Seed_pairs_Pair(int32_t _0, double _1)
 } /* extern "C" */
 #endif
 
-#endif /* SAREK_LAYOUT_SEED_H */
+#endif /* SAREK_LAYOUT_SEED_H_F62A18EA */
