@@ -10,7 +10,7 @@ rectangle goes where, in which colour): ``templates/explain.svg.j2`` spells it a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 from ..codegen.output_paths import printable
 from .walk import HOLE, TAIL, Hole, Item, Member, TypeWalk
@@ -30,6 +30,14 @@ CHAR_WIDTH = 6.7  # 11px monospace, for deciding whether a label fits its cells
 MAX_RULER_WIDTH = 1152
 MAX_CELL = 20
 MIN_CELL = 3
+#: Types too large for MIN_CELL within this width are drawn to scale instead (less than a
+#: pixel a byte, no byte dividers), so the picture stays bounded whatever the sizes.
+MAX_PICTURE_WIDTH = 12288
+#: Most boxes one row draws: nested records beyond it are drawn closed, as one box (records
+#: nested many levels deep would otherwise draw exponentially many leaves).
+MAX_ROW_BOXES = 2000
+#: Ticks are at least this many pixels apart (every 8 bytes, or a power of two of 8).
+MIN_TICK_SPACING = 40
 
 #: Fill colours of scalar members, in turn (light, distinguishable, readable under black text).
 PALETTE = (
@@ -121,13 +129,10 @@ def _clip(text: str, width: float) -> str:
     return text[: max(1, int((width - 4) // CHAR_WIDTH) - 1)] + "…"
 
 
-def _depth(items: Sequence[Item]) -> int:
-    return max((1 + _depth(i.items) for i in items if isinstance(i, Member) and i.is_record), default=0)
-
-
 class _Painter:
     def __init__(self, cell: float) -> None:
         self.cell = cell
+        self._boxes: Dict[int, int] = {}  # record type id -> boxes it draws opened
 
     def x(self, offset: int) -> float:
         return MARGIN + LABEL_WIDTH + offset * self.cell
@@ -136,14 +141,44 @@ class _Painter:
         boxes: List[Box] = []
         brackets: List[Bracket] = []
         colour = [0]
-        self._paint(items, y, 0, boxes, brackets, colour)
-        height = ROW_HEIGHT + BRACKET_STEP * _depth(items)
+        self.left = MAX_ROW_BOXES
+        depth = self._paint(items, y, 0, boxes, brackets, colour)
+        height = ROW_HEIGHT + BRACKET_STEP * depth
         return Row(_clip(label, LABEL_WIDTH - 8), y, height, label, tuple(boxes), tuple(brackets))
 
     def cells(self, offset: int, size: int) -> Tuple[float, ...]:
+        """The byte dividers inside a box (none when cells are too narrow to show)."""
+        if self.cell < MIN_CELL:
+            return ()
         return tuple(self.x(b) for b in range(offset + 1, offset + size))
 
-    def _paint(self, items, y, depth, boxes, brackets, colour) -> None:
+    def _cost(self, record) -> int:
+        """Boxes a nested record draws opened (its items, recursively), once per record type."""
+        todo = [record]
+        while todo:
+            st = todo[-1]
+            pending = [m.record for m in st.members
+                       if m.record is not None and id(m.record) not in self._boxes]
+            if pending:
+                todo.extend(pending)
+                continue
+            todo.pop()
+            self._boxes[id(st)] = sum(
+                1 if isinstance(i, Hole) or i.record is None else 1 + self._boxes[id(i.record)]
+                for i in st.items
+            )
+        return self._boxes[id(record)]
+
+    def _opens(self, item: Member) -> bool:
+        cost = self._cost(item.record)
+        if cost > self.left:
+            return False
+        self.left -= cost
+        return True
+
+    def _paint(self, items, y, depth, boxes, brackets, colour) -> int:
+        """Draw ``items`` at bracket ``depth``; returns how many bracket levels they use."""
+        used = 0
         for item in items:
             x, width = self.x(item.offset), item.size * self.cell
             if isinstance(item, Hole):
@@ -152,8 +187,8 @@ class _Painter:
                                  f"{item.size} byte{'s' if item.size != 1 else ''} {what} at {item.offset}",
                                  offset=item.offset, size=item.size,
                                  cells=self.cells(item.offset, item.size)))
-            elif item.is_record:
-                self._paint(item.items, y, depth + 1, boxes, brackets, colour)
+            elif item.is_record and self._opens(item):
+                used = max(used, 1 + self._paint(item.items, y, depth + 1, boxes, brackets, colour))
                 label = f"{item.name}: {item.spelling}"
                 brackets.append(Bracket(
                     x + 1, y + ROW_HEIGHT + 4 + BRACKET_STEP * depth, width - 2,
@@ -168,6 +203,23 @@ class _Painter:
                                  f"{item.path}: {item.spelling}, offset {item.offset}, {item.size} bytes",
                                  path=item.path, offset=item.offset, size=item.size,
                                  cells=self.cells(item.offset, item.size)))
+        return used
+
+
+def _cell(largest: int) -> float:
+    """Pixels a byte: MAX_RULER_WIDTH spread over the largest type, between MIN_CELL and
+    MAX_CELL, or to scale within MAX_PICTURE_WIDTH for types too large for MIN_CELL."""
+    largest = max(largest, 1)
+    if largest * MIN_CELL > MAX_PICTURE_WIDTH:
+        return MAX_PICTURE_WIDTH / largest
+    return float(min(MAX_CELL, max(MIN_CELL, MAX_RULER_WIDTH // largest)))
+
+
+def _tick_step(cell: float) -> int:
+    step = 8
+    while step * cell < MIN_TICK_SPACING and step < (1 << 62):
+        step *= 2
+    return step if cell < MIN_CELL else 8
 
 
 def _title(walk: TypeWalk) -> str:
@@ -179,7 +231,8 @@ def _title(walk: TypeWalk) -> str:
 def picture(walks: Sequence[TypeWalk], source: str = "") -> Picture:
     """The geometry of the byte maps of ``walks``, one panel per type, rulers aligned."""
     largest = max((w.size for w in walks), default=8)
-    cell = float(min(MAX_CELL, max(MIN_CELL, MAX_RULER_WIDTH // max(largest, 1))))
+    cell = _cell(largest)
+    step = _tick_step(cell)
     painter = _Painter(cell)
     panels = []
     y = float(MARGIN)
@@ -206,8 +259,8 @@ def picture(walks: Sequence[TypeWalk], source: str = "") -> Picture:
                     label += f", wastes {arm.waste}"
                 rows.append(painter.row(label, row_y, arm.items))
         bottom = rows[-1].y + rows[-1].height
-        ticks = tuple(Tick(painter.x(b), str(b)) for b in range(0, walk.size + 1, 8))
-        if walk.size % 8:
+        ticks = tuple(Tick(painter.x(b), str(b)) for b in range(0, walk.size + 1, step))
+        if walk.size % step:
             ticks += (Tick(painter.x(walk.size), str(walk.size)),)
         panels.append(Panel(_title(walk), y, title_y, ruler_y, bottom, ticks, tuple(rows)))
         y = bottom + PANEL_GAP

@@ -1,0 +1,106 @@
+"""Work stays linear in the schema, however records nest.
+
+A record made of two copies of the previous one doubles its scalar leaves at every level:
+22 such types (1.5 KB of TOML) describe 2^22 leaves. Every command must still run in well
+under its bound here, in bounded memory: the layout is computed per member and per record
+type, views open nested records within a budget, and only the one output that must list
+every leaf (``layout --json``) refuses, with the count and what to do instead.
+
+Each case runs the real command line in a subprocess with a time limit and an address-space
+limit (generous bounds that a blow-up cannot meet; speed itself is measured in bench/).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+
+import pytest
+
+from conftest import require_toolchain
+
+TIME_LIMIT = 30  # seconds; the exponential code took hours or ran out of memory
+MEMORY_LIMIT = 1 << 30  # bytes of address space
+
+
+def _doubling_toml(levels: int = 22) -> str:
+    lines = ['module = "Deep"', "", "[[types]]", 'record = "t0"',
+             'fields = [["a", "float32"], ["b", "float64"]]']
+    for k in range(1, levels):
+        lines += ["", "[[types]]", f'record = "t{k}"', f'fields = [["a", "t{k - 1}"], ["b", "t{k - 1}"]]']
+    lines += ["", "[[types]]", 'variant = "v"',
+              f'constructors = [["A", ["t{levels - 1}"]], ["B", ["t{levels - 1}", "int32"]], ["C"]]']
+    return "\n".join(lines) + "\n"
+
+
+def _chain_json(levels: int = 100) -> str:
+    types = ['{"record": "c0", "fields": [["x", "int32"], ["y", "float64"]]}']
+    types += [f'{{"record": "c{k}", "fields": [["p", "c{k - 1}"], ["z", "int32"]]}}'
+              for k in range(1, levels)]
+    return '{"module": "Chain", "types": [' + ", ".join(types) + "]}"
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def _run(args, cwd):
+    return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=TIME_LIMIT,
+                          preexec_fn=_limits)
+
+
+@pytest.fixture(scope="module")
+def schemas(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nesting")
+    (folder / "deep.toml").write_text(_doubling_toml())
+    (folder / "chain.json").write_text(_chain_json())
+    return folder
+
+
+COMMANDS = [
+    ["layout", "deep.toml"],
+    ["layout", "deep.toml", "--json", "--no-leaves"],
+    ["generate", "deep.toml", "-o", "out", "-t", "c", "-t", "cuda", "-t", "opencl"],
+    ["explain", "deep.toml"],
+    ["explain", "deep.toml", "--svg", "deep.svg", "--html", "deep.html"],
+    ["layout", "chain.json"],
+    ["layout", "chain.json", "--json"],
+    ["generate", "chain.json", "-o", "out", "-t", "c", "-t", "cuda", "-t", "opencl"],
+    ["explain", "chain.json", "--svg", "chain.svg"],
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(a) for a in COMMANDS])
+def test_commands_on_deep_nesting_are_bounded(schemas, args):
+    proc = _run(args, schemas)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    # Bounded output too: a few megabytes at most, whatever the leaves.
+    assert len(proc.stdout) < 8 << 20
+    for name in ("deep.svg", "deep.html", "chain.svg"):
+        path = schemas / name
+        if path.exists():
+            assert path.stat().st_size < 8 << 20
+
+
+def test_json_that_would_list_millions_of_leaves_is_refused_with_what_to_do(schemas):
+    proc = _run(["layout", "deep.toml", "--json"], schemas)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert "scalar leaves" in line and "--no-leaves" in line and "Deep.v alone" in line
+
+
+def test_generated_headers_for_deep_nesting_compile_and_agree(schemas):
+    # The compilers agree with the layout (verify probes members, never leaves), and the
+    # make_ helpers copy record arguments through per-record copies, linear in the schema.
+    require_toolchain("gcc")
+    proc = _run(["verify", "deep.toml", "--toolchain", "gcc", "--toolchain", "g++"], schemas)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "agrees" in proc.stdout
+    header = (schemas / "out" / "deep.h")
+    if header.exists():  # written by the generate case above when it ran first
+        assert os.path.getsize(header) < 1 << 20
