@@ -16,7 +16,7 @@ This module imports nothing outside the standard library and the IR.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
 
 from .types import Scalar, TRecord, TVariant
 
@@ -199,8 +199,7 @@ def c_name_of(module: str, name: str) -> str:
 HOLE, TAIL, UNUSED = "hole", "tail", "unused"
 
 
-@dataclass(frozen=True, slots=True)
-class Hole:
+class Hole(NamedTuple):
     """Bytes no member occupies: ``[offset, offset + size)``, from the element start."""
 
     offset: int
@@ -212,8 +211,7 @@ class Hole:
         return self.offset + self.size
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Member:
+class Member(NamedTuple):
     """One member of a laid-out struct: a record field, a constructor argument ``_N``, or a
     variant's ``tag``.
 
@@ -221,7 +219,8 @@ class Member:
     whole variant for arguments: SPEC §1's absolute offsets). Its type is exactly one of
     ``scalar`` (an entry of the scalar table) and ``record`` (the laid-out nested record,
     which knows its own C name, module and members). ``spelling`` is the type as written in
-    the schema (``float32``, ``point``, ``Geometry.point``).
+    the schema (``float32``, ``point``, ``Geometry.point``). A tuple: schemas have hundreds
+    of thousands of them, and creating one must be cheap.
     """
 
     name: str

@@ -14,9 +14,9 @@ only the leaves themselves can be as many as the schema describes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Iterable, List, Sequence, Tuple, Union
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..errors import LayoutError, MisalignedField, NestedVariant, UnsupportedField
 from ..ir.types import ElementType, Scalar, TArray, TRecord, TVariant, TVec
@@ -55,13 +55,12 @@ class Leaf:
     align: int
 
 
-@dataclass(frozen=True, slots=True)
-class MemberLayout:
+class MemberLayout(NamedTuple):
     """One member placed by the core: a record field, or a constructor argument ``_N``.
 
     ``path`` is how errors and leaves name it (``inner``, ``Pair._1``); ``offset`` is from
     the element start; ``type`` is a ``Scalar`` or a ``TRecord`` (``record_layout_of`` gives
-    the latter's own layout).
+    the latter's own layout). A tuple: many are made, and creating one must be cheap.
     """
 
     name: str
@@ -95,43 +94,128 @@ def _leaf_count(members: Sequence[MemberLayout]) -> int:
     )
 
 
-@dataclass(frozen=True)
+def _placed(items: Sequence[Tuple[str, ElementType]], offsets: Sequence[int],
+            prefix: str) -> Tuple[MemberLayout, ...]:
+    out = []
+    for (name, t), offset in zip(items, offsets):
+        size, align = member_size_align(t)
+        out.append(MemberLayout(name, prefix + name, t, offset, size, align))
+    return tuple(out)
+
+
 class RecordLayout:
     """``fields``: ``(name, offset)`` of each immediate field; ``members``: the same with
-    types and sizes; ``leaves`` (derived on first use): every scalar, flattened."""
+    types and sizes; ``leaves``: every scalar, flattened (SPEC §2).
 
-    fields: Tuple[Tuple[str, int], ...]
-    size: int
-    align: int
-    members: Tuple[MemberLayout, ...] = field(default=(), repr=False)
+    Only the offsets, the size and the alignment are computed when a record is laid out;
+    ``fields``, ``members`` and ``leaves`` are built from them on first use, so laying out
+    is cheap and deep nesting costs nothing until its leaves are asked for.
+    """
 
-    @cached_property
+    __slots__ = ("_input", "_offsets", "size", "align", "_fields", "_members", "_leaves",
+                 "_leaf_count")
+
+    def __init__(self, fields: Sequence[Tuple[str, ElementType]], offsets: Sequence[int],
+                 size: int, align: int) -> None:
+        self._input = fields
+        self._offsets = offsets
+        self.size = size
+        self.align = align
+        self._fields: Optional[Tuple[Tuple[str, int], ...]] = None
+        self._members: Optional[Tuple[MemberLayout, ...]] = None
+        self._leaves: Optional[Tuple[Leaf, ...]] = None
+        self._leaf_count: Optional[int] = None
+
+    @property
+    def fields(self) -> Tuple[Tuple[str, int], ...]:
+        if self._fields is None:
+            self._fields = tuple((name, off) for (name, _), off in zip(self._input, self._offsets))
+        return self._fields
+
+    @property
+    def members(self) -> Tuple[MemberLayout, ...]:
+        if self._members is None:
+            self._members = _placed(self._input, self._offsets, "")
+        return self._members
+
+    @property
     def leaves(self) -> Tuple[Leaf, ...]:
-        return _leaves_of(self.members)
+        if self._leaves is None:
+            self._leaves = _leaves_of(self.members)
+        return self._leaves
 
-    @cached_property
+    @property
     def leaf_count(self) -> int:
         """``len(self.leaves)``, without building them."""
-        return _leaf_count(self.members)
+        if self._leaf_count is None:
+            self._leaf_count = _leaf_count(self.members)
+        return self._leaf_count
+
+    def _key(self) -> tuple:
+        return (tuple(self._input), tuple(self._offsets), self.size, self.align)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RecordLayout):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"RecordLayout(fields={self.fields!r}, size={self.size}, align={self.align})"
 
 
-@dataclass(frozen=True)
 class CtorLayout:
     """One constructor: tag = declaration index; ``args`` and ``leaves`` are absolute,
-    named ``Ctor._N``."""
+    named ``Ctor._N``; built on first use, like ``RecordLayout``'s."""
 
-    name: str
-    tag: int
-    payload_size: int
-    args: Tuple[MemberLayout, ...] = field(default=(), repr=False)
+    __slots__ = ("name", "tag", "payload_size", "_types", "_offsets", "_args", "_leaves",
+                 "_leaf_count")
 
-    @cached_property
+    def __init__(self, name: str, tag: int, payload_size: int,
+                 types: Sequence[ElementType] = (), offsets: Sequence[int] = ()) -> None:
+        self.name = name
+        self.tag = tag
+        self.payload_size = payload_size
+        self._types = tuple(types)
+        self._offsets = tuple(offsets)
+        self._args: Optional[Tuple[MemberLayout, ...]] = None
+        self._leaves: Optional[Tuple[Leaf, ...]] = None
+        self._leaf_count: Optional[int] = None
+
+    @property
+    def args(self) -> Tuple[MemberLayout, ...]:
+        if self._args is None:
+            items = [(f"_{i}", t) for i, t in enumerate(self._types)]
+            self._args = _placed(items, self._offsets, self.name + ".")
+        return self._args
+
+    @property
     def leaves(self) -> Tuple[Leaf, ...]:
-        return _leaves_of(self.args)
+        if self._leaves is None:
+            self._leaves = _leaves_of(self.args)
+        return self._leaves
 
-    @cached_property
+    @property
     def leaf_count(self) -> int:
-        return _leaf_count(self.args)
+        if self._leaf_count is None:
+            self._leaf_count = _leaf_count(self.args)
+        return self._leaf_count
+
+    def _key(self) -> tuple:
+        return (self.name, self.tag, self.payload_size, self._types, self._offsets)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CtorLayout):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"CtorLayout(name={self.name!r}, tag={self.tag}, payload_size={self.payload_size})"
 
 
 @dataclass(frozen=True)
@@ -186,20 +270,23 @@ def unsupported_kind(t: ElementType) -> str:
 
 
 def _place(
-    type_name: str, members: Iterable[Tuple[str, ElementType]], start: int, path_prefix: str
-) -> Tuple[List[MemberLayout], int, int]:
+    type_name: str, members: Sequence[Tuple[str, ElementType]], start: int, path_prefix: str
+) -> Tuple[List[int], int, int]:
     """Lay ``members`` out from ``start`` by C struct rules.
 
-    Returns the placed members, the end offset of the last one and the largest member
-    alignment (1 when there are none). Errors name ``type_name`` and the member's path
-    (``path_prefix`` + name), re-rooted through nested records.
+    Returns their offsets, the end offset of the last one and the largest member alignment
+    (1 when there are none). Errors name ``type_name`` and the member's path
+    (``path_prefix`` + name), re-rooted through nested records. Every placed offset is a
+    multiple of its member's alignment by construction (the guard, ``_check_alignment``,
+    stands for Sarek's defensive invariant).
     """
-    placed: List[MemberLayout] = []
+    offsets: List[int] = []
     offset = start
     max_align = 1
     for name, t in members:
-        if isinstance(t, Scalar):
-            size = align = t.size
+        cls = type(t)  # exact classes first: this is the hot loop
+        if cls is Scalar or isinstance(t, Scalar):
+            size = align = t.size  # type: ignore[union-attr]
         elif isinstance(t, TRecord):
             try:
                 inner = _nested_record_layout(t)
@@ -213,12 +300,12 @@ def _place(
             raise LayoutError(UnsupportedField(type_name, path_prefix + name, unsupported_kind(t)))
         else:
             raise TypeError(f"not an elttype: {t!r} (field {path_prefix + name!r} of {type_name!r})")
-        offset = (offset + align - 1) & -align  # align_up, inlined: this is the hot loop
-        placed.append(MemberLayout(name, path_prefix + name, t, offset, size, align))
+        offset = (offset + align - 1) & -align  # align_up, inlined
+        offsets.append(offset)
         offset += size
         if align > max_align:
             max_align = align
-    return placed, offset, max_align
+    return offsets, offset, max_align
 
 
 def _reroot(error, type_name: str, field_path: str):
@@ -233,8 +320,8 @@ def _reroot(error, type_name: str, field_path: str):
 
 def _check_alignment(type_name: str, placed: Sequence) -> None:
     """The defensive invariant of Sarek's layout: every member (or leaf) sits on its
-    alignment. Checking members suffices: a nested record is checked when it is laid out,
-    and it sits on its own alignment, which no leaf of it exceeds."""
+    alignment. ``_place`` aligns every offset it hands out, so this is a guard for code that
+    builds placements otherwise (and it is tested live)."""
     for item in placed:
         if item.offset % item.align:
             raise LayoutError(MisalignedField(type_name, item.path, item.offset, item.align))
@@ -263,11 +350,9 @@ def member_size_align(t: ElementType) -> Tuple[int, int]:
 
 def record_layout(type_name: str, fields: Iterable[Tuple[str, ElementType]]) -> RecordLayout:
     """Aligned layout of a record; raises ``LayoutError`` for variant or array/vector fields."""
-    placed, end, max_align = _place(type_name, fields, 0, "")
-    _check_alignment(type_name, placed)
-    return RecordLayout(
-        tuple((m.name, m.offset) for m in placed), align_up(end, max_align), max_align, tuple(placed)
-    )
+    items = fields if isinstance(fields, (tuple, list)) else list(fields)
+    offsets, end, max_align = _place(type_name, items, 0, "")
+    return RecordLayout(items, offsets, (end + max_align - 1) & -max_align, max_align)
 
 
 def _payload_align(t: ElementType) -> int:
@@ -294,12 +379,11 @@ def variant_layout(
     ctor_layouts = []
     max_payload = 0
     for tag, (name, args) in enumerate(ctor_list):
-        members = ((f"_{i}", arg) for i, arg in enumerate(args))
-        placed, end, arg_align = _place(type_name, members, payload_offset, name + ".")
-        _check_alignment(type_name, placed)
+        members = [(f"_{i}", arg) for i, arg in enumerate(args)]
+        offsets, end, arg_align = _place(type_name, members, payload_offset, name + ".")
         payload_size = align_up(end - payload_offset, arg_align) if args else 0
         max_payload = max(max_payload, payload_size)
-        ctor_layouts.append(CtorLayout(name, tag, payload_size, tuple(placed)))
+        ctor_layouts.append(CtorLayout(name, tag, payload_size, args, offsets))
     size = align_up(payload_offset + max_payload, payload_offset)
     return VariantLayout(0, payload_offset, tuple(ctor_layouts), size, payload_offset)
 

@@ -27,7 +27,7 @@ from ..ir.schema import (
     VariantDecl,
 )
 from ..ir.types import Scalar, TInt32
-from .core import MemberLayout, RecordLayout, VariantLayout
+from .core import MemberLayout, RecordLayout, VariantLayout, _check_alignment
 
 __all__ = ["with_holes", "members_of"]
 
@@ -70,6 +70,7 @@ def members_of(
     """
     if isinstance(decl, RecordDecl):
         assert isinstance(layout, RecordLayout)
+        _check_alignment(decl.name, layout.members)
         members = tuple(
             _member(placed, types[0], f.type, f.location)
             for placed, f, types in zip(layout.members, decl.fields, member_types)
@@ -84,6 +85,7 @@ def members_of(
     head = with_holes((tag,), 0, p if has_payload else layout.size, HOLE)
     arms = []
     for ctor, c, types in zip(layout.ctors, decl.ctors, member_types):
+        _check_alignment(decl.name, ctor.args)
         args = tuple(
             _member(placed, t, expr, expr.location)
             for placed, t, expr in zip(ctor.args, types, c.args)
