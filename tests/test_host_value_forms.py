@@ -7,12 +7,14 @@
 - offsets are never negative (``struct.unpack_from`` would count them from the end);
 - the fast, specialised encoders never accept what the slow, checking walk refuses, and
   give the same bytes (a property test over random types and malformed values);
+- the generated standalone module and the API agree on the same hostile values.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import struct
 import types
 
 import pytest
@@ -21,14 +23,24 @@ from hypothesis import strategies as st
 
 import sarek_layout as sl
 from conftest import EXAMPLES
+from sarek_layout.codegen import render_headers
 from sarek_layout.host import DecodeError, EncodeError, codec_of
 from sarek_layout.ir.types import TRecord, TVariant
-from test_host_support import element_types, values_of
+from test_host_support import element_types, import_file, values_of
 
 
 @pytest.fixture(scope="module")
 def geo():
     return sl.load(str(EXAMPLES / "geometry.toml"))
+
+
+@pytest.fixture(scope="module")
+def gen(tmp_path_factory):
+    """The generated standalone module of the same example."""
+    tmp = tmp_path_factory.mktemp("forms")
+    (f,) = render_headers(sl.load(str(EXAMPLES / "geometry.toml")).schema, ["python"])
+    (tmp / f.filename).write_text(f.text)
+    return import_file(tmp / f.filename, "geometry_forms_layout")
 
 
 class AttrDict(dict):
@@ -251,3 +263,75 @@ def test_valid_values_take_the_fast_path(data):
     codec = codec_of(t)
     values = data.draw(st.lists(values_of(t), min_size=1, max_size=3))
     assert codec._fast_many(values) == b"".join(codec._encode_slow(v) for v in values)
+
+
+# --- the generated module and the API agree ---------------------------------------------------
+
+
+def _api_and_generated(geo, gen):
+    """(API type, API value, generated encoder, generated value): the same hostile value in
+    each one's own form (the API's variants are pairs, the module's are constructor classes)."""
+    g = gen
+    ns = types.SimpleNamespace
+    return [
+        ("point", ns(x=1.0, y=2.0, z=3.0), g.encode_Geometry_point, ns(x=1.0, y=2.0, z=3.0)),
+        ("point", {"x": 1.0, "y": 2.0, "z": 3.0}, g.encode_Geometry_point, {"x": 1.0, "y": 2.0, "z": 3.0}),
+        ("point", {"x": 1.0, "yy": 2.0}, g.encode_Geometry_point, {"x": 1.0, "yy": 2.0}),
+        ("point", AttrDict(x=1.0, y=2.0, z=3.0), g.encode_Geometry_point, AttrDict(x=1.0, y=2.0, z=3.0)),
+        ("point", ns(x=1.0), g.encode_Geometry_point, ns(x=1.0)),
+        ("particle", ns(id=1, mass=2.0, pos=ns(x=1, y=2, w=0), alive=True, more=1),
+         g.encode_Geometry_particle, ns(id=1, mass=2.0, pos=ns(x=1, y=2, w=0), alive=True, more=1)),
+        ("particle", ns(id=1, mass=2.0, pos=AttrDict(x=1.0, y=2.0, w=0), alive=True),
+         g.encode_Geometry_particle, ns(id=1, mass=2.0, pos=AttrDict(x=1.0, y=2.0, w=0), alive=True)),
+        ("particle", ns(id=1, mass=2.0, pos=ns(x=1, y=2), alive=1),
+         g.encode_Geometry_particle, ns(id=1, mass=2.0, pos=ns(x=1, y=2), alive=1)),
+        ("particle", g.Geometry_particle(1, 2.0, g.Geometry_point(1.0, 2.0), False),
+         g.encode_Geometry_particle, g.Geometry_particle(1, 2.0, g.Geometry_point(1.0, 2.0), False)),
+        ("shape", ("Weighted", {0: 1.0, 1: 2}), g.encode_Geometry_shape, ("Weighted", {0: 1.0, 1: 2})),
+        ("shape", ("Empty", ""), g.encode_Geometry_shape, ("Empty", "")),
+        ("shape", ("Weighted", (1.5, 2)), g.encode_Geometry_shape, g.Geometry_shape_Weighted(1.5, 2)),
+        ("shape", ("Weighted", ({0: 1.0}, 2)), g.encode_Geometry_shape, g.Geometry_shape_Weighted({0: 1.0}, 2)),
+        ("shape", ("Circle", (AttrDict(x=1.0, y=2.0, z=0.0), 3.0)),
+         g.encode_Geometry_shape, g.Geometry_shape_Circle(AttrDict(x=1.0, y=2.0, z=0.0), 3.0)),
+        ("shape", ("Circle", (ns(x=1.0, y=2.0, z=0.0), 3.0)),
+         g.encode_Geometry_shape, g.Geometry_shape_Circle(ns(x=1.0, y=2.0, z=0.0), 3.0)),
+    ]
+
+
+def test_generated_module_and_api_agree_on_hostile_values(geo, gen):
+    for name, api_value, gen_encode, gen_value in _api_and_generated(geo, gen):
+        try:
+            api = ("bytes", geo.encode(name, api_value))
+        except EncodeError:
+            api = ("refused",)
+        try:
+            generated = ("bytes", gen_encode(gen_value))
+        except gen.EncodeError:
+            generated = ("refused",)
+        assert api == generated, (name, api_value, api, generated)
+
+
+def test_generated_module_names_a_mapping(gen):
+    with pytest.raises(gen.EncodeError, match=r"Geometry.point: got a mapping \(AttrDict\)"):
+        gen.encode_Geometry_point(AttrDict(x=1.0, y=2.0, z=3.0))
+    with pytest.raises(gen.EncodeError, match=r"Geometry.shape, field 'Circle._0': got a mapping \(dict\)"):
+        gen.encode_Geometry_shape(gen.Geometry_shape_Circle({"x": 1.0, "y": 2.0}, 3.0))
+
+
+@pytest.mark.parametrize("api_name, c_name", [("point", "Geometry_point"), ("shape", "Geometry_shape")])
+def test_generated_module_and_api_refuse_negative_offsets_alike(geo, gen, api_name, c_name):
+    size = geo.size(api_name)
+    data = bytes(3 * size)
+    struct.pack_into("=i", data := bytearray(data), size, 2)  # a valid tag in element 1
+    data = bytes(data)
+    for offset in (-size, -1):
+        api_calls = (lambda: geo.decode(api_name, data, offset), lambda: geo.unpack(api_name, data, offset=offset))
+        gen_calls = (lambda: getattr(gen, f"decode_{c_name}")(data, offset),
+                     lambda: getattr(gen, f"unpack_{c_name}")(data, offset=offset))
+        for api_call, gen_call in zip(api_calls, gen_calls):
+            with pytest.raises(DecodeError) as api_error:
+                api_call()
+            with pytest.raises(gen.DecodeError) as gen_error:
+                gen_call()
+            assert str(api_error.value) == str(gen_error.value)
+            assert f"offset {offset} is negative" in str(gen_error.value)
