@@ -239,6 +239,10 @@ def test_large_records_finish_with_a_size_optimal_order(tmp_path, n):
     path.write_text(json.dumps({"module": "Big", "types": [
         *_NESTED_JSON, {"record": "wide", "fields": fields}]}))
 
+    plain = _explain_subprocess([str(path), "--type", "wide"])
+    assert plain.returncode == 0, plain.stderr
+    assert "reordered" not in plain.stdout
+
     proc = _explain_subprocess([str(path), "--type", "wide", "--suggest"])
     assert proc.returncode == 0, proc.stderr
     head, pasted = proc.stdout.split("\n", 1)
@@ -257,6 +261,7 @@ def test_large_records_finish_with_a_size_optimal_order(tmp_path, n):
     bound = -(-sum(size_of[t] for _, t in fields) // big) * big
     assert measured["suggested"].size == bound < measured["declared"].size
     assert f"in {bound} bytes instead of {measured['declared'].size}" in head
+    assert f"a field order of {bound} bytes exists" in plain.stdout
 
 
 def _roundtrip(tmp_path, capsys, filename, text):
