@@ -3,7 +3,8 @@
 
     python bench/run.py [--quick] [--only SECTION]... [--no-write] [--output FILE]
 
-Sections: ``layout`` (1), ``generate`` (2), ``scaling`` (3), ``verify`` (4), ``buildloop`` (5).
+Sections: ``layout`` (1), ``generate`` (2), ``scaling`` (3), ``verify`` (4), ``buildloop`` (5),
+``explain`` (6).
 Each comparison is a ratio of two numbers measured in this run, interleaved, medians of
 repeats (the machines are shared and noisy). What is not installed is skipped with the
 line that installs it. ``--quick`` uses smaller sizes and fewer repeats (a smoke run; its
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import ROOT, Report, machine_description  # noqa: E402
 
-SECTIONS = ("layout", "generate", "scaling", "verify", "buildloop")
+SECTIONS = ("layout", "generate", "scaling", "verify", "buildloop", "explain")
 
 HEADER = (f"  {'measurement':<52} {'sarek-layout':>18} {'baseline':>22} {'ratio':>7} "
           f"{'target':>10} {'':>8}")
@@ -64,6 +65,10 @@ def run(args: argparse.Namespace) -> Report:
         bench_buildloop.startup(report, reps)
         bench_buildloop.noop_generate(report, 5 if quick else 15)
         bench_buildloop.make_noop(report, 3 if quick else 10)
+    if "explain" in only:
+        import bench_explain
+
+        bench_explain.wide_records(report, (120, 480) if quick else (120, 480, 2_000), 1 if quick else 3)
     return report
 
 

@@ -5,6 +5,7 @@ fields, in every schema syntax."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -14,7 +15,7 @@ import pytest
 from conftest import EXAMPLES
 from sarek_layout import TFloat32, TFloat64, TInt32, TRecord, record_layout
 from sarek_layout.cli.main import main
-from sarek_layout.explain.reorder import advise, best_order
+from sarek_layout.explain.reorder import advise, best_order, inversions, smallest_size
 from sarek_layout.frontends import load_schema
 from shapes import SCALAR, CONFORMANCE_SCALARS
 
@@ -124,6 +125,143 @@ def test_large_records_are_fast_and_never_worse():
     order = best_order(members)
     assert sorted(order) == list(range(300))
     assert _size(members, order) == -(-sum(s for s, _ in members) // 8) * 8
+
+
+def _subset_search(members):
+    """The best order by the documented key, by dynamic programming over (set of members
+    placed, offset reached): exact for any members, exponential, written independently of
+    the package (no kinds, no band) to check it on records too large for permutations."""
+    n = len(members)
+    big = max(align for _, align in members)
+    full = (1 << n) - 1
+
+    def step(mask, offset, m):
+        size, align = members[m]
+        # Members declared before m and not placed yet end up after it: inverted pairs.
+        return -(-offset // align) * align + size, bin(~mask & ((1 << m) - 1)).count("1")
+
+    @functools.lru_cache(maxsize=None)
+    def best(mask, offset):
+        """(final size, inversions) of the best completion from this state."""
+        if mask == full:
+            return (-(-offset // big) * big, 0)
+        options = []
+        for m in range(n):
+            if not mask >> m & 1:
+                nxt, inv = step(mask, offset, m)
+                size, later = best(mask | 1 << m, nxt)
+                options.append((size, later + inv))
+        return min(options)
+
+    order, mask, offset = [], 0, 0
+    for _ in range(n):
+        goal = best(mask, offset)
+        for m in range(n):  # the earliest-declared member that keeps the best completion
+            if not mask >> m & 1:
+                nxt, inv = step(mask, offset, m)
+                size, later = best(mask | 1 << m, nxt)
+                if (size, later + inv) == goal:
+                    order.append(m)
+                    mask, offset = mask | 1 << m, nxt
+                    break
+    return tuple(order)
+
+
+# Sarek's kinds of member: scalars and nested records of sizes 8–24 at alignment 4 or 8.
+_SAREK_MEMBERS = ((4, 4), (8, 8), (8, 4), (12, 4), (16, 8), (24, 8), (16, 4), (20, 4))
+
+
+def test_exact_against_an_unrestricted_search_on_larger_records():
+    """7–12 fields (random mixes and the patterns the band argument is about), against an
+    exponential search over sets: the restricted search must give the very same order."""
+    rnd = random.Random(12)
+    cases = []
+    for _ in range(40):
+        cases.append([rnd.choice(_SAREK_MEMBERS) for _ in range(rnd.randint(7, 11))])
+    for _ in range(20):  # few kinds, long runs: 4-byte fields among 8-aligned ones, Q runs
+        pool = rnd.sample(((4, 4), (8, 8), (8, 4)), rnd.randint(2, 3))
+        cases.append([rnd.choice(pool) for _ in range(rnd.randint(8, 12))])
+    cases.append([(4, 4), (8, 8)] * 6)                     # every 8-aligned field misplaced
+    cases.append([(4, 4)] + [(8, 4)] * 4 + [(8, 8)] * 3 + [(4, 4)])  # Q run before the E's
+    cases.append([(8, 8), (4, 4), (8, 4), (8, 8), (4, 4), (8, 4), (4, 4), (8, 8), (4, 4), (8, 8)])
+    for members in cases:
+        assert best_order(members) == _subset_search(members), members
+
+
+def test_inversions_and_smallest_size():
+    rnd = random.Random(5)
+    for n in range(0, 40):
+        order = list(range(n))
+        rnd.shuffle(order)
+        assert inversions(order) == _inversions(order)
+    for _ in range(200):
+        members = [rnd.choice(_SAREK_MEMBERS) for _ in range(rnd.randint(1, 7))]
+        assert smallest_size(members) == _brute_force(members)[0], members
+
+
+# --- records of hundreds and thousands of fields: the command finishes, and the order it
+# --- prints is as small as any order can be (checked by the C compiler) ------------------------
+
+_NESTED_JSON = [
+    {"record": "pair", "fields": [["a", "float32"], ["b", "float32"]]},               # 8, align 4
+    {"record": "trio", "fields": [["a", "float32"], ["b", "float32"], ["c", "int32"]]},  # 12, align 4
+    {"record": "mixed", "fields": [["d", "float64"], ["i", "int32"]]},                # 16, align 8
+]
+_FIELD_TYPES = ("int32", "float32", "bool", "int64", "float64", "pair", "trio", "mixed")
+
+
+def _limited(memory_bytes):
+    def apply():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    return apply
+
+
+def _explain_subprocess(args):
+    import subprocess
+    import sys
+
+    # A generous timeout and address-space limit: the search used to be cubic in time and
+    # memory (480 fields: 53 s and 820 MB; 2,000 would take an hour).
+    return subprocess.run([sys.executable, "-m", "sarek_layout", "explain", *args],
+                          capture_output=True, text=True, timeout=300,
+                          preexec_fn=_limited(2 * 1024 ** 3))
+
+
+@pytest.mark.parametrize("n", [480, 2000])
+def test_large_records_finish_with_a_size_optimal_order(tmp_path, n):
+    from c_oracle import measure
+
+    rnd = random.Random(n)
+    fields = [[f"f{i}", rnd.choice(_FIELD_TYPES)] for i in range(n)]
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps({"module": "Big", "types": [
+        *_NESTED_JSON, {"record": "wide", "fields": fields}]}))
+
+    plain = _explain_subprocess([str(path), "--type", "wide"])
+    assert plain.returncode == 0, plain.stderr
+    assert "reordered" not in plain.stdout
+
+    proc = _explain_subprocess([str(path), "--type", "wide", "--suggest"])
+    assert proc.returncode == 0, proc.stderr
+    head, pasted = proc.stdout.split("\n", 1)
+    new_fields = json.loads(pasted)["fields"]
+    assert sorted(map(tuple, new_fields)) == sorted(map(tuple, fields))  # only the order changed
+
+    # The compiler measures both orders; no order can be smaller than the sum of the field
+    # sizes (as the compiler measures them) rounded up to the largest alignment.
+    nested = [("record", d["record"], [tuple(f) for f in d["fields"]]) for d in _NESTED_JSON]
+    scalars = [("record", f"one_{t}", [("v", t)]) for t in ("int32", "float32", "bool", "int64", "float64")]
+    measured = measure(nested + scalars + [("record", "declared", [tuple(f) for f in fields]),
+                                           ("record", "suggested", [tuple(f) for f in new_fields])])
+    size_of = {t: (measured[t] if t in measured else measured[f"one_{t}"]).size for t in _FIELD_TYPES}
+    align_of = {t: (measured[t] if t in measured else measured[f"one_{t}"]).align for t in _FIELD_TYPES}
+    big = max(align_of[t] for _, t in fields)
+    bound = -(-sum(size_of[t] for _, t in fields) // big) * big
+    assert measured["suggested"].size == bound < measured["declared"].size
+    assert f"in {bound} bytes instead of {measured['declared'].size}" in head
+    assert f"a field order of {bound} bytes exists" in plain.stdout
 
 
 def _roundtrip(tmp_path, capsys, filename, text):

@@ -99,8 +99,9 @@ def test_example_schema_every_hole_and_the_advice(capsys):
         "/* XXX 4 bytes of tail padding */",
     ]
     assert "/* size: 32, align: 8, data: 24 bytes, padding: 8 bytes (25.0%) */" in lines
-    assert "/* reordered, it takes 24 bytes (saves 8): mass, id, pos, alive */" in lines
-    assert "replaces the declaration at " in particle and "geometry.toml:10:" in particle
+    # The plain report does not search: it says a smaller order exists, --suggest finds it.
+    assert "/* a field order of 24 bytes exists (saves 8): explain --suggest prints it */" in lines
+    assert "reordered" not in out and "replaces the declaration" not in out
     point = out[:out.index("record Geometry.particle")]
     assert "/* no field order is smaller */" in point and "[[types]]" not in point
     shape = out[out.index("variant Geometry.shape"):]
@@ -118,6 +119,19 @@ def test_example_schema_every_hole_and_the_advice(capsys):
         assert text in shape, text
     # Variants get no reorder advice: their arguments' order is their meaning.
     assert "reordered" not in shape
+
+
+def test_plain_report_runs_no_search(capsys, monkeypatch):
+    """Without --suggest nothing searches for an order (the search used to run anyway)."""
+    import sarek_layout.explain.reorder as reorder
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the plain report must not search for an order")
+
+    monkeypatch.setattr(reorder, "best_order", refuse)
+    monkeypatch.setattr(reorder, "_search", refuse)
+    assert main(["explain", GEOMETRY]) == 0
+    assert "a field order of 24 bytes exists" in capsys.readouterr().out
 
 
 def test_suggest_prints_only_the_records_that_shrink(capsys, tmp_path):
@@ -186,8 +200,9 @@ def test_docs_excerpt_is_what_explain_prints(capsys, monkeypatch):
     from conftest import ROOT
 
     doc = (ROOT / "docs" / "explain.md").read_text()
-    excerpt = doc[doc.index("```text\n") + 8:]
-    excerpt = excerpt[:excerpt.index("```")]
+    plain, suggested = [block.split("```")[0] for block in doc.split("```text\n")[1:3]]
     monkeypatch.chdir(ROOT)
     assert main(["explain", "examples/geometry.toml", "--type", "particle"]) == 0
-    assert capsys.readouterr().out == excerpt
+    assert capsys.readouterr().out == plain
+    assert main(["explain", "examples/geometry.toml", "--type", "particle", "--suggest"]) == 0
+    assert capsys.readouterr().out == suggested

@@ -116,7 +116,7 @@ def test_html_page_has_the_picture_and_the_report(tmp_path, capsys):
     html = page.read_text()
     assert html.startswith("<!DOCTYPE html>")
     assert html.count("<svg ") == 1 and "<?xml" not in html
-    assert "/* XXX 4 byte hole */" in html and "Geometry.particle in 24 bytes" in report
+    assert "/* XXX 4 byte hole */" in html and "a field order of 24 bytes exists" in report
     svg = html[html.index("<svg "):html.index("</svg>") + 6]
     ET.fromstring(svg.encode())
 

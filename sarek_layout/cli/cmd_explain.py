@@ -1,9 +1,10 @@
 """``sarek-layout explain SCHEMA... [--type NAME] [--suggest] [--svg FILE] [--html FILE] [--check]``.
 
-The ``layout`` report with nested records and union arms opened in place, and for each record
-the smallest field order (exact, closest to the declared one), printed as a declaration to
-paste over the old one. ``--svg``/``--html`` also draw the byte map; with ``--check`` they
-write nothing and exit 1 when a file is missing or stale (for pictures checked in to docs).
+The ``layout`` report with nested records and union arms opened in place; a record that some
+field order would shrink says by how much (arithmetic, no search). ``--suggest`` searches for
+that order (exact, closest to the declared one) and prints it as a declaration to paste over
+the old one. ``--svg``/``--html`` also draw the byte map; with ``--check`` they write nothing
+and exit 1 when a file is missing or stale (for pictures checked in to docs).
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ def add_parser(sub) -> None:
         "explain",
         help="show every padding hole, suggest a smaller field order, draw a byte map",
         description="Print each type pahole-style with nested records and union arms opened, "
-        "every hole marked, and the padding totals; for each record, the field order of the "
-        "smallest size (closest to the declared order), ready to paste in the schema's own "
-        "syntax. Optionally draw the layout as an SVG byte map or an HTML page.",
+        "every hole marked, and the padding totals, and say which records a field order would "
+        "shrink. With --suggest, print instead the field order of the smallest size (closest "
+        "to the declared order), ready to paste in the schema's own syntax. Optionally draw "
+        "the layout as an SVG byte map or an HTML page.",
     )
     p.add_argument("schemas", nargs="+", metavar="SCHEMA", help="schema files (given together)")
     p.add_argument("--type", metavar="NAME", help="only this type (name, Module.name or C name)")
     p.add_argument(
         "--suggest",
         action="store_true",
-        help="print only the records a reorder would shrink, as reordered declarations",
+        help="search for the smallest field order of each record and print the records it "
+        "would shrink, as reordered declarations",
     )
     p.add_argument("--svg", metavar="FILE", help="also draw the byte map into FILE (SVG)")
     p.add_argument("--html", metavar="FILE", help="also write FILE: an HTML page of the byte map and the report")
@@ -68,6 +71,19 @@ def _advice_lines(advice) -> list:
     ]
 
 
+def _hint_lines(walk) -> list:
+    """The plain report's line for a record a reorder would shrink: arithmetic, no search."""
+    from ..explain.reorder import smallest_size_of
+
+    smallest = smallest_size_of(walk.type)
+    if smallest is None:
+        return []
+    if smallest >= walk.size:
+        return ["/* no field order is smaller */"]
+    return [f"/* a field order of {smallest} bytes exists (saves {walk.size - smallest}): "
+            f"explain --suggest prints it */"]
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -82,29 +98,34 @@ def run(args: argparse.Namespace) -> int:
     schema = load(args.schemas)
     types = select_types(schema, args.type)
     walks = walk_types(types, schema.types)
-    advice = [advise(w.type) for w in walks]
 
-    if args.suggest:
-        shrinking = [a for a in advice if a is not None and a.saved]
-        sys.stdout.write("\n".join(_paste(a) for a in shrinking))
-        records = sum(a is not None for a in advice)
-        if shrinking:
-            saved = sum(a.saved for a in shrinking)
-            print(f"{len(shrinking)} of {_plural(records, 'record')} would shrink "
-                  f"({_plural(saved, 'byte')} in all)", file=sys.stderr)
-        else:
-            print(f"no record would shrink by reordering its fields ({_plural(records, 'record')} checked)",
-                  file=sys.stderr)
+    if not args.suggest:
+        # The plain report searches for nothing: a record that some order would shrink
+        # says so from arithmetic alone, and --suggest finds the order.
+        report = "\n".join("\n".join(render_walk(w, expand=True, extra=_hint_lines(w))) + "\n"
+                           for w in walks)
+        sys.stdout.write(report)
+        return _pictures(args, walks, report)
+
+    advice = [advise(w.type) for w in walks]
+    shrinking = [a for a in advice if a is not None and a.saved]
+    sys.stdout.write("\n".join(_paste(a) for a in shrinking))
+    records = sum(a is not None for a in advice)
+    if shrinking:
+        saved = sum(a.saved for a in shrinking)
+        print(f"{len(shrinking)} of {_plural(records, 'record')} would shrink "
+              f"({_plural(saved, 'byte')} in all)", file=sys.stderr)
+    else:
+        print(f"no record would shrink by reordering its fields ({_plural(records, 'record')} checked)",
+              file=sys.stderr)
+    # The --html page shows the report with the orders found.
     blocks = []
     for walk, a in zip(walks, advice):
         block = "\n".join(render_walk(walk, expand=True, extra=_advice_lines(a))) + "\n"
         if a is not None and a.saved:
             block += _paste(a)
         blocks.append(block)
-    report = "\n".join(blocks)
-    if not args.suggest:
-        sys.stdout.write(report)
-    return _pictures(args, walks, report)
+    return _pictures(args, walks, "\n".join(blocks))
 
 
 def _pictures(args: argparse.Namespace, walks, report: str) -> int:

@@ -15,29 +15,53 @@ largest alignment, so it depends only on the holes before members; a hole depend
 the offset modulo ``A`` and the member's alignment; and the offset modulo ``A`` after a set
 of members depends only on how many of each *kind* (size mod ``A``, alignment) were placed
 and on the holes so far. The search therefore runs over states *(members placed per kind,
-holes so far)* — a handful of kinds, whatever the sizes — and covers every order. Within a
-kind, members are interchangeable for the size and keeping them in declaration order never
-adds an inversion, so the state also fixes which member comes next of each kind, and the
-inversions it adds.
+holes so far)* and covers every order. Within a kind, members are interchangeable for the
+size and keeping them in declaration order never adds an inversion, so the state also fixes
+which member comes next of each kind, and the inversions it adds. The search starts from
+the smallest conceivable size and only widens it for inputs where it cannot be met.
 
-For Sarek's types the minimum is always ``align_up(sum of sizes, A)`` (every size is a
-multiple of its alignment, so decreasing alignment leaves no hole); the search starts from
-that bound and only widens it for inputs where it cannot be met.
+Why it is fast for Sarek's records. Their members are 4- or 8-aligned and their sizes are
+multiples of their alignment, so (with ``A = 8``) there are at most three kinds: *E*
+(8-aligned), *F* (4-aligned, size 4 mod 8) and *Q* (4-aligned, size 0 mod 8); ``A = 4`` is
+one kind, and the declared order is already the smallest. The offset is 8-aligned exactly
+when an even number of F members precede, so an E member needs an even count of F before it
+(or the one 4-byte hole the size allows when the count of F is odd: ``align_up(sum, 8)``
+is always reached, by placing the E members first). The full state space is cubic in the
+field count; but every optimal order stays in a narrow band around the declaration:
+
+* each E member has within one F of its declared F-count before it. Were it two or more
+  away, moving it back over the last two F members it passed (or, symmetrically, the two
+  F members over it) keeps every parity, saves its two E–F inversions, and moves every Q
+  member between them to a place no worse: a strictly better order. (The one hole, if it
+  is used, moves along and the same exchange applies, checked case by case.)
+* each Q member, free of any constraint, sits at the place nearest its declared position
+  relative to the E and F members, which with E in that band is at most one move away (Q
+  costs form a Monge array, so these nearest places are consistent with the Q order).
+
+The search is therefore restricted to the states within that band: O(n) states for n
+fields, and the same answer. ``tests/test_explain_reorder.py`` checks it against a brute
+force over all permutations and against an unrestricted search written in the test.
+Other alignments (the API accepts any powers of two) use the unrestricted search, which is
+polynomial with the number of kinds as the exponent: fine for the small records it is
+meant for.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..ir.schema import RecordDecl, SchemaType
 from ..ir.types import TRecord
 from ..layout.core import RecordLayout, align_up, member_size_align
 
-__all__ = ["Advice", "best_order", "order_size", "inversions", "advise"]
+__all__ = ["Advice", "best_order", "smallest_size", "smallest_size_of", "order_size", "inversions", "advise"]
 
 _INF = float("inf")
+
+#: A search state: (members placed per kind, bytes of holes so far).
+State = Tuple[Tuple[int, ...], int]
 
 
 def order_size(members: Sequence[Tuple[int, int]], order: Sequence[int]) -> int:
@@ -52,41 +76,130 @@ def order_size(members: Sequence[Tuple[int, int]], order: Sequence[int]) -> int:
 
 
 def inversions(order: Sequence[int]) -> int:
-    """Pairs of members whose relative order differs from declaration order."""
-    return sum(1 for a in range(len(order)) for b in range(a + 1, len(order)) if order[a] > order[b])
+    """Pairs of members whose relative order differs from declaration order (O(n log n))."""
+    rank = {v: r for r, v in enumerate(sorted(order))}
+    tree = [0] * (len(order) + 1)  # Fenwick tree over the ranks seen so far
+    count = 0
+    for seen, value in enumerate(order):
+        i = rank[value] + 1
+        not_greater = 0
+        j = i
+        while j > 0:
+            not_greater += tree[j]
+            j -= j & -j
+        count += seen - not_greater
+        while i <= len(order):
+            tree[i] += 1
+            i += i & -i
+    return count
+
+
+def _validate(members: Sequence[Tuple[int, int]]) -> None:
+    for size, align in members:
+        if align <= 0 or align & (align - 1):
+            raise ValueError(f"alignment {align} is not a power of two")
+        if size < 0:
+            raise ValueError(f"size {size} is negative")
+
+
+def _parity_kinds(members: Sequence[Tuple[int, int]], big: int) -> bool:
+    """Whether every member is ``big``- or ``big/2``-aligned with a size that is a multiple
+    of its alignment: Sarek's records always are (see the module docstring)."""
+    return all(align in (big, big // 2) and size % align == 0 for size, align in members)
+
+
+def smallest_size(members: Sequence[Tuple[int, int]]) -> int:
+    """The smallest size of any order of the ``(size, align)`` members.
+
+    Arithmetic for Sarek's kinds of member (largest alignment first leaves no hole), so the
+    plain report can say whether a reorder would help without searching for the order.
+    """
+    _validate(members)
+    if not members:
+        return 0
+    big = max(align for _, align in members)
+    if _parity_kinds(members, big):
+        return align_up(sum(size for size, _ in members), big)
+    return order_size(members, best_order(members))
 
 
 def best_order(members: Sequence[Tuple[int, int]]) -> Tuple[int, ...]:
     """The suggested order (declaration indices) of ``(size, align)`` members; see the module doc."""
+    _validate(members)
     n = len(members)
     if n == 0:
         return ()
-    for size, align in members:
-        if align <= 0 or align & (align - 1):
-            raise ValueError(f"alignment {align} is not a power of two")
     big = max(align for _, align in members)
     total = sum(size for size, _ in members)
     by_kind: Dict[Tuple[int, int], List[int]] = {}
     for i, (size, align) in enumerate(members):
         by_kind.setdefault((size % big, align), []).append(i)
     kinds = list(by_kind)
+    queues = [by_kind[k] for k in kinds]
     budget = align_up(total, big) - total
+    if _parity_kinds(members, big):
+        order = _search(kinds, queues, n, big, budget, _band(kinds, queues, big))
+        if order is None:  # the band argument says this cannot happen
+            raise AssertionError(f"reorder: no order within the band for {list(members)}")
+        return order
     while True:
-        order = _search(kinds, [by_kind[k] for k in kinds], n, big, budget)
+        order = _search(kinds, queues, n, big, budget, None)
         if order is not None:
             return order
         budget += big  # the next possible size; declaration order bounds the loop
 
 
+def _band(kinds: List[Tuple[int, int]], queues: List[List[int]], big: int) -> Callable[[State], bool]:
+    """Whether a state lies in the band every optimal order stays in (module docstring)."""
+    half = big // 2
+
+    def queue(kind: Tuple[int, int]) -> Tuple[int, List[int]]:
+        if kind in kinds:
+            j = kinds.index(kind)
+            return j, queues[j]
+        return -1, []
+
+    e_at, e_members = queue((0, big))
+    f_at, f_members = queue((half, half))
+    q_at, q_members = queue((0, half))
+    n_f = len(f_members)
+    # t[e]: F members declared before the e-th E member (1-based; t[0] = 0, t[E+1] = n_f).
+    t = [0] + [bisect_left(f_members, m) for m in e_members] + [n_f]
+    low = [max(0, t[e] - 1) if e else 0 for e in range(len(e_members) + 1)]
+    high = [min(n_f, t[e + 1] + 1) if e < len(e_members) else n_f for e in range(len(e_members) + 1)]
+    # Declared position of each Q member among the E and F members (1-based).
+    q_e = [0] + [bisect_left(e_members, m) for m in q_members]
+    q_f = [0] + [bisect_left(f_members, m) for m in q_members]
+    n_q = len(q_members)
+
+    def inside(state: State) -> bool:
+        placed = state[0]
+        e = placed[e_at] if e_at >= 0 else 0
+        f = placed[f_at] if f_at >= 0 else 0
+        q = placed[q_at] if q_at >= 0 else 0
+        if not low[e] <= f <= high[e]:
+            return False
+        # The last Q placed is at most one step past (e, f), the next at most one before.
+        if q and max(0, q_e[q] - e) + max(0, q_f[q] - f) > 1:
+            return False
+        if q < n_q and max(0, e - q_e[q + 1]) + max(0, f - q_f[q + 1]) > 1:
+            return False
+        return True
+
+    return inside
+
+
 def _search(
-    kinds: List[Tuple[int, int]], queues: List[List[int]], n: int, big: int, budget: int
+    kinds: List[Tuple[int, int]], queues: List[List[int]], n: int, big: int, budget: int,
+    allowed: Optional[Callable[[State], bool]],
 ) -> Optional[Tuple[int, ...]]:
-    """The best order with at most ``budget`` bytes of holes, or None if there is none."""
+    """The best order with at most ``budget`` bytes of holes through the ``allowed`` states
+    (all of them when None), or None if there is none."""
     k = len(kinds)
     # before[j][i]: members of kind j declared before member i.
     before = [[bisect_left(queue, i) for i in range(n)] for queue in queues]
 
-    def moves(state):
+    def moves(state: State):
         placed, holes = state
         offset = (sum(c * kinds[j][0] for j, c in enumerate(placed)) + holes) % big
         for j in range(k):
@@ -94,18 +207,19 @@ def _search(
                 member = queues[j][placed[j]]
                 hole = -offset % kinds[j][1]
                 if holes + hole <= budget:
-                    # Members declared before this one and not yet placed end up after it.
-                    cost = sum(max(0, before[l][member] - placed[l]) for l in range(k))
-                    nxt = placed[:j] + (placed[j] + 1,) + placed[j + 1:]
-                    yield member, cost, (nxt, holes + hole)
+                    nxt = (placed[:j] + (placed[j] + 1,) + placed[j + 1:], holes + hole)
+                    if allowed is None or allowed(nxt):
+                        # Members declared before this one and not yet placed end up after it.
+                        cost = sum(max(0, before[l][member] - placed[l]) for l in range(k))
+                        yield member, cost, nxt
 
     # Reachable states, layer by layer (a layer = members placed), then costs to go backwards:
     # iterative, so records with thousands of fields need no deep recursion.
-    start = ((0,) * k, 0)
+    start: State = ((0,) * k, 0)
     layers = [[start]]
     for _ in range(n):
         layers.append(list(dict.fromkeys(s for state in layers[-1] for _, _, s in moves(state))))
-    cost_to_go: Dict[tuple, float] = {state: 0 for state in layers[n]}
+    cost_to_go: Dict[State, float] = {state: 0 for state in layers[n]}
     for layer in reversed(layers[:n]):
         for state in layer:
             cost_to_go[state] = min(
@@ -151,11 +265,25 @@ class Advice:
         return tuple(fields[i][0] for i in self.order)
 
 
-def advise(st: SchemaType) -> Optional[Advice]:
-    """The advice for a record (``None`` for a variant: its arguments' order is its meaning)."""
+def _members(st: SchemaType) -> Optional[List[Tuple[int, int]]]:
+    """The ``(size, align)`` of a record's fields (``None`` for a variant: its arguments'
+    order is its meaning)."""
     if not isinstance(st.layout, RecordLayout) or not isinstance(st.decl, RecordDecl):
         return None
     assert isinstance(st.elttype, TRecord)
-    members = [member_size_align(t) for _, t in st.elttype.fields]
+    return [member_size_align(t) for _, t in st.elttype.fields]
+
+
+def smallest_size_of(st: SchemaType) -> Optional[int]:
+    """The smallest size of any field order of a record, without searching for the order."""
+    members = _members(st)
+    return None if members is None else smallest_size(members)
+
+
+def advise(st: SchemaType) -> Optional[Advice]:
+    """The advice for a record (``None`` for a variant)."""
+    members = _members(st)
+    if members is None:
+        return None
     order = best_order(members)
     return Advice(st, order, st.layout.size, order_size(members, order))

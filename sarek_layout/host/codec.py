@@ -1,19 +1,34 @@
 """Python values to element bytes and back, with the standard library only (no numpy).
 
-Value forms (SPEC §2): a record is a mapping from field name to value, or any object with
-those attributes (a dataclass instance…); a variant is ``(constructor_name, arguments)``;
-``bool`` is a Python bool (``numpy.bool_`` is accepted too), ``unit`` is ``None``; integers
-are range-checked against int32/int64. Decoding gives dicts, ``(name, tuple)`` pairs, bools
-and ``None``. Bytes are in the host's byte order, the order a C program on this host (and an
-OpenCL or CUDA device sharing its buffers) uses; every padding byte is zero.
+Value forms (SPEC §2), defined once here and accepted identically by both paths below:
+
+- a record is a *mapping* (any ``collections.abc.Mapping``) whose keys are exactly the field
+  names (a missing or an unknown key is an error: a typo never goes unnoticed), or any other
+  object with those attributes (a dataclass instance…; extra attributes are fine, since an
+  object of another type may well carry more). Each nested record may use either form;
+- a variant is ``(constructor_name, arguments)``: a tuple or list of two items, whose
+  arguments are a tuple or list of exactly the constructor's arity (nothing else: not a
+  dict keyed by index, not a string);
+- ``bool`` is a Python bool (``numpy.bool_`` is accepted too), ``unit`` is ``None``; integers
+  are range-checked against int32/int64.
+
+Decoding gives dicts, ``(name, tuple)`` pairs, bools and ``None``. Offsets count bytes from
+the start of a buffer and are never negative. Bytes are in the host's byte order, the order
+a C program on this host (and an OpenCL or CUDA device sharing its buffers) uses; every
+padding byte is zero.
 
 Speed comes from doing the layout work once per type: each record and each constructor gets
 one precompiled ``struct.Struct`` (``plan``) and small specialised encode/decode functions,
 compiled from generated source the way ``dataclasses`` and ``namedtuple`` build theirs, so an
-element costs one ``pack``/``unpack_from`` call plus the field lookups the value needs. When
-that fast path fails, a slow, checking walk runs instead: it accepts mixtures the fast path
-does not guess (a dataclass inside a dict…) and otherwise raises ``EncodeError`` naming the
-type and the dotted field.
+element costs one ``pack``/``unpack_from`` call plus the field lookups the value needs. The
+fast path handles only the commonest exact shapes (plain ``dict``s with as many keys as
+fields, attribute objects of classes known not to be mappings, plain tuples and lists) and
+checks each shape with a class test and a ``len`` comparison, never a loop over the keys.
+Anything else goes to the slow, checking walk, which is the definition: it accepts mixtures
+(a dataclass inside a dict, a ``MappingProxyType``…) and otherwise raises ``EncodeError``
+naming the type and the dotted field. So the fast path may decline a value, but never
+accepts one the slow path refuses, and produces the same bytes (a property test holds the
+two to that).
 """
 
 from __future__ import annotations
@@ -45,7 +60,15 @@ class EncodeError(SarekLayoutError, ValueError):
 
 
 class DecodeError(SarekLayoutError, ValueError):
-    """Bytes that cannot be an element of the type (too short, unknown tag)."""
+    """Bytes that cannot be an element of the type (too short, unknown tag), or a span of a
+    buffer that cannot hold the elements asked for (a negative offset, too few bytes; also
+    raised by ``pack_into``)."""
+
+
+def _negative_offset(type_name: str, offset: int) -> DecodeError:
+    return DecodeError(
+        f"{type_name}: offset {offset} is negative; offsets count bytes from the start of the buffer"
+    )
 
 
 #: Below this many elements, unpacking leaves the garbage collector alone.
@@ -76,8 +99,26 @@ def _unit(x: object) -> int:
     raise TypeError("unit must be None")
 
 
-class _Arity(Exception):
-    """Raised by a fast constructor encoder on a wrong argument count (slow path explains)."""
+class _NotFast(Exception):
+    """Raised by a fast encoder on a value whose shape it does not handle: the slow path
+    decides (and explains a refusal)."""
+
+
+#: Classes whose instances are read by attribute: seen once and found not to be mappings.
+#: The fast encoders test membership (one set lookup) instead of ``isinstance(x, Mapping)``,
+#: an ABC check that costs several times more.
+_ATTRIBUTE_CLASSES: set = set()
+
+
+def _by_attribute(x: object) -> bool:
+    """Whether a record value ``x`` is read by attribute (it is not a mapping); remembers the
+    class when so. Called by the fast encoders on a class they have not seen yet."""
+    if isinstance(x, Mapping):
+        return False
+    if len(_ATTRIBUTE_CLASSES) > 4096:  # classes made on the fly must not pile up
+        _ATTRIBUTE_CLASSES.clear()
+    _ATTRIBUTE_CLASSES.add(x.__class__)
+    return True
 
 
 # --- the slow, checking path ----------------------------------------------------------------
@@ -124,9 +165,34 @@ def _member(type_name: str, container: object, name: str, path: str) -> object:
         ) from None
 
 
+def _check_keys(type_name: str, t: TRecord, mapping: Mapping, path: str) -> None:
+    """Refuse a mapping with keys that are not fields of ``t`` (a typo, a stale field)."""
+    names = [name for name, _ in t.fields]
+    if len(mapping) == len(names) and all(name in mapping for name in names):
+        return
+    known = set(names)
+    unknown = [k for k in mapping if k not in known]
+    if not unknown:
+        return  # only missing fields: ``_member`` names the first one
+    import difflib
+
+    missing = [name for name in names if name not in mapping]
+    hints = []
+    for key in unknown:
+        close = difflib.get_close_matches(str(key), missing or names, n=1)
+        hints.append(f"{key!r} (did you mean {close[0]!r}?)" if close else repr(key))
+    label = "unknown key" if len(unknown) == 1 else "unknown keys"
+    raise EncodeError(
+        type_name, path or None,
+        f"{label} {', '.join(hints)}; the fields of {t.name!r} are {', '.join(names)}",
+    )
+
+
 def _flatten(type_name: str, t: object, x: object, path: str, out: List[object]) -> None:
     """Append the scalars of ``x`` (of elttype ``t``) to ``out``, checking each one."""
     if isinstance(t, TRecord):
+        if isinstance(x, Mapping):
+            _check_keys(type_name, t, x, path)
         prefix = path + "." if path else ""
         for name, ft in t.fields:
             _flatten(type_name, ft, _member(type_name, x, name, prefix + name), prefix + name, out)
@@ -162,9 +228,10 @@ def _split_variant(type_name: str, plan: VariantPlan, value: object) -> Tuple[Ct
     if ctor is None:
         raise EncodeError(type_name, None, f"unknown constructor {name!r}; expected one of {names}")
     if not isinstance(args, (tuple, list)):
+        example = ", ".join(f"_{i}" for i in range(len(ctor.args))) + ("," if len(ctor.args) == 1 else "")
         raise EncodeError(
             type_name, name,
-            f"arguments must be a tuple, e.g. ({name!r}, ({'x, ' if ctor.args else ''})), "
+            f"arguments must be a tuple (or a list) of {len(ctor.args)}, e.g. ({name!r}, ({example})); "
             f"got {_describe(args)}",
         )
     if len(args) != len(ctor.args):
@@ -211,30 +278,58 @@ def _access(base: str, step: object, attr: bool) -> str:
     return f"{base}.{step}" if not keyword.iskeyword(str(step)) else f"getattr({base}, {step!r})"
 
 
-def _pack_args(src: _Source, root: str, slots: Sequence[Slot], attr: bool) -> List[str]:
-    """Statements (into ``src``) and argument expressions that read ``slots`` from ``root``.
+def _check_record(src: _Source, holder: str, t: TRecord, attr: bool) -> None:
+    """The shape test of one record value: a class test and, for a dict, a ``len`` check.
 
-    Each nested record is fetched once into a temporary; bool leaves go through a temporary
-    so that the fast check (``is bool``) reads the value once.
+    ``len(d) == len(fields)`` and every field found means the keys are exactly the fields,
+    so unknown keys are caught without looping over them.
     """
-    held: Dict[Tuple[object, ...], str] = {(): root}
+    if attr:
+        src.add(
+            f"    if {holder}.__class__ not in _attribute_classes and not _by_attribute({holder}): "
+            f"raise _NotFast"
+        )
+    else:
+        src.add(f"    if {holder}.__class__ is not dict or len({holder}) != {len(t.fields)}: raise _NotFast")
+
+
+def _pack_args(
+    src: _Source, fields: Sequence[Tuple[Union[str, int], object]], root: str, attr: bool, slots: Sequence[Slot]
+) -> List[str]:
+    """Statements (into ``src``) and argument expressions reading the scalars of ``fields``
+    (``(name or argument index, elttype)``) from ``root``, in layout leaf order.
+
+    Each nested record is fetched once into a temporary and its shape tested there; bool
+    leaves go through a temporary so that the fast check (``is bool``) reads the value once.
+    ``slots`` is the plan's order, checked against this walk's.
+    """
     exprs: List[str] = []
-    for slot in slots:
-        for depth in range(1, len(slot.steps)):
-            prefix = slot.steps[:depth]
-            if prefix not in held:
-                name = src.temp()
-                src.add(f"    {name} = {_access(held[prefix[:-1]], prefix[-1], attr)}")
-                held[prefix] = name
-        leaf = _access(held[slot.steps[:-1]], slot.steps[-1], attr)
-        if slot.type is TBool:
+    scalars: List[object] = []
+
+    def member(expr: str, t: object) -> None:
+        if isinstance(t, TRecord):
+            holder = src.temp()
+            src.add(f"    {holder} = {expr}")
+            _check_record(src, holder, t, attr)
+            for name, ft in t.fields:
+                member(_access(holder, name, attr), ft)
+        elif t is TBool:
+            scalars.append(t)
             name = src.temp()
-            src.add(f"    {name} = {leaf}")
+            src.add(f"    {name} = {expr}")
             exprs.append(f"({name} if {name}.__class__ is bool else _bool({name}))")
-        elif slot.type is TUnit:
-            exprs.append(f"(0 if {leaf} is None else _unit({leaf}))")
+        elif t is TUnit:
+            scalars.append(t)
+            exprs.append(f"(0 if {expr} is None else _unit({expr}))")
         else:
-            exprs.append(leaf)
+            scalars.append(t)
+            exprs.append(expr)
+
+    for step, t in fields:
+        member(_access(root, step, attr), t)
+    # The walk and the plan must agree on the leaves, or bytes would land in the wrong place.
+    if scalars != [slot.type for slot in slots]:
+        raise AssertionError(f"fast encoder reads {scalars}, the plan packs {[s.type for s in slots]}")
     return exprs
 
 
@@ -255,6 +350,14 @@ def _value_expr(t: object, slots: Iterable[Tuple[int, Slot]]) -> str:
     return build(t)
 
 
+def _namespace(packer: struct.Struct) -> Dict[str, Any]:
+    """The globals of the generated encoders; the builtins they call are bound here so each
+    use is one dictionary lookup instead of two."""
+    return {"_pack": packer.pack, "_bool": _bool, "_unit": _unit, "_NotFast": _NotFast,
+            "_attribute_classes": _ATTRIBUTE_CLASSES, "_by_attribute": _by_attribute,
+            "len": len, "dict": dict, "tuple": tuple, "list": list, "bool": bool}
+
+
 def _compile(source: str, namespace: Dict[str, Any], filename: str) -> Dict[str, Any]:
     exec(compile(source, filename, "exec"), namespace)
     return namespace
@@ -264,11 +367,12 @@ def _record_functions(plan: RecordPlan, packer: struct.Struct, label: str) -> Di
     src = _Source()
     for flavour, attr in (("map", False), ("attr", True)):
         src.add(f"def enc_{flavour}(v):")
-        exprs = _pack_args(src, "v", plan.slots, attr)
+        _check_record(src, "v", plan.type, attr)
+        exprs = _pack_args(src, plan.type.fields, "v", attr, plan.slots)
         src.add(f"    return _pack({', '.join(exprs)})")
     src.add("def build(t_):")
     src.add(f"    return {_value_expr(plan.type, enumerate(plan.slots))}")
-    ns = {"_pack": packer.pack, "_bool": _bool, "_unit": _unit}
+    ns = _namespace(packer)
     return _compile("\n".join(src.lines) + "\n", ns, f"<sarek codec {label}>")
 
 
@@ -277,8 +381,9 @@ def _ctor_functions(ctor: CtorPlan, packer: struct.Struct, label: str) -> Dict[s
     arity = len(ctor.args)
     for flavour, attr in (("map", False), ("attr", True)):
         src.add(f"def enc_{flavour}(a):")
-        src.add(f"    if len(a) != {arity}: raise _Arity")
-        exprs = _pack_args(src, "a", ctor.slots, attr)
+        # The arguments: a tuple or a list of the constructor's arity, nothing else.
+        src.add(f"    if (a.__class__ is not tuple and a.__class__ is not list) or len(a) != {arity}: raise _NotFast")
+        exprs = _pack_args(src, list(enumerate(ctor.args)), "a", attr, ctor.slots)
         src.add(f"    return _pack({', '.join([str(ctor.tag)] + exprs)})")
     # t_[0] is the tag; the arguments' slots follow from index 1.
     numbered = list(enumerate(ctor.slots, start=1))
@@ -291,7 +396,7 @@ def _ctor_functions(ctor: CtorPlan, packer: struct.Struct, label: str) -> Dict[s
     tuple_expr = "(" + "".join(a + ", " for a in args) + ")" if args else "()"
     src.add("def build(t_):")
     src.add(f"    return ({ctor.name!r}, {tuple_expr})")
-    ns = {"_pack": packer.pack, "_bool": _bool, "_unit": _unit, "_Arity": _Arity}
+    ns = _namespace(packer)
     return _compile("\n".join(src.lines) + "\n", ns, f"<sarek codec {label}.{ctor.name}>")
 
 
@@ -354,22 +459,29 @@ class Codec:
         return b"".join(parts)
 
     def pack_into(self, buffer: Any, values: Iterable[object], offset: int = 0) -> int:
-        """Encode ``values`` into a writable buffer at byte ``offset``; returns bytes written."""
-        data = self.pack(values)
+        """Encode ``values`` into a writable buffer at byte ``offset``; returns bytes written.
+
+        ``DecodeError`` (a ``ValueError``) when the span does not fit: a negative offset, or
+        too few bytes after it."""
+        if offset < 0:
+            raise _negative_offset(self.name, offset)
         view = byte_view(buffer)
         if view.readonly:
             raise ValueError(f"{self.name}: pack_into needs a writable buffer, got {type(buffer).__name__}")
-        if offset < 0 or offset + len(data) > len(view):
-            raise ValueError(
+        data = self.pack(values)
+        if offset + len(data) > len(view):
+            raise DecodeError(
                 f"{self.name}: {len(data)} bytes at offset {offset} do not fit a buffer of {len(view)} bytes"
             )
         view[offset:offset + len(data)] = data
         return len(data)
 
     def _check_span(self, data: Buffer, offset: int, count: Optional[int]) -> Tuple[memoryview, int]:
+        if offset < 0:
+            raise _negative_offset(self.name, offset)
         view = byte_view(data)
         available = len(view) - offset
-        if offset < 0 or available < 0:
+        if available < 0:
             raise DecodeError(f"{self.name}: offset {offset} is outside a buffer of {len(view)} bytes")
         if count is None:
             if available % self.size:
@@ -420,21 +532,27 @@ class RecordCodec(Codec):
     def encode(self, value: object) -> bytes:
         """The ``size`` bytes of one record; raises ``EncodeError`` naming the bad field."""
         try:
-            if isinstance(value, dict):
-                return self._enc_map(value)
-            return self._enc_attr(value)
+            return (self._enc_map if value.__class__ is dict else self._enc_attr)(value)
         except Exception:
             pass
+        return self._encode_slow(value)
+
+    def _encode_slow(self, value: object) -> bytes:
+        """The checking path alone: the definition of what ``encode`` accepts."""
         return _slow_record(self.name, self.plan, self.struct, value)
 
     def _fast_many(self, values: Sequence[object]) -> bytes:
         if not values:
             return b""
-        enc = self._enc_map if isinstance(values[0], dict) else self._enc_attr
+        # Each fast encoder tests the shape of its own value: a mixed list fails over to
+        # ``pack``'s element-by-element loop.
+        enc = self._enc_map if values[0].__class__ is dict else self._enc_attr
         return b"".join([enc(v) for v in values])
 
     def decode(self, data: Buffer, offset: int = 0) -> dict:
         """The record at byte ``offset`` of ``data``, as a dict (nested records: dicts)."""
+        if offset < 0:  # unpack_from would count from the end of the buffer
+            raise _negative_offset(self.name, offset)
         try:
             return self._build(self.struct.unpack_from(data, offset))
         except struct.error as e:
@@ -472,25 +590,38 @@ class VariantCodec(Codec):
     def encode(self, value: object) -> bytes:
         """The ``size`` bytes of ``(constructor_name, arguments)``; tag set, padding zero."""
         pair: Any = value
-        try:
-            name, args = pair
-            return self._enc_map[name](args)
-        except Exception:
-            pass
-        try:
-            name, args = pair
-            return self._enc_attr[name](args)
-        except Exception:
-            pass
+        # Only a plain tuple or list is unpacked here (a 2-key dict would unpack its keys);
+        # unpacking one of the wrong length raises, and the slow path explains.
+        if pair.__class__ is tuple or pair.__class__ is list:
+            try:
+                name, args = pair
+                return self._enc_map[name](args)
+            except Exception:
+                pass
+            try:
+                return self._enc_attr[name](args)
+            except Exception:
+                pass
+        return self._encode_slow(value)
+
+    def _encode_slow(self, value: object) -> bytes:
+        """The checking path alone: the definition of what ``encode`` accepts."""
         return _slow_variant(self.name, self.plan, self._structs, value)
 
     def _fast_many(self, values: Sequence[object]) -> bytes:
+        # Only plain (name, args) tuples or lists may be unpacked here: unpacking any other
+        # 2-item iterable (a dict, a string) would read something that is not a variant value.
+        # ``map(type, …)`` runs in C, no Python loop per element.
+        if not _PAIR_CLASSES.issuperset(map(type, values)):
+            raise _NotFast
         enc = self._enc_map
         pairs: Sequence[Any] = values
         return b"".join([enc[name](args) for name, args in pairs])
 
     def decode(self, data: Buffer, offset: int = 0) -> tuple:
         """The element at byte ``offset``: ``(constructor_name, arguments_tuple)``."""
+        if offset < 0:  # unpack_from would count from the end of the buffer
+            raise _negative_offset(self.name, offset)
         try:
             tag = self._tag.unpack_from(data, offset)[0]
             return self._dec[tag](data, offset)
@@ -512,6 +643,9 @@ class VariantCodec(Codec):
             pass
         # Find the bad element for the message.
         return [self.decode(view, o) for o in range(offset, offset + count * size, size)]
+
+
+_PAIR_CLASSES = frozenset((tuple, list))
 
 
 def _decoder(unpack_from: Callable[..., tuple], build: Callable[[tuple], tuple]) -> Callable[[Buffer, int], tuple]:

@@ -37,6 +37,7 @@ from .plan import SCALAR_FORMAT, RecordPlan, Slot, VariantPlan, plan_of
 __all__ = [
     "PyField",
     "PySlot",
+    "PyRecordRef",
     "PyNode",
     "PyCtor",
     "PyType",
@@ -69,13 +70,28 @@ class PySlot:
 
     ``attr`` is the dotted attribute path from the value (``pos.x``, ``_0.x``); ``path`` the
     layout's leaf path, for messages; ``scalar`` the schema scalar name; ``format`` its
-    ``struct`` character.
+    ``struct`` character; ``source`` the expression the encoder reads it with (from
+    ``value`` or from the temporary holding its nested record, ``_sarek_r1.x``).
     """
 
     attr: str
     path: str
     scalar: str
     format: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class PyRecordRef:
+    """A nested record the encoder fetches once into the temporary ``var`` (from ``source``)
+    and checks there: a mapping is not a record value in the generated module."""
+
+    var: str
+    source: str
+    #: The dotted attribute path from the value (``pos``, ``_0``).
+    attr: str
+    #: The layout's path, for messages (``pos``, ``Circle._0``).
+    path: str
 
 
 @dataclass(frozen=True)
@@ -104,6 +120,8 @@ class PyCtor:
     slots: Tuple[PySlot, ...]
     #: One node per argument; the tuple's item 0 is the tag.
     args: Tuple[PyNode, ...]
+    #: The record arguments and their nested records, in the order they are fetched.
+    records: Tuple[PyRecordRef, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -121,6 +139,8 @@ class PyType:
     format: str = ""
     slots: Tuple[PySlot, ...] = ()
     build: PyNode = PyNode("record")
+    #: The nested records, in the order they are fetched (the value itself is checked too).
+    records: Tuple[PyRecordRef, ...] = ()
     # variants
     payload_offset: int = 0
     ctors: Tuple[PyCtor, ...] = ()
@@ -179,22 +199,28 @@ def _annotation(owner: SchemaType, t: object, expr: TypeExpr) -> str:
 class _Walker:
     """Walks a value's declarations in leaf order, matching them with the plan's slots."""
 
-    def __init__(self, schema: Schema, slots: Tuple[Slot, ...], first_index: int) -> None:
+    def __init__(self, schema: Schema, slots: Tuple[Slot, ...], first_index: int, path_prefix: str = "") -> None:
         self.schema = schema
+        self.path_prefix = path_prefix
         self.slots = slots
         self.next = 0
         self.index = first_index
         self.used_classes: List[str] = []
         self.py_slots: List[PySlot] = []
+        self.records: List[PyRecordRef] = []
 
-    def node(self, owner: SchemaType, t: object, expr: TypeExpr, attr: str) -> PyNode:
+    def node(self, owner: SchemaType, t: object, expr: TypeExpr, attr: str, holder: str = "value") -> PyNode:
+        """The node of the member at dotted path ``attr``, read from the variable ``holder``."""
+        member = attr.rsplit(".", 1)[-1]
         if isinstance(t, TRecord):
             c_name = _record_c_name(owner, expr)
             self.used_classes.append(c_name)
+            var = f"_sarek_r{len(self.records) + 1}"
+            self.records.append(PyRecordRef(var, f"{holder}.{member}", attr, self.path_prefix + attr))
             inner = self.schema.by_c_name(c_name)
             decls = inner.decl.fields  # type: ignore[union-attr]
             children = tuple(
-                self.node(inner, ft, d.type, f"{attr}.{name}")
+                self.node(inner, ft, d.type, f"{attr}.{name}", var)
                 for (name, ft), d in zip(inner.elttype.fields, decls)  # type: ignore[union-attr]
             )
             return PyNode("record", cls=c_name, children=children)
@@ -203,7 +229,7 @@ class _Walker:
         self.next += 1
         # Cross-check: the plan's slot must be the leaf this walk reached.
         assert slot.type == t and ".".join(map(_step_attr, slot.steps)) == attr, (slot, attr)
-        self.py_slots.append(PySlot(attr, slot.path, t.name, SCALAR_FORMAT[t]))
+        self.py_slots.append(PySlot(attr, slot.path, t.name, SCALAR_FORMAT[t], f"{holder}.{member}"))
         index = self.index
         self.index += 1
         return PyNode("scalar", index=index, scalar=t.name)
@@ -239,6 +265,7 @@ def _record_type(schema: Schema, st: SchemaType) -> Tuple[PyType, List[str]]:
         format=plan.format,
         slots=tuple(walker.py_slots),
         build=PyNode("record", cls=st.c_name, children=children),
+        records=tuple(walker.records),
     )
     return view, walker.used_classes
 
@@ -249,7 +276,7 @@ def _variant_type(schema: Schema, st: SchemaType) -> Tuple[PyType, List[str]]:
     used: List[str] = []
     ctors = []
     for ctor, decl in zip(plan.ctors, st.decl.ctors):  # type: ignore[union-attr]
-        walker = _Walker(schema, ctor.slots, 1)  # item 0 of the unpacked tuple is the tag
+        walker = _Walker(schema, ctor.slots, 1, f"{ctor.name}.")  # item 0 of the unpacked tuple is the tag
         args = tuple(
             walker.node(st, at, expr, f"_{i}") for i, (at, expr) in enumerate(zip(ctor.args, decl.args))
         )
@@ -264,6 +291,7 @@ def _variant_type(schema: Schema, st: SchemaType) -> Tuple[PyType, List[str]]:
             format=ctor.format,
             slots=tuple(walker.py_slots),
             args=args,
+            records=tuple(walker.records),
         ))
     offsets = [("tag", plan.layout.tag_offset)]
     offsets += [(s.path, s.offset) for c in plan.ctors for s in c.slots]

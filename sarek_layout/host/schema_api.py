@@ -7,7 +7,8 @@
 
 A name is a bare type name (``shape``), ``Module.name`` or a C name (``Geometry_shape``). For
 hot loops, ``schema.codec(name)`` returns the type's codec once, so that each call skips the
-name lookup.
+name lookup. The value forms (a record mapping has exactly its fields as keys; a variant's
+arguments are a tuple or list of its arity) are defined in ``host.codec``.
 """
 
 from __future__ import annotations
