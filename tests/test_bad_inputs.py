@@ -32,7 +32,6 @@ TARGETS = ["-t", "c", "-t", "cuda", "-t", "opencl", "-t", "python"]
 CASES = [
     # --- JSON and TOML: structure, references, layout rules ---------------------------------
     ('unknown.toml', '4:35', ["unknown type 'pointt'", "did you mean 'point'"]),
-    ('float.json', '2:36', ["'float' is ambiguous", 'float32', 'float64']),
     ('dupfield.json', '2:47', ["duplicate field 'x'", 'first at', 'dupfield.json:2:31']),
     ('duptype.toml', '6:11', ["duplicate type 'p'"]),
     ('dupctor.json', '2:34', ["duplicate constructor 'A'"]),
@@ -143,7 +142,6 @@ CASES = [
     ('ml_type_char_has_no_sarek.ml', '1:16', ["type 'char' has no Sarek layout"]),
     ('ml_type_string_has_no_sarek.ml', '1:15', ["type 'string' has no Sarek layout"]),
     ('ml_unknown_type_pointt_did_you.ml', '1:16', ["unknown type 'pointt'; did you mean 'point'?"]),
-    ('ml_type_float_is_ambiguous_64.ml', '2:7', ["type 'float' is ambiguous (64-bit in OCaml, read as 32-bit by Sarek's host PPX); write 'float32' or 'float64'"]),
     ('ml_type_abbreviation_t_cannot_be.ml', '1:6', ["type abbreviation 't' cannot be a Sarek type"]),
     ('ml_abstract_type_t_has_no.ml', '1:6', ["abstract type 't' has no definition"]),
     ('ml_extensible_variant_t_is_not.ml', '1:10', ["extensible variant 't' is not supported"]),

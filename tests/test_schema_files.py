@@ -171,9 +171,9 @@ def test_toml_positions_point_at_each_value():
 
 
 def test_the_console_script_reports_errors_without_a_traceback(tmp_path):
-    bad = write(tmp_path, "bad.toml", '[[types]]\nrecord = "p"\nfields = [["x", "float"]]\n')
+    bad = write(tmp_path, "bad.toml", '[[types]]\nrecord = "p"\nfields = [["x", "floot"]]\n')
     proc = subprocess.run([sys.executable, "-m", "sarek_layout", "layout", bad],
                           capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.startswith(f"{bad}:3:17: error: type 'float' is ambiguous")
+    assert proc.stderr.startswith(f"{bad}:3:17: error: unknown type 'floot'")

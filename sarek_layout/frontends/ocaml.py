@@ -14,7 +14,7 @@ position of the offending token: parameterised types, type variables, inline rec
 ``of (a * b)``, tuples, functions, polymorphic variants, GADT syntax, objects, abstract types,
 abbreviations, extensible types, types with no Sarek layout (``char``, ``string``…), a
 reference to a type of the same file that lacks the attribute, and a ``[@@sarek.type]``
-that is not on a top-level type declaration. Name checks, unknown types, ``float`` and the
+that is not on a top-level type declaration. Name checks, unknown types and the
 layout rules are left to ``resolve``, as for every front end.
 
 The module is the file's stem, capitalised (``geometry_lib.ml`` → ``Geometry_lib``), which is

@@ -2,7 +2,7 @@
 
 Front ends only parse. Everything SPEC §3 refuses that does not depend on the input syntax is
 decided here, once, in a fixed order so that the same input always gives the same first
-error: names (identifiers, keywords, duplicates), references (unknown, ambiguous ``float``,
+error: names (identifiers, keywords, duplicates), references (unknown types,
 unknown module), recursion, nesting depth, C-name collisions, and finally the layout rules.
 
 Walks are iterative and types are built and laid out in dependency order, so a chain of
@@ -80,7 +80,7 @@ def _check_module(module: ModuleDecl, seen_modules: Dict[str, ModuleDecl]) -> No
     seen_types: Dict[str, TypeDecl] = {}
     for decl in module.decls:
         _check_name("type name", decl.name, decl.location, file_scope=True)
-        if decl.name in SCALARS or decl.name in _ALIASES or decl.name == "float":
+        if decl.name in SCALARS or decl.name in _ALIASES:
             raise SchemaError(
                 f"type name {decl.name!r} is a built-in scalar name; choose another name",
                 decl.location,
@@ -135,7 +135,7 @@ class _Resolver:
     # -- references -----------------------------------------------------------------------
 
     def _unknown(self, expr: NamedType, module: str) -> SchemaError:
-        candidates = list(SCALARS) + ["int"] + list(self.by_module.get(module, {}))
+        candidates = list(SCALARS) + list(_ALIASES) + list(self.by_module.get(module, {}))
         for other, table in self.by_module.items():
             if other != module and other:
                 candidates.extend(f"{other}.{n}" for n in table)
@@ -152,12 +152,6 @@ class _Resolver:
                 return SCALARS[expr.name]
             if expr.name in _ALIASES:
                 return _ALIASES[expr.name]
-            if expr.name == "float":
-                raise SchemaError(
-                    "type 'float' is ambiguous (64-bit in OCaml, read as 32-bit by Sarek's host "
-                    "PPX); write 'float32' or 'float64'",
-                    expr.location,
-                )
             if expr.name in self.by_module.get(module, {}):
                 return (module, expr.name)
             raise self._unknown(expr, module)

@@ -82,8 +82,10 @@ TUnit = Scalar("unit", 4, 4, "unit", "i", "=i4", "None")
 #: The scalars by their schema spelling.
 SCALARS = {s.name: s for s in (TInt32, TInt64, TFloat32, TFloat64, TBool, TUnit)}
 
-#: Other spellings of scalars that type expressions accept.
-ALIASES = {"int": TInt32}
+#: Other spellings of scalars that type expressions accept. ``float`` is Sarek's GPU float:
+#: its PPX marshals a ``float`` record field as 4 bytes (``"float" -> 4 (* GPU float32 *)``)
+#: and upstream's ``test_ir_fields.ml`` pins ``{flt_f : float}`` at 4 bytes; C agrees.
+ALIASES = {"int": TInt32, "float": TFloat32}
 
 
 def scalar_named(name: str) -> Optional[Scalar]:

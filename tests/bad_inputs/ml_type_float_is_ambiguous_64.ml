@@ -1,3 +1,0 @@
-type t = {
-  x : float;
-} [@@sarek.type]
