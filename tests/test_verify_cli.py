@@ -247,3 +247,36 @@ def test_records_of_the_same_shape_in_two_modules_are_told_apart(capsys, tmp_pat
     status, out, err = verify(capsys, *schemas, *headers)
     assert status == 0, out + err
     assert "header structure" not in out
+
+
+_REFUSES_COMPILERS = ("#if defined(__GNUC__) || defined(__clang__) || defined(__NVCC__) || "
+                      "defined(__CUDACC_RTC__)\n#error this header refuses real compilers\n#endif\n")
+
+
+@pytest.mark.parametrize("name", [n for n in ALL_TOOLCHAINS if n != "nvrtc"])
+def test_compile_errors_name_the_users_header_and_line(capsys, tmp_path, monkeypatch, name):
+    """Errors used to point into verify's temporary copy (``err.h:2``, or a bare NVRTC
+    name): they name the header as given, ``sub/err.h``, and its line."""
+    tc = require_toolchain(name)
+    suffix = {"c": ".h", "cuda": ".cuh", "opencl": ".clh"}[tc.target]
+    assert main(["generate", PLAIN, "-o", str(tmp_path / "gen"), "-t", tc.target]) == 0
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / f"err{suffix}").write_text(
+        _REFUSES_COMPILERS + (tmp_path / "gen" / f"plain{suffix}").read_text())
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = verify(capsys, PLAIN, "--header", f"sub/err{suffix}", "--toolchain", name)
+    assert status == 1
+    assert "FAILED" in _row(out, name)
+    assert (f"sub/err{suffix}:2:" in out) or (f"sub/err{suffix}(2)" in out), out
+    assert "headers/" not in out and "sarek-verify" not in out
+
+
+@pytest.mark.parametrize("variable, value", [("SAREK_VERIFY_TIMEOUT", "soon"),
+                                             ("SAREK_VERIFY_MEMORY_MB", "-1")])
+def test_bad_limit_in_the_environment_is_a_usage_error(capsys, monkeypatch, variable, value):
+    monkeypatch.setenv(variable, value)
+    status, out, err = verify(capsys, PLAIN, "--toolchain", "gcc")
+    assert status == 2
+    assert out == ""
+    assert err.strip().startswith(f"sarek-layout: error: ${variable} must be")

@@ -18,6 +18,10 @@ The check also decides what the compilers may probe: a type is left out of the c
 a probe of it could not compile (a member missing or of the wrong kind), and so is every
 type that contains such a type, so that one broken record does not cost the other types
 their numbers.
+
+The preprocessor works on the same copies of the headers the compilers see, in a
+``headers.CompileFolder``, under ``tools.run_tool``'s bounds, and the preprocessed text it
+may hand to pycparser is bounded too (pycparser reads about 0.3 MB/s).
 """
 
 from __future__ import annotations
@@ -25,16 +29,22 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import tempfile
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, ToolchainMissing, UsageError
 from ..ir.schema import NamedType, SchemaType, SourceLocation, c_name_of
 from ..ir.types import Scalar, TRecord
 from .compare import StructureProblem
+from .headers import CompileFolder, HeaderSet, shown
+from .tools import memory_limit_mb, run_tool
 
-__all__ = ["check_headers", "target_of_header", "HEADER_SUFFIXES", "ParsedHeaders", "parse_headers"]
+__all__ = ["check_headers", "check_header_set", "target_of_header", "HEADER_SUFFIXES",
+           "ParsedHeaders", "parse_headers", "MAX_PREPROCESSED"]
+
+#: The most preprocessed text the check parses (about two minutes of pycparser).
+MAX_PREPROCESSED = 32 << 20
+#: The preprocessor needs about 0.5 GB for the 95 MB conformance header.
+PREPROCESS_MEMORY_MB = 4096
 
 #: Header suffix -> target whose toolchains compile it.
 HEADER_SUFFIXES = {
@@ -114,7 +124,7 @@ def target_of_header(path: str) -> str:
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in HEADER_SUFFIXES:
         known = ", ".join(sorted(HEADER_SUFFIXES))
-        raise UsageError(f"{path}: cannot tell the header's target from its suffix "
+        raise UsageError(f"{shown(path)}: cannot tell the header's target from its suffix "
                          f"{suffix or '(none)'!r}; expected one of {known}")
     return HEADER_SUFFIXES[suffix]
 
@@ -127,25 +137,34 @@ def _preprocessor() -> List[str]:
                            "clang); apt-get install -y cpp")
 
 
-def _preprocess(path: str, target: str) -> str:
-    with tempfile.TemporaryDirectory(prefix="sarek-verify-cpp-") as fake:
-        for name, text in _FAKE_LIBC.items():
-            with open(os.path.join(fake, name), "w") as f:
-                f.write(text)
-        argv = [*_preprocessor(), "-std=c11", "-nostdinc", "-undef", "-I", fake,
-                "-I", os.path.dirname(os.path.abspath(path)), *_COMMON_DEFINES,
-                *_TARGET_DEFINES[target]]
-        if target == "opencl":
-            prelude = os.path.join(fake, "opencl_prelude.h")
-            with open(prelude, "w") as f:
-                f.write(_OPENCL_PRELUDE)
-            argv += ["-include", prelude]
-        proc = subprocess.run([*argv, path], capture_output=True, text=True)
-        if proc.returncode != 0:
-            first = (proc.stderr.strip().splitlines() or ["preprocessing failed"])[0]
-            raise SchemaError(f"cannot preprocess the header: {first.replace(fake + '/', '')}",
-                              SourceLocation(path))
-        return proc.stdout
+_FAKE_DIR = "sarek_fake_libc"
+
+
+def _lay_out_fake_libc(folder: CompileFolder) -> None:
+    os.mkdir(folder.absolute(_FAKE_DIR))
+    for name, text in {**_FAKE_LIBC, "opencl_prelude.h": _OPENCL_PRELUDE}.items():
+        with open(folder.absolute(f"{_FAKE_DIR}/{name}"), "w") as f:
+            f.write(text)
+
+
+def _preprocess(folder: CompileFolder, name: str, target: str) -> str:
+    """Header ``name`` of ``folder``, preprocessed (``SchemaError`` when that fails)."""
+    where = SourceLocation(folder.headers.origin(name))
+    argv = [*_preprocessor(), "-std=c11", "-nostdinc", "-undef", f"-I{_FAKE_DIR}",
+            *folder.include_flags(), *_COMMON_DEFINES, *_TARGET_DEFINES[target]]
+    if target == "opencl":
+        argv += ["-include", f"{_FAKE_DIR}/opencl_prelude.h"]
+    run = run_tool([*argv, folder.header(name)], cwd=folder.path, max_stdout=MAX_PREPROCESSED,
+                   memory_mb=min(PREPROCESS_MEMORY_MB, memory_limit_mb()))
+    if run.problem is not None and run.problem.startswith("stopped: its output"):
+        raise SchemaError(f"the header is too large for the structure check: more than "
+                          f"{MAX_PREPROCESSED >> 20} MiB after preprocessing", where)
+    if not run.ok:
+        lines = [ln for ln in folder.readable(run.stderr).splitlines() if ln.strip()]
+        first = run.problem or (lines or ["preprocessing failed"])[0]
+        raise SchemaError(f"cannot preprocess the header: {first.replace(_FAKE_DIR + '/', '')}",
+                          where)
+    return run.stdout
 
 
 class ParsedHeaders:
@@ -184,29 +203,33 @@ class ParsedHeaders:
         return f"{self.readable(coord.file)}:{coord.line}:{coord.column or 1}"
 
 
-def parse_headers(paths: Sequence[str], target: str) -> ParsedHeaders:
+def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
     """Preprocess and parse every header (``SchemaError`` with the place for bad C)."""
     from pycparser import CParser
     from pycparser.c_parser import ParseError
 
-    parsed = ParsedHeaders()
-    for path in paths:
-        text = _preprocess(path, target)
+    with CompileFolder(headers, "sarek-verify-cpp-") as folder:
+        _lay_out_fake_libc(folder)
+        texts = [(name, _preprocess(folder, name, target)) for name in headers.includes]
+        parsed = ParsedHeaders(folder.readable)
+    for name, text in texts:
         parser = CParser()
         try:
-            ast = parser.parse(text, path)
+            ast = parser.parse(text, f"headers/{name}")
         except ParseError as e:
             what = "cannot parse the header for the structure check"
             m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", str(e))
             if m:
                 raise SchemaError(f"{what}: {m.group(4)}",
-                                  SourceLocation(m.group(1), int(m.group(2)), int(m.group(3))))
+                                  SourceLocation(parsed.readable(m.group(1)), int(m.group(2)),
+                                                 int(m.group(3)))) from None
             # Some pycparser errors carry only the file name: take the line the lexer was on.
             lexer = getattr(parser, "clex", None)
             line = getattr(lexer, "_lineno", 0) or 0
-            where = getattr(lexer, "filename", None) or path
+            where = getattr(lexer, "filename", None) or f"headers/{name}"
             message = str(e).split(": ", 1)[-1]
-            raise SchemaError(f"{what}: {message}", SourceLocation(where, line, 1)) from None
+            raise SchemaError(f"{what}: {message}",
+                              SourceLocation(parsed.readable(where), line, 1)) from None
         parsed.add(ast)
     return parsed
 
@@ -496,20 +519,30 @@ class _Checker:
         return self._bodies[c_name]
 
 
+def check_header_set(
+    headers: HeaderSet,
+    types: Sequence[SchemaType],
+    target: str,
+    all_types: Optional[Sequence[SchemaType]] = None,
+) -> Tuple[List[StructureProblem], List[SchemaType]]:
+    """Check ``types`` against ``headers`` (the user's, already read; one target).
+
+    ``all_types`` (default ``types``) names nested records. Returns the problems and the
+    types that passed (the ones the compilers can probe).
+    """
+    parsed = parse_headers(headers, target)
+    where = ", ".join(shown(headers.origin(n)) for n in headers.includes)
+    checker = _Checker(parsed, target, {st.c_name: st for st in (all_types or types)}, where)
+    passed = checker.check(types)
+    return checker.problems, passed
+
+
 def check_headers(
     paths: Sequence[str],
     types: Sequence[SchemaType],
     target: Optional[str] = None,
     all_types: Optional[Sequence[SchemaType]] = None,
 ) -> Tuple[List[StructureProblem], List[SchemaType]]:
-    """Check ``types`` against the headers ``paths`` (one target).
-
-    ``all_types`` (default ``types``) names nested records. Returns the problems and the
-    types that passed (the ones worth probing with compilers).
-    """
+    """``check_header_set`` on header files ``paths`` (read here; one target)."""
     target = target or target_of_header(paths[0])
-    parsed = parse_headers(paths, target)
-    checker = _Checker(parsed, target, {st.c_name: st for st in (all_types or types)},
-                       ", ".join(paths))
-    passed = checker.check(types)
-    return checker.problems, passed
+    return check_header_set(HeaderSet.from_paths(paths), types, target, all_types)

@@ -14,9 +14,9 @@ import importlib.util
 import itertools
 import os
 import sys
-import tempfile
 from typing import Iterator, List, Sequence, Tuple
 
+from ..headers import CompileFolder
 from ..probes import Probe
 from . import NO_ASSERTS, Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression
 from . import with_assertion_fallback
@@ -61,17 +61,20 @@ class CffiDriver(Driver):
             )
             ffi = cffi.FFI()
             ffi.cdef(f"extern const unsigned long long sarek_probe[{count}];")
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-cffi-") as tmp:
-                headers.write(tmp)
+            with CompileFolder(headers, "sarek-verify-cffi-") as folder:
+                tmp = folder.absolute("build")
+                os.mkdir(tmp)
                 # -O0: nothing here runs, and optimising a 100,000-entry table only costs time.
-                ffi.set_source(module, source, include_dirs=[tmp, *headers.search_dirs], extra_compile_args=["-O0", "-w"])
+                ffi.set_source(module, source,
+                               include_dirs=[folder.absolute(d) for d in folder.include_dirs],
+                               extra_compile_args=["-O0", "-w"])
                 log = os.path.join(tmp, "compiler.log")
                 try:
                     with _captured_fd2(log), contextlib.redirect_stdout(sys.stderr):
                         so_path = ffi.compile(tmpdir=tmp, verbose=False)
                 except Exception as e:  # cffi.VerificationError, distutils CompileError
                     with open(log) as f:
-                        output = f.read().replace(tmp + "/", "")
+                        output = folder.readable(f.read())
                     raise ProbeFailed(tc.display, error_excerpt(output) or str(e)) from None
                 loader = importlib.machinery.ExtensionFileLoader(module, so_path)
                 spec = importlib.util.spec_from_file_location(module, so_path, loader=loader)

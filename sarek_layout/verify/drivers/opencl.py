@@ -12,16 +12,15 @@ So the numbers are those of the device compiler PoCL really uses, checked by a k
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import tempfile
 import warnings
 from typing import List, Sequence, Tuple
 
+from ..headers import PLAIN_PATH, CompileFolder
 from ..probes import Probe
+from ..tools import run_tool
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression
-from . import with_assertion_fallback
+from . import tool_failure, with_assertion_fallback
 
 __all__ = ["ClangOpenCLDriver", "PoclDriver", "pocl_source", "CHUNK"]
 
@@ -43,23 +42,18 @@ class ClangOpenCLDriver(Driver):
         tc = self.toolchain
 
         def attempt(_disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-cl-") as tmp:
-                headers.write(tmp)
-                src = os.path.join(tmp, "sarek_probe.cl")
-                out = os.path.join(tmp, "sarek_probe.ll")
-                with open(src, "w") as f:
+            with CompileFolder(headers, "sarek-verify-cl-") as folder:
+                with open(folder.absolute("sarek_probe.cl"), "w") as f:
                     f.write(_PREAMBLE + headers.include_lines())
                     f.writelines(
                         f"__constant char {PREFIX}{i}[({expression(p, 'opencl')}) + 1] = {{0}};\n"
                         for i, p in enumerate(probes)
                     )
-                proc = subprocess.run(
-                    [*tc.argv, "-S", "-emit-llvm", "-O0", *headers.include_flags(tmp), src, "-o", out],
-                    capture_output=True, text=True, cwd=tmp,
-                )
-                if proc.returncode != 0:
-                    raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))
-                with open(out) as f:
+                run = run_tool([*tc.argv, "-S", "-emit-llvm", "-O0", *folder.include_flags(),
+                                "sarek_probe.cl", "-o", "sarek_probe.ll"], cwd=folder.path)
+                if not run.ok:
+                    raise tool_failure(tc.display, folder, run)
+                with open(folder.absolute("sarek_probe.ll")) as f:
                     ir = f.read()
             sizes = {int(n): int(k) for n, k in _IR_GLOBAL.findall(ir)}
             missing = [i for i in range(len(probes)) if i not in sizes]
@@ -118,16 +112,22 @@ class PoclDriver(Driver):
             ctx = cl.Context([device])
             queue = cl.CommandQueue(ctx)
             n = len(probes)
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-pocl-") as tmp:
-                headers.write(tmp)
+            with CompileFolder(headers, "sarek-verify-pocl-") as folder:
+                # PoCL splits its build options at spaces and knows no quoting.
+                if not PLAIN_PATH.match(folder.path):
+                    raise ProbeFailed(tc.display, f"the temporary folder {folder.path} cannot be "
+                                                  f"named in PoCL's build options (they are split "
+                                                  f"at spaces); set TMPDIR to a plainer folder")
+                options = ["-cl-std=CL1.2",
+                           *(f"-I{folder.absolute(d)}" for d in folder.include_dirs)]
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")  # pyopencl's "non-empty compiler output"
                     try:
                         program = cl.Program(ctx, pocl_source(headers, probes)).build(
-                            options=["-cl-std=CL1.2", *headers.include_flags(tmp)])
+                            options=options)
                     except cl.Error as e:
                         raise ProbeFailed(tc.display,
-                                          error_excerpt(str(e).replace(tmp + "/", ""))) from None
+                                          error_excerpt(folder.readable(str(e)))) from None
             out = np.zeros(max(n, 1), dtype=np.uint32)
             buf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
             program.sarek_probe_read(queue, (max(n, 1),), None, buf, np.uint32(n))

@@ -1,0 +1,162 @@
+"""Running compilers (and helper processes) on headers that someone else wrote, with bounds.
+
+``verify`` runs on headers from pull requests, so every program it starts goes through
+``run_tool``, which:
+
+* puts the program in its own process group, so that a timeout kills the compiler's own
+  children too (``gcc`` → ``cc1``, ``nvcc`` → ``cicc``…);
+* bounds its run time (``$SAREK_VERIFY_TIMEOUT`` seconds): a header that includes a FIFO
+  would otherwise wait forever;
+* caps its address space (``$SAREK_VERIFY_MEMORY_MB``, with ``ulimit -v`` through
+  ``/bin/sh``, because ``preexec_fn`` is unsafe once PoCL or NVRTC threads exist): gcc reads a
+  header that includes ``/dev/zero`` until memory runs out;
+* closes its stdin, and sends its output to unnamed temporary files that are read back only
+  up to a bound, so a header that makes a compiler print gigabytes costs disk, not memory;
+* points ``TMPDIR`` at its working folder (always a ``headers.CompileFolder``), so that the
+  program's own temporary files are removed with it, even when it was killed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Dict, Optional, Sequence
+
+__all__ = ["ToolRun", "run_tool", "timeout_seconds", "memory_limit_mb",
+           "TIMEOUT_ENV", "MEMORY_ENV"]
+
+TIMEOUT_ENV = "SAREK_VERIFY_TIMEOUT"
+MEMORY_ENV = "SAREK_VERIFY_MEMORY_MB"
+
+#: Ten minutes: the slowest legitimate compile measured (g++ on the 95 MB conformance header,
+#: 573,772 probes) takes about 35 s on a 2-core machine.
+DEFAULT_TIMEOUT = 600.0
+#: 16 GiB of address space: that same g++ run peaks at 4.3 GB.
+DEFAULT_MEMORY_MB = 16384
+
+#: How much of a program's stderr is kept for the report (diagnostics are cut to 15 lines).
+STDERR_KEEP = 1 << 20
+
+
+def _number(env: str, default: float) -> float:
+    text = os.environ.get(env, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        from ..errors import UsageError
+
+        raise UsageError(f"${env} must be a number, not {text!r}") from None
+    if value <= 0:
+        from ..errors import UsageError
+
+        raise UsageError(f"${env} must be positive, not {text!r}")
+    return value
+
+
+def timeout_seconds() -> float:
+    """Seconds one compiler run may take (``$SAREK_VERIFY_TIMEOUT``, default 600)."""
+    return _number(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+
+
+def memory_limit_mb() -> int:
+    """Address space one compiler run may use, in MiB (``$SAREK_VERIFY_MEMORY_MB``)."""
+    return int(_number(MEMORY_ENV, DEFAULT_MEMORY_MB))
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """What one program did. ``problem`` is set when it was stopped or died by a signal."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    problem: Optional[str] = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None and self.returncode == 0
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _read(f, limit: Optional[int]) -> str:
+    f.seek(0)
+    data = f.read() if limit is None else f.read(limit)
+    return data.decode("utf-8", errors="replace")
+
+
+def run_tool(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    stdin_data: Optional[bytes] = None,
+    env: Optional[Dict[str, str]] = None,
+    max_stdout: Optional[int] = None,
+    memory_mb: Optional[int] = None,
+    label: Optional[str] = None,
+) -> ToolRun:
+    """Run ``argv`` in ``cwd`` under the time and memory bounds (see the module docstring).
+
+    ``max_stdout`` (bytes) stops a program whose output grows past it; ``label`` names the
+    program in messages (default: its file name). Never raises for the program's own
+    failure: look at ``returncode`` and ``problem``.
+    """
+    timeout = timeout_seconds()
+    memory = memory_mb if memory_mb is not None else memory_limit_mb()
+    # Temporary files of the program (gcc's, nvcc's, PoCL's) go into ``cwd``, the compile
+    # folder, and go with it: one killed by the timeout leaves none behind.
+    env = dict(os.environ if env is None else env, TMPDIR=cwd)
+    # `ulimit -v` takes KiB in every POSIX shell; exec keeps the pid, so the group is the
+    # tool's. A lower hard limit already in place makes ulimit fail: that limit then stands.
+    wrapped = ["/bin/sh", "-c", 'ulimit -v "$0" 2>/dev/null; exec "$@"', str(memory * 1024),
+               *argv]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryFile() as stdin:
+        if stdin_data is not None:
+            stdin.write(stdin_data)
+            stdin.seek(0)
+        proc = subprocess.Popen(wrapped, cwd=cwd, stdin=stdin, stdout=out, stderr=err,
+                                env=env, start_new_session=True)
+        problem = None
+        start = time.monotonic()
+        delay = 0.002
+        try:
+            while True:
+                try:
+                    proc.wait(timeout=delay)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                if time.monotonic() - start > timeout:
+                    problem = (f"stopped after {timeout:g} s (${TIMEOUT_ENV}); does the header "
+                               f"include a FIFO, a device or something endless?")
+                elif max_stdout is not None and os.fstat(out.fileno()).st_size > max_stdout:
+                    problem = f"stopped: its output grew past {max_stdout >> 20} MiB"
+                if problem is not None:
+                    _kill_group(proc)
+                    break
+                delay = min(delay * 2, 0.1)
+        except BaseException:
+            _kill_group(proc)
+            raise
+        rc = proc.returncode
+        if problem is None and rc < 0:
+            try:
+                name = signal.Signals(-rc).name
+            except ValueError:
+                name = str(-rc)
+            problem = (f"{label or os.path.basename(argv[0])} died of {name} (if it ran out of "
+                       f"memory: its address space is limited to {memory} MiB, ${MEMORY_ENV})")
+        return ToolRun(rc, _read(out, None), _read(err, STDERR_KEEP), problem)
