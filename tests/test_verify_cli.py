@@ -253,7 +253,7 @@ _REFUSES_COMPILERS = ("#if defined(__GNUC__) || defined(__clang__) || defined(__
                       "defined(__CUDACC_RTC__)\n#error this header refuses real compilers\n#endif\n")
 
 
-@pytest.mark.parametrize("name", [n for n in ALL_TOOLCHAINS if n != "nvrtc"])
+@pytest.mark.parametrize("name", ALL_TOOLCHAINS)
 def test_compile_errors_name_the_users_header_and_line(capsys, tmp_path, monkeypatch, name):
     """Errors used to point into verify's temporary copy (``err.h:2``, or a bare NVRTC
     name): they name the header as given, ``sub/err.h``, and its line."""

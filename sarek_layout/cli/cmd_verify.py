@@ -14,7 +14,8 @@ def add_parser(sub) -> None:
         "named with --toolchain), one compiler invocation per toolchain, and compare every "
         "size, alignment and member offset with the layout. Exit 0 when all agree, 1 on any "
         "difference, 2 on bad input or when a toolchain named with --toolchain is missing. "
-        "Each compiler run is stopped after $SAREK_VERIFY_TIMEOUT seconds "
+        "A header's code is compiled, never run (PoCL runs one generated kernel that copies "
+        "the probe values); each compiler run is stopped after $SAREK_VERIFY_TIMEOUT seconds "
         "(600) and limited to $SAREK_VERIFY_MEMORY_MB of memory (16384). See docs/verify.md.",
     )
     p.add_argument("schemas", nargs="*", metavar="SCHEMA", help="schema files")

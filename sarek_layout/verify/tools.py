@@ -14,19 +14,25 @@
   up to a bound, so a header that makes a compiler print gigabytes costs disk, not memory;
 * points ``TMPDIR`` at its working folder (always a ``headers.CompileFolder``), so that the
   program's own temporary files are removed with it, even when it was killed.
+
+``run_child`` runs one of ``drivers.child``'s tasks (NVRTC, PoCL, cffi) in a fresh Python
+process under the same bounds: those compile in-process otherwise, where a hang cannot be
+timed out and a crash (PoCL aborts on some programs) would take sarek-layout down with it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from typing import Dict, Optional, Sequence
 
-__all__ = ["ToolRun", "run_tool", "timeout_seconds", "memory_limit_mb",
+__all__ = ["ToolRun", "run_tool", "run_child", "timeout_seconds", "memory_limit_mb",
            "TIMEOUT_ENV", "MEMORY_ENV"]
 
 TIMEOUT_ENV = "SAREK_VERIFY_TIMEOUT"
@@ -160,3 +166,44 @@ def run_tool(
             problem = (f"{label or os.path.basename(argv[0])} died of {name} (if it ran out of "
                        f"memory: its address space is limited to {memory} MiB, ${MEMORY_ENV})")
         return ToolRun(rc, _read(out, None), _read(err, STDERR_KEEP), problem)
+
+
+#: Where ``sarek_layout`` is imported from, so that the child imports this same copy.
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+_BOOT = ("import sys; sys.path[0] = {parent!r}; "
+         "from sarek_layout.verify.drivers.child import main; main()")
+
+
+def run_child(task: str, request: dict, *, cwd: str, env: Optional[Dict[str, str]] = None
+              ) -> "ChildAnswer":
+    """Run ``drivers.child``'s ``task`` on ``request`` in a new Python process.
+
+    The child answers one JSON object on its original stdout; everything it or its
+    libraries print goes to stderr, which becomes the diagnostics of a failure
+    (``drivers.child_failure``).
+    """
+    payload = json.dumps({"task": task, **request}).encode()
+    # sys.path[0] would be the working folder, which holds the header copies: replace it.
+    argv = [sys.executable, "-c", _BOOT.format(parent=_PACKAGE_PARENT)]
+    run = run_tool(argv, cwd=cwd, stdin_data=payload, env=env,
+                   label=f"the {task} helper process")
+    answer: dict = {}
+    if run.problem is None and run.returncode == 0:
+        try:
+            answer = json.loads(run.stdout)
+        except ValueError:
+            answer = {}
+    return ChildAnswer(run, answer)
+
+
+@dataclass(frozen=True)
+class ChildAnswer:
+    """A child's run and its JSON answer (``{}`` when it gave none)."""
+
+    run: ToolRun
+    answer: dict
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.answer.get("ok"))

@@ -14,8 +14,10 @@ sizes read with ``readelf``), ``cffi_host`` (cffi API mode), ``cuda`` (nvcc host
 passes, NVRTC), ``opencl`` (clang's OpenCL C front end, PoCL through pyopencl).
 
 Headers are someone else's code: every compile runs in a ``headers.CompileFolder`` (no user
-path reaches a command line), and every compiler through ``tools.run_tool`` (bounded time
-and memory).
+path reaches a command line) and through ``tools.run_tool`` or ``tools.run_child`` (bounded
+time and memory, never in sarek-layout's own process for the library toolchains), and no
+driver loads or runs anything built from a header, except PoCL's generated probe kernel,
+which runs in the child process.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ __all__ = [
     "expression",
     "DIALECTS",
     "tool_failure",
+    "child_failure",
+    "saturated",
 ]
 
 
@@ -98,6 +102,12 @@ def expression(probe: Probe, dialect: str) -> str:
     raise ValueError(f"unknown probe quantity {probe.quantity!r}")
 
 
+def saturated(expr: str) -> str:
+    """``expr`` for a 32-bit probe table: a value past 2**32 - 1 reads as 2**32 - 1 instead
+    of wrapping round to something plausible (a 4 GiB + 8 byte struct must not read 8)."""
+    return f"(({expr}) > 0xffffffffu ? 0xffffffffu : ({expr}))"
+
+
 #: Put before the headers to switch their static assertions off (C, C++, CUDA): the
 #: generated headers assert every number, and a failing assertion stops the compile before
 #: the probes can say which number is wrong. (OpenCL's typedef-array fallback cannot be
@@ -121,6 +131,15 @@ def error_excerpt(output: str, limit: int = 15) -> str:
 def tool_failure(who: str, folder: CompileFolder, run: ToolRun) -> "ProbeFailed":
     """A program that failed: why it was stopped (if it was), then its diagnostics."""
     return _failure(who, folder, run.problem, run.stderr + "\n" + run.stdout)
+
+
+def child_failure(who: str, folder: CompileFolder, child) -> "ProbeFailed":
+    """A ``tools.run_child`` task that failed: how it ended, its log, what it printed."""
+    # With an answer, stdout is just that answer: its log is shown once, from the answer.
+    printed = child.run.stdout if not child.answer else ""
+    return _failure(who, folder, child.run.problem,
+                    "\n".join([child.answer.get("log", ""), child.run.stderr, printed]),
+                    exit_status=child.run.returncode if not child.answer else 0)
 
 
 def _failure(who: str, folder: CompileFolder, problem: Optional[str], text: str,
