@@ -194,7 +194,6 @@ class ParsedHeaders:
         if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.name and t.decls is not None:
             self.tags[t.name] = t
 
-
     def where(self, node) -> str:
         """``FILE:LINE:COL`` of a parsed node, naming the user's file."""
         coord = getattr(node, "coord", None)

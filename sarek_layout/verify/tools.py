@@ -10,8 +10,9 @@
 * caps its address space (``$SAREK_VERIFY_MEMORY_MB``, with ``ulimit -v`` through
   ``/bin/sh``, because ``preexec_fn`` is unsafe once PoCL or NVRTC threads exist): gcc reads a
   header that includes ``/dev/zero`` until memory runs out;
-* closes its stdin, and sends its output to unnamed temporary files that are read back only
-  up to a bound, so a header that makes a compiler print gigabytes costs disk, not memory;
+* closes its stdin, and sends its output to unnamed files in its working folder, read back
+  only up to a bound, so a header that makes a compiler print a lot costs disk, not memory
+  (and diagnostics past 256 MiB stop it);
 * points ``TMPDIR`` at its working folder (always a ``headers.CompileFolder``), so that the
   program's own temporary files are removed with it, even when it was killed.
 
@@ -46,6 +47,9 @@ DEFAULT_MEMORY_MB = 16384
 
 #: How much of a program's stderr is kept for the report (diagnostics are cut to 15 lines).
 STDERR_KEEP = 1 << 20
+#: A program whose diagnostics grow past this is stopped: a compiler reporting an error
+#: for each of 573,772 probes writes about 100 MiB, and a header can make it write forever.
+MAX_STDERR = 256 << 20
 
 
 def _number(env: str, default: float) -> float:
@@ -128,8 +132,8 @@ def run_tool(
     # tool's. A lower hard limit already in place makes ulimit fail: that limit then stands.
     wrapped = ["/bin/sh", "-c", 'ulimit -v "$0" 2>/dev/null; exec "$@"', str(memory * 1024),
                *argv]
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.TemporaryFile() as stdin:
+    with tempfile.TemporaryFile(dir=cwd) as out, tempfile.TemporaryFile(dir=cwd) as err, \
+            tempfile.TemporaryFile(dir=cwd) as stdin:
         if stdin_data is not None:
             stdin.write(stdin_data)
             stdin.seek(0)
@@ -150,6 +154,8 @@ def run_tool(
                                f"include a FIFO, a device or something endless?")
                 elif max_stdout is not None and os.fstat(out.fileno()).st_size > max_stdout:
                     problem = f"stopped: its output grew past {max_stdout >> 20} MiB"
+                elif os.fstat(err.fileno()).st_size > MAX_STDERR:
+                    problem = f"stopped: its diagnostics grew past {MAX_STDERR >> 20} MiB"
                 if problem is not None:
                     _kill_group(proc)
                     break
