@@ -206,3 +206,77 @@ def test_unparsable_header_is_bad_input_with_its_place(capsys, tmp_path):
     status, _, err = verify(capsys, PLAIN, "--header", str(bad), "--toolchain", "gcc")
     assert status == 2
     assert "bad.h:1:" in err and "error: cannot parse the header" in err
+
+
+# --- issue #12: one broken record, module-qualified records, readable messages ---------------
+
+
+def test_a_broken_nested_record_does_not_cost_the_other_types_their_numbers(capsys, tmp_path):
+    """point lacks y and mixed.mass is a float: both are reported, and the compiler still
+    measures mixed (the probes of holder.p.y used to break the whole compile)."""
+    require_toolchain("gcc")
+    from test_verify_structure import NESTED_HEADER, _NESTED
+    from verify_helpers import schema_json
+    import json
+
+    schema = tmp_path / "conf.json"
+    schema.write_text(json.dumps(schema_json(_NESTED)))
+    header = tmp_path / "n.h"
+    header.write_text(NESTED_HEADER)
+    status, out, _ = verify(capsys, str(schema), "--header", str(header), "--toolchain", "gcc")
+    assert status == 1
+    assert "Conf_point.y: missing from the header" in out
+    assert "Conf_mixed.mass: header says float, schema says float64 (write double)" in out
+    assert "DISAGREES" in _row(out, "gcc")
+    assert "Conf_mixed.mass: layout says member size 8, gcc says 4" in out
+
+
+def test_records_of_the_same_shape_in_two_modules_are_told_apart(capsys, tmp_path):
+    """A.point and B.point have the same fields: B.holder.p is B_point, as generated."""
+    (tmp_path / "a.toml").write_text(
+        'module = "A"\n[[types]]\nrecord = "point"\nfields = [["x", "float32"]]\n')
+    (tmp_path / "b.toml").write_text(
+        'module = "B"\n[[types]]\nrecord = "point"\nfields = [["x", "float32"]]\n'
+        '[[types]]\nrecord = "holder"\nfields = [["p", "point"]]\n')
+    schemas = [str(tmp_path / "a.toml"), str(tmp_path / "b.toml")]
+    assert main(["generate", *schemas, "-o", str(tmp_path / "gen"), "-t", "c", "-t", "cuda",
+                 "-t", "opencl"]) == 0
+    capsys.readouterr()
+    headers = [a for s in ("a.h", "b.h", "a.cuh", "b.cuh", "a.clh", "b.clh")
+               for a in ("--header", str(tmp_path / "gen" / s))]
+    status, out, err = verify(capsys, *schemas, *headers)
+    assert status == 0, out + err
+    assert "header structure" not in out
+
+
+_REFUSES_COMPILERS = ("#if defined(__GNUC__) || defined(__clang__) || defined(__NVCC__) || "
+                      "defined(__CUDACC_RTC__)\n#error this header refuses real compilers\n#endif\n")
+
+
+@pytest.mark.parametrize("name", ALL_TOOLCHAINS)
+def test_compile_errors_name_the_users_header_and_line(capsys, tmp_path, monkeypatch, name):
+    """Errors used to point into verify's temporary copy (``err.h:2``, or a bare NVRTC
+    name): they name the header as given, ``sub/err.h``, and its line."""
+    tc = require_toolchain(name)
+    suffix = {"c": ".h", "cuda": ".cuh", "opencl": ".clh"}[tc.target]
+    assert main(["generate", PLAIN, "-o", str(tmp_path / "gen"), "-t", tc.target]) == 0
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / f"err{suffix}").write_text(
+        _REFUSES_COMPILERS + (tmp_path / "gen" / f"plain{suffix}").read_text())
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = verify(capsys, PLAIN, "--header", f"sub/err{suffix}", "--toolchain", name)
+    assert status == 1
+    assert "FAILED" in _row(out, name)
+    assert (f"sub/err{suffix}:2:" in out) or (f"sub/err{suffix}(2)" in out), out
+    assert "headers/" not in out and "sarek-verify" not in out
+
+
+@pytest.mark.parametrize("variable, value", [("SAREK_VERIFY_TIMEOUT", "soon"),
+                                             ("SAREK_VERIFY_MEMORY_MB", "-1")])
+def test_bad_limit_in_the_environment_is_a_usage_error(capsys, monkeypatch, variable, value):
+    monkeypatch.setenv(variable, value)
+    status, out, err = verify(capsys, PLAIN, "--toolchain", "gcc")
+    assert status == 2
+    assert out == ""
+    assert err.strip().startswith(f"sarek-layout: error: ${variable} must be")

@@ -1,9 +1,11 @@
 """PoCL: the values come back from a kernel run on the device, and the whole run (all types,
-more probes than one constant table holds) costs exactly one program build."""
+more probes than one constant table holds) costs exactly one helper process, one program
+build and one kernel run."""
 
 from __future__ import annotations
 
 from conftest import require_toolchain
+from sarek_layout.verify.drivers import opencl
 from sarek_layout.verify.drivers.opencl import CHUNK, PoclDriver
 from sarek_layout.verify.probes import probes_for
 from sarek_layout.verify.run import generated_headers
@@ -21,9 +23,17 @@ def test_one_program_build_and_kernel_readback(tmp_path, monkeypatch):
     assert len(probes) > 2 * CHUNK  # several __constant tables, one kernel
     headers = generated_headers(schema, ["opencl"])["opencl"]
 
-    builds, runs = [], []
+    builds, runs, children = [], [], []
     real_build = cl.Program.build
     real_copy = cl.enqueue_copy
+
+    def child_in_this_process(task, request, *, cwd, env=None):
+        """The helper process's task, run here so that its calls can be counted."""
+        from sarek_layout.verify.drivers import child
+        from sarek_layout.verify.tools import ChildAnswer, ToolRun
+
+        children.append(task)
+        return ChildAnswer(ToolRun(0, "", ""), child._TASKS[task](request))
 
     def counting_build(self, *args, **kwargs):
         builds.append(1)
@@ -35,7 +45,10 @@ def test_one_program_build_and_kernel_readback(tmp_path, monkeypatch):
 
     monkeypatch.setattr(cl.Program, "build", counting_build)
     monkeypatch.setattr(cl, "enqueue_copy", counting_copy)
+    monkeypatch.setattr(opencl, "run_child", child_in_this_process)
+    monkeypatch.setenv("POCL_CACHE_DIR", str(tmp_path / "pocl-cache"))
     m = PoclDriver(tc).measure(headers, probes)
+    assert children == ["pocl"]
     assert len(builds) == 1
     assert len(runs) == 1
     ((pass_name, values),) = m.passes

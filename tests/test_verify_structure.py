@@ -12,7 +12,7 @@ from sarek_layout.errors import SchemaError
 from sarek_layout.frontends import load_schema
 from sarek_layout.verify.structure import check_headers
 
-from verify_helpers import DATA, EXAMPLES
+from verify_helpers import DATA, EXAMPLES, schema_of
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +130,74 @@ def test_unparsable_header_raises_schema_error_with_place(tmp_path, geometry):
     with pytest.raises(SchemaError) as e:
         _check(tmp_path, geometry, "typedef struct Geometry_point { float x float y; } P;\n")
     assert str(e.value).startswith(f"{tmp_path / 'h.h'}:2:")
+
+
+# --- what the compilers may probe (issue #12) --------------------------------------------------
+
+_NESTED = [
+    ("record", "point", [("x", "float32"), ("y", "float32")]),
+    ("record", "holder", [("p", "point"), ("n", "int32")]),
+    ("record", "deep", [("h", "holder")]),
+    ("record", "mixed", [("id", "int32"), ("mass", "float64")]),
+]
+
+#: point lacks y; mixed.mass has the wrong type; holder and deep are right as written.
+NESTED_HEADER = (
+    "#include <stdint.h>\n"
+    "typedef struct Conf_point { float x; } Conf_point;\n"
+    "typedef struct Conf_holder { Conf_point p; int32_t n; } Conf_holder;\n"
+    "typedef struct Conf_deep { Conf_holder h; } Conf_deep;\n"
+    "typedef struct Conf_mixed { int32_t id; float mass; } Conf_mixed;\n"
+)
+
+
+def test_types_containing_a_broken_record_are_left_out_and_the_rest_is_probed(tmp_path):
+    """A probe of holder.p.y cannot compile when point lacks y: holder, and deep around it,
+    are left out of the compile (each saying why), and mixed is still probed."""
+    schema = schema_of(_NESTED, tmp_path / "schema")
+    header = tmp_path / "n.h"
+    header.write_text(NESTED_HEADER)
+    problems, passed = check_headers([str(header)], schema.types)
+    assert [p.message for p in problems] == [
+        "Conf_point.y: missing from the header (schema members: x, y)",
+        "Conf_mixed.mass: header says float, schema says float64 (write double)",
+        "Conf_holder: left out of the compile: it contains Conf_point, whose declaration does "
+        "not match the schema",
+        "Conf_deep: left out of the compile: it contains Conf_holder, whose declaration does "
+        "not match the schema",
+    ]
+    assert [t.c_name for t in passed] == ["Conf_mixed"]
+
+
+def test_a_record_member_must_be_the_struct_the_declaration_names(tmp_path):
+    """Two modules declare point alike: B.holder.p is B_point, and A_point is wrong there,
+    even though the two records are structurally equal."""
+    a = tmp_path / "a.toml"
+    a.write_text('module = "A"\n[[types]]\nrecord = "point"\nfields = [["x", "float32"]]\n')
+    b = tmp_path / "b.toml"
+    b.write_text('module = "B"\n[[types]]\nrecord = "point"\nfields = [["x", "float32"]]\n'
+                 '[[types]]\nrecord = "holder"\nfields = [["p", "point"]]\n')
+    schema = load_schema([str(a), str(b)])
+    header = tmp_path / "ab.h"
+    text = ("typedef struct A_point { float x; } A_point;\n"
+            "typedef struct B_point { float x; } B_point;\n"
+            "typedef struct B_holder { B_point p; } B_holder;\n")
+    header.write_text(text)
+    assert check_headers([str(header)], schema.types) == ([], list(schema.types))
+    header.write_text(text.replace("{ B_point p; }", "{ A_point p; }"))
+    problems, passed = check_headers([str(header)], schema.types)
+    assert [p.message for p in problems] == [
+        "B_holder.p: header says A_point, schema says B_point (record point)"]
+    assert [t.c_name for t in passed] == ["A_point", "B_point"]
+
+
+def test_a_bit_field_member_is_reported_and_not_probed(tmp_path):
+    """offsetof cannot name a bit-field: probing one would break the whole compile."""
+    schema = schema_of([("record", "r", [("a", "int32"), ("b", "int32")])], tmp_path / "s")
+    header = tmp_path / "bf.h"
+    header.write_text("#include <stdint.h>\n"
+                      "typedef struct Conf_r { int32_t a; int32_t b : 32; } Conf_r;\n")
+    problems, passed = check_headers([str(header)], schema.types)
+    assert [str(p) for p in problems] == [
+        f"{header}:2:44: Conf_r.b: header declares a bit-field, schema says a whole int32"]
+    assert passed == []

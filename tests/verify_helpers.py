@@ -46,3 +46,78 @@ def schema_of(descs: Iterable[tuple], folder: pathlib.Path, stem: str = "conf",
 def every_nth(items: Sequence, n: int) -> list:
     """A deterministic subset: items 0, n, 2n, …"""
     return list(items[::n])
+
+
+# --- running verify on hostile headers --------------------------------------------------------
+
+#: Toolchains of each header target, in registry order.
+BY_TARGET = {"c": ALL_TOOLCHAINS[:9], "cuda": ["nvcc", "nvrtc"], "opencl": ["clang-opencl", "pocl"]}
+SUFFIX = {"c": ".h", "cuda": ".cuh", "opencl": ".clh"}
+
+
+def files_under(folder: pathlib.Path) -> dict:
+    """``{relative path: bytes}`` of every file below ``folder`` (links not followed)."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_symlink() or not p.is_file():
+            out[str(p.relative_to(folder))] = None
+        else:
+            out[str(p.relative_to(folder))] = p.read_bytes()
+    return out
+
+
+def run_verify(args: Sequence[str], cwd: pathlib.Path, *, timeout: float = 300,
+               env: dict = None, memory_bytes: int = 8 << 30):
+    """``python -m sarek_layout verify ARGS`` in ``cwd``, as a person would run it.
+
+    Hostile headers need bounds on the test too: a wall-clock ``timeout`` (a hang fails
+    the test instead of stalling the suite) and an address-space cap on the whole run.
+    ``TMPDIR`` is a fresh folder, checked to be empty afterwards by ``Verified.tmp_left``.
+    Returns a ``Verified``.
+    """
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    tmp = cwd.parent / (cwd.name + "-tmpdir")
+    tmp.mkdir(exist_ok=True)
+    import sarek_layout
+
+    # The same copy of the package the tests import (a checkout of older code, too).
+    package_parent = pathlib.Path(sarek_layout.__file__).resolve().parent.parent
+    path = os.pathsep.join(p for p in [str(package_parent), os.environ.get("PYTHONPATH")] if p)
+    full_env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=path)
+    full_env.pop("POCL_CACHE_DIR", None)
+    full_env.update(env or {})
+
+    # The cap through the shell: preexec_fn is unsafe in a process that may hold threads.
+    argv = ["/bin/sh", "-c", 'ulimit -v "$0" && exec "$@"', str(memory_bytes >> 10),
+            sys.executable, "-m", "sarek_layout", "verify", *args]
+    proc = subprocess.Popen(argv, cwd=cwd, env=full_env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, errors="replace",
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # verify and every compiler it started
+        out, err = proc.communicate()
+        raise AssertionError(f"verify {' '.join(args)} still ran after {timeout} s:\n{out}\n{err}")
+    return Verified(proc.returncode, out, err, sorted(os.listdir(tmp)))
+
+
+class Verified:
+    def __init__(self, status: int, out: str, err: str, tmp_left: list) -> None:
+        self.status, self.out, self.err, self.tmp_left = status, out, err, tmp_left
+
+    def row(self, name: str) -> str:
+        return next(ln for ln in self.out.splitlines() if ln.split()[:1] == [name])
+
+    def __repr__(self) -> str:
+        return f"exit {self.status}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
+
+    def one_line_error(self) -> str:
+        """The single stderr line of an error exit (asserting it is one line, no traceback)."""
+        lines = self.err.splitlines()
+        assert len(lines) == 1 and "Traceback" not in self.err, repr(self)
+        return lines[0]

@@ -13,7 +13,10 @@ def add_parser(sub) -> None:
         description="Compile the schema's headers with every installed toolchain (or the ones "
         "named with --toolchain), one compiler invocation per toolchain, and compare every "
         "size, alignment and member offset with the layout. Exit 0 when all agree, 1 on any "
-        "difference, 2 on bad input or when a toolchain named with --toolchain is missing.",
+        "difference, 2 on bad input or when a toolchain named with --toolchain is missing. "
+        "A header's code is compiled, never run (PoCL runs one generated kernel that copies "
+        "the probe values); each compiler run is stopped after $SAREK_VERIFY_TIMEOUT seconds "
+        "(600) and limited to $SAREK_VERIFY_MEMORY_MB of memory (16384). See docs/verify.md.",
     )
     p.add_argument("schemas", nargs="*", metavar="SCHEMA", help="schema files")
     p.add_argument("--toolchain", action="append", metavar="NAME", default=[],
@@ -21,7 +24,8 @@ def add_parser(sub) -> None:
                    "with whether each is installed")
     p.add_argument("--header", action="append", metavar="FILE", default=[],
                    help="verify this header (hand-written or committed) instead of generating "
-                   "one: .h (C/C++), .cuh (CUDA), .clh (OpenCL); repeatable")
+                   "one: .h (C/C++), .cuh (CUDA), .clh (OpenCL); repeatable. A regular file "
+                   "whose name has no quote, backslash or control character")
     p.set_defaults(run=run)
 
 

@@ -1,13 +1,13 @@
 """One verification run: pick toolchains, get headers, probe, compare.
 
 Headers are either generated now (``codegen.render_headers``) or given by the user
-(``--header``: checked for structure first, then compiled as they are). Each toolchain
-compiles the headers of its target once, with every probe of every type.
+(``--header``: names checked, read once, checked for structure, then compiled as they are).
+Each toolchain compiles the headers of its target once, with every probe of every type the
+structure check let through.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -25,6 +25,8 @@ from .compare import (
     format_report,
 )
 from .drivers import HeaderSet, ProbeFailed, driver_for
+from .headers import check_header_name
+from .tools import memory_limit_mb, timeout_seconds
 from .probes import Probe, probes_for
 
 __all__ = ["VerifyReport", "verify_schema", "select_toolchains", "generated_headers",
@@ -104,18 +106,7 @@ def generated_headers(schema: Schema, targets: Sequence[str]) -> Dict[str, Heade
 
 def user_headers(paths: Sequence[str]) -> HeaderSet:
     """Headers on disk, compiled as they are (their folders are searched for includes)."""
-    files = []
-    for path in paths:
-        try:
-            with open(path) as f:
-                files.append((os.path.basename(path), f.read()))
-        except OSError as e:
-            raise UsageError(f"{path}: cannot read the header ({e.strerror})") from None
-    names = [n for n, _ in files]
-    if len(set(names)) != len(names):
-        raise UsageError("two --header files have the same name; give each header once")
-    dirs = tuple(dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in paths))
-    return HeaderSet(tuple(files), tuple(names), dirs)
+    return HeaderSet.from_paths(paths)
 
 
 def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Probe]) -> ToolchainResult:
@@ -145,22 +136,24 @@ def verify_schema(
     With ``headers`` (paths), those headers are checked for structure and compiled instead
     of freshly generated ones. Raises ``ToolchainMissing`` when a named toolchain is absent.
     """
+    timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
     types = list(schema.types if types is None else types)
     report = VerifyReport(types=len(types))
     header_sets: Dict[str, HeaderSet]
     probes_by_target: Dict[str, List[Probe]] = {}
     if headers:
-        from .structure import check_headers, target_of_header
+        from .structure import check_header_set, target_of_header
 
         by_target: Dict[str, List[str]] = {}
         for path in headers:
+            check_header_name(path)
             by_target.setdefault(target_of_header(path), []).append(path)
         chosen, _ = select_toolchains(toolchains, list(by_target))
-        header_sets = {}
-        for target, paths in by_target.items():
-            problems, passed = check_headers(paths, types, target, schema.types)
+        # Every header is read (and refused if it cannot be) before anything runs.
+        header_sets = {target: user_headers(paths) for target, paths in by_target.items()}
+        for target, header_set in header_sets.items():
+            problems, passed = check_header_set(header_set, types, target, schema.types)
             report.structure.extend(problems)
-            header_sets[target] = user_headers(paths)
             probes_by_target[target] = probes_for(passed)
     else:
         chosen, _ = select_toolchains(toolchains)

@@ -10,7 +10,18 @@ assertions, enums and helper functions, so hand-written headers may have them or
 Scalar members must have a spelling that means the schema's scalar on every ABI of the
 header's target (``int32_t``/``int``, ``int64_t``/``long long``, ``float``, ``double``; in
 OpenCL C ``int``/``long``); the messages say what the header has against what the schema
-says, and why a near miss (``long``, ``bool``, OpenCL ``long long``) is wrong.
+says, and why a near miss (``long``, ``bool``, OpenCL ``long long``) is wrong. A member of
+record type must be the very struct the header declares under the C name the schema's
+declaration names (``B.point`` is ``B_point``, even when ``A_point`` has the same fields).
+
+The check also decides what the compilers may probe: a type is left out of the compile when
+a probe of it could not compile (a member missing or of the wrong kind), and so is every
+type that contains such a type, so that one broken record does not cost the other types
+their numbers.
+
+The preprocessor works on the same copies of the headers the compilers see, in a
+``headers.CompileFolder``, under ``tools.run_tool``'s bounds, and the preprocessed text it
+may hand to pycparser is bounded too (pycparser reads about 0.3 MB/s).
 """
 
 from __future__ import annotations
@@ -18,16 +29,22 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import tempfile
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, ToolchainMissing, UsageError
-from ..ir.schema import SchemaType, SourceLocation
+from ..ir.schema import NamedType, SchemaType, SourceLocation, c_name_of
 from ..ir.types import Scalar, TRecord
 from .compare import StructureProblem
+from .headers import CompileFolder, HeaderSet, shown
+from .tools import memory_limit_mb, run_tool
 
-__all__ = ["check_headers", "target_of_header", "HEADER_SUFFIXES", "ParsedHeaders", "parse_headers"]
+__all__ = ["check_headers", "check_header_set", "target_of_header", "HEADER_SUFFIXES",
+           "ParsedHeaders", "parse_headers", "MAX_PREPROCESSED"]
+
+#: The most preprocessed text the check parses (about two minutes of pycparser).
+MAX_PREPROCESSED = 32 << 20
+#: The preprocessor needs about 0.5 GB for the 95 MB conformance header.
+PREPROCESS_MEMORY_MB = 4096
 
 #: Header suffix -> target whose toolchains compile it.
 HEADER_SUFFIXES = {
@@ -107,7 +124,7 @@ def target_of_header(path: str) -> str:
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in HEADER_SUFFIXES:
         known = ", ".join(sorted(HEADER_SUFFIXES))
-        raise UsageError(f"{path}: cannot tell the header's target from its suffix "
+        raise UsageError(f"{shown(path)}: cannot tell the header's target from its suffix "
                          f"{suffix or '(none)'!r}; expected one of {known}")
     return HEADER_SUFFIXES[suffix]
 
@@ -120,34 +137,45 @@ def _preprocessor() -> List[str]:
                            "clang); apt-get install -y cpp")
 
 
-def _preprocess(path: str, target: str) -> str:
-    with tempfile.TemporaryDirectory(prefix="sarek-verify-cpp-") as fake:
-        for name, text in _FAKE_LIBC.items():
-            with open(os.path.join(fake, name), "w") as f:
-                f.write(text)
-        argv = [*_preprocessor(), "-std=c11", "-nostdinc", "-undef", "-I", fake,
-                "-I", os.path.dirname(os.path.abspath(path)), *_COMMON_DEFINES,
-                *_TARGET_DEFINES[target]]
-        if target == "opencl":
-            prelude = os.path.join(fake, "opencl_prelude.h")
-            with open(prelude, "w") as f:
-                f.write(_OPENCL_PRELUDE)
-            argv += ["-include", prelude]
-        proc = subprocess.run([*argv, path], capture_output=True, text=True)
-        if proc.returncode != 0:
-            first = (proc.stderr.strip().splitlines() or ["preprocessing failed"])[0]
-            raise SchemaError(f"cannot preprocess the header: {first.replace(fake + '/', '')}",
-                              SourceLocation(path))
-        return proc.stdout
+_FAKE_DIR = "sarek_fake_libc"
+
+
+def _lay_out_fake_libc(folder: CompileFolder) -> None:
+    os.mkdir(folder.absolute(_FAKE_DIR))
+    for name, text in {**_FAKE_LIBC, "opencl_prelude.h": _OPENCL_PRELUDE}.items():
+        with open(folder.absolute(f"{_FAKE_DIR}/{name}"), "w") as f:
+            f.write(text)
+
+
+def _preprocess(folder: CompileFolder, name: str, target: str) -> str:
+    """Header ``name`` of ``folder``, preprocessed (``SchemaError`` when that fails)."""
+    where = SourceLocation(folder.headers.origin(name))
+    argv = [*_preprocessor(), "-std=c11", "-nostdinc", "-undef", f"-I{_FAKE_DIR}",
+            *folder.include_flags(), *_COMMON_DEFINES, *_TARGET_DEFINES[target]]
+    if target == "opencl":
+        argv += ["-include", f"{_FAKE_DIR}/opencl_prelude.h"]
+    run = run_tool([*argv, folder.header(name)], cwd=folder.path, max_stdout=MAX_PREPROCESSED,
+                   memory_mb=min(PREPROCESS_MEMORY_MB, memory_limit_mb()))
+    if run.problem is not None and run.problem.startswith("stopped: its output"):
+        raise SchemaError(f"the header is too large for the structure check: more than "
+                          f"{MAX_PREPROCESSED >> 20} MiB after preprocessing", where)
+    if not run.ok:
+        lines = [ln for ln in folder.readable(run.stderr).splitlines() if ln.strip()]
+        first = run.problem or (lines or ["preprocessing failed"])[0]
+        raise SchemaError(f"cannot preprocess the header: {first.replace(_FAKE_DIR + '/', '')}",
+                          where)
+    return run.stdout
 
 
 class ParsedHeaders:
     """The struct typedefs, struct tags and scalar typedefs of one or more parsed headers."""
 
-    def __init__(self) -> None:
+    def __init__(self, readable: Callable[[str], str] = lambda path: path) -> None:
         self.typedefs: Dict[str, object] = {}  # name -> c_ast type node under the Typedef
         self.tags: Dict[str, object] = {}  # struct tag -> c_ast.Struct with its members
         self.locations: Dict[str, str] = {}
+        #: Maps a file name in the preprocessor's line markers to the one to show.
+        self.readable = readable
 
     def add(self, ast) -> None:
         from pycparser import c_ast
@@ -155,7 +183,7 @@ class ParsedHeaders:
         for node in ast.ext:
             if isinstance(node, c_ast.Typedef):
                 self.typedefs[node.name] = node.type
-                self.locations[node.name] = _where(node)
+                self.locations[node.name] = self.where(node)
                 self._note_tag(getattr(node.type, "type", None))
             elif isinstance(node, c_ast.Decl):
                 self._note_tag(node.type)
@@ -166,37 +194,41 @@ class ParsedHeaders:
         if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.name and t.decls is not None:
             self.tags[t.name] = t
 
+    def where(self, node) -> str:
+        """``FILE:LINE:COL`` of a parsed node, naming the user's file."""
+        coord = getattr(node, "coord", None)
+        if coord is None:
+            return ""
+        return f"{self.readable(coord.file)}:{coord.line}:{coord.column or 1}"
 
-def _where(node) -> str:
-    coord = getattr(node, "coord", None)
-    if coord is None:
-        return ""
-    return f"{coord.file}:{coord.line}:{coord.column or 1}"
 
-
-def parse_headers(paths: Sequence[str], target: str) -> ParsedHeaders:
+def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
     """Preprocess and parse every header (``SchemaError`` with the place for bad C)."""
     from pycparser import CParser
     from pycparser.c_parser import ParseError
 
-    parsed = ParsedHeaders()
-    for path in paths:
-        text = _preprocess(path, target)
+    with CompileFolder(headers, "sarek-verify-cpp-") as folder:
+        _lay_out_fake_libc(folder)
+        texts = [(name, _preprocess(folder, name, target)) for name in headers.includes]
+        parsed = ParsedHeaders(folder.readable)
+    for name, text in texts:
         parser = CParser()
         try:
-            ast = parser.parse(text, path)
+            ast = parser.parse(text, f"headers/{name}")
         except ParseError as e:
             what = "cannot parse the header for the structure check"
             m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", str(e))
             if m:
                 raise SchemaError(f"{what}: {m.group(4)}",
-                                  SourceLocation(m.group(1), int(m.group(2)), int(m.group(3))))
+                                  SourceLocation(parsed.readable(m.group(1)), int(m.group(2)),
+                                                 int(m.group(3)))) from None
             # Some pycparser errors carry only the file name: take the line the lexer was on.
             lexer = getattr(parser, "clex", None)
             line = getattr(lexer, "_lineno", 0) or 0
-            where = getattr(lexer, "filename", None) or path
+            where = getattr(lexer, "filename", None) or f"headers/{name}"
             message = str(e).split(": ", 1)[-1]
-            raise SchemaError(f"{what}: {message}", SourceLocation(where, line, 1)) from None
+            raise SchemaError(f"{what}: {message}",
+                              SourceLocation(parsed.readable(where), line, 1)) from None
         parsed.add(ast)
     return parsed
 
@@ -270,8 +302,20 @@ def _members(body) -> List[object]:
 # --- the check -------------------------------------------------------------------------------
 
 
+def _declared_c_name(st: SchemaType, expr) -> Optional[str]:
+    """The C name of the type a member's declaration names (``None`` for a scalar).
+
+    From the declaration, not the elttype: two modules may declare structurally equal
+    records, which compare equal as elttypes but are distinct C types (as in codegen).
+    """
+    if not isinstance(expr, NamedType):
+        return None
+    return c_name_of(expr.module if expr.module is not None else st.module, expr.name)
+
+
 class _Checker:
-    def __init__(self, parsed: ParsedHeaders, target: str, by_name: Dict[str, SchemaType]) -> None:
+    def __init__(self, parsed: ParsedHeaders, target: str, by_name: Dict[str, SchemaType],
+                 where_missing: str) -> None:
         self.parsed = parsed
         self.target = target
         self.accepted = _ACCEPTED[target]
@@ -280,14 +324,62 @@ class _Checker:
         self.problems: List[StructureProblem] = []
         self.probeable = True
         #: Where a type that is not declared at all is reported: the header(s) given.
-        self.where_missing = ""
+        self.where_missing = where_missing
+        #: C name -> the C names of the records its members contain (directly).
+        self.uses: Dict[str, Set[str]] = {}
+        self._uses: Set[str] = set()
+        self._bodies: Dict[str, object] = {}
 
     def problem(self, node_or_place, message: str) -> None:
-        place = node_or_place if isinstance(node_or_place, str) else _where(node_or_place)
+        place = node_or_place if isinstance(node_or_place, str) else self.parsed.where(node_or_place)
         self.problems.append(StructureProblem(place, message))
 
+    def check(self, types: Sequence[SchemaType]) -> List[SchemaType]:
+        """Check ``types`` (and the records they contain); the ones the compilers can probe.
+
+        A type is probeable when its own members are all there, in order (``check_type``),
+        and so, recursively, are those of every record it contains: a probe of
+        ``particle.pos.y`` does not compile if ``point`` lacks ``y``.
+        """
+        own: Dict[str, bool] = {}
+        queue = list(types)
+        queued = {st.c_name for st in queue}
+        i = 0
+        while i < len(queue):  # the given types, then the records they reach
+            st = queue[i]
+            i += 1
+            self._uses = set()
+            own[st.c_name] = self.check_type(st)
+            self.uses[st.c_name] = self._uses
+            for dep in sorted(self._uses - queued):
+                if dep in self.by_name:
+                    queued.add(dep)
+                    queue.append(self.by_name[dep])
+        users: Dict[str, List[str]] = {}
+        for c, deps in self.uses.items():
+            for dep in deps:
+                users.setdefault(dep, []).append(c)
+        broken = {c for c, ok in own.items() if not ok}
+        broken |= {dep for deps in self.uses.values() for dep in deps if dep not in self.by_name}
+        because: Dict[str, str] = {}
+        stack = list(broken)
+        while stack:  # every type that contains a broken one, at any depth, is broken too
+            dep = stack.pop()
+            for user in users.get(dep, ()):
+                if user not in broken:
+                    broken.add(user)
+                    because[user] = dep
+                    stack.append(user)
+        for st in types:
+            if st.c_name in because and own.get(st.c_name):
+                self.problems.append(StructureProblem(
+                    self.parsed.locations.get(st.c_name, ""),
+                    f"{st.c_name}: left out of the compile: it contains {because[st.c_name]}, "
+                    f"whose declaration does not match the schema"))
+        return [st for st in types if st.c_name not in broken]
+
     def check_type(self, st: SchemaType) -> bool:
-        """Check one schema type; ``True`` when the compilers can probe it.
+        """Check one schema type's own members; ``True`` when they can all be probed.
 
         That is when the header declares every member the schema has, by name and in order:
         a scalar member of the wrong type is reported, and still probed (the compilers then
@@ -310,7 +402,9 @@ class _Checker:
             return False
         body = spelled.struct
         if isinstance(st.elttype, TRecord):
-            self.check_members(c, "", body, list(st.elttype.fields), place)
+            fields = [(name, t, _declared_c_name(st, d.type))
+                      for (name, t), d in zip(st.elttype.fields, st.decl.fields)]  # type: ignore[union-attr]
+            self.check_members(c, "", body, fields, place)
         else:
             self.check_variant(st, body, place)
         return self.probeable
@@ -318,17 +412,16 @@ class _Checker:
     def check_variant(self, st: SchemaType, body, place: str) -> None:
         c = st.c_name
         ctors = st.elttype.ctors  # type: ignore[union-attr]
-        arms = [(f"{name}_v", args) for name, args in ctors if args]
+        arms = [(f"{name}_v", [(f"_{i}", a, _declared_c_name(st, e))
+                               for i, (a, e) in enumerate(zip(args, decl.args))])
+                for (name, args), decl in zip(ctors, st.decl.ctors) if args]  # type: ignore[union-attr]
         from ..ir.types import TInt32
 
-        expected: List[Tuple[str, object]] = [("tag", TInt32)]
-        if arms:
-            expected.append(("data", None))
-        found = self.check_names(c, "", body, [n for n, _ in expected], place)
+        expected: List[str] = ["tag"] + (["data"] if arms else [])
+        found = self.check_names(c, "", body, expected, place)
         if found is None:
             return
-        tag_decl = found["tag"]
-        self.check_member_type(c, "tag", tag_decl, TInt32)
+        self.check_member_type(c, "tag", found["tag"], TInt32, None)
         if not arms:
             return
         data = found["data"]
@@ -338,7 +431,8 @@ class _Checker:
             self.problem(data, f"{c}.data: header says {spelled.text}, schema says a union of the "
                                f"constructors with arguments ({', '.join(a for a, _ in arms)})")
             return
-        arm_decls = self.check_names(c, "data.", spelled.struct, [a for a, _ in arms], _where(data))
+        arm_decls = self.check_names(c, "data.", spelled.struct, [a for a, _ in arms],
+                                     self.parsed.where(data))
         if arm_decls is None:
             return
         for arm, args in arms:
@@ -349,8 +443,7 @@ class _Checker:
                 self.problem(decl, f"{c}.data.{arm}: header says {arm_type.text}, schema says a "
                                    f"struct of the constructor's arguments")
                 continue
-            self.check_members(c, f"data.{arm}.", arm_type.struct,
-                               [(f"_{i}", a) for i, a in enumerate(args)], _where(decl))
+            self.check_members(c, f"data.{arm}.", arm_type.struct, args, self.parsed.where(decl))
 
     def check_names(self, c: str, prefix: str, body, names: List[str], place: str):
         """Members named ``names`` in this order (padding aside); their decls, or ``None``."""
@@ -372,15 +465,22 @@ class _Checker:
                                 f"{', '.join(have)}; the schema says {', '.join(names)}")
         return None
 
-    def check_members(self, c: str, prefix: str, body, fields: List[Tuple[str, object]],
-                      place: str) -> None:
-        decls = self.check_names(c, prefix, body, [n for n, _ in fields], place)
+    def check_members(self, c: str, prefix: str, body,
+                      fields: List[Tuple[str, object, Optional[str]]], place: str) -> None:
+        """``fields`` are (name, elttype, C name of the record the declaration names)."""
+        decls = self.check_names(c, prefix, body, [n for n, _, _ in fields], place)
         if decls is None:
             return
-        for name, t in fields:
-            self.check_member_type(c, prefix + name, decls[name], t)
+        for name, t, record in fields:
+            self.check_member_type(c, prefix + name, decls[name], t, record)
 
-    def check_member_type(self, c: str, path: str, decl, t) -> None:
+    def check_member_type(self, c: str, path: str, decl, t, record: Optional[str]) -> None:
+        if getattr(decl, "bitsize", None) is not None:
+            # offsetof cannot name a bit-field: its probes would not compile.
+            self.probeable = False
+            self.problem(decl, f"{c}.{path}: header declares a bit-field, schema says a whole "
+                               f"{t.name if isinstance(t, Scalar) else 'record'}")
+            return
         spelled = _spell(decl.type, self.parsed, self.all_accepted)
         if isinstance(t, Scalar):
             if spelled.kind == "scalar" and spelled.text in self.accepted[t.name]:
@@ -392,18 +492,48 @@ class _Checker:
             self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says {t.name}{hint}")
             return
         if isinstance(t, TRecord):
-            nested = self._c_name_of_record(t)
-            ok_names = {nested, f"struct {nested}"}
-            if spelled.text not in ok_names:
+            nested = record or t.name
+            self._uses.add(nested)
+            expected = self._record_body(nested)
+            if expected is None:
+                # Not declared as a struct: its own check says so, and this type is left
+                # out with it. Only a spelling that names something else is worth a word.
+                ok = spelled.text in (nested, f"struct {nested}")
+            else:
+                ok = spelled.struct is expected
+            if not ok:
                 self.probeable = False
                 self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says "
                                    f"{nested} (record {t.name})")
 
-    def _c_name_of_record(self, t: TRecord) -> str:
-        for st in self.by_name.values():
-            if st.elttype == t:
-                return st.c_name
-        return t.name
+    def _record_body(self, c_name: str):
+        """The struct body the header declares under ``c_name`` (``None`` if it does not)."""
+        if c_name not in self._bodies:
+            body = None
+            if c_name in self.parsed.typedefs:
+                spelled = _spell(self.parsed.typedefs[c_name], self.parsed, self.all_accepted)
+                if spelled.kind == "struct":
+                    body = spelled.struct
+            self._bodies[c_name] = body
+        return self._bodies[c_name]
+
+
+def check_header_set(
+    headers: HeaderSet,
+    types: Sequence[SchemaType],
+    target: str,
+    all_types: Optional[Sequence[SchemaType]] = None,
+) -> Tuple[List[StructureProblem], List[SchemaType]]:
+    """Check ``types`` against ``headers`` (the user's, already read; one target).
+
+    ``all_types`` (default ``types``) names nested records. Returns the problems and the
+    types that passed (the ones the compilers can probe).
+    """
+    parsed = parse_headers(headers, target)
+    where = ", ".join(shown(headers.origin(n)) for n in headers.includes)
+    checker = _Checker(parsed, target, {st.c_name: st for st in (all_types or types)}, where)
+    passed = checker.check(types)
+    return checker.problems, passed
 
 
 def check_headers(
@@ -412,14 +542,6 @@ def check_headers(
     target: Optional[str] = None,
     all_types: Optional[Sequence[SchemaType]] = None,
 ) -> Tuple[List[StructureProblem], List[SchemaType]]:
-    """Check ``types`` against the headers ``paths`` (one target).
-
-    ``all_types`` (default ``types``) names nested records. Returns the problems and the
-    types that passed (the ones worth probing with compilers).
-    """
+    """``check_header_set`` on header files ``paths`` (read here; one target)."""
     target = target or target_of_header(paths[0])
-    parsed = parse_headers(paths, target)
-    checker = _Checker(parsed, target, {st.c_name: st for st in (all_types or types)})
-    checker.where_missing = ", ".join(paths)
-    passed = [st for st in types if checker.check_type(st)]
-    return checker.problems, passed
+    return check_header_set(HeaderSet.from_paths(paths), types, target, all_types)

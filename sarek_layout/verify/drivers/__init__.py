@@ -12,11 +12,16 @@ so that a header whose assertions reject the ABI still yields the numbers that s
 Families, one module each: ``objfile`` (gcc, g++, clang, gcc -m32, cross gcc: probe symbol
 sizes read with ``readelf``), ``cffi_host`` (cffi API mode), ``cuda`` (nvcc host and device
 passes, NVRTC), ``opencl`` (clang's OpenCL C front end, PoCL through pyopencl).
+
+Headers are someone else's code: every compile runs in a ``headers.CompileFolder`` (no user
+path reaches a command line) and through ``tools.run_tool`` or ``tools.run_child`` (bounded
+time and memory, never in sarek-layout's own process for the library toolchains), and no
+driver loads or runs anything built from a header, except PoCL's generated probe kernel,
+which runs in the child process.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from dataclasses import dataclass
@@ -24,7 +29,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ...errors import SarekLayoutError
 from ...toolchains import Toolchain, get as get_toolchain
+from ..headers import CompileFolder, HeaderSet
 from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..tools import ToolRun
 
 __all__ = [
     "HeaderSet",
@@ -34,35 +41,10 @@ __all__ = [
     "driver_for",
     "expression",
     "DIALECTS",
+    "tool_failure",
+    "child_failure",
+    "saturated",
 ]
-
-
-@dataclass(frozen=True)
-class HeaderSet:
-    """Headers to compile together: ``files`` are written side by side in one folder (so
-    they can include each other), ``includes`` are the names the probe source includes."""
-
-    files: Tuple[Tuple[str, str], ...]
-    includes: Tuple[str, ...]
-    #: Further folders searched for includes (where a user's own header lives).
-    search_dirs: Tuple[str, ...] = ()
-
-    def include_flags(self, folder: str) -> List[str]:
-        """``-I folder`` (where ``write`` put the files), then each of ``search_dirs``."""
-        flags = ["-I", folder]
-        for d in self.search_dirs:
-            flags += ["-I", d]
-        return flags
-
-    def include_lines(self) -> str:
-        return "".join(f'#include "{name}"\n' for name in self.includes)
-
-    def write(self, folder: str) -> None:
-        for name, text in self.files:
-            path = os.path.join(folder, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(text)
 
 
 @dataclass(frozen=True)
@@ -85,10 +67,12 @@ class ProbeFailed(SarekLayoutError):
 
     exit_status = 1
 
-    def __init__(self, toolchain: str, output: str) -> None:
+    def __init__(self, toolchain: str, output: str, final: bool = False) -> None:
         super().__init__(f"{toolchain}: the headers do not compile:\n{output}")
         self.toolchain = toolchain
         self.output = output
+        #: Not worth the retry without assertions (a timeout, a crash).
+        self.final = final
 
 
 # --- spelling probes -------------------------------------------------------------------------
@@ -118,6 +102,12 @@ def expression(probe: Probe, dialect: str) -> str:
     raise ValueError(f"unknown probe quantity {probe.quantity!r}")
 
 
+def saturated(expr: str) -> str:
+    """``expr`` for a 32-bit probe table: a value past 2**32 - 1 reads as 2**32 - 1 instead
+    of wrapping round to something plausible (a 4 GiB + 8 byte struct must not read 8)."""
+    return f"(({expr}) > 0xffffffffu ? 0xffffffffu : ({expr}))"
+
+
 #: Put before the headers to switch their static assertions off (C, C++, CUDA): the
 #: generated headers assert every number, and a failing assertion stops the compile before
 #: the probes can say which number is wrong. (OpenCL's typedef-array fallback cannot be
@@ -138,6 +128,32 @@ def error_excerpt(output: str, limit: int = 15) -> str:
     return text + (f"\n… ({more} more lines)" if more > 0 else "")
 
 
+def tool_failure(who: str, folder: CompileFolder, run: ToolRun) -> "ProbeFailed":
+    """A program that failed: why it was stopped (if it was), then its diagnostics."""
+    return _failure(who, folder, run.problem, run.stderr + "\n" + run.stdout)
+
+
+def child_failure(who: str, folder: CompileFolder, child) -> "ProbeFailed":
+    """A ``tools.run_child`` task that failed: how it ended, its log, what it printed."""
+    # With an answer, stdout is just that answer: its log is shown once, from the answer.
+    printed = child.run.stdout if not child.answer else ""
+    return _failure(who, folder, child.run.problem,
+                    "\n".join([child.answer.get("log", ""), child.run.stderr, printed]),
+                    exit_status=child.run.returncode if not child.answer else 0)
+
+
+def _failure(who: str, folder: CompileFolder, problem: Optional[str], text: str,
+             exit_status: int = 0) -> "ProbeFailed":
+    """The diagnostics worth showing, with the user's paths instead of temporary ones."""
+    excerpt = error_excerpt(folder.readable(text))
+    head = [problem] if problem else []
+    if not problem and exit_status:
+        head.append(f"the helper process exited with status {exit_status}")
+    message = "\n".join(head + ([excerpt] if excerpt else [])) or "failed without a message"
+    # A program stopped for time or memory would only be stopped again by the retry.
+    return ProbeFailed(who, message, final=problem is not None)
+
+
 def with_assertion_fallback(
     toolchain: Toolchain,
     attempt: Callable[[bool], List[Tuple[str, Tuple[int, ...]]]],
@@ -153,7 +169,7 @@ def with_assertion_fallback(
         passes = attempt(False)
         return Measurement(tuple(passes), time.perf_counter() - start)
     except ProbeFailed as first:
-        if not can_disable_asserts:
+        if not can_disable_asserts or first.final:
             raise
         try:
             passes = attempt(True)

@@ -1,44 +1,33 @@
 """The host C compiler through cffi's API mode: the layout Python itself will see.
 
-cffi only checks the top-level fields of a full ``cdef``, and lazily, so the probes are not
-cdef'd at all: the extension's C source holds ``const unsigned long long sarek_probe[] =
-{sizeof(T), offsetof(T, a.b), …};`` and the cdef exposes just that array, read back after
-one build (TOOLCHAINS.md: about 1.4 s for 1,000 structs).
+cffi builds the extension module with Python's own compiler and flags (``sysconfig``), which
+is the point of this toolchain. The extension's C source is the probe source of the
+``objfile`` driver: one ``char sarek_probe_N[(expr) + 1]`` per probe, after the headers. The
+build runs in a child process (``tools.run_child``, bounded in time and memory), and the
+numbers are read from the built module's dynamic symbol table with ``readelf``, as the
+``objfile`` driver reads an object file: the module is never imported, so nothing a header
+holds (an ``__attribute__((constructor))`` function, say) ever runs.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib.machinery
-import importlib.util
 import itertools
 import os
-import sys
-import tempfile
-from typing import Iterator, List, Sequence, Tuple
+from typing import List, Sequence, Tuple
 
+from ..headers import CompileFolder
 from ..probes import Probe
-from . import NO_ASSERTS, Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression
-from . import with_assertion_fallback
+from ..tools import run_child
+from . import Driver, HeaderSet, Measurement, ProbeFailed, child_failure, with_assertion_fallback
+from .objfile import probe_source, readelf, symbol_sizes, values_from_symbols
 
 __all__ = ["CffiDriver"]
 
 _counter = itertools.count()
 
-
-@contextlib.contextmanager
-def _captured_fd2(path: str) -> Iterator[None]:
-    """Send file descriptor 2 to ``path``: the compiler cffi spawns writes its errors there."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with open(path, "w") as sink:
-        os.dup2(sink.fileno(), 2)
-    try:
-        yield
-    finally:
-        sys.stderr.flush()
-        os.dup2(saved, 2)
-        os.close(saved)
+#: Default visibility, so the probes are in the dynamic symbol table whatever Python's
+#: flags say (``-fvisibility=hidden``) and even if its linker strips the rest.
+_DECLARATION = "__attribute__((visibility(\"default\"))) char"
 
 
 class CffiDriver(Driver):
@@ -48,38 +37,26 @@ class CffiDriver(Driver):
         tc = self.toolchain
 
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
-            import cffi  # type: ignore[import-not-found]
-
             module = f"_sarek_verify_{os.getpid()}_{next(_counter)}"
-            count = max(len(probes), 1)
-            values = ",\n".join(expression(p, "c") for p in probes) or "0"
-            source = (
-                (NO_ASSERTS if disable_asserts else "")
-                + "#include <stddef.h>\n"
-                + headers.include_lines()
-                + f"const unsigned long long sarek_probe[{count}] = {{\n{values}\n}};\n"
-            )
-            ffi = cffi.FFI()
-            ffi.cdef(f"extern const unsigned long long sarek_probe[{count}];")
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-cffi-") as tmp:
-                headers.write(tmp)
-                # -O0: nothing here runs, and optimising a 100,000-entry table only costs time.
-                ffi.set_source(module, source, include_dirs=[tmp, *headers.search_dirs], extra_compile_args=["-O0", "-w"])
-                log = os.path.join(tmp, "compiler.log")
-                try:
-                    with _captured_fd2(log), contextlib.redirect_stdout(sys.stderr):
-                        so_path = ffi.compile(tmpdir=tmp, verbose=False)
-                except Exception as e:  # cffi.VerificationError, distutils CompileError
-                    with open(log) as f:
-                        output = f.read().replace(tmp + "/", "")
-                    raise ProbeFailed(tc.display, error_excerpt(output) or str(e)) from None
-                loader = importlib.machinery.ExtensionFileLoader(module, so_path)
-                spec = importlib.util.spec_from_file_location(module, so_path, loader=loader)
-                assert spec is not None
-                ext = importlib.util.module_from_spec(spec)
-                loader.exec_module(ext)
-                table = ext.lib.sarek_probe
-                result = tuple(int(table[i]) for i in range(len(probes)))
-            return [("", result)]
+            source = probe_source(headers, probes, "c", disable_asserts=disable_asserts,
+                                  declaration=_DECLARATION)
+            with CompileFolder(headers, "sarek-verify-cffi-") as folder:
+                build = folder.absolute("build")
+                os.mkdir(build)
+                child = run_child("cffi", {
+                    "module": module, "source": source, "tmpdir": build,
+                    "include_dirs": [folder.absolute(d) for d in folder.include_dirs],
+                    # -O0 -g0: nothing here runs or is debugged, and optimising or describing
+                    # 500,000 probes only costs time (-g alone doubles it); neither changes a
+                    # layout.
+                    "extra_compile_args": ["-O0", "-g0", "-w"],
+                }, cwd=folder.path)
+                if not child.ok:
+                    raise child_failure(tc.display, folder, child)
+                built = os.path.relpath(child.answer["path"], folder.path)
+                if built.startswith(".."):
+                    raise ProbeFailed(tc.display, "cffi built its module outside the build folder")
+                sizes = symbol_sizes(readelf(folder, built, tc.display, table="--dyn-syms"))
+            return [("", values_from_symbols(sizes, len(probes), tc.display))]
 
         return with_assertion_fallback(tc, attempt)

@@ -6,26 +6,30 @@ per probe (sizes read from the host object with ``readelf``) and, for the device
 ``--keep`` leaves behind. One table rather than one ``__device__`` symbol per probe because
 nvcc registers every device variable with the runtime in the host stub, which is slow.
 
-NVRTC compiles the same table with the headers passed in memory (NVRTC has no libc headers;
-the ``cuda`` header target supplies its own fixed-width types under ``__CUDACC_RTC__``), and
-the table is read from the returned PTX. The library is loaded with ctypes from wherever
-``toolchains.nvrtc_library`` found it, so the package never requires it.
+NVRTC compiles the same table from a source held in memory, the headers found through its
+include paths (NVRTC has no libc headers; the ``cuda`` header target supplies its own
+fixed-width types under ``__CUDACC_RTC__``), and the table is read from the returned PTX.
+The library is loaded with ctypes from wherever ``toolchains.nvrtc_library`` found it, so the
+package never requires it, and in a child process (``tools.run_child``): NVRTC reads
+included files itself, and one that never ends (a FIFO) must not hang sarek-layout.
+
+Every path nvcc sees is relative to the compile folder: nvcc runs its sub-steps through
+``sh`` and does not escape backquotes in ``-I`` folders.
 """
 
 from __future__ import annotations
 
-import ctypes
 import glob
 import os
 import re
-import subprocess
-import tempfile
 from typing import List, Sequence, Tuple
 
 from ...toolchains import nvrtc_library
+from ..headers import CompileFolder
 from ..probes import Probe
-from . import NO_ASSERTS, Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression
-from . import with_assertion_fallback
+from ..tools import run_child, run_tool
+from . import NO_ASSERTS, Driver, HeaderSet, Measurement, ProbeFailed, child_failure, expression
+from . import saturated, tool_failure, with_assertion_fallback
 from .objfile import probe_source, readelf, symbol_sizes, values_from_symbols
 
 __all__ = ["NvccDriver", "NvrtcDriver", "ptx_table"]
@@ -39,7 +43,7 @@ NVRTC_ARCH = "compute_75"
 
 
 def device_table(probes: Sequence[Probe], dialect: str) -> str:
-    values = ",\n".join(expression(p, dialect) for p in probes) or "0"
+    values = ",\n".join(saturated(expression(p, dialect)) for p in probes) or "0"
     return f"__device__ unsigned int {TABLE}[{max(len(probes), 1)}] = {{\n{values}\n}};\n"
 
 
@@ -70,26 +74,21 @@ class NvccDriver(Driver):
         tc = self.toolchain
 
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-nvcc-") as tmp:
-                headers.write(tmp)
-                keep = os.path.join(tmp, "keep")
-                os.mkdir(keep)
-                src = os.path.join(tmp, "sarek_probe.cu")
-                obj = os.path.join(tmp, "sarek_probe.o")
-                with open(src, "w") as f:
+            with CompileFolder(headers, "sarek-verify-nvcc-") as folder:
+                os.mkdir(folder.absolute("keep"))
+                with open(folder.absolute("sarek_probe.cu"), "w") as f:
                     f.write(probe_source(headers, probes, "c++", disable_asserts=disable_asserts))
                     f.write(device_table(probes, "c++"))
-                proc = subprocess.run(
-                    [*tc.argv, f"-arch={NVCC_ARCH}", "--keep", "--keep-dir", keep,
-                     "-diag-suppress", "177", *headers.include_flags(tmp), src, "-o", obj],
-                    capture_output=True, text=True, cwd=tmp,
-                )
-                if proc.returncode != 0:
-                    output = (proc.stderr + proc.stdout).replace(tmp + "/", "")
-                    raise ProbeFailed(tc.display, error_excerpt(output))
-                host = values_from_symbols(symbol_sizes(readelf(obj, tc.display)), len(probes),
-                                           tc.display)
-                ptx_files = glob.glob(os.path.join(keep, "*.ptx"))
+                run = run_tool(
+                    [*tc.argv, f"-arch={NVCC_ARCH}", "--keep", "--keep-dir", "keep",
+                     "-diag-suppress", "177", *folder.include_flags(), "sarek_probe.cu",
+                     "-o", "sarek_probe.o"], cwd=folder.path)
+                if not run.ok:
+                    raise tool_failure(tc.display, folder, run)
+                host = values_from_symbols(symbol_sizes(readelf(folder, "sarek_probe.o",
+                                                                tc.display)),
+                                           len(probes), tc.display)
+                ptx_files = glob.glob(os.path.join(folder.absolute("keep"), "*.ptx"))
                 if not ptx_files:
                     raise ProbeFailed(tc.display, "nvcc --keep left no PTX file")
                 with open(ptx_files[0]) as f:
@@ -99,67 +98,26 @@ class NvccDriver(Driver):
         return with_assertion_fallback(tc, attempt)
 
 
-class _Nvrtc:
-    """The few NVRTC entry points needed, through ctypes."""
-
-    def __init__(self, path: str) -> None:
-        self.lib = ctypes.CDLL(path)
-        self.lib.nvrtcGetErrorString.restype = ctypes.c_char_p
-
-    def version(self) -> Tuple[int, int]:
-        major, minor = ctypes.c_int(), ctypes.c_int()
-        self.lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor))
-        return major.value, minor.value
-
-    def compile(self, source: str, headers: HeaderSet, options: Sequence[str]) -> Tuple[bool, str, str]:
-        """``(ok, log, ptx)``."""
-        lib = self.lib
-        prog = ctypes.c_void_p()
-        names = [n.encode() for n, _ in headers.files]
-        texts = [t.encode() for _, t in headers.files]
-        n = len(names)
-        header_texts = (ctypes.c_char_p * max(n, 1))(*texts)
-        header_names = (ctypes.c_char_p * max(n, 1))(*names)
-        rc = lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), b"sarek_probe.cu", n,
-                                    header_texts, header_names)
-        if rc != 0:
-            raise ProbeFailed("nvrtc", f"nvrtcCreateProgram: {lib.nvrtcGetErrorString(rc).decode()}")
-        try:
-            opts = [o.encode() for o in options]
-            rc = lib.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
-            size = ctypes.c_size_t()
-            lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
-            buf = ctypes.create_string_buffer(size.value + 1)
-            lib.nvrtcGetProgramLog(prog, buf)
-            log = buf.value.decode(errors="replace")
-            if rc != 0:
-                return False, log, ""
-            lib.nvrtcGetPTXSize(prog, ctypes.byref(size))
-            buf = ctypes.create_string_buffer(size.value + 1)
-            lib.nvrtcGetPTX(prog, buf)
-            return True, log, buf.value.decode(errors="replace")
-        finally:
-            lib.nvrtcDestroyProgram(ctypes.byref(prog))
-
-
 class NvrtcDriver(Driver):
-    """NVRTC on the device side only; compiles in memory, needs no GPU."""
+    """NVRTC on the device side only; compiles in a child process, needs no GPU."""
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
         path = nvrtc_library()
         if path is None:
             raise ProbeFailed(tc.display, tc.unavailable_reason or "libnvrtc not found")
-        nvrtc = _Nvrtc(path)
 
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
             source = ((NO_ASSERTS if disable_asserts else "") + headers.include_lines()
                       + device_table(probes, "nvrtc"))
-            options = [f"--gpu-architecture={NVRTC_ARCH}",
-                       *(f"--include-path={d}" for d in headers.search_dirs)]
-            ok, log, ptx = nvrtc.compile(source, headers, options)
-            if not ok:
-                raise ProbeFailed(tc.display, error_excerpt(log))
-            return [("", ptx_table(ptx, len(probes), tc.display))]
+            with CompileFolder(headers, "sarek-verify-nvrtc-") as folder:
+                options = [f"--gpu-architecture={NVRTC_ARCH}",
+                           *(f"--include-path={folder.absolute(d)}" for d in folder.include_dirs)]
+                child = run_child("nvrtc", {"library": path, "source": source,
+                                            "name": "sarek_probe.cu", "options": options},
+                                  cwd=folder.path)
+                if not child.ok:
+                    raise child_failure(tc.display, folder, child)
+            return [("", ptx_table(child.answer["ptx"], len(probes), tc.display))]
 
         return with_assertion_fallback(tc, attempt)

@@ -7,14 +7,13 @@ Nothing runs on the target, so aarch64, armhf, ppc64 and s390x need only their c
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import tempfile
 from typing import Dict, List, Sequence, Tuple
 
+from ..headers import CompileFolder
 from ..probes import Probe
-from . import NO_ASSERTS, Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression
+from ..tools import run_tool
+from . import NO_ASSERTS, Driver, HeaderSet, Measurement, ProbeFailed, expression, tool_failure
 from . import with_assertion_fallback
 
 __all__ = ["ObjfileDriver", "symbol_sizes", "probe_source"]
@@ -57,11 +56,12 @@ def values_from_symbols(sizes: Dict[int, int], count: int, who: str) -> Tuple[in
     return tuple(sizes[i] - 1 for i in range(count))
 
 
-def readelf(path: str, who: str) -> str:
-    proc = subprocess.run(["readelf", "-sW", path], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise ProbeFailed(who, f"readelf failed on {os.path.basename(path)}: {proc.stderr.strip()}")
-    return proc.stdout
+def readelf(folder: CompileFolder, relative: str, who: str, table: str = "--syms") -> str:
+    """``readelf -W`` listing symbol ``table`` of ``relative``, a file inside ``folder``."""
+    run = run_tool(["readelf", "-W", table, relative], cwd=folder.path)
+    if not run.ok:
+        raise tool_failure(who, folder, run)
+    return run.stdout
 
 
 class ObjfileDriver(Driver):
@@ -72,20 +72,15 @@ class ObjfileDriver(Driver):
         dialect = "c++" if tc.language == "c++" else "c"
 
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-") as tmp:
-                headers.write(tmp)
-                src = os.path.join(tmp, "sarek_probe.c")
-                obj = os.path.join(tmp, "sarek_probe.o")
-                with open(src, "w") as f:
+            with CompileFolder(headers, "sarek-verify-") as folder:
+                with open(folder.absolute("sarek_probe.c"), "w") as f:
                     f.write(probe_source(headers, probes, dialect,
                                          disable_asserts=disable_asserts))
-                proc = subprocess.run(
-                    [*tc.argv, "-c", "-fno-common", *headers.include_flags(tmp), src, "-o", obj],
-                    capture_output=True, text=True, cwd=tmp,
-                )
-                if proc.returncode != 0:
-                    raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))
-                sizes = symbol_sizes(readelf(obj, tc.display))
+                run = run_tool([*tc.argv, "-c", "-fno-common", *folder.include_flags(),
+                                "sarek_probe.c", "-o", "sarek_probe.o"], cwd=folder.path)
+                if not run.ok:
+                    raise tool_failure(tc.display, folder, run)
+                sizes = symbol_sizes(readelf(folder, "sarek_probe.o", tc.display))
             return [("", values_from_symbols(sizes, len(probes), tc.display))]
 
         return with_assertion_fallback(tc, attempt)

@@ -4,26 +4,34 @@ clang: ``-x cl -cl-std=CL1.2 -target spir64`` has no object-file backend, so the
 ``__constant char sarek_probe_N[(expr) + 1]`` read back from the emitted LLVM IR, where each
 appears as ``[K x i8]`` (value = K - 1).
 
-PoCL: one program holds every probe value in ``__constant uint`` tables (split in chunks so
-no single table exceeds the constant-buffer size a device advertises) and one kernel that
-copies them into a buffer; the program is built once and run once, and the buffer read back.
-So the numbers are those of the device compiler PoCL really uses, checked by a kernel run.
+PoCL: one program holds every probe value in ``__constant unsigned int`` tables (split in
+chunks so no single table exceeds the constant-buffer size a device advertises) and one kernel
+that copies them into a buffer; the program is built once and run once (one work item), and
+the buffer read back. So the numbers are those of the device compiler PoCL really uses,
+checked by a kernel run. That run is the one place where ``verify`` executes code, so:
+
+* it happens in a child process (``tools.run_child``): PoCL aborts the process on some
+  programs (a function marked ``constructor``), and a header that includes a FIFO would
+  hang the build;
+* the kernel is ours: the source fails to compile if the header defines a macro named like
+  any word of the kernel, and the kernel calls no function (no ``get_global_id``, which a
+  header could define) and stores through a ``volatile`` pointer (so the copy loop is not
+  turned into a call to a ``memcpy`` the header could define).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
-import tempfile
-import warnings
 from typing import List, Sequence, Tuple
 
+from ..headers import PLAIN_PATH, CompileFolder
 from ..probes import Probe
-from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression
-from . import with_assertion_fallback
+from ..tools import run_child, run_tool
+from . import Driver, HeaderSet, Measurement, ProbeFailed, child_failure, expression, saturated
+from . import tool_failure, with_assertion_fallback
 
-__all__ = ["ClangOpenCLDriver", "PoclDriver", "pocl_source", "CHUNK"]
+__all__ = ["ClangOpenCLDriver", "PoclDriver", "pocl_source", "CHUNK", "POCL_CACHE_ENV"]
 
 _PREAMBLE = (
     "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
@@ -35,6 +43,9 @@ _IR_GLOBAL = re.compile(r"^@" + PREFIX + r"(\d+)\s*=.*?\[(\d+) x i8\]", re.M)
 #: Values per ``__constant`` table (64 KiB of uint, the OpenCL minimum constant buffer size).
 CHUNK = 16384
 
+#: PoCL caches built kernels here; unset, verify gives it a folder that is removed after.
+POCL_CACHE_ENV = "POCL_CACHE_DIR"
+
 
 class ClangOpenCLDriver(Driver):
     """clang's OpenCL C front end; values from the LLVM IR."""
@@ -43,23 +54,18 @@ class ClangOpenCLDriver(Driver):
         tc = self.toolchain
 
         def attempt(_disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-cl-") as tmp:
-                headers.write(tmp)
-                src = os.path.join(tmp, "sarek_probe.cl")
-                out = os.path.join(tmp, "sarek_probe.ll")
-                with open(src, "w") as f:
+            with CompileFolder(headers, "sarek-verify-cl-") as folder:
+                with open(folder.absolute("sarek_probe.cl"), "w") as f:
                     f.write(_PREAMBLE + headers.include_lines())
                     f.writelines(
                         f"__constant char {PREFIX}{i}[({expression(p, 'opencl')}) + 1] = {{0}};\n"
                         for i, p in enumerate(probes)
                     )
-                proc = subprocess.run(
-                    [*tc.argv, "-S", "-emit-llvm", "-O0", *headers.include_flags(tmp), src, "-o", out],
-                    capture_output=True, text=True, cwd=tmp,
-                )
-                if proc.returncode != 0:
-                    raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))
-                with open(out) as f:
+                run = run_tool([*tc.argv, "-S", "-emit-llvm", "-O0", *folder.include_flags(),
+                                "sarek_probe.cl", "-o", "sarek_probe.ll"], cwd=folder.path)
+                if not run.ok:
+                    raise tool_failure(tc.display, folder, run)
+                with open(folder.absolute("sarek_probe.ll")) as f:
                     ir = f.read()
             sizes = {int(n): int(k) for n, k in _IR_GLOBAL.findall(ir)}
             missing = [i for i in range(len(probes)) if i not in sizes]
@@ -72,67 +78,56 @@ class ClangOpenCLDriver(Driver):
         return with_assertion_fallback(tc, attempt, can_disable_asserts=False)
 
 
+#: Every word of the probe kernel but the table names: a header macro named like one of them
+#: would rewrite the kernel PoCL runs.
+_KERNEL_WORDS = ("__kernel", "void", "sarek_probe_read", "__global", "volatile", "unsigned",
+                 "int", "sarek_out", "for", "sarek_i", "__constant")
+
+
+def _kernel_guards(tables: int) -> str:
+    words = list(_KERNEL_WORDS) + [f"sarek_probe_t{c}" for c in range(tables)]
+    return "".join(f"#ifdef {w}\n#error \"sarek-layout: the header defines a macro named {w}, "
+                   f"which would rewrite verify's probe kernel\"\n#endif\n" for w in words)
+
+
 def pocl_source(headers: HeaderSet, probes: Sequence[Probe]) -> str:
-    """The one program: headers, the probe tables, and the kernel that copies them out."""
-    parts = [_PREAMBLE, headers.include_lines()]
+    """The one program: headers, the guards, the probe tables, the kernel that copies them."""
     chunks = [probes[i:i + CHUNK] for i in range(0, len(probes), CHUNK)] or [[]]
+    parts = [_PREAMBLE, headers.include_lines(), _kernel_guards(len(chunks))]
     for c, chunk in enumerate(chunks):
-        values = ",\n".join(expression(p, "opencl") for p in chunk) or "0"
-        parts.append(f"__constant uint sarek_probe_t{c}[{max(len(chunk), 1)}] = {{\n{values}\n}};\n")
-    parts.append("__kernel void sarek_probe_read(__global uint *out, uint n) {\n"
-                 "  uint i = (uint)get_global_id(0);\n  if (i >= n) return;\n")
-    for c in range(len(chunks)):
-        test = "" if c == len(chunks) - 1 else f"if (i < {(c + 1) * CHUNK}u) "
-        prefix = "  " if c == 0 else "  else "
-        parts.append(f"{prefix}{test}out[i] = sarek_probe_t{c}[i - {c * CHUNK}u];\n")
+        values = ",\n".join(saturated(expression(p, "opencl")) for p in chunk) or "0"
+        parts.append(f"__constant unsigned int sarek_probe_t{c}[{max(len(chunk), 1)}] = "
+                     f"{{\n{values}\n}};\n")
+    parts.append("__kernel void sarek_probe_read(__global volatile unsigned int *sarek_out) {\n")
+    for c, chunk in enumerate(chunks):
+        parts.append(f"  for (unsigned int sarek_i = 0u; sarek_i < {len(chunk)}u; ++sarek_i)\n"
+                     f"    sarek_out[{c * CHUNK}u + sarek_i] = sarek_probe_t{c}[sarek_i];\n")
     parts.append("}\n")
     return "".join(parts)
 
 
-def pocl_device():
-    """The first PoCL device (``None`` when PoCL is not installed)."""
-    import pyopencl as cl  # type: ignore[import-not-found]
-
-    for platform in cl.get_platforms():
-        name = platform.name.lower()
-        if "portable computing language" in name or "pocl" in name:
-            devices = platform.get_devices()
-            if devices:
-                return devices[0]
-    return None
-
-
 class PoclDriver(Driver):
-    """PoCL through pyopencl: one program build, one kernel run, one buffer read."""
+    """PoCL through pyopencl, in a child process: one build, one kernel run, one read."""
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 
         def attempt(_disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
-            import numpy as np
-            import pyopencl as cl  # type: ignore[import-not-found]
-
-            device = pocl_device()
-            if device is None:
-                raise ProbeFailed(tc.display, tc.unavailable_reason or "no PoCL device")
-            ctx = cl.Context([device])
-            queue = cl.CommandQueue(ctx)
-            n = len(probes)
-            with tempfile.TemporaryDirectory(prefix="sarek-verify-pocl-") as tmp:
-                headers.write(tmp)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # pyopencl's "non-empty compiler output"
-                    try:
-                        program = cl.Program(ctx, pocl_source(headers, probes)).build(
-                            options=["-cl-std=CL1.2", *headers.include_flags(tmp)])
-                    except cl.Error as e:
-                        raise ProbeFailed(tc.display,
-                                          error_excerpt(str(e).replace(tmp + "/", ""))) from None
-            out = np.zeros(max(n, 1), dtype=np.uint32)
-            buf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
-            program.sarek_probe_read(queue, (max(n, 1),), None, buf, np.uint32(n))
-            cl.enqueue_copy(queue, out, buf)
-            queue.finish()
-            return [("", tuple(int(v) for v in out[:n]))]
+            with CompileFolder(headers, "sarek-verify-pocl-") as folder:
+                # PoCL splits its build options at spaces and knows no quoting.
+                if not PLAIN_PATH.match(folder.path):
+                    raise ProbeFailed(tc.display, f"the temporary folder {folder.path} cannot be "
+                                                  f"named in PoCL's build options (they are split "
+                                                  f"at spaces); set TMPDIR to a plainer folder")
+                env = dict(os.environ)
+                env.setdefault(POCL_CACHE_ENV, folder.absolute("pocl-cache"))
+                options = ["-cl-std=CL1.2",
+                           *(f"-I{folder.absolute(d)}" for d in folder.include_dirs)]
+                child = run_child("pocl", {"source": pocl_source(headers, probes),
+                                           "options": options, "count": len(probes)},
+                                  cwd=folder.path, env=env)
+                if not child.ok:
+                    raise child_failure(tc.display, folder, child)
+            return [("", tuple(child.answer["values"]))]
 
         return with_assertion_fallback(tc, attempt, can_disable_asserts=False)

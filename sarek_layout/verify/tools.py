@@ -1,0 +1,215 @@
+"""Running compilers (and helper processes) on headers that someone else wrote, with bounds.
+
+``verify`` runs on headers from pull requests, so every program it starts goes through
+``run_tool``, which:
+
+* puts the program in its own process group, so that a timeout kills the compiler's own
+  children too (``gcc`` → ``cc1``, ``nvcc`` → ``cicc``…);
+* bounds its run time (``$SAREK_VERIFY_TIMEOUT`` seconds): a header that includes a FIFO
+  would otherwise wait forever;
+* caps its address space (``$SAREK_VERIFY_MEMORY_MB``, with ``ulimit -v`` through
+  ``/bin/sh``, because ``preexec_fn`` is unsafe once PoCL or NVRTC threads exist): gcc reads a
+  header that includes ``/dev/zero`` until memory runs out;
+* closes its stdin, and sends its output to unnamed files in its working folder, read back
+  only up to a bound, so a header that makes a compiler print a lot costs disk, not memory
+  (and diagnostics past 256 MiB stop it);
+* points ``TMPDIR`` at its working folder (always a ``headers.CompileFolder``), so that the
+  program's own temporary files are removed with it, even when it was killed.
+
+``run_child`` runs one of ``drivers.child``'s tasks (NVRTC, PoCL, cffi) in a fresh Python
+process under the same bounds: those compile in-process otherwise, where a hang cannot be
+timed out and a crash (PoCL aborts on some programs) would take sarek-layout down with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Dict, Optional, Sequence
+
+__all__ = ["ToolRun", "run_tool", "run_child", "timeout_seconds", "memory_limit_mb",
+           "TIMEOUT_ENV", "MEMORY_ENV"]
+
+TIMEOUT_ENV = "SAREK_VERIFY_TIMEOUT"
+MEMORY_ENV = "SAREK_VERIFY_MEMORY_MB"
+
+#: Ten minutes: the slowest legitimate compile measured (g++ on the 95 MB conformance header,
+#: 573,772 probes) takes about 35 s on a 2-core machine.
+DEFAULT_TIMEOUT = 600.0
+#: 16 GiB of address space: that same g++ run peaks at 4.3 GB.
+DEFAULT_MEMORY_MB = 16384
+
+#: How much of a program's stderr is kept for the report (diagnostics are cut to 15 lines).
+STDERR_KEEP = 1 << 20
+#: A program whose diagnostics grow past this is stopped: a compiler reporting an error
+#: for each of 573,772 probes writes about 100 MiB, and a header can make it write forever.
+MAX_STDERR = 256 << 20
+
+
+def _number(env: str, default: float) -> float:
+    text = os.environ.get(env, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        from ..errors import UsageError
+
+        raise UsageError(f"${env} must be a number, not {text!r}") from None
+    if value <= 0:
+        from ..errors import UsageError
+
+        raise UsageError(f"${env} must be positive, not {text!r}")
+    return value
+
+
+def timeout_seconds() -> float:
+    """Seconds one compiler run may take (``$SAREK_VERIFY_TIMEOUT``, default 600)."""
+    return _number(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+
+
+def memory_limit_mb() -> int:
+    """Address space one compiler run may use, in MiB (``$SAREK_VERIFY_MEMORY_MB``)."""
+    return int(_number(MEMORY_ENV, DEFAULT_MEMORY_MB))
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """What one program did. ``problem`` is set when it was stopped or died by a signal."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    problem: Optional[str] = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None and self.returncode == 0
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _read(f, limit: Optional[int]) -> str:
+    f.seek(0)
+    data = f.read() if limit is None else f.read(limit)
+    return data.decode("utf-8", errors="replace")
+
+
+def run_tool(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    stdin_data: Optional[bytes] = None,
+    env: Optional[Dict[str, str]] = None,
+    max_stdout: Optional[int] = None,
+    memory_mb: Optional[int] = None,
+    label: Optional[str] = None,
+) -> ToolRun:
+    """Run ``argv`` in ``cwd`` under the time and memory bounds (see the module docstring).
+
+    ``max_stdout`` (bytes) stops a program whose output grows past it; ``label`` names the
+    program in messages (default: its file name). Never raises for the program's own
+    failure: look at ``returncode`` and ``problem``.
+    """
+    timeout = timeout_seconds()
+    memory = memory_mb if memory_mb is not None else memory_limit_mb()
+    # Temporary files of the program (gcc's, nvcc's, PoCL's) go into ``cwd``, the compile
+    # folder, and go with it: one killed by the timeout leaves none behind.
+    env = dict(os.environ if env is None else env, TMPDIR=cwd)
+    # `ulimit -v` takes KiB in every POSIX shell; exec keeps the pid, so the group is the
+    # tool's. A lower hard limit already in place makes ulimit fail: that limit then stands.
+    wrapped = ["/bin/sh", "-c", 'ulimit -v "$0" 2>/dev/null; exec "$@"', str(memory * 1024),
+               *argv]
+    with tempfile.TemporaryFile(dir=cwd) as out, tempfile.TemporaryFile(dir=cwd) as err, \
+            tempfile.TemporaryFile(dir=cwd) as stdin:
+        if stdin_data is not None:
+            stdin.write(stdin_data)
+            stdin.seek(0)
+        proc = subprocess.Popen(wrapped, cwd=cwd, stdin=stdin, stdout=out, stderr=err,
+                                env=env, start_new_session=True)
+        problem = None
+        start = time.monotonic()
+        delay = 0.002
+        try:
+            while True:
+                try:
+                    proc.wait(timeout=delay)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                if time.monotonic() - start > timeout:
+                    problem = (f"stopped after {timeout:g} s (${TIMEOUT_ENV}); does the header "
+                               f"include a FIFO, a device or something endless?")
+                elif max_stdout is not None and os.fstat(out.fileno()).st_size > max_stdout:
+                    problem = f"stopped: its output grew past {max_stdout >> 20} MiB"
+                elif os.fstat(err.fileno()).st_size > MAX_STDERR:
+                    problem = f"stopped: its diagnostics grew past {MAX_STDERR >> 20} MiB"
+                if problem is not None:
+                    _kill_group(proc)
+                    break
+                delay = min(delay * 2, 0.1)
+        except BaseException:
+            _kill_group(proc)
+            raise
+        rc = proc.returncode
+        if problem is None and rc < 0:
+            try:
+                name = signal.Signals(-rc).name
+            except ValueError:
+                name = str(-rc)
+            problem = (f"{label or os.path.basename(argv[0])} died of {name} (if it ran out of "
+                       f"memory: its address space is limited to {memory} MiB, ${MEMORY_ENV})")
+        return ToolRun(rc, _read(out, None), _read(err, STDERR_KEEP), problem)
+
+
+#: Where ``sarek_layout`` is imported from, so that the child imports this same copy.
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+_BOOT = ("import sys; sys.path[0] = {parent!r}; "
+         "from sarek_layout.verify.drivers.child import main; main()")
+
+
+def run_child(task: str, request: dict, *, cwd: str, env: Optional[Dict[str, str]] = None
+              ) -> "ChildAnswer":
+    """Run ``drivers.child``'s ``task`` on ``request`` in a new Python process.
+
+    The child answers one JSON object on its original stdout; everything it or its
+    libraries print goes to stderr, which becomes the diagnostics of a failure
+    (``drivers.child_failure``).
+    """
+    payload = json.dumps({"task": task, **request}).encode()
+    # sys.path[0] would be the working folder, which holds the header copies: replace it.
+    argv = [sys.executable, "-c", _BOOT.format(parent=_PACKAGE_PARENT)]
+    run = run_tool(argv, cwd=cwd, stdin_data=payload, env=env,
+                   label=f"the {task} helper process")
+    answer: dict = {}
+    if run.problem is None and run.returncode == 0:
+        try:
+            answer = json.loads(run.stdout)
+        except ValueError:
+            answer = {}
+    return ChildAnswer(run, answer)
+
+
+@dataclass(frozen=True)
+class ChildAnswer:
+    """A child's run and its JSON answer (``{}`` when it gave none)."""
+
+    run: ToolRun
+    answer: dict
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.answer.get("ok"))
