@@ -1,6 +1,7 @@
-"""The wheel: every sub-package and data folder, the Jinja templates, the fake libc headers and
-``py.typed``; built without setuptools warnings; and an installed (non-editable) copy
-generates the same headers as the checkout and type-checks with mypy."""
+"""The wheel: every sub-package and data folder, the Jinja templates, the fake libc headers, the
+CMake package and ``py.typed``; built without setuptools warnings; and an installed
+(non-editable) copy generates the same headers as the checkout, answers ``--cmakedir`` from
+its own files, and type-checks with mypy."""
 
 from __future__ import annotations
 
@@ -18,12 +19,15 @@ from conftest import ROOT
 #: What the wheel must carry besides Python modules and templates (paths inside the wheel).
 DATA_FILES = [
     "sarek_layout/py.typed",
+    "sarek_layout/cmake/sarek_layoutConfig.cmake",
+    "sarek_layout/cmake/sarek_layoutConfigVersion.cmake",
+    "sarek_layout/cmake/sarek_layout_depfile.cmake",
     "sarek_layout/frontends/fake_libc/stdint.h",
 ]
 
 
 def test_package_list_names_every_folder():
-    """Every folder of the package is listed, data-only ones (fake_libc) included:
+    """Every folder of the package is listed, data-only ones (cmake, fake_libc) included:
     setuptools warns that a folder it could import "is absent from the `packages`
     configuration" and may leave it out."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -124,6 +128,15 @@ def test_installed_wheel_generates_like_the_checkout(installed, tmp_path):
     assert run.returncode == 0, run.stderr
     for header in ("geometry.h", "geometry.cuh", "geometry.clh"):
         assert (out / header).read_text() == (ROOT / "generated" / header).read_text()
+
+
+@pytest.mark.slow
+def test_installed_wheel_serves_its_own_cmake_package(installed, tmp_path):
+    site = installed[1]
+    run = _run_installed(site, "--cmakedir", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert pathlib.Path(run.stdout.strip()) == site / "sarek_layout" / "cmake"
+    assert (site / "sarek_layout" / "cmake" / "sarek_layoutConfig.cmake").is_file()
 
 
 USER_MODULE = '''\

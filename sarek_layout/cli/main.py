@@ -27,6 +27,27 @@ PROG = "sarek-layout"
 COMMANDS = ["layout", "generate", "import-c", "explain", "verify"]
 
 
+def cmake_dir() -> str:
+    """The folder of the CMake package shipped with sarek-layout (``--cmakedir``)."""
+    import os
+
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cmake")
+
+
+class _PrintCMakeDir(argparse.Action):
+    """``--cmakedir``: print the folder and exit, like ``--version`` (no sub-command needed)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: Optional[str] = None,
+    ) -> None:
+        print(cmake_dir())
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors exit 2 through our own reporting (same as argparse)."""
 
@@ -42,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compute the Sarek aligned aggregate layout and emit matching headers.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--cmakedir",
+        action=_PrintCMakeDir,
+        nargs=0,
+        help="print the folder of the CMake package (find_package(sarek_layout CONFIG)) and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:
@@ -51,9 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given == ["--version"]:
         # Build tools probe this on every run: answer without importing the sub-commands.
         print(f"{PROG} {__version__}")
+        return 0
+    if given == ["--cmakedir"]:
+        print(cmake_dir())  # run by CMake at configure time: no sub-command imports either
         return 0
     parser = build_parser()
     args = parser.parse_args(argv)
