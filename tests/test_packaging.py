@@ -1,7 +1,7 @@
 """The wheel: every sub-package and data folder, the Jinja templates, the fake libc headers, the
-CMake package and ``py.typed``; built without setuptools warnings; and an installed
-(non-editable) copy generates the same headers as the checkout, answers ``--cmakedir`` from
-its own files, and type-checks with mypy."""
+CMake package, the JSON Schema and ``py.typed``; built without setuptools warnings; and an
+installed (non-editable) copy generates the same headers as the checkout, answers
+``--cmakedir`` and ``schema --json-schema`` from its own files, and type-checks with mypy."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from conftest import ROOT
 #: What the wheel must carry besides Python modules and templates (paths inside the wheel).
 DATA_FILES = [
     "sarek_layout/py.typed",
+    "sarek_layout/sarek-layout.schema.json",
     "sarek_layout/cmake/sarek_layoutConfig.cmake",
     "sarek_layout/cmake/sarek_layoutConfigVersion.cmake",
     "sarek_layout/cmake/sarek_layout_depfile.cmake",
@@ -131,12 +132,15 @@ def test_installed_wheel_generates_like_the_checkout(installed, tmp_path):
 
 
 @pytest.mark.slow
-def test_installed_wheel_serves_its_own_cmake_package(installed, tmp_path):
+def test_installed_wheel_serves_its_own_cmake_package_and_json_schema(installed, tmp_path):
     site = installed[1]
     run = _run_installed(site, "--cmakedir", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert pathlib.Path(run.stdout.strip()) == site / "sarek_layout" / "cmake"
     assert (site / "sarek_layout" / "cmake" / "sarek_layoutConfig.cmake").is_file()
+    run = _run_installed(site, "schema", "--json-schema", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == (ROOT / "sarek_layout" / "sarek-layout.schema.json").read_text()
 
 
 USER_MODULE = '''\
