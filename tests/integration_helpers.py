@@ -42,14 +42,19 @@ def _required(name: str) -> bool:
 
 
 def require_tool(name: str, install_hint: str) -> str:
-    """The path of the build tool ``name``; skip (locally) or fail (when required) without it."""
-    path = shutil.which(name)
+    """The path of the build tool ``name``; skip (locally) or fail (when required) without it.
+    Looked for where the builds look: beside the test's Python first (pre-commit), then PATH."""
+    path = shutil.which(name, path=_search_path())
     if path is None:
         reason = f"{name} not found: {install_hint}"
         if _required(name):
             pytest.fail(f"required build tool missing: {reason}", pytrace=False)
         pytest.skip(reason)
     return path
+
+
+def _search_path() -> str:
+    return os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "/usr/bin:/bin")])
 
 
 def tool_env(**extra: str) -> Dict[str, str]:
@@ -59,7 +64,7 @@ def tool_env(**extra: str) -> Dict[str, str]:
         pytest.fail(f"{sarek} is missing: run `make venv` (the package must be installed)",
                     pytrace=False)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MAKEFLAGS", "MFLAGS")}
-    env["PATH"] = os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "/usr/bin:/bin")])
+    env["PATH"] = _search_path()
     env.update(extra)
     return env
 
