@@ -14,6 +14,7 @@ from __future__ import annotations
 import pathlib
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -104,3 +105,15 @@ def test_cmakedir_names_the_shipped_package_folder():
     assert (folder / "sarek_layoutConfig.cmake").is_file()
     assert (folder / "sarek_layoutConfigVersion.cmake").is_file()
     assert proc.stderr == ""
+
+
+def test_cmakedir_imports_no_sub_command():
+    """CMake asks at configure time: the answer must not pay for the sub-commands."""
+    code = ("import sys\nfrom sarek_layout.cli.main import main\nmain(['--cmakedir'])\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('jinja2', 'sarek_layout.cli.cmd_',"
+            " 'sarek_layout.codegen', 'sarek_layout.frontends'))))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    folder, imported = proc.stdout.splitlines()
+    assert pathlib.Path(folder).name == "cmake"
+    assert imported == "[]"
