@@ -93,8 +93,9 @@ def test_cmake_suffix_table_matches_the_target_registry():
     config = (ROOT / "sarek_layout" / "cmake" / "sarek_layoutConfig.cmake").read_text()
     table = dict(re.findall(r'set\(_sarek_layout_suffix_(\w+) "([^"]*)"\)', config))
     assert table == {name: t.suffix for name, t in TARGETS.items()}
-    defaults = re.search(r"set\(_sarek_layout_default_targets ([\w ]+)\)", config)
-    assert defaults and tuple(defaults.group(1).split()) == DEFAULT_TARGETS
+    for variable, expected in (("targets", tuple(TARGETS)), ("default_targets", DEFAULT_TARGETS)):
+        listed = re.search(rf"set\(_sarek_layout_{variable} ([\w ]+)\)", config)
+        assert listed and tuple(listed.group(1).split()) == expected, variable
 
 
 def test_cmakedir_names_the_shipped_package_folder():

@@ -50,6 +50,7 @@ set(_sarek_layout_suffix_c ".h")
 set(_sarek_layout_suffix_cuda ".cuh")
 set(_sarek_layout_suffix_opencl ".clh")
 set(_sarek_layout_suffix_python "_layout.py")
+set(_sarek_layout_targets c cuda opencl python)
 set(_sarek_layout_default_targets c cuda opencl)
 
 #[=======================================================================[
@@ -97,8 +98,8 @@ function(sarek_layout_generate)
   set(target_flags "")
   foreach(t IN LISTS arg_TARGETS)
     if(NOT DEFINED _sarek_layout_suffix_${t})
-      message(FATAL_ERROR "sarek_layout_generate: unknown target '${t}'; "
-                          "known targets: c, cuda, opencl, python")
+      list(JOIN _sarek_layout_targets ", " known)
+      message(FATAL_ERROR "sarek_layout_generate: unknown target '${t}'; known targets: ${known}")
     endif()
     list(APPEND target_flags -t ${t})
   endforeach()
