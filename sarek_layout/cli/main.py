@@ -30,7 +30,28 @@ if TYPE_CHECKING:  # pragma: no cover
 PROG = "sarek-layout"
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["layout", "generate", "import-c", "explain", "verify"]
+COMMANDS = ["layout", "generate", "import-c", "explain", "verify", "schema"]
+
+
+def cmake_dir() -> str:
+    """The folder of the CMake package shipped with sarek-layout (``--cmakedir``)."""
+    import os
+
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cmake")
+
+
+class _PrintCMakeDir(argparse.Action):
+    """``--cmakedir``: print the folder and exit, like ``--version`` (no sub-command needed)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: Optional[str] = None,
+    ) -> None:
+        print(cmake_dir())
+        parser.exit()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -93,6 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compute the Sarek aligned aggregate layout and emit matching headers.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--cmakedir",
+        action=_PrintCMakeDir,
+        nargs=0,
+        help="print the folder of the CMake package (find_package(sarek_layout CONFIG)) and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:
@@ -105,9 +132,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     streams = (sys.stdout, sys.stderr)
     sys.stdout, sys.stderr = (_ReaderGoneSafe(s) if s is not None else s for s in streams)
     try:
-        if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+        given = sys.argv[1:] if argv is None else list(argv)
+        if given == ["--version"]:
             # Build tools probe this on every run: answer without importing the sub-commands.
             print(f"{PROG} {__version__}")
+            return 0
+        if given == ["--cmakedir"]:
+            print(cmake_dir())  # run by CMake at configure time: no sub-command imports either
             return 0
         return _main(argv)
     finally:

@@ -30,7 +30,9 @@ __all__ = ["read_json", "read_toml", "parse_type_expr", "default_module_name"]
 
 Path = Tuple[Union[str, int], ...]
 
-_TOP_KEYS = ("module", "types")
+_TOP_KEYS = ("version", "module", "types")
+#: Versions of the file format this reader knows (the optional top-level "version" key).
+SCHEMA_VERSIONS = (1,)
 _TYPE_KEYS = {"record": ("record", "fields"), "variant": ("variant", "constructors")}
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _BASE = re.compile(rf"(?:(?P<module>{_NAME})\.)?(?P<name>{_NAME})\Z")
@@ -122,9 +124,17 @@ class _Reader:
         for key in top:
             if key not in _TOP_KEYS:
                 raise SchemaError(
-                    f"unknown key {quoted(key)} at top level; expected 'module' and 'types'",
+                    f"unknown key {quoted(key)} at top level; expected 'version', 'module' and 'types'",
                     self.loc((key,)),
                 )
+        version = top.get("version", SCHEMA_VERSIONS[-1])
+        if type(version) is not int or version not in SCHEMA_VERSIONS:
+            raise SchemaError(
+                f"unknown schema version {quoted(version)}; this sarek-layout reads version "
+                f"{' or '.join(map(str, SCHEMA_VERSIONS))} (an integer); a newer format needs a "
+                f"newer sarek-layout",
+                self.loc(("version",)),
+            )
         if "module" in top:
             name = self.expect(top["module"], str, "'module'", ("module",))
         else:
