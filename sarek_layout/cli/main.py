@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 PROG = "sarek-layout"
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["layout", "generate", "import-c", "explain", "verify"]
+COMMANDS = ["layout", "generate", "import-c", "explain", "verify", "diff"]
 
 
 class _Parser(argparse.ArgumentParser):
