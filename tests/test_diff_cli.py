@@ -316,24 +316,40 @@ def test_against_names_errors_in_the_revision_rev_path(repo, capsys, monkeypatch
     assert err.startswith("HEAD:schemas/geo.json:1:2: error: invalid JSON")
 
 
-@pytest.mark.parametrize("revision", ["--output=/tmp/sarek-pwned", "-p", "", "HEAD foo",
-                                      "a\nb", "x" * 300])
+@pytest.mark.parametrize("revision", ["--output=OUT", "-p", "", "a\nb", "x" * 300])
 def test_against_refuses_revisions_that_are_not_revisions(repo, capsys, monkeypatch, revision,
                                                           tmp_path):
+    """Above all, a revision never becomes a git option (``--output`` would write a file)."""
     monkeypatch.chdir(repo)
-    status, out, err = run(capsys, f"--against={revision}", "schemas/geo.json")
+    out_file = tmp_path / "written-by-git"
+    status, out, err = run(capsys, f"--against={revision.replace('OUT', str(out_file))}",
+                           "schemas/geo.json")
     assert status == 2 and out == ""
     assert err.startswith("sarek-layout: error: not a git revision:")
     assert len(err.strip().splitlines()) == 1
-    assert not os.path.exists("/tmp/sarek-pwned")
+    assert not out_file.exists()
+
+
+def test_allow_must_name_one_type(tmp_path, capsys):
+    one = schema(tmp_path / "one.json", [rec("p", ("a", "int32"))], module="One")
+    two = schema(tmp_path / "two.json", [rec("p", ("a", "int32"))], module="Two")
+    folder = tmp_path / "both"
+    folder.mkdir()
+    shutil.copy(one, folder)
+    shutil.copy(two, folder)
+    status, _, err = run(capsys, folder, folder, "--allow", "p")
+    assert status == 2
+    assert err.strip() == ("sarek-layout: error: --allow 'p' is ambiguous; write one of: "
+                           "One.p, Two.p")
 
 
 def test_against_unknown_revision_and_non_git_folder(repo, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(repo)
-    status, _, err = run(capsys, "--against", "no-such-branch", "schemas/geo.json")
-    assert status == 2
-    assert err.strip() == (f"sarek-layout: error: unknown revision 'no-such-branch' in the git "
-                           f"repository {os.path.realpath(repo)}")
+    for revision in ("no-such-branch", "no such branch"):
+        status, _, err = run(capsys, "--against", revision, "schemas/geo.json")
+        assert status == 2
+        assert err.strip() == (f"sarek-layout: error: unknown revision {revision!r} in the git "
+                               f"repository {os.path.realpath(repo)}")
     outside = schema(tmp_path / "plain" / "geo.json", [rec("p", ("a", "int32"))])
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
     status, _, err = run(capsys, "--against", "HEAD", outside)

@@ -89,6 +89,13 @@ class DiffReport:
         return DiffReport(changes, self.old_types, self.new_types)
 
 
+def _record(m: Member) -> SchemaType:
+    """The record a member of record type has (the member model sets exactly one of
+    ``scalar`` and ``record``)."""
+    assert m.record is not None
+    return m.record
+
+
 def _location(*candidates: object) -> Optional[SourceLocation]:
     for c in candidates:
         loc = getattr(c, "location", None)
@@ -160,9 +167,9 @@ class _Differ:
         for m in old_members:
             path = prefix + m.name
             if m.name in renamed_to:
-                n = renamed_to[m.name]
-                out.append(Change("member-renamed", type_name, path, "renamed", m.name, n.name,
-                                  _location(n, m)))
+                twin = renamed_to[m.name]
+                out.append(Change("member-renamed", type_name, path, "renamed", m.name,
+                                  twin.name, _location(twin, m)))
                 continue
             n = new_by_name.get(m.name)
             if n is None:
@@ -193,13 +200,13 @@ class _Differ:
 
     @staticmethod
     def _spelling(m: Member) -> str:
-        return m.scalar.name if m.scalar is not None else m.record.qualified_name  # type: ignore[union-attr]
+        return m.scalar.name if m.scalar is not None else _record(m).qualified_name
 
     def _same_type(self, m: Member, n: Member) -> bool:
         """Whether two members read the same bytes the same way (names of records aside)."""
         if m.scalar is not None or n.scalar is not None:
             return m.scalar is not None and n.scalar is not None and m.scalar.name == n.scalar.name
-        return not any(c.severity == BREAKING for c in self.pair(m.record, n.record))  # type: ignore[arg-type]
+        return not any(c.severity == BREAKING for c in self.pair(_record(m), _record(n)))
 
     def _type_change(self, type_name: str, path: str, m: Member, n: Member) -> Optional[Change]:
         at = _location(n, m)
@@ -216,10 +223,10 @@ class _Differ:
         breaking = [c for c in self.pair(old_rec, new_rec) if c.severity == BREAKING]
         if breaking:
             if old_rec.qualified_name == new_rec.qualified_name:
-                n = len(breaking)
+                count = len(breaking)
                 return Change("nested-record-changed", type_name, path,
                               f"its record type {new_rec.qualified_name} changed incompatibly "
-                              f"({n} breaking change{'s' if n != 1 else ''}, listed under "
+                              f"({count} breaking change{'s' if count != 1 else ''}, listed under "
                               f"{new_rec.qualified_name})", location=at)
             first = breaking[0]
             return Change("nested-record-changed", type_name, path,
@@ -252,9 +259,9 @@ class _Differ:
 
         for a in old.arms:
             if a.name in renamed_to:
-                b = renamed_to[a.name]
+                twin = renamed_to[a.name]
                 out.append(Change("ctor-renamed", name, a.name, "constructor renamed", a.name,
-                                  b.name, _location(b, a)))
+                                  twin.name, _location(twin, a)))
                 continue
             b = new_arms.get(a.name)
             if b is None:
@@ -301,7 +308,8 @@ class _Shapes:
         if found is not None:
             return found
         def member_key(m: Member) -> tuple:
-            return (m.name, m.offset, m.scalar.name if m.scalar is not None else self.of(m.record))  # type: ignore[arg-type]
+            kind = m.scalar.name if m.scalar is not None else self.of(_record(m))
+            return (m.name, m.offset, kind)
         key: tuple = (st.kind, st.size, st.align, tuple(member_key(m) for m in st.members),
                       tuple((a.name, a.tag, tuple(member_key(m) for m in a.args))
                             for a in st.arms))

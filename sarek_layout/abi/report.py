@@ -52,7 +52,8 @@ def _severity(c: Change) -> str:
 
 
 def change_line(c: Change, display: Display = _identity) -> str:
-    return f"{_place(c.location, display)}{_severity(c)}: {c.subject}: {c.what}{_values(c)} [{c.rule}]"
+    place = _place(c.location, display)
+    return f"{place}{_severity(c)}: {c.subject}: {c.what}{_values(c)} [{c.rule}]"
 
 
 def report_lines(report: DiffReport, display: Display = _identity) -> List[str]:

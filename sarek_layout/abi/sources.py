@@ -85,8 +85,10 @@ def _first_line(stderr) -> str:
 
 
 def _check_revision(revision: str) -> None:
+    # Spaces are fine (HEAD@{2 days ago}): git gets a list argv, never a shell. A leading
+    # '-' would make it an option, and control characters have no place in a revision.
     if (not revision or revision.startswith("-") or len(revision) > MAX_REVISION_CHARS
-            or not revision.isprintable() or any(ch.isspace() for ch in revision)):
+            or not revision.isprintable()):
         raise UsageError(f"not a git revision: {revision[:MAX_REVISION_CHARS]!r} (a branch, tag, "
                          f"commit id or expression such as HEAD~1, not starting with '-')")
 

@@ -45,7 +45,10 @@ def _allowed_names(names, old, new) -> list:
         found = new.find(name) or old.find(name)
         if not found:
             raise UsageError(f"--allow {name!r}: no such type in OLD or NEW")
-        chosen.extend(t.qualified_name for t in found)
+        if len(found) > 1:  # allowing more than was meant would hide a break
+            options = ", ".join(t.qualified_name for t in found)
+            raise UsageError(f"--allow {name!r} is ambiguous; write one of: {options}")
+        chosen.append(found[0].qualified_name)
     return chosen
 
 

@@ -173,7 +173,8 @@ def _archive_members(f, path: str, file_size: int) -> Iterator[Tuple[str, int, i
         try:
             size = int(header[48:58].strip() or b"0")
         except ValueError:
-            raise ObjectError(f"{path}: malformed archive (bad member size at byte {pos})") from None
+            raise ObjectError(f"{path}: malformed archive (bad member size at byte {pos})") \
+                from None
         start = pos + 60
         if size < 0 or start + size > file_size:
             raise ObjectError(f"{path}: malformed archive (member at byte {pos} runs past the end)")
@@ -214,7 +215,8 @@ def read_object(path: str, names: Collection[str]) -> List[ObjectImage]:
         import elftools  # noqa: F401
     except ImportError:
         raise ToolchainMissing("verify --object reads DWARF with pyelftools, which is not "
-                               "installed: pip install pyelftools (or sarek-layout[verify])") from None
+                               "installed: pip install pyelftools (or sarek-layout[verify])") \
+            from None
     import stat
 
     try:
@@ -471,7 +473,8 @@ class _UnitReader:
         for sub in self.children(die):
             if sub.tag != "DW_TAG_subrange_type":
                 continue
-            n, upper = _int(sub.attributes, "DW_AT_count"), _int(sub.attributes, "DW_AT_upper_bound")
+            n = _int(sub.attributes, "DW_AT_count")
+            upper = _int(sub.attributes, "DW_AT_upper_bound")
             if n is not None:
                 count *= n
             elif upper is not None:
@@ -516,8 +519,8 @@ class _UnitReader:
                 continue
             offset, bit_field = _member_offset(child)
             t = self.type(self.ref(child, "DW_AT_type"), depth, inside_union)
-            out.append(MemberInfo(_name(child), offset, t, _int(child.attributes, "DW_AT_alignment"),
-                                  bit_field))
+            align = _int(child.attributes, "DW_AT_alignment")
+            out.append(MemberInfo(_name(child), offset, t, align, bit_field))
         return tuple(out)
 
     def struct(self, name: str, die) -> StructInfo:

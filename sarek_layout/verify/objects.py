@@ -160,7 +160,8 @@ class _Checker:
         dwarf = _named(s.members)
         self.members("", st.members, [m for m in s.members if m.name == "tag"], 0)
         data = dwarf.get("data")
-        others = [m.name or "(anonymous)" for m in _visible(s.members) if m.name not in ("tag", "data")]
+        others = [m.name or "(anonymous)" for m in _visible(s.members)
+                  if m.name not in ("tag", "data")]
         for name in others:
             self.differ(name, "member", "the layout has no such member", "has one")
         if not st.has_payload:
