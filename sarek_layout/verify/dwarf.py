@@ -35,6 +35,10 @@ __all__ = ["ObjectError", "TypeInfo", "MemberInfo", "StructInfo", "ObjectImage",
 MAX_DEBUG_BYTES = 512 * 1024 * 1024
 #: Most debugging entries examined in one file (top-level declarations, members, type hops).
 MAX_ENTRIES = 5_000_000
+#: Most section headers and compile units one ELF image may have (a malformed count would
+#: otherwise be iterated, or every unit kept in memory, before anything else is checked).
+MAX_SECTIONS = 1_000_000
+MAX_UNITS = 1_000_000
 #: Longest typedef/qualifier chain followed (a cycle in a malformed file stops here).
 MAX_CHAIN = 64
 #: How deep unions and the structs inside them are opened (variant ``data`` -> arm -> args).
@@ -282,10 +286,17 @@ def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> 
         elf = ELFFile(stream)
         image.machine = elf.get_machine_arch()
         image.big_endian = not elf.little_endian
+        stream.seek(0, 2)
+        stream_size = stream.tell()
+        sections = elf.num_sections()
+        if sections > MAX_SECTIONS or elf["e_shoff"] + sections * elf["e_shentsize"] > stream_size:
+            raise ObjectError(f"{label}: malformed ELF ({sections:,} section headers, past the "
+                              f"end of the file or more than {MAX_SECTIONS:,})")
         debug_bytes = 0
         for section in elf.iter_sections():
             name = section.name
-            if name.startswith((".debug", ".zdebug", ".eh_frame")):
+            # Relocations of the debug sections are applied in memory too.
+            if name.startswith((".debug", ".zdebug", ".eh_frame", ".rela.debug", ".rel.debug")):
                 debug_bytes += section.data_size
         if debug_bytes > MAX_DEBUG_BYTES:
             raise ObjectError(f"{label}: {debug_bytes:,} bytes of debug sections, more than the "
@@ -304,7 +315,12 @@ def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> 
         if not dwarf.has_debug_info:
             return image
         image.has_dwarf = True
-        units = list(_units(dwarf))
+        units = []
+        for unit in _units(dwarf):
+            units.append(unit)
+            if len(units) > MAX_UNITS:
+                raise ObjectError(f"{label}: more than {MAX_UNITS:,} compile units; pass the "
+                                  f"object files that use the types instead")
         reader = _UnitReader(budget, units)
         wanted = tuple(dict.fromkeys(names))
         for unit in units:
