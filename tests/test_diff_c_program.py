@@ -519,6 +519,7 @@ def old_schemas(draw) -> List[Desc]:
 @st.composite
 def edited(draw, descs: List[Desc]) -> Tuple[str, List[Desc]]:
     """One random edit of one type of ``descs``: (what was done, the new descriptions)."""
+    original = descs
     descs = [(k, n, list(m)) for k, n, m in descs]
     i = draw(st.integers(0, len(descs) - 1))
     kind, name, members = descs[i]
@@ -574,7 +575,7 @@ def edited(draw, descs: List[Desc]) -> Tuple[str, List[Desc]]:
             members[pos] = (cname, args)
         names = [c for c, _ in members]
         if len(set(names)) != len(names):  # a fresh name that collided: undo
-            return "no-op", [(k, n, list(m)) for k, n, m in descs]
+            return "no-op", [(k, n, list(m)) for k, n, m in original]
         what = f"{op} in variant {name}"
     descs[i] = (kind, name, members)
     return what, descs
