@@ -7,11 +7,14 @@ Enabled automatically once sarek-layout is installed (entry point ``pytest11``),
         sarek_verify("schemas/geometry.toml")                       # generated headers
         sarek_verify("schemas/geometry.toml", headers=["include/geometry.h"],
                      toolchains=["gcc", "gcc-m32"])                 # a committed header
+        sarek_verify("schemas/geometry.toml", objects=["build/libgeo.a"])  # a real build
 
 The fixture fails the test with the verify report (each differing value named, both numbers)
 when anything differs; a toolchain named in ``toolchains`` that is not installed skips the
 test with its install hint, or fails it when ``$SAREK_REQUIRE_TOOLCHAINS`` asks for it.
 Without ``toolchains``, every installed toolchain runs and missing ones are left out.
+With ``objects`` (files built with ``-g``), their DWARF is compared instead, and no compiler
+runs unless ``toolchains`` or ``headers`` are also given.
 ``assert_layout_agrees`` is the same check as a plain function, for code without fixtures.
 """
 
@@ -28,10 +31,27 @@ def assert_layout_agrees(
     *schemas: str,
     toolchains: Optional[Iterable[str]] = None,
     headers: Optional[Iterable[str]] = None,
+    objects: Optional[Iterable[str]] = None,
 ):
     """Verify ``schemas``; return the report, or fail the current test with it."""
     from . import toolchains as registry
     from .verify import verify_files
+
+    if objects:
+        from .errors import ToolchainMissing
+        from .frontends import load_schema
+        from .verify.objects import verify_objects
+
+        try:
+            found = verify_objects(load_schema([str(p) for p in schemas]),
+                                   [str(o) for o in objects])
+        except ToolchainMissing as e:  # pyelftools is not installed
+            pytest.skip(str(e))
+        if not found.ok:
+            pytest.fail("sarek-layout verify --object found differences:\n" + found.format(),
+                        pytrace=False)
+        if not toolchains and not headers:
+            return found
 
     names = list(toolchains) if toolchains else None
     if names:
@@ -52,5 +72,6 @@ def assert_layout_agrees(
 
 @pytest.fixture
 def sarek_verify():
-    """``sarek_verify(*schemas, toolchains=None, headers=None)``: see the module docstring."""
+    """``sarek_verify(*schemas, toolchains=None, headers=None, objects=None)``: see the module
+    docstring."""
     return assert_layout_agrees

@@ -1,5 +1,6 @@
-"""``sarek-layout verify SCHEMA... [--toolchain NAME]... [--header FILE]...``: compile the
-headers with real compilers and compare every size, alignment and offset with the layout."""
+"""``sarek-layout verify SCHEMA... [--toolchain NAME]... [--header FILE]... [--object FILE]...``:
+compile the headers with real compilers (or read a build's objects) and compare every size,
+alignment and offset with the layout."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def add_parser(sub) -> None:
                    help="verify this header (hand-written or committed) instead of generating "
                    "one: .h (C/C++), .cuh (CUDA), .clh (OpenCL); repeatable. A regular file "
                    "whose name has no quote, backslash or control character")
+    p.add_argument("--object", action="append", metavar="FILE", default=[],
+                   help="compare the structs recorded in the DWARF of this object, static "
+                   "library, shared library or executable (ELF, built with -g) instead of "
+                   "compiling headers (also compile with --toolchain/--header); repeatable")
     p.set_defaults(run=run)
 
 
@@ -56,6 +61,16 @@ def run(args: argparse.Namespace) -> int:
     if not args.schemas:
         raise UsageError("verify needs at least one SCHEMA file")
     schema = load(args.schemas)
+    objects_status = None
+    if args.object:
+        from ..verify.objects import verify_objects
+
+        objects = verify_objects(schema, args.object)
+        sys.stdout.write(objects.format())
+        if not args.toolchain and not args.header:
+            return objects.exit_status
+        objects_status = objects.exit_status
+        print()
     printed_header = []
 
     def on_result(result) -> None:
@@ -76,4 +91,4 @@ def run(args: argparse.Namespace) -> int:
         print("sarek-layout: error: no toolchain to verify with is installed "
               "(`sarek-layout verify --toolchain list` says what to install)", file=sys.stderr)
         return 2
-    return report.exit_status
+    return max(report.exit_status, objects_status or 0)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 PROG = "sarek-layout"
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["layout", "generate", "import-c", "explain", "verify", "schema"]
+COMMANDS = ["layout", "generate", "import-c", "explain", "verify", "diff", "schema"]
 
 
 def cmake_dir() -> str:

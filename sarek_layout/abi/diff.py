@@ -1,0 +1,346 @@
+"""Comparing two laid-out schemas type by type: every change, tagged with its rule.
+
+``diff_schemas(old, new)`` matches types by module-qualified name (``Geometry.point``),
+members by name, constructors by name, and reports each difference once as a ``Change``
+(the rule ids and their classification are ``rules.RULES``). It reads only the member model
+(``SchemaType.members`` / ``.arms``): no offset is recomputed here.
+
+A member whose type is a record is compared through the pair of record types, once per
+pair (memoised), so the work is linear in the size of both schemas however deep records
+nest; the nested record's own differences are reported under that record, and the member
+only says that its type changed incompatibly.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field, replace
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from ..ir.schema import Arm, Member, Schema, SchemaType, SourceLocation
+from .rules import BREAKING, COMPATIBLE, RULES
+
+__all__ = ["Change", "DiffReport", "diff_schemas"]
+
+Value = Union[int, str, None]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference between OLD and NEW: under type ``type_name`` at member path ``where``
+    (``""`` for the type itself, ``Circle`` for a constructor, ``Circle._1`` for its
+    argument), what changed (``what``) from ``old`` to ``new``, by ``rule``."""
+
+    rule: str
+    type_name: str
+    where: str
+    what: str
+    old: Value = None
+    new: Value = None
+    #: Where to look: the NEW declaration when there is one, else the OLD one.
+    location: Optional[SourceLocation] = field(default=None, compare=False)
+    #: A breaking change the user accepted with ``--allow``.
+    allowed: bool = False
+
+    @property
+    def severity(self) -> str:
+        return RULES[self.rule].severity
+
+    @property
+    def breaking(self) -> bool:
+        return self.severity == BREAKING and not self.allowed
+
+    @property
+    def subject(self) -> str:
+        """``Geometry.particle.mass``: the type, then the member path."""
+        return f"{self.type_name}.{self.where}" if self.where else self.type_name
+
+
+@dataclass
+class DiffReport:
+    """Every change between two schemas, in OLD declaration order then NEW additions."""
+
+    changes: List[Change]
+    old_types: int
+    new_types: int
+
+    @property
+    def breaking(self) -> List[Change]:
+        return [c for c in self.changes if c.breaking]
+
+    @property
+    def allowed(self) -> List[Change]:
+        return [c for c in self.changes if c.allowed]
+
+    @property
+    def compatible(self) -> List[Change]:
+        return [c for c in self.changes if c.severity == COMPATIBLE]
+
+    @property
+    def exit_status(self) -> int:
+        """SPEC §5: 1 when any breaking change is left after ``--allow``, else 0."""
+        return 1 if self.breaking else 0
+
+    def allow(self, type_names: Sequence[str]) -> "DiffReport":
+        """The report with every breaking change under ``type_names`` (qualified) accepted."""
+        chosen = set(type_names)
+        changes = [replace(c, allowed=True) if c.severity == BREAKING and c.type_name in chosen
+                   else c for c in self.changes]
+        return DiffReport(changes, self.old_types, self.new_types)
+
+
+def _record(m: Member) -> SchemaType:
+    """The record a member of record type has (the member model sets exactly one of
+    ``scalar`` and ``record``)."""
+    assert m.record is not None
+    return m.record
+
+
+def _location(*candidates: object) -> Optional[SourceLocation]:
+    for c in candidates:
+        loc = getattr(c, "location", None)
+        if loc is not None:
+            return loc
+    return None
+
+
+def _type_location(st: SchemaType) -> Optional[SourceLocation]:
+    return getattr(st.decl, "location", None)
+
+
+class _Differ:
+    """The comparison, with the memo of record pairs already compared."""
+
+    def __init__(self) -> None:
+        self._pairs: Dict[Tuple[int, int], Tuple[Change, ...]] = {}
+
+    # --- types ------------------------------------------------------------------------------
+
+    def pair(self, old: SchemaType, new: SchemaType) -> Tuple[Change, ...]:
+        """Every change from ``old`` to ``new`` (reported under ``new``'s qualified name)."""
+        key = (id(old), id(new))
+        found = self._pairs.get(key)
+        if found is None:
+            found = tuple(self._compare(old, new))
+            self._pairs[key] = found
+        return found
+
+    def _compare(self, old: SchemaType, new: SchemaType) -> List[Change]:
+        name = new.qualified_name
+        at = _type_location(new)
+        if old.kind != new.kind:
+            return [Change("kind-changed", name, "", "kind changed", old.kind, new.kind, at)]
+        out: List[Change] = []
+        if old.size != new.size:
+            out.append(Change("size-changed", name, "", "size changed", old.size, new.size, at))
+        if old.align != new.align:
+            out.append(Change("align-changed", name, "", "alignment changed", old.align,
+                              new.align, at))
+        if old.kind == "record":
+            self._members(out, name, "", old.members, new.members, 0, old.size)
+        else:
+            self._variant(out, name, old, new)
+        return out
+
+    # --- members ----------------------------------------------------------------------------
+
+    def _members(self, out: List[Change], type_name: str, prefix: str,
+                 old_members: Sequence[Member], new_members: Sequence[Member],
+                 region_start: int, region_end: int) -> None:
+        """Compare one struct's members (a record's fields or a constructor's arguments).
+
+        ``[region_start, region_end)`` are the OLD bytes this struct may use: a member only
+        NEW has is compatible when it lies there, in bytes no OLD member of it used.
+        """
+        old_by_name = {m.name: m for m in old_members}
+        new_by_name = {m.name: m for m in new_members}
+        renamed_to: Dict[str, Member] = {}
+        for i, m in enumerate(old_members):
+            if m.name in new_by_name or i >= len(new_members):
+                continue
+            candidate = new_members[i]
+            if (candidate.name not in old_by_name and candidate.offset == m.offset
+                    and self._same_type(m, candidate)):
+                renamed_to[m.name] = candidate
+        renamed_new = {m.name for m in renamed_to.values()}
+
+        for m in old_members:
+            path = prefix + m.name
+            if m.name in renamed_to:
+                twin = renamed_to[m.name]
+                out.append(Change("member-renamed", type_name, path, "renamed", m.name,
+                                  twin.name, _location(twin, m)))
+                continue
+            n = new_by_name.get(m.name)
+            if n is None:
+                out.append(Change("member-removed", type_name, path, "removed",
+                                  self._spelling(m), None, _location(m)))
+                continue
+            if m.offset != n.offset:
+                out.append(Change("member-moved", type_name, path, "offset changed", m.offset,
+                                  n.offset, _location(n, m)))
+            type_change = self._type_change(type_name, path, m, n)
+            if type_change is not None:
+                out.append(type_change)
+
+        starts = [m.offset for m in old_members]
+        for n in new_members:
+            if n.name in old_by_name or n.name in renamed_new:
+                continue
+            inside = region_start <= n.offset and n.end <= region_end
+            # Old members are in offset order: only the one starting last before n's end can
+            # overlap it (structs never overlap their own members).
+            k = bisect.bisect_left(starts, n.end) - 1
+            overlaps = k >= 0 and old_members[k].end > n.offset
+            rule = "member-added" if inside and not overlaps else "member-added-outside-padding"
+            where = "in padding" if rule == "member-added" else (
+                "beyond the old size" if n.end > region_end else "over bytes OLD members used")
+            out.append(Change(rule, type_name, prefix + n.name, f"added {where}", None,
+                              f"{self._spelling(n)} at offset {n.offset}", _location(n)))
+
+    @staticmethod
+    def _spelling(m: Member) -> str:
+        return m.scalar.name if m.scalar is not None else _record(m).qualified_name
+
+    def _same_type(self, m: Member, n: Member) -> bool:
+        """Whether two members read the same bytes the same way (names of records aside)."""
+        if m.scalar is not None or n.scalar is not None:
+            return m.scalar is not None and n.scalar is not None and m.scalar.name == n.scalar.name
+        return not any(c.severity == BREAKING for c in self.pair(_record(m), _record(n)))
+
+    def _type_change(self, type_name: str, path: str, m: Member, n: Member) -> Optional[Change]:
+        at = _location(n, m)
+        if m.scalar is not None and n.scalar is not None:
+            if m.scalar.name == n.scalar.name:
+                return None
+            return Change("member-type-changed", type_name, path, "type changed",
+                          m.scalar.name, n.scalar.name, at)
+        if m.scalar is not None or n.scalar is not None:
+            return Change("member-kind-changed", type_name, path, "changed between scalar and "
+                          "record", self._spelling(m), self._spelling(n), at)
+        old_rec, new_rec = m.record, n.record
+        assert old_rec is not None and new_rec is not None
+        breaking = [c for c in self.pair(old_rec, new_rec) if c.severity == BREAKING]
+        if breaking:
+            if old_rec.qualified_name == new_rec.qualified_name:
+                count = len(breaking)
+                return Change("nested-record-changed", type_name, path,
+                              f"its record type {new_rec.qualified_name} changed incompatibly "
+                              f"({count} breaking change{'s' if count != 1 else ''}, listed under "
+                              f"{new_rec.qualified_name})", location=at)
+            first = breaking[0]
+            return Change("nested-record-changed", type_name, path,
+                          f"its record type is another, incompatible one ({first.subject}: "
+                          f"{first.what})", old_rec.qualified_name, new_rec.qualified_name, at)
+        if old_rec.qualified_name != new_rec.qualified_name:
+            return Change("member-record-replaced", type_name, path,
+                          "record type replaced by one with the same layout",
+                          old_rec.qualified_name, new_rec.qualified_name, at)
+        return None
+
+    # --- variants ---------------------------------------------------------------------------
+
+    def _variant(self, out: List[Change], name: str, old: SchemaType, new: SchemaType) -> None:
+        if old.has_payload and new.has_payload and old.payload_offset != new.payload_offset:
+            out.append(Change("payload-moved", name, "", "payload offset changed",
+                              old.payload_offset, new.payload_offset, _type_location(new)))
+        old_arms = {a.name: a for a in old.arms}
+        new_arms = {a.name: a for a in new.arms}
+        new_by_tag = {a.tag: a for a in new.arms}
+        renamed_to: Dict[str, Arm] = {}
+        for a in old.arms:
+            if a.name in new_arms:
+                continue
+            candidate = new_by_tag.get(a.tag)
+            if (candidate is not None and candidate.name not in old_arms
+                    and self._same_args(a, candidate)):
+                renamed_to[a.name] = candidate
+        renamed_new = {a.name for a in renamed_to.values()}
+
+        for a in old.arms:
+            if a.name in renamed_to:
+                twin = renamed_to[a.name]
+                out.append(Change("ctor-renamed", name, a.name, "constructor renamed", a.name,
+                                  twin.name, _location(twin, a)))
+                continue
+            b = new_arms.get(a.name)
+            if b is None:
+                out.append(Change("ctor-removed", name, a.name, "constructor removed",
+                                  f"tag {a.tag}", None, _location(a)))
+                continue
+            if a.tag != b.tag:
+                out.append(Change("ctor-renumbered", name, a.name, "tag changed", a.tag, b.tag,
+                                  _location(b, a)))
+            self._members(out, name, a.name + ".", a.args, b.args, old.payload_offset, old.size)
+        for b in new.arms:
+            if b.name in old_arms or b.name in renamed_new:
+                continue
+            if b.tag >= len(old.arms):
+                out.append(Change("ctor-added", name, b.name, "constructor added at the end",
+                                  None, f"tag {b.tag}", _location(b)))
+            else:
+                out.append(Change("ctor-inserted", name, b.name,
+                                  f"constructor added with a tag OLD gave "
+                                  f"{old.arms[b.tag].name}", None, f"tag {b.tag}",
+                                  _location(b)))
+
+    def _same_args(self, a: Arm, b: Arm) -> bool:
+        if len(a.args) != len(b.args):
+            return False
+        return all(m.name == n.name and m.offset == n.offset and self._same_type(m, n)
+                   for m, n in zip(a.args, b.args))
+
+
+# --- the renamed-type hint ------------------------------------------------------------------
+
+
+class _Shapes:
+    """A small integer per distinct layout (kind, size, members with names and types), so
+    that a removed type can find an added type of the same shape in one dictionary lookup.
+    Nested records are numbered first, so no signature is hashed more than once."""
+
+    def __init__(self) -> None:
+        self._ids: Dict[tuple, int] = {}
+        self._of: Dict[int, int] = {}
+
+    def of(self, st: SchemaType) -> int:
+        found = self._of.get(id(st))
+        if found is not None:
+            return found
+        def member_key(m: Member) -> tuple:
+            kind = m.scalar.name if m.scalar is not None else self.of(_record(m))
+            return (m.name, m.offset, kind)
+        key: tuple = (st.kind, st.size, st.align, tuple(member_key(m) for m in st.members),
+                      tuple((a.name, a.tag, tuple(member_key(m) for m in a.args))
+                            for a in st.arms))
+        shape = self._ids.setdefault(key, len(self._ids))
+        self._of[id(st)] = shape
+        return shape
+
+
+def diff_schemas(old: Schema, new: Schema) -> DiffReport:
+    """Every change from ``old`` to ``new``, type by type (see the module docstring)."""
+    differ = _Differ()
+    new_by_name = {t.qualified_name: t for t in new.types}
+    old_names = {t.qualified_name for t in old.types}
+    added = [t for t in new.types if t.qualified_name not in old_names]
+
+    shapes = _Shapes()
+    added_by_shape: Dict[int, List[SchemaType]] = {}
+    for t in added:
+        added_by_shape.setdefault(shapes.of(t), []).append(t)
+
+    changes: List[Change] = []
+    for t in old.types:
+        n = new_by_name.get(t.qualified_name)
+        if n is None:
+            twins = added_by_shape.get(shapes.of(t), [])
+            hint = f"removed (renamed to {twins[0].qualified_name}?)" if twins else "removed"
+            changes.append(Change("type-removed", t.qualified_name, "", hint, t.kind, None,
+                                  _type_location(t)))
+            continue
+        changes.extend(differ.pair(t, n))
+    for t in added:
+        changes.append(Change("type-added", t.qualified_name, "", "added", None, t.kind,
+                              _type_location(t)))
+    return DiffReport(changes, len(old.types), len(new.types))

@@ -1,0 +1,117 @@
+"""``sarek-layout diff OLD NEW`` / ``diff --against REV SCHEMA...``: is a schema change
+breaking for code built against the old layout or data stored with it?"""
+
+from __future__ import annotations
+
+import argparse
+
+EPILOG = ("Exit status: 0 no breaking change (or all of them allowed), 1 a breaking change, "
+          "2 bad input or usage. The rules are listed in docs/diff.md.")
+
+USAGE = ("%(prog)s OLD NEW [--allow TYPE]... [--json]\n"
+         "       %(prog)s --against REV SCHEMA... [--allow TYPE]... [--json]")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "diff",
+        usage=USAGE,
+        help="classify the layout changes between two schema versions (breaking or compatible)",
+        description="Compare two versions of a set of schemas type by type (by Module.name) "
+        "and report every change of size, alignment, offset, member type, constructor tag "
+        "and so on, one line each with both values, classified as breaking or compatible "
+        "for code built against OLD and data written with it.",
+        epilog=EPILOG,
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="OLD NEW (each a schema file or a folder of them); with --against, "
+                   "the SCHEMA files or folders of the work tree")
+    p.add_argument("--against", metavar="REV",
+                   help="compare the work-tree SCHEMA files with the same paths at this git "
+                   "revision (read with git, nothing checked out)")
+    p.add_argument("--allow", action="append", metavar="TYPE", default=[],
+                   help="accept the breaking changes of this type (name, Module.name or C "
+                   "name; repeatable): they are still listed, and no longer fail")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(run=run)
+
+
+def _allowed_names(names, old, new) -> list:
+    """Qualified names of the ``--allow`` types, looked up in NEW, then OLD."""
+    from ..errors import UsageError
+
+    chosen = []
+    for name in names:
+        found = new.find(name) or old.find(name)
+        if not found:
+            raise UsageError(f"--allow {name!r}: no such type in OLD or NEW")
+        if len(found) > 1:  # allowing more than was meant would hide a break
+            options = ", ".join(t.qualified_name for t in found)
+            raise UsageError(f"--allow {name!r} is ambiguous; write one of: {options}")
+        chosen.append(found[0].qualified_name)
+    return chosen
+
+
+def run(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from ..abi.sources import at_revision, schema_files
+    from ..errors import UsageError
+
+    if args.against is None:
+        if len(args.paths) != 2:
+            raise UsageError("diff needs OLD and NEW (two schema files or folders), or "
+                             "--against REV SCHEMA...")
+        return _compare(args, schema_files(args.paths[0]), schema_files(args.paths[1]))
+    if not args.paths:
+        raise UsageError("diff --against REV needs at least one SCHEMA file or folder")
+    # The revision's files live in a temporary folder for the whole comparison: locations
+    # of OLD declarations point into it (and are printed as REV:path).
+    with tempfile.TemporaryDirectory(prefix="sarek-diff-") as tmp:
+        files = at_revision(args.against, args.paths, tmp)
+        return _compare(args, files.old, files.new, files.display, files.notes)
+
+
+def _load(paths, display):
+    """The schema of ``paths`` (empty when there are none); errors in a revision's files
+    name them ``REV:path``."""
+    from ..errors import SchemaError
+    from ..ir.schema import Schema, SourceLocation
+    from .common import load
+
+    if not paths:
+        return Schema((), ())
+    try:
+        return load(paths)
+    except SchemaError as e:
+        loc = e.location
+        if loc is None or loc.file not in display:
+            raise
+        raise SchemaError(e.message, SourceLocation(display[loc.file], loc.line, loc.col)) from None
+
+
+def _compare(args, old_paths, new_paths, display=None, notes=()) -> int:
+    import json
+    import sys
+
+    from ..abi.diff import diff_schemas
+    from ..abi.report import report_json, report_lines, summary_line
+
+    display = display or {}
+    old = _load(old_paths, display)
+    new = _load(new_paths, {})
+    report = diff_schemas(old, new)
+    if args.allow:
+        report = report.allow(_allowed_names(args.allow, old, new))
+
+    def shown(path: str) -> str:
+        return display.get(path, path)
+
+    if args.json:
+        json.dump(report_json(report, shown, list(notes)), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        lines = [f"note: {n}" for n in notes] + report_lines(report, shown)
+        lines.append(summary_line(report))
+        sys.stdout.write("\n".join(lines) + "\n")
+    return report.exit_status

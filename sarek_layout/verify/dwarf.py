@@ -1,0 +1,546 @@
+"""Reading struct layouts from the DWARF of ELF files, for ``verify --object``.
+
+Objects (``.o``), static libraries (``.a``: every ELF member), shared libraries and
+executables, of any ELF machine and byte order (pyelftools applies the relocations of
+relocatable objects for x86, x86-64, ARM, AArch64, ppc64, s390x…), DWARF 2 to 5, type units
+included. ``read_object(path, names)`` returns, per ELF image, every distinct definition of
+the structs named ``names`` (a C name reached as a struct tag or through typedefs), as plain
+data: size, alignment (only where DWARF records one: ``DW_AT_alignment``, which compilers
+emit for alignment specifiers), and each member's offset, alignment and resolved type. The
+members of unions, of anonymous structs and of the structs inside a union (a variant's
+``data`` and its arms) are read too.
+
+Only the top-level declarations of each compile unit (and of C++ namespaces) are looked at:
+struct definitions live there, and function bodies are skipped through ``DW_AT_sibling``.
+Files are hostile input: the debug sections' total size, the number of debugging entries
+examined and the length of type chains are bounded, and a malformed file is one
+``ObjectError`` line (exit 2), never a traceback or a hang.
+
+This module knows nothing of schemas; ``verify.objects`` compares what it reads.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+from typing import Collection, Dict, Iterator, List, Optional, Tuple
+
+from ..errors import ToolchainMissing, UsageError
+
+__all__ = ["ObjectError", "TypeInfo", "MemberInfo", "StructInfo", "ObjectImage", "read_object",
+           "MAX_DEBUG_BYTES", "MAX_ENTRIES"]
+
+#: Largest total of debug sections read from one ELF image (decompressed).
+MAX_DEBUG_BYTES = 512 * 1024 * 1024
+#: Most debugging entries examined in one file (top-level declarations, members, type hops).
+MAX_ENTRIES = 5_000_000
+#: Most section headers and compile units one ELF image may have (a malformed count would
+#: otherwise be iterated, or every unit kept in memory, before anything else is checked).
+MAX_SECTIONS = 1_000_000
+MAX_UNITS = 1_000_000
+#: Longest typedef/qualifier chain followed (a cycle in a malformed file stops here).
+MAX_CHAIN = 64
+#: How deep unions and the structs inside them are opened (variant ``data`` -> arm -> args).
+MAX_OPEN_DEPTH = 3
+
+_ELF_MAGIC = b"\x7fELF"
+_AR_MAGIC = b"!<arch>\n"
+_THIN_MAGIC = b"!<thin>\n"
+
+#: DWARF base type encodings (DW_ATE_*) by the words messages use.
+_ENCODINGS = {1: "address", 2: "boolean", 3: "complex float", 4: "float", 5: "signed",
+              6: "signed char", 7: "unsigned", 8: "unsigned char", 16: "UTF"}
+
+_TRANSPARENT = {"DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type",
+                "DW_TAG_restrict_type", "DW_TAG_atomic_type", "DW_TAG_immutable_type",
+                "DW_TAG_shared_type", "DW_TAG_packed_type"}
+_STRUCT_TAGS = {"DW_TAG_structure_type", "DW_TAG_class_type", "DW_TAG_union_type"}
+_KINDS = {"DW_TAG_base_type": "base", "DW_TAG_structure_type": "struct",
+          "DW_TAG_class_type": "struct", "DW_TAG_union_type": "union",
+          "DW_TAG_enumeration_type": "enum", "DW_TAG_array_type": "array",
+          "DW_TAG_pointer_type": "pointer", "DW_TAG_reference_type": "pointer",
+          "DW_TAG_rvalue_reference_type": "pointer", "DW_TAG_ptr_to_member_type": "pointer"}
+
+
+class ObjectError(UsageError):
+    """A file ``verify --object`` cannot read: missing, not ELF, no DWARF, malformed, too big."""
+
+
+@dataclass(frozen=True)
+class TypeInfo:
+    """A member's type, through typedefs and qualifiers.
+
+    ``names``: the typedef names met on the way, outermost first, then the struct, union or
+    base type's own name (``("int32_t", "__int32_t", "int")``). ``members``: for opened
+    unions and structs (see the module docstring), their members.
+    """
+
+    kind: str  # base | struct | union | enum | array | pointer | void | other
+    size: Optional[int]
+    encoding: Optional[str] = None  # base types: signed, unsigned, float, boolean…
+    names: Tuple[str, ...] = ()
+    members: Tuple["MemberInfo", ...] = ()
+    align: Optional[int] = None
+
+    @property
+    def spelling(self) -> str:
+        """How a person reads it: ``int32_t``, ``struct Geometry_point``, ``anonymous union``."""
+        if self.names:
+            return self.names[0] if self.kind in ("base", "void") or len(self.names) > 1 \
+                else f"{self.kind} {self.names[0]}"
+        return f"anonymous {self.kind}"
+
+
+@dataclass(frozen=True)
+class MemberInfo:
+    name: str  # "" for an anonymous member
+    offset: Optional[int]  # bytes from the start of the enclosing struct or union
+    type: TypeInfo
+    align: Optional[int] = None  # DW_AT_alignment of the member, when given
+    bit_field: bool = False
+
+
+@dataclass(frozen=True)
+class StructInfo:
+    """One definition of a struct as a compile unit saw it (``unit`` aside, comparable)."""
+
+    name: str
+    kind: str  # struct | union
+    size: Optional[int]
+    align: Optional[int]
+    members: Tuple[MemberInfo, ...]
+
+
+@dataclass
+class ObjectImage:
+    """One ELF image (a file, or one member of an archive) and the structs found in it."""
+
+    label: str  # "build/geo.o", "libgeo.a(geo.o)"
+    machine: str = ""
+    big_endian: bool = False
+    dwarf_versions: Tuple[int, ...] = ()
+    has_dwarf: bool = False
+    #: Per wanted C name: each distinct definition and the compile units that have it.
+    structs: Dict[str, Dict[StructInfo, List[str]]] = field(default_factory=dict)
+
+
+# --- files and archives --------------------------------------------------------------------
+
+
+class _Slice(io.RawIOBase):
+    """A read-only window ``[start, start + size)`` of an open file (an archive member)."""
+
+    def __init__(self, f, start: int, size: int) -> None:
+        super().__init__()
+        self._f, self._start, self._size, self._pos = f, start, size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        base = {0: 0, 1: self._pos, 2: self._size}[whence]
+        self._pos = max(0, base + offset)
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def read(self, n: int = -1) -> bytes:
+        left = max(0, self._size - self._pos)
+        n = left if n is None or n < 0 else min(n, left)
+        self._f.seek(self._start + self._pos)
+        data = self._f.read(n)
+        self._pos += len(data)
+        return data
+
+    def readinto(self, b) -> int:
+        data = self.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+def _archive_members(f, path: str, file_size: int) -> Iterator[Tuple[str, int, int]]:
+    """``(name, start, size)`` of every member of a System V / GNU / BSD ``ar`` archive."""
+    pos = len(_AR_MAGIC)
+    long_names = b""
+    count = 0
+    while pos + 60 <= file_size:
+        f.seek(pos)
+        header = f.read(60)
+        if len(header) < 60 or header[58:60] != b"`\n":
+            raise ObjectError(f"{path}: malformed archive (bad member header at byte {pos})")
+        raw_name = header[:16].rstrip(b" ")
+        try:
+            size = int(header[48:58].strip() or b"0")
+        except ValueError:
+            raise ObjectError(f"{path}: malformed archive (bad member size at byte {pos})") \
+                from None
+        start = pos + 60
+        if size < 0 or start + size > file_size:
+            raise ObjectError(f"{path}: malformed archive (member at byte {pos} runs past the end)")
+        count += 1
+        if count > 1_000_000:
+            raise ObjectError(f"{path}: more than 1,000,000 archive members")
+        name = raw_name
+        if raw_name.startswith(b"#1/") and raw_name[3:].isdigit():  # BSD: name follows
+            length = int(raw_name[3:])
+            f.seek(start)
+            name = f.read(min(length, size)).rstrip(b"\0")
+            start, size = start + length, size - length
+        elif raw_name == b"//":  # GNU long-name table
+            f.seek(start)
+            long_names = f.read(min(size, 64 * 1024 * 1024))
+            name = b""
+        elif raw_name in (b"/", b"/SYM64/") or raw_name.startswith(b"__.SYMDEF"):
+            name = b""  # symbol tables
+        elif raw_name.startswith(b"/") and raw_name[1:].isdigit():
+            offset = int(raw_name[1:])
+            end = long_names.find(b"/\n", offset)
+            name = long_names[offset:end if end >= 0 else None]
+        else:
+            name = raw_name[:-1] if raw_name.endswith(b"/") else raw_name
+        if name:
+            yield name.decode("utf-8", "replace"), start, size
+        pos = start + size + ((start + size) & 1)
+
+
+def read_object(path: str, names: Collection[str]) -> List[ObjectImage]:
+    """Every ELF image of ``path`` with the definitions of the structs ``names``.
+
+    Raises ``ObjectError`` for a file that cannot be read, is not ELF (or an archive of ELF
+    objects), has no DWARF at all (the message says to compile with ``-g``), or is malformed
+    or too large; ``ToolchainMissing`` when pyelftools is not installed.
+    """
+    try:
+        import elftools  # noqa: F401
+    except ImportError:
+        raise ToolchainMissing("verify --object reads DWARF with pyelftools, which is not "
+                               "installed: pip install pyelftools (or sarek-layout[verify])") \
+            from None
+    import stat
+
+    try:
+        # Before opening: opening a FIFO would block until someone writes to it.
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ObjectError(f"{path}: not a regular file")
+        f = open(path, "rb")
+    except OSError as e:
+        raise ObjectError(f"{path}: cannot read ({e.strerror or e})") from None
+    with f:
+        try:
+            file_size = os.fstat(f.fileno()).st_size
+            magic = f.read(8)
+        except OSError as e:
+            raise ObjectError(f"{path}: cannot read ({e.strerror or e})") from None
+        budget = _Budget(path)
+        if magic.startswith(_ELF_MAGIC):
+            images = [_read_image(f, path, names, budget)]
+        elif magic == _AR_MAGIC:
+            images = []
+            for member, start, size in _archive_members(f, path, file_size):
+                view = _Slice(f, start, size)
+                if view.read(4) != _ELF_MAGIC:
+                    continue
+                view.seek(0)
+                images.append(_read_image(view, f"{path}({member})", names, budget))
+            if not images:
+                raise ObjectError(f"{path}: an archive without ELF objects")
+        elif magic == _THIN_MAGIC:
+            raise ObjectError(f"{path}: a thin archive (its members live elsewhere): pass the "
+                              f"member objects instead")
+        else:
+            raise ObjectError(f"{path}: not an ELF object, static library (.a), shared library "
+                              f"or executable")
+    if not any(image.has_dwarf for image in images):
+        raise ObjectError(f"{path}: no DWARF debugging information; compile with -g "
+                          f"(and do not strip it)")
+    return images
+
+
+class _Budget:
+    """Counts the debugging entries examined in one file, and stops a runaway."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.left = MAX_ENTRIES
+
+    def spend(self, n: int = 1) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise ObjectError(f"{self.path}: more than {MAX_ENTRIES:,} debugging entries to "
+                              f"examine; pass the object files that use the types instead")
+
+
+# --- one ELF image ---------------------------------------------------------------------------
+
+
+def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> ObjectImage:
+    from elftools.elf.elffile import ELFFile
+
+    image = ObjectImage(label)
+    try:
+        elf = ELFFile(stream)
+        image.machine = elf.get_machine_arch()
+        image.big_endian = not elf.little_endian
+        stream.seek(0, 2)
+        stream_size = stream.tell()
+        sections = elf.num_sections()
+        if sections > MAX_SECTIONS or elf["e_shoff"] + sections * elf["e_shentsize"] > stream_size:
+            raise ObjectError(f"{label}: malformed ELF ({sections:,} section headers, past the "
+                              f"end of the file or more than {MAX_SECTIONS:,})")
+        debug_bytes = 0
+        for section in elf.iter_sections():
+            name = section.name
+            # Relocations of the debug sections are applied in memory too.
+            if name.startswith((".debug", ".zdebug", ".eh_frame", ".rela.debug", ".rel.debug")):
+                debug_bytes += section.data_size
+        if debug_bytes > MAX_DEBUG_BYTES:
+            raise ObjectError(f"{label}: {debug_bytes:,} bytes of debug sections, more than the "
+                              f"{MAX_DEBUG_BYTES:,} read; pass the object files that use the "
+                              f"types instead")
+        if not elf.has_dwarf_info() or elf.get_section_by_name(".debug_info") is None \
+                and elf.get_section_by_name(".zdebug_info") is None:
+            return image
+        if elf["e_type"] == "ET_REL" and any(
+                sum(1 for sec in elf.iter_sections() if sec.name == name) > 1
+                for name in (".debug_info", ".debug_types")):
+            raise ObjectError(f"{label}: type units in COMDAT sections (-fdebug-types-section), "
+                              f"which cannot be read from an object file: verify the linked "
+                              f"binary, or build without -fdebug-types-section")
+        dwarf = elf.get_dwarf_info()
+        if not dwarf.has_debug_info:
+            return image
+        image.has_dwarf = True
+        units = []
+        for unit in _units(dwarf):
+            units.append(unit)
+            if len(units) > MAX_UNITS:
+                raise ObjectError(f"{label}: more than {MAX_UNITS:,} compile units; pass the "
+                                  f"object files that use the types instead")
+        reader = _UnitReader(budget, units)
+        wanted = tuple(dict.fromkeys(names))
+        for unit in units:
+            reader.scan(unit, wanted, image)
+        image.dwarf_versions = tuple(sorted({u.header["version"] for u in units}))
+    except ObjectError:
+        raise
+    except Exception as e:  # noqa: BLE001 - pyelftools and construct raise many kinds on bad input
+        detail = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        raise ObjectError(f"{label}: malformed ELF or DWARF ({detail})") from None
+    return image
+
+
+def _units(dwarf) -> Iterator:
+    yield from dwarf.iter_CUs()
+    if dwarf.has_debug_types():
+        yield from dwarf.iter_TUs()
+
+
+def _int(attrs, name: str) -> Optional[int]:
+    """An attribute that should be a constant; None when absent or not a plain number
+    (an expression or a reference, as for variable-length arrays)."""
+    attr = attrs.get(name)
+    if attr is None or not isinstance(attr.value, int) or isinstance(attr.value, bool):
+        return None
+    return attr.value
+
+
+def _text(value) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _name(die) -> str:
+    attr = die.attributes.get("DW_AT_name")
+    return _text(attr.value) if attr is not None else ""
+
+
+def _member_offset(die) -> Tuple[Optional[int], bool]:
+    """(byte offset, is a bit-field) of a member; a union member without one is at 0."""
+    if "DW_AT_bit_size" in die.attributes or "DW_AT_data_bit_offset" in die.attributes:
+        bit = _int(die.attributes, "DW_AT_data_bit_offset")
+        return (bit // 8 if bit is not None else None), True
+    attr = die.attributes.get("DW_AT_data_member_location")
+    if attr is None:
+        return 0, False
+    value = attr.value
+    if isinstance(value, int):
+        return value, False
+    # DWARF 2/3: a location expression, in practice DW_OP_plus_uconst ULEB128.
+    if isinstance(value, list) and value and value[0] == 0x23:
+        result, shift = 0, 0
+        for byte in value[1:]:
+            result |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                return result, False
+    return None, False
+
+
+class _UnitReader:
+    """Walks the units of one ELF image: finds the wanted structs and reads their members.
+
+    Resolves type-unit signatures itself (``DW_FORM_ref_sig8``): DWARF 5 keeps type units in
+    ``.debug_info``, where pyelftools does not look for them.
+    """
+
+    def __init__(self, budget: _Budget, units: List) -> None:
+        self.budget = budget
+        self.path = budget.path
+        # DWARF 4 .debug_types headers call it "signature", DWARF 5 "type_signature".
+        self.by_signature = {}
+        for u in units:
+            keys = dict(u.header)
+            signature = keys.get("type_signature", keys.get("signature"))
+            if signature is not None and "type_offset" in keys:
+                self.by_signature[signature] = u
+
+    def ref(self, die, name: str):
+        """The DIE an attribute refers to (None when absent)."""
+        attr = die.attributes.get(name)
+        if attr is None:
+            return None
+        self.budget.spend()
+        if attr.form == "DW_FORM_ref_sig8":
+            unit = self.by_signature.get(attr.value)
+            if unit is not None:
+                return unit.get_DIE_from_refaddr(unit.cu_offset + unit.header["type_offset"])
+        return die.get_DIE_from_attribute(name)
+
+    def children(self, die) -> Iterator:
+        """``die``'s children, refusing a sibling chain that does not move forward."""
+        last = die.offset
+        for child in die.iter_children():
+            self.budget.spend()
+            if child.offset <= last:
+                raise ObjectError(f"{self.path}: malformed DWARF (a sibling link at "
+                                  f"0x{child.offset:x} points backwards)")
+            last = child.offset
+            yield child
+
+    def scan(self, unit, wanted: Tuple[str, ...], image: ObjectImage) -> None:
+        """Add the unit's definitions of the ``wanted`` names to ``image``."""
+        wanted_set = frozenset(wanted)
+        top = unit.get_top_DIE()
+        unit_name = _name(top) or f"unit at 0x{unit.cu_offset:x}"
+        typedefs: Dict[str, object] = {}
+        tags: Dict[str, object] = {}
+        scopes = [(top, 0)]
+        while scopes:
+            scope, depth = scopes.pop()
+            for die in self.children(scope):
+                tag = die.tag
+                if tag == "DW_TAG_namespace" and depth < 8:
+                    scopes.append((die, depth + 1))
+                    continue
+                if tag != "DW_TAG_typedef" and tag not in _STRUCT_TAGS:
+                    continue
+                name = _name(die)
+                if name not in wanted_set:
+                    continue
+                if tag == "DW_TAG_typedef":
+                    typedefs.setdefault(name, die)
+                else:
+                    tags.setdefault(name, die)
+        for name in wanted:
+            # What C code means by the name: the typedef, else the struct tag.
+            for die in (typedefs.get(name), tags.get(name)):
+                target = self.definition(self.strip(die)[0]) if die is not None else None
+                if target is None or target.tag not in _STRUCT_TAGS \
+                        or "DW_AT_declaration" in target.attributes:
+                    continue  # absent, not a struct, or only declared in this unit
+                info = self.struct(name, target)
+                image.structs.setdefault(name, {}).setdefault(info, []).append(unit_name)
+                break
+
+    def strip(self, die) -> Tuple[object, Tuple[str, ...], Optional[int]]:
+        """Follow typedefs and qualifiers: ``(the type they name or None for void, the
+        typedef names met, the first DW_AT_alignment met)``."""
+        names: List[str] = []
+        align = None
+        for _ in range(MAX_CHAIN):
+            if die is None or die.tag not in _TRANSPARENT:
+                return die, tuple(names), align
+            if die.tag == "DW_TAG_typedef" and _name(die):
+                names.append(_name(die))
+            if align is None:
+                align = _int(die.attributes, "DW_AT_alignment")
+            die = self.ref(die, "DW_AT_type")
+        raise ObjectError(f"{self.path}: malformed DWARF (a type chain longer than "
+                          f"{MAX_CHAIN}, or a cycle)")
+
+    def definition(self, die):
+        """A struct declaration's definition, where DWARF links one (type units)."""
+        if die is not None and "DW_AT_declaration" in die.attributes \
+                and "DW_AT_signature" in die.attributes:
+            return self.ref(die, "DW_AT_signature")
+        return die
+
+    def array_size(self, die, element: Optional[int]) -> Optional[int]:
+        size = _int(die.attributes, "DW_AT_byte_size")
+        if size is not None or element is None:
+            return size
+        count = 1
+        for sub in self.children(die):
+            if sub.tag != "DW_TAG_subrange_type":
+                continue
+            n = _int(sub.attributes, "DW_AT_count")
+            upper = _int(sub.attributes, "DW_AT_upper_bound")
+            if n is not None:
+                count *= n
+            elif upper is not None:
+                count *= upper + 1
+            else:
+                return None  # a flexible or variable-length array
+        return count * element
+
+    def type(self, die, depth: int, open_structs: bool) -> TypeInfo:
+        """The ``TypeInfo`` of a DW_AT_type target (``die`` may be None: void)."""
+        target, names, align = self.strip(die)
+        target = self.definition(target)
+        if target is None:
+            return TypeInfo("void", None, names=names + ("void",), align=align)
+        kind = _KINDS.get(target.tag, "other")
+        own = _name(target)
+        all_names = names + ((own,) if own else ())
+        attrs = target.attributes
+        size = _int(attrs, "DW_AT_byte_size")
+        if align is None:
+            align = _int(attrs, "DW_AT_alignment")
+        if kind == "base":
+            code = _int(attrs, "DW_AT_encoding")
+            encoding = _ENCODINGS.get(code, "other") if code is not None else None
+            return TypeInfo("base", size, encoding, all_names, align=align)
+        if kind == "pointer" and size is None:
+            size = target.cu.header["address_size"]
+        if kind == "array":
+            element = self.type(self.ref(target, "DW_AT_type"), depth, False)
+            return TypeInfo("array", self.array_size(target, element.size), element.encoding,
+                            all_names or (f"{element.spelling}[]",), align=align)
+        members: Tuple[MemberInfo, ...] = ()
+        if kind in ("struct", "union") and depth < MAX_OPEN_DEPTH and (
+                kind == "union" or open_structs or not own):
+            members = self.members(target, depth + 1, inside_union=kind == "union")
+        return TypeInfo(kind, size, None, all_names, members, align)
+
+    def members(self, die, depth: int, inside_union: bool) -> Tuple[MemberInfo, ...]:
+        out = []
+        for child in self.children(die):
+            if child.tag != "DW_TAG_member":
+                continue
+            offset, bit_field = _member_offset(child)
+            t = self.type(self.ref(child, "DW_AT_type"), depth, inside_union)
+            align = _int(child.attributes, "DW_AT_alignment")
+            out.append(MemberInfo(_name(child), offset, t, align, bit_field))
+        return tuple(out)
+
+    def struct(self, name: str, die) -> StructInfo:
+        attrs = die.attributes
+        kind = "union" if die.tag == "DW_TAG_union_type" else "struct"
+        return StructInfo(name, kind, _int(attrs, "DW_AT_byte_size"),
+                          _int(attrs, "DW_AT_alignment"), self.members(die, 0, kind == "union"))

@@ -1,0 +1,309 @@
+"""``verify --object``: compare the structs a real build produced with the layout.
+
+``verify_objects(schema, paths)`` reads each file's DWARF (``dwarf.read_object``), finds every
+schema type by its C name, and compares, definition by definition (one per compile unit
+that differs), the size, the alignment where DWARF records it, and for every member of the
+SPEC §4 shape (record fields; a variant's ``tag``, ``data``, each arm ``<Ctor>_v`` and each
+argument ``_0``, ``_1``…) its offset, its alignment where recorded, its width and what kind
+of type it is (a ``float`` where the schema says ``int32`` is caught even at the same width).
+Padding members (``_sarek_…``) are the header's business and are skipped.
+
+The expected numbers are the member model's (``SchemaType.members``/``arms``); nothing here
+computes a layout. A member of record type is checked as a whole (offset, width, and that
+its type is that record's C name); the record's own members are checked as that type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Union
+
+from ..ir.schema import Member, Schema, SchemaType
+from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object
+
+__all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
+
+PADDING_PREFIX = "_sarek_"
+_FLOATS = ("float32", "float64")
+_INTEGER_ENCODINGS = ("signed", "signed char")
+
+
+@dataclass(frozen=True)
+class ObjectDifference:
+    """One value an object's DWARF gives differently from the layout."""
+
+    c_type: str
+    member: str  # C member path ("mass", "data.Circle_v._1"); "" for the type itself
+    what: str  # size | alignment | offset | member size | type | member
+    expected: Union[int, str]
+    found: Union[int, str]
+    who: str  # "build/geo.o", "libgeo.a(geo.o) [geo.c]"
+
+    def __str__(self) -> str:
+        where = f"{self.c_type}.{self.member}" if self.member else self.c_type
+        if self.what == "member":
+            return f"{where}: {self.expected}, {self.who} {self.found}"
+        return f"{where}: layout says {self.what} {self.expected}, {self.who} says {self.found}"
+
+
+@dataclass
+class ObjectResult:
+    """What one file (all its ELF images) showed."""
+
+    path: str
+    images: int = 0
+    types_found: int = 0
+    values: int = 0
+    differences: List[ObjectDifference] = field(default_factory=list)
+    not_found: List[str] = field(default_factory=list)
+    #: Archive members without DWARF, and such remarks.
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+
+@dataclass
+class ObjectReport:
+    """Every object's result; ``exit_status`` is 0 when all agree and at least one schema
+    type was found in some object, else 1."""
+
+    results: List[ObjectResult]
+    types: int
+
+    @property
+    def found_any(self) -> bool:
+        return any(r.types_found for r in self.results)
+
+    @property
+    def ok(self) -> bool:
+        return self.found_any and all(r.ok for r in self.results)
+
+    @property
+    def exit_status(self) -> int:
+        return 0 if self.ok else 1
+
+    def differences(self) -> List[str]:
+        """Every difference, one line each (for tests and plugins)."""
+        return [str(d) for r in self.results for d in r.differences]
+
+    def format(self, max_lines: int = 50) -> str:
+        width = max([len("object")] + [len(r.path) for r in self.results])
+        lines = [f"{'object':<{width}}  result"]
+        for r in self.results:
+            if r.differences:
+                n = len(r.differences)
+                cell = f"DISAGREES ({n} value{'s' if n != 1 else ''} differ{'s' if n == 1 else ''})"
+            elif r.types_found:
+                cell = f"agrees ({r.types_found} type{'s' if r.types_found != 1 else ''}, " \
+                       f"{r.values} values)"
+            else:
+                cell = "no schema type found"
+            lines.append(f"{r.path:<{width}}  {cell}")
+        for r in self.results:
+            if r.differences:
+                lines += ["", f"{r.path}: {len(r.differences)} value(s) differ from the layout:"]
+                lines += [f"  {d}" for d in r.differences[:max_lines]]
+                if len(r.differences) > max_lines:
+                    lines.append(f"  … and {len(r.differences) - max_lines} more")
+        missing = [f"{name}: not found in {r.path}" for r in self.results for name in r.not_found]
+        notes = [n for r in self.results for n in r.notes]
+        if missing or notes:
+            lines.append("")
+            lines += missing[:max_lines]
+            if len(missing) > max_lines:
+                lines.append(f"… and {len(missing) - max_lines} more types not found")
+            lines += notes[:max_lines]
+        agree = sum(1 for r in self.results if r.ok and r.types_found)
+        summary = (f"{agree} of {len(self.results)} object{'s' if len(self.results) != 1 else ''} "
+                   f"agree with the layout of {self.types} type{'s' if self.types != 1 else ''}")
+        if not self.found_any:
+            summary += ("; no schema type is in any object (DWARF keeps only the types the "
+                        "code uses: use them, or build with -fno-eliminate-unused-debug-types)")
+        lines += ["", summary]
+        return "\n".join(lines) + "\n"
+
+
+# --- comparing one definition -----------------------------------------------------------------
+
+
+class _Checker:
+    """Compares one DWARF definition with one schema type, collecting differences."""
+
+    def __init__(self, st: SchemaType, who: str) -> None:
+        self.st = st
+        self.who = who
+        self.out: List[ObjectDifference] = []
+        self.values = 0
+
+    def differ(self, member: str, what: str, expected, found) -> None:
+        self.out.append(ObjectDifference(self.st.c_name, member, what, expected, found, self.who))
+
+    def value(self, member: str, what: str, expected: int, found: Optional[int]) -> None:
+        if found is None:
+            return  # DWARF does not say (an alignment nobody specified)
+        self.values += 1
+        if found != expected:
+            self.differ(member, what, expected, found)
+
+    def check(self, s: StructInfo) -> None:
+        st = self.st
+        if s.kind != "struct":
+            self.differ("", "type", f"a struct ({st.kind})", f"a {s.kind}")
+            return
+        self.value("", "size", st.size, s.size)
+        self.value("", "alignment", st.align, s.align)
+        if st.kind == "record":
+            self.members("", st.members, s.members, 0)
+            return
+        dwarf = _named(s.members)
+        self.members("", st.members, [m for m in s.members if m.name == "tag"], 0)
+        data = dwarf.get("data")
+        others = [m.name or "(anonymous)" for m in _visible(s.members)
+                  if m.name not in ("tag", "data")]
+        for name in others:
+            self.differ(name, "member", "the layout has no such member", "has one")
+        if not st.has_payload:
+            if data is not None:
+                self.differ("data", "member", "the layout has no payload", "has a data member")
+            return
+        if data is None:
+            self.differ("data", "member", f"the layout has it (the payload union at offset "
+                        f"{st.payload_offset})", "has no such member")
+            return
+        self.value("data", "offset", st.payload_offset, data.offset)
+        self.value("data", "alignment", st.align, data.align)  # the payload's alignment is P
+        if data.type.kind != "union":
+            self.differ("data", "type", "a union of the constructors' arms", data.type.spelling)
+            return
+        self.arms(data)
+
+    def arms(self, data: MemberInfo) -> None:
+        st = self.st
+        base = data.offset or 0
+        arms = _named(data.type.members)
+        wanted = set()
+        for arm in st.arms:
+            if not arm.args:
+                continue
+            name = f"{arm.name}_v"
+            wanted.add(name)
+            path = f"data.{name}"
+            found = arms.get(name)
+            if found is None:
+                self.differ(path, "member", f"the layout has it (constructor {arm.name})",
+                            "has no such member")
+                continue
+            self.value(path, "offset", st.payload_offset, None if found.offset is None
+                       else base + found.offset)
+            arm_base = base + (found.offset or 0)
+            if found.type.kind == "struct" and found.type.members:
+                self.members(path + ".", arm.args, found.type.members, arm_base)
+            elif len(arm.args) == 1:  # SPEC §4: a one-argument arm may be the argument itself
+                self.member_type(path, arm.args[0], found)
+            else:
+                self.differ(path, "type", f"a struct of {len(arm.args)} arguments",
+                            found.type.spelling)
+        for m in _visible(data.type.members):
+            if m.name not in wanted:
+                self.differ(f"data.{m.name or '(anonymous)'}", "member",
+                            "the layout has no such arm", "has one")
+
+    def members(self, prefix: str, expected: Sequence[Member], found: Sequence[MemberInfo],
+                base: int) -> None:
+        by_name = _named(found)
+        for m in expected:
+            path = prefix + m.name
+            d = by_name.get(m.name)
+            if d is None:
+                self.differ(path, "member", f"the layout has it ({m.spelling} at offset "
+                            f"{m.offset})", "has no such member")
+                continue
+            if d.bit_field:
+                self.differ(path, "type", m.spelling, f"a bit-field of {d.type.spelling}")
+                continue
+            self.value(path, "offset", m.offset, None if d.offset is None else base + d.offset)
+            self.member_type(path, m, d)
+        names = {m.name for m in expected}
+        for d in _visible(found):
+            if d.name not in names:
+                self.differ(prefix + (d.name or "(anonymous)"), "member",
+                            "the layout has no such member",
+                            f"has one ({d.type.spelling} at offset {base + (d.offset or 0)})")
+
+    def member_type(self, path: str, m: Member, d: MemberInfo) -> None:
+        self.value(path, "member size", m.size, d.type.size)
+        self.value(path, "alignment", m.align, d.align)
+        t = d.type
+        if m.scalar is not None:
+            if not _scalar_matches(m.scalar.name, t):
+                self.differ(path, "type", m.scalar.name, _describe(t))
+        elif m.record is not None and (t.kind != "struct" or m.record.c_name not in t.names):
+            self.differ(path, "type", m.record.c_name, _describe(t))
+
+
+def _visible(members: Sequence[MemberInfo]) -> List[MemberInfo]:
+    return [m for m in members if not m.name.startswith(PADDING_PREFIX)]
+
+
+def _named(members: Sequence[MemberInfo]) -> Dict[str, MemberInfo]:
+    return {m.name: m for m in _visible(members) if m.name}
+
+
+def _scalar_matches(scalar: str, t: TypeInfo) -> bool:
+    if scalar in _FLOATS:
+        return t.kind == "base" and t.encoding == "float"
+    # int32, int64, and bool and unit (stored as int32_t): a signed integer, or a C enum.
+    return (t.kind == "base" and t.encoding in _INTEGER_ENCODINGS) or t.kind == "enum"
+
+
+def _describe(t: TypeInfo) -> str:
+    what = {"float": "floating-point", "signed": "signed integer", "unsigned": "unsigned integer",
+            "boolean": "boolean", "signed char": "signed char", "unsigned char": "unsigned char"}
+    if t.kind == "base":
+        width = f"{t.size}-byte " if t.size else ""
+        return f"{t.spelling} ({width}{what.get(t.encoding or '', t.encoding or 'base type')})"
+    return t.spelling
+
+
+# --- files ----------------------------------------------------------------------------------
+
+
+def _check_file(schema: Schema, path: str) -> ObjectResult:
+    types = {t.c_name: t for t in schema.types}
+    images = read_object(path, list(types))
+    result = ObjectResult(path, images=len(images))
+    result.notes = [f"{image.label}: no DWARF debugging information (compile with -g)"
+                    for image in images if not image.has_dwarf]
+    found: Dict[str, int] = {}
+    for image in images:
+        for c_name in types:  # schema order, so reports are stable
+            definitions = image.structs.get(c_name)
+            if not definitions:
+                continue
+            found[c_name] = found.get(c_name, 0) + 1
+            several = len(definitions) > 1
+            for info, units in definitions.items():
+                who = image.label
+                if several:
+                    shown = ", ".join(units[:3]) + (f" and {len(units) - 3} more"
+                                                     if len(units) > 3 else "")
+                    who += f" [{shown}]"
+                checker = _Checker(types[c_name], who)
+                checker.check(info)
+                result.values += checker.values
+                result.differences.extend(checker.out)
+    result.types_found = len(found)
+    result.not_found = [c for c in types if c not in found]
+    return result
+
+
+def verify_objects(schema: Schema, paths: Sequence[str],
+                   types: Optional[Sequence[SchemaType]] = None) -> ObjectReport:
+    """Check every schema type (or ``types``) in each of ``paths``; raises ``ObjectError``
+    (exit 2) for a file that cannot be read, is not ELF or has no DWARF."""
+    if types is not None:
+        schema = Schema(schema.modules, tuple(types))
+    return ObjectReport([_check_file(schema, p) for p in paths], len(schema.types))
+
