@@ -125,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMANDS:
         module = importlib.import_module(f"sarek_layout.cli.cmd_{name.replace('-', '_')}")
         module.add_parser(sub)
+        # So that an unknown option is reported with the sub-command's own usage line.
+        sub.choices[name].set_defaults(_subparser=sub.choices[name])
     return parser
 
 
@@ -150,7 +152,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _main(argv: Optional[List[str]]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        args._subparser.error(f"unrecognized arguments: {' '.join(extras)}")
     from ..errors import SarekLayoutError, SchemaError
 
     # A command builds hundreds of thousands of small immutable objects (declarations,
