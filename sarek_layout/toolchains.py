@@ -126,6 +126,9 @@ _LIST += [
               "not Apple's Metal compiler)", "metal", "c++",
               ("clang++", "-std=c++14", "--target=arm64-apple-macos11"),
               "apt-get install -y --no-install-recommends clang", label="metal-proxy"),
+    Toolchain("hip", "hipcc (clang HIP mode, gfx90a), host and device passes, offline: Sarek's "
+              "HIP backend reuses the CUDA emitter", "cuda", "cuda", ("hipcc",),
+              "apt-get install -y --no-install-recommends hipcc libamdhip64-dev"),
 ]
 
 TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}

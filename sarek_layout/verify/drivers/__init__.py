@@ -225,4 +225,5 @@ _GPU_DRIVERS = {
     "vulkan": (".vulkan", "VulkanDriver"),
     "webgpu": (".wgsl", "WebGPUDriver"),
     "metal-proxy": (".metal", "MetalProxyDriver"),
+    "hip": (".hip", "HipDriver"),
 }
