@@ -24,10 +24,14 @@ from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
 from .gpu_probes import GLSL_PROBE, parse_structs
 
-__all__ = ["compile_glsl", "reflection_source", "GlslangDriver", "GLSLANG_ARGS"]
+__all__ = ["compile_glsl", "reflection_source", "struct_layouts", "reflect_spirv",
+           "GlslangDriver", "GLSLANG_ARGS"]
 
 #: glslang for Vulkan 1.1 SPIR-V; -I for the include folders.
 GLSLANG_ARGS = ("glslangValidator", "-V", "--target-env", "vulkan1.1")
+
+#: Probe structs per buffer block of the reflection shader.
+BLOCK = 4096
 
 
 def compile_glsl(who: str, source: str, headers: HeaderSet, argv: Sequence[str] = GLSLANG_ARGS) -> bytes:
@@ -59,14 +63,22 @@ def reflection_source(headers: HeaderSet, types: Sequence[str]) -> str:
              "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n",
              headers.include_lines()]
     lines.extend(f"struct SarekProbe{i} {{ uint a; {t} t[2]; }};\n" for i, t in enumerate(types))
-    lines.append("layout(std430, binding = 0) buffer SarekIn {\n")
-    lines.extend(f"    SarekProbe{i} p{i};\n" for i in range(len(types)))
-    lines.append("} sarek_in;\nlayout(local_size_x = 1) in;\n"
-                 "void main() { sarek_in.p0.a = 1u; }\n")
+    # Several buffers of at most BLOCK members: one SPIR-V instruction holds at most 65,535
+    # words, and a struct type lists its members in one.
+    blocks = range(0, len(types), BLOCK)
+    for b, first in enumerate(blocks):
+        lines.append(f"layout(std430, binding = {b}) buffer SarekIn{b} {{\n")
+        lines.extend(f"    SarekProbe{i} p{i};\n" for i in range(first, min(first + BLOCK, len(types))))
+        lines.append(f"}} sarek_in{b};\n")
+    lines.append("layout(local_size_x = 1) in;\nvoid main() {\n")
+    lines.extend(f"    sarek_in{b}.p{first}.a = 1u;\n" for b, first in enumerate(blocks))
+    lines.append("}\n")
     return "".join(lines)
 
 
-def _reflect(who: str, spirv: bytes) -> dict:
+def reflect_spirv(who: str, spirv: bytes) -> dict:
+    """spirv-cross's JSON reflection of ``spirv`` (the reference the SPIR-V reader is tested
+    against; it is quadratic in the number of types, so measuring uses ``struct_layouts``)."""
     with tempfile.TemporaryDirectory(prefix="sarek-spvc-") as tmp:
         path = os.path.join(tmp, "probe.spv")
         with open(path, "wb") as f:
@@ -109,8 +121,7 @@ class GlslangDriver(Driver):
         if not types:
             return Measurement((("", ()),), 0.0)
         spirv = compile_glsl(who, reflection_source(headers, list(types)), headers)
-        reflected = _reflect(who, spirv)
-        layouts = _struct_layouts(reflected)
+        layouts = struct_layouts(spirv)
         probe_struct = {t: layouts.get(f"SarekProbe{i}", {}) for t, i in types.items()}
 
         def size_of(type_name: str) -> int:
@@ -131,18 +142,81 @@ class GlslangDriver(Driver):
         return Measurement((("", tuple(values)),), time.perf_counter() - start)
 
 
-def _struct_layouts(reflected: dict) -> Dict[str, Dict[str, Tuple[int, str, int]]]:
-    """Struct name -> member -> (offset, type name, array stride) from spirv-cross's JSON:
-    only the explicitly laid-out copy of each struct (the one with offsets)."""
-    types = reflected.get("types", {})
+#: SPIR-V opcodes and decorations the layout reader needs (SPIR-V 1.x specification).
+_OP_NAME, _OP_MEMBER_NAME, _OP_TYPE_INT, _OP_TYPE_FLOAT, _OP_TYPE_VECTOR = 5, 6, 21, 22, 23
+_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY, _OP_TYPE_STRUCT = 28, 29, 30
+_OP_DECORATE, _OP_MEMBER_DECORATE = 71, 72
+_ARRAY_STRIDE, _OFFSET = 6, 35
+
+#: Scalar and vector types by (opcode, width, signedness or component count) -> GLSL spelling.
+_SCALARS = {(_OP_TYPE_INT, 32, 1): "int", (_OP_TYPE_INT, 32, 0): "uint",
+            (_OP_TYPE_INT, 64, 1): "int64_t", (_OP_TYPE_INT, 64, 0): "uint64_t",
+            (_OP_TYPE_FLOAT, 32, 0): "float", (_OP_TYPE_FLOAT, 64, 0): "double"}
+
+
+def _string(words: Sequence[int]) -> str:
+    raw = b"".join(w.to_bytes(4, "little") for w in words)
+    return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+def struct_layouts(spirv: bytes) -> Dict[str, Dict[str, Tuple[int, str, int]]]:
+    """Struct name -> member -> (offset, type name, array stride or -1), read from the SPIR-V
+    module's own declarations and its Offset/ArrayStride decorations: only the explicitly laid
+    out copy of each struct (the one glslang decorates with offsets). Linear in the module."""
+    import array
+
+    words = array.array("I", spirv[: len(spirv) // 4 * 4])
+    if words and words[0] != 0x07230203:
+        words.byteswap()
+    names: Dict[int, str] = {}
+    member_names: Dict[Tuple[int, int], str] = {}
+    offsets: Dict[Tuple[int, int], int] = {}
+    strides: Dict[int, int] = {}
+    types: Dict[int, Tuple] = {}
+    structs: Dict[int, Tuple[int, ...]] = {}
+    i = 5
+    while i < len(words):
+        count, op = words[i] >> 16, words[i] & 0xFFFF
+        if count == 0:
+            raise ValueError("malformed SPIR-V: an instruction of 0 words")
+        args = words[i + 1:i + count]
+        if op == _OP_NAME:
+            names[args[0]] = _string(args[1:])
+        elif op == _OP_MEMBER_NAME:
+            member_names[(args[0], args[1])] = _string(args[2:])
+        elif op in (_OP_TYPE_INT, _OP_TYPE_FLOAT):
+            types[args[0]] = (op, args[1], args[2] if op == _OP_TYPE_INT else 0)
+        elif op == _OP_TYPE_VECTOR:
+            types[args[0]] = ("vector", args[1], args[2])
+        elif op in (_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY):
+            types[args[0]] = ("array", args[1])
+        elif op == _OP_TYPE_STRUCT:
+            structs[args[0]] = tuple(args[1:])
+        elif op == _OP_DECORATE and len(args) >= 3 and args[1] == _ARRAY_STRIDE:
+            strides[args[0]] = args[2]
+        elif op == _OP_MEMBER_DECORATE and len(args) >= 4 and args[2] == _OFFSET:
+            offsets[(args[0], args[1])] = args[3]
+        i += count
+
+    def type_name(t: int) -> str:
+        if t in structs:
+            return names.get(t, f"_{t}")
+        info = types.get(t, ())
+        if info and info[0] == "array":
+            return type_name(info[1])
+        if info and info[0] == "vector":
+            component = _SCALARS.get(types.get(info[1], ()), "?")
+            prefix = {"uint": "u", "int": "i", "float": "", "double": "d"}.get(component, "?")
+            return f"{prefix}vec{info[2]}"
+        return _SCALARS.get(info, "?")
+
     out: Dict[str, Dict[str, Tuple[int, str, int]]] = {}
-    for info in types.values():
-        members = info.get("members", [])
-        if not members or "offset" not in members[0]:
+    for sid, member_types in structs.items():
+        if not member_types or (sid, 0) not in offsets:
             continue
-        out[info["name"]] = {
-            m["name"]: (m["offset"], types.get(m["type"], {}).get("name", m["type"]),
-                        m.get("array_stride", -1))
-            for m in members
+        out[names.get(sid, f"_{sid}")] = {
+            member_names.get((sid, k), f"_m{k}"): (offsets.get((sid, k), -1), type_name(mt),
+                                                    strides.get(mt, -1))
+            for k, mt in enumerate(member_types)
         }
     return out

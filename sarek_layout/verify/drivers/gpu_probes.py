@@ -54,7 +54,8 @@ GLSL_PROBE = ProbeLanguage(
     scalar_bits={"int": "uvec2(uint(_sarek_x))", "uint": "uvec2(_sarek_x)",
                  "float": "uvec2(floatBitsToUint(_sarek_x))", "double": "unpackDouble2x32(_sarek_x)",
                  "int64_t": "unpackUint2x32(uint64_t(_sarek_x))", "uvec2": "_sarek_x"},
-    scalar_size={"int": 4, "uint": 4, "float": 4, "double": 8, "int64_t": 8, "uvec2": 8},
+    scalar_size={"int": 4, "uint": 4, "float": 4, "double": 8, "int64_t": 8, "uint64_t": 8,
+                 "uvec2": 8},
 )
 
 WGSL_PROBE = ProbeLanguage(
