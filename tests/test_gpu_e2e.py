@@ -48,3 +48,11 @@ def test_gpu_end_to_end(step, toolchain, tmp_path):
             == r_in["data"]["Located_v"]["_0"]["y"][located]).all()
     missing = r_in["tag"] == 4
     assert (r_out["tag"][missing] == 3).all()  # Missing becomes Flag(true)
+
+
+def test_metal_kernel_compiles_with_the_proxy(tmp_path):
+    """The example's Metal kernel compiles (clang++ as the proxy); nothing can run it here."""
+    require_toolchain("metal-proxy")
+    proc = run_example(tmp_path, "--steps", "metal", "--require", "metal")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "metal: ok, kernels.metal compiled by the proxy" in proc.stdout

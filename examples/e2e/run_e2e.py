@@ -17,7 +17,10 @@
    and run on a Vulkan device (Mesa's lavapipe on a CPU) through the ``vulkan`` package;
 7. ``webgpu``: kernels.wgsl (after telemetry.wgsl) runs through ``wgpu`` (lavapipe too); WGSL
    has no float64, so those values are copied, not computed (data.py's ``*_wgsl``).
-   Both are checked like PoCL's: every field decoded, and the bytes equal Python's encoding.
+   Both are checked like PoCL's: every field decoded, and the bytes equal Python's encoding;
+8. ``metal``: kernels.metal (including telemetry_metal.h) is compiled by clang++ as a proxy
+   for Metal (C++14 for arm64 Apple, MSL keywords defined away): no Metal compiler or device
+   exists on Linux, so it is compiled, not run.
 
 A step whose toolchain is missing is skipped with the reason, unless ``--require`` names it.
 Exit status: 0 when every step that ran passed (and every required one ran), else 1.
@@ -37,7 +40,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SCHEMA = HERE / "telemetry.toml"
-STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu")
+STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal")
 
 
 class Skip(Exception):
@@ -56,7 +59,7 @@ def generate(out: Path) -> None:
     # Works from a source checkout as well as with sarek-layout installed.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(REPO)]))
     cmd = [sys.executable, "-m", "sarek_layout", "generate", str(SCHEMA), "-o", str(out),
-           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python", "-t", "glsl", "-t", "wgsl"]
+           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python", "-t", "glsl", "-t", "wgsl", "-t", "metal"]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
@@ -227,9 +230,26 @@ def step_webgpu(out: Path, n: int, inputs: bytes) -> str:
             + check_outputs("webgpu", out, result, n, wgsl=True))
 
 
+def step_metal(out: Path, n: int, inputs: bytes) -> str:
+    if shutil.which("clang++") is None:
+        raise Skip("clang++ not found; apt-get install clang")
+    from sarek_layout.verify.drivers.metal import METAL_PROXY_ARGS, METAL_SHIM
+
+    shim = out / "metal_shim"
+    shim.mkdir(exist_ok=True)
+    (shim / "metal_stdlib").write_text(METAL_SHIM + "namespace metal {}\n")
+    # MSL's address-space and function qualifiers have no C++ meaning: defined away; its
+    # [[buffer(N)]] attributes are unknown to clang and ignored.
+    keywords = ["-Dkernel=", "-Ddevice=", "-Dconstant=const", "-Wno-unknown-attributes"]
+    _compile([*METAL_PROXY_ARGS, *keywords, "-fsyntax-only", "-Wall", "-Werror", f"-I{shim}",
+              f"-I{out}", str(HERE / "kernels.metal")], "kernels.metal")
+    return ("kernels.metal compiled by the proxy (clang++ -std=c++14, arm64 Apple); not run: "
+            "no Metal compiler or device on this system")
+
+
 STEP_FUNCTIONS: Dict[str, Callable[[Path, int, bytes], str]] = {
     "pocl": step_pocl, "c": step_c, "cuda": step_cuda, "vulkan": step_vulkan,
-    "webgpu": step_webgpu}
+    "webgpu": step_webgpu, "metal": step_metal}
 
 
 def run(out: Path, n: int, steps: Tuple[str, ...], required: Tuple[str, ...]) -> int:
