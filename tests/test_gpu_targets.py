@@ -157,3 +157,35 @@ def test_cross_module_files(tmp_path):
     assert '#include "base_metal.h"' in _files(schema, "metal")["scene_metal.h"]
     for target in GPU_TARGETS:
         _compiles(target, _files(schema, target), tmp_path)
+
+
+def test_the_kernels_in_the_docs_compile(tmp_path):
+    """docs/gpu-apis.md shows one kernel per API: each compiles against the example's files."""
+    import re
+
+    from conftest import ROOT
+
+    doc = (ROOT / "docs" / "gpu-apis.md").read_text()
+    blocks = dict(re.findall(r"```(glsl|wgsl|metal)\n(.*?)```", doc, re.S))
+    assert set(blocks) == {"glsl", "wgsl", "metal"}
+    schema = load_schema([str(EXAMPLES / "e2e" / "telemetry.toml")])
+    require_toolchain("glslang")
+    glsl = _files(schema, "glsl")
+    from sarek_layout.verify.drivers.glsl import compile_glsl
+
+    compile_glsl("glslang", blocks["glsl"], HeaderSet(tuple(glsl.items()), ()))
+    require_toolchain("naga")
+    from sarek_layout.verify.drivers.wgsl import validate_wgsl
+
+    validate_wgsl(_files(schema, "wgsl")["telemetry.wgsl"] + blocks["wgsl"])
+    require_toolchain("metal-proxy")
+    from sarek_layout.verify.drivers.metal import METAL_PROXY_ARGS, METAL_SHIM
+
+    for name, text in _files(schema, "metal").items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "metal_stdlib").write_text(METAL_SHIM)
+    (tmp_path / "kernel.metal").write_text(blocks["metal"])
+    proc = subprocess.run([*METAL_PROXY_ARGS, "-Dkernel=", "-Ddevice=", "-Wno-unknown-attributes",
+                           "-fsyntax-only", f"-I{tmp_path}", str(tmp_path / "kernel.metal")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -18,7 +18,9 @@ def add_parser(sub) -> None:
         "generate",
         help="write C/C++, CUDA and OpenCL headers for the schemas",
         description="Write one header per schema file and target into DIR: <stem>.h (C11 and "
-        "C++11), <stem>.cuh (CUDA: nvcc and NVRTC), <stem>.clh (OpenCL C 1.2+). Files are "
+        "C++11), <stem>.cuh (CUDA: nvcc and NVRTC), <stem>.clh (OpenCL C 1.2+); on request "
+        "<stem>_layout.py (python), <stem>.glsl (Vulkan), <stem>.wgsl (WebGPU), "
+        "<stem>_metal.h (Metal). Files are "
         "written only when their content changes, atomically.",
     )
     p.add_argument("schemas", nargs="+", metavar="SCHEMA", help="schema files (given together)")
