@@ -116,7 +116,7 @@ def _edited(headers: HeaderSet, old: str, new: str) -> HeaderSet:
 
 
 def _disagreements(toolchain, schema, headers):
-    tc = require_toolchain(toolchain)
+    require_toolchain(toolchain)
     probes = probes_for(schema.types)
     m = driver_for(toolchain).measure(headers, probes)
     return {f"{p.c_type}.{p.member} {p.quantity}": v

@@ -20,7 +20,7 @@ import tempfile
 import time
 from typing import Dict, List, Sequence, Tuple
 
-from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..probes import ALIGN, OFFSET, SIZE, Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
 from .gpu_probes import GLSL_PROBE, parse_structs
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
-from ...errors import SarekLayoutError
-from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
-from . import HeaderSet
+from ..probes import ALIGN, OFFSET, SIZE, Probe
+from . import HeaderSet, ProbeFailed
 
 __all__ = ["ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
            "parse_structs", "parse_accessors", "PADDING"]
@@ -105,10 +104,6 @@ def parse_accessors(lang: ProbeLanguage, texts: Sequence[str]) -> Dict[str, str]
     return out
 
 
-class ProbeSetupError(SarekLayoutError):
-    exit_status = 1
-
-
 @dataclass(frozen=True)
 class Program:
     source: str
@@ -150,7 +145,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
 
     def probe_index(t: str) -> int:
         if t not in structs:
-            raise ProbeSetupError(f"{lang.name}: no struct {t} in the generated files")
+            raise ProbeFailed(lang.name, f"no struct {t} in the generated files")
         return types.setdefault(t, len(types))
 
     arity: Dict[Tuple[str, str], int] = {}
@@ -164,11 +159,10 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
         for m, mt, n in structs.get(t, []):
             if m == name:
                 return mt, ("[0]" if n else "")
-        raise ProbeSetupError(f"{lang.name}: struct {t} has no member {name}")
+        raise ProbeFailed(lang.name, f"struct {t} has no member {name}")
 
     # Each probe as (expression, its type, kind): kind "offset"/"span" read bits of an
     # expression relative to the element; "size"/"align" use the probe structs.
-    lines: List[str] = []
     bits_needed: Dict[str, None] = {}
 
     def bits(expr: str, t: str) -> str:
@@ -196,7 +190,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
             index = int(parts[2].lstrip("_"))
             name = esc(accessor_name(t, ctor, index, arity[(p.c_type, parts[1])]))
             if name not in accessors:
-                raise ProbeSetupError(f"{lang.name}: no accessor {name} in the generated files")
+                raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
             expr, et = f"{name}({elem})", accessors[name]
         else:
             member = esc(parts[0])
