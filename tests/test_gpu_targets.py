@@ -48,7 +48,9 @@ def _compiles(target, files, tmp_path):
         require_toolchain("metal-proxy")
         from sarek_layout.verify.drivers.metal import METAL_PROXY_ARGS, METAL_SHIM
 
-        headers.write(str(tmp_path))
+        from sarek_layout.verify.drivers.gpu_probes import lay_out
+
+        lay_out(headers, str(tmp_path))
         (tmp_path / "shim").mkdir(exist_ok=True)
         (tmp_path / "shim" / "metal_stdlib").write_text(METAL_SHIM)
         src = tmp_path / "all.cpp"

@@ -22,7 +22,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
-from .gpu_probes import GLSL_PROBE, parse_structs
+from .gpu_probes import GLSL_PROBE, lay_out, parse_structs
 
 __all__ = ["compile_glsl", "reflection_source", "struct_layouts", "reflect_spirv",
            "GlslangDriver", "GLSLANG_ARGS"]
@@ -37,12 +37,11 @@ BLOCK = 4096
 def compile_glsl(who: str, source: str, headers: HeaderSet, argv: Sequence[str] = GLSLANG_ARGS) -> bytes:
     """SPIR-V of the compute shader ``source`` that includes ``headers``."""
     with tempfile.TemporaryDirectory(prefix="sarek-glsl-") as tmp:
-        headers.write(tmp)
+        flags = lay_out(headers, tmp)
         src = os.path.join(tmp, "sarek_probe.comp")
         out = os.path.join(tmp, "sarek_probe.spv")
         with open(src, "w") as f:
             f.write(source)
-        flags = [f"-I{d}" for d in (tmp, *headers.search_dirs)]
         proc = subprocess.run([*argv, *flags, src, "-o", out], capture_output=True, text=True,
                               cwd=tmp)
         if proc.returncode != 0:

@@ -26,10 +26,22 @@ from typing import Dict, List, Sequence, Tuple
 from ..probes import ALIGN, OFFSET, SIZE, Probe
 from . import HeaderSet, ProbeFailed
 
-__all__ = ["ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
+__all__ = ["lay_out", "ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
            "parse_structs", "parse_accessors", "PADDING"]
 
 PADDING = "_sarek_pad"
+
+
+def lay_out(headers: HeaderSet, folder: str) -> List[str]:
+    """Write ``headers.files`` into ``folder``; the ``-I`` flags that find them and the
+    headers' own search folders (only ``files`` and ``search_dirs`` are read, so this works
+    whatever else a HeaderSet offers)."""
+    import os
+
+    for name, text in headers.files:
+        with open(os.path.join(folder, os.path.basename(name)), "w", encoding="utf-8") as f:
+            f.write(text)
+    return [f"-I{folder}", *(f"-I{d}" for d in headers.search_dirs)]
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import List, Sequence, Tuple
 from ..probes import Probe
 from . import Driver, HeaderSet, Measurement, NO_ASSERTS, ProbeFailed, error_excerpt, expression
 from . import with_assertion_fallback
+from .gpu_probes import lay_out
 
 __all__ = ["HipDriver", "HIP_ARCH"]
 
@@ -35,7 +36,7 @@ class HipDriver(Driver):
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
             passes = []
             with tempfile.TemporaryDirectory(prefix="sarek-hip-") as tmp:
-                headers.write(tmp)
+                flags = lay_out(headers, tmp)
                 src = os.path.join(tmp, "sarek_probe.hip")
                 with open(src, "w") as f:
                     f.write("#include <hip/hip_runtime.h>\n")
@@ -48,7 +49,7 @@ class HipDriver(Driver):
                     out = os.path.join(tmp, f"sarek_probe_{name}.ll")
                     proc = subprocess.run(
                         [*tc.argv, f"--offload-arch={HIP_ARCH}", flag, "-S", "-emit-llvm",
-                         *headers.include_flags(tmp), src, "-o", out],
+                         *flags, src, "-o", out],
                         capture_output=True, text=True, cwd=tmp)
                     if proc.returncode != 0:
                         raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))

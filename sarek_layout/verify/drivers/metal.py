@@ -23,6 +23,7 @@ from typing import List, Sequence, Tuple
 
 from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, with_assertion_fallback
+from .gpu_probes import lay_out
 
 __all__ = ["METAL_SHIM", "METAL_PROXY_ARGS", "MetalProxyDriver", "metal_expression"]
 
@@ -62,7 +63,7 @@ class MetalProxyDriver(Driver):
 
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
             with tempfile.TemporaryDirectory(prefix="sarek-metal-") as tmp:
-                headers.write(tmp)
+                flags = lay_out(headers, tmp)
                 shim = os.path.join(tmp, "sarek_metal_shim")
                 os.makedirs(shim)
                 with open(os.path.join(shim, "metal_stdlib"), "w") as f:
@@ -77,7 +78,7 @@ class MetalProxyDriver(Driver):
                                  for i, p in enumerate(probes))
                 proc = subprocess.run(
                     [*METAL_PROXY_ARGS, "-S", "-emit-llvm", "-O0", "-I", shim,
-                     *headers.include_flags(tmp), src, "-o", out],
+                     *flags, src, "-o", out],
                     capture_output=True, text=True, cwd=tmp)
                 if proc.returncode != 0:
                     raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))
