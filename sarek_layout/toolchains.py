@@ -108,6 +108,29 @@ _LIST = [
               python_module="pyopencl"),
 ]
 
+# GPU API targets (issue #14, docs/gpu-apis.md): glslang and spirv-cross reflection, naga
+# (inside wgpu), the Vulkan and WebGPU runtimes (lavapipe on a CPU), clang++ as a Metal proxy.
+_VULKAN_HINT = "apt-get install -y mesa-vulkan-drivers libvulkan1 glslang-tools && pip install vulkan"
+_LIST += [
+    Toolchain("glslang", "glslangValidator to SPIR-V, offsets from spirv-cross --reflect", "glsl",
+              "glsl", ("glslangValidator", "spirv-cross"),
+              "apt-get install -y --no-install-recommends glslang-tools spirv-cross"),
+    Toolchain("naga", "naga (inside wgpu) validates the WGSL; no numbers of its own", "wgsl",
+              "wgsl", (), "pip install wgpu", python_module="wgpu"),
+    Toolchain("vulkan", "a GLSL compute shader reads the structs on a Vulkan device (lavapipe)",
+              "glsl", "glsl", ("glslangValidator",), _VULKAN_HINT, python_module="vulkan"),
+    Toolchain("webgpu", "a WGSL compute shader reads the structs through wgpu (lavapipe)",
+              "wgsl", "wgsl", (), "pip install wgpu && apt-get install -y mesa-vulkan-drivers",
+              python_module="wgpu"),
+    Toolchain("metal-proxy", "clang++ -std=c++14 for arm64 Apple with an MSL shim (a proxy: "
+              "not Apple's Metal compiler)", "metal", "c++",
+              ("clang++", "-std=c++14", "--target=arm64-apple-macos11"),
+              "apt-get install -y --no-install-recommends clang", label="metal-proxy"),
+    Toolchain("hip", "hipcc (clang HIP mode, gfx90a), host and device passes, offline: Sarek's "
+              "HIP backend reuses the CUDA emitter", "cuda", "cuda", ("hipcc",),
+              "apt-get install -y --no-install-recommends hipcc libamdhip64-dev"),
+]
+
 TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
 
 
@@ -144,9 +167,13 @@ def _availability(name: str) -> Optional[str]:
             return f"{tc.name}: Python module {tc.python_module} not found; {tc.install_hint}"
         if name == "pocl":
             return _pocl_problem(tc)
+        if name in _GPU_PROBLEMS:
+            return _GPU_PROBLEMS[name](tc)
         return None
     if tc.argv and shutil.which(tc.argv[0]) is None:
         return f"{tc.name}: {tc.argv[0]} not found; {tc.install_hint}"
+    if name == "glslang":
+        return _missing_programs(tc)
     if tc.smoke_source is not None:
         with tempfile.TemporaryDirectory(prefix="sarek-smoke-") as tmp:
             src = os.path.join(tmp, "smoke.c")
@@ -161,6 +188,30 @@ def _availability(name: str) -> Optional[str]:
                 first = (proc.stderr.strip().splitlines() or ["failed"])[0]
                 return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
     return None
+
+
+def _missing_programs(tc: Toolchain) -> Optional[str]:
+    for program in tc.argv:
+        if shutil.which(program) is None:
+            return f"{tc.name}: {program} not found; {tc.install_hint}"
+    return None
+
+
+def _vulkan_problem(tc: Toolchain) -> Optional[str]:
+    from .verify.drivers.vulkan import vulkan_problem
+
+    problem = _missing_programs(tc) or vulkan_problem()
+    return None if problem is None else f"{tc.name}: {problem.split(': ', 1)[-1]}"
+
+
+def _webgpu_problem(tc: Toolchain) -> Optional[str]:
+    from .verify.drivers.wgsl import webgpu_problem
+
+    problem = webgpu_problem(need_adapter=True)
+    return None if problem is None else f"{tc.name}: {problem}"
+
+
+_GPU_PROBLEMS = {"vulkan": _vulkan_problem, "webgpu": _webgpu_problem, "naga": _webgpu_problem}
 
 
 def _pocl_problem(tc: Toolchain) -> Optional[str]:

@@ -63,3 +63,17 @@ def transform_reading(r: Reading) -> Reading:
     if isinstance(r, T.Telemetry_reading_Flag):
         return T.Telemetry_reading_Flag(not r._0)
     return T.Telemetry_reading_Flag(True)
+
+
+# --- WebGPU (kernels.wgsl): WGSL has no 64-bit float, so float64 values are copied as words ---
+
+
+def transform_sample_wgsl(s: Sample) -> Sample:
+    t = transform_sample(s)
+    return Sample(id=t.id, stamp=t.stamp, value=s.value, pos=t.pos, valid=t.valid)
+
+
+def transform_reading_wgsl(r: Reading) -> Reading:
+    if isinstance(r, T.Telemetry_reading_Located):
+        return T.Telemetry_reading_Located(Vec2(r._0.y, r._0.x), r._1)
+    return transform_reading(r)

@@ -12,7 +12,15 @@
 4. ``c``: host_check.c (including telemetry.h) reads inputs.bin, and the PoCL outputs when
    there are some, and checks every member and byte against values it builds in C;
 5. ``cuda``: kernels.cu (including telemetry.cuh) is compiled with nvcc, and run and checked
-   like PoCL's where a CUDA device exists.
+   like PoCL's where a CUDA device exists;
+6. ``vulkan``: kernels.comp (including telemetry.glsl) is compiled to SPIR-V by glslangValidator
+   and run on a Vulkan device (Mesa's lavapipe on a CPU) through the ``vulkan`` package;
+7. ``webgpu``: kernels.wgsl (after telemetry.wgsl) runs through ``wgpu`` (lavapipe too); WGSL
+   has no float64, so those values are copied, not computed (data.py's ``*_wgsl``).
+   Both are checked like PoCL's: every field decoded, and the bytes equal Python's encoding;
+8. ``metal``: kernels.metal (including telemetry_metal.h) is compiled by clang++ as a proxy
+   for Metal (C++14 for arm64 Apple, MSL keywords defined away): no Metal compiler or device
+   exists on Linux, so it is compiled, not run.
 
 A step whose toolchain is missing is skipped with the reason, unless ``--require`` names it.
 Exit status: 0 when every step that ran passed (and every required one ran), else 1.
@@ -32,7 +40,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SCHEMA = HERE / "telemetry.toml"
-STEPS = ("pocl", "c", "cuda")
+STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal")
 
 
 class Skip(Exception):
@@ -51,7 +59,7 @@ def generate(out: Path) -> None:
     # Works from a source checkout as well as with sarek-layout installed.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(REPO)]))
     cmd = [sys.executable, "-m", "sarek_layout", "generate", str(SCHEMA), "-o", str(out),
-           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python"]
+           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python", "-t", "glsl", "-t", "wgsl", "-t", "metal"]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
@@ -75,12 +83,14 @@ def write_inputs(out: Path, n: int) -> bytes:
     return inputs
 
 
-def check_outputs(label: str, out: Path, result: bytes, n: int) -> str:
+def check_outputs(label: str, out: Path, result: bytes, n: int, wgsl: bool = False) -> str:
     """Decode a device's results with the generated module and compare with data.py."""
     T, data = load_modules(out)
     split = n * T.SIZEOF_Telemetry_sample
-    want_samples = [data.transform_sample(s) for s in data.samples(n)]
-    want_readings = [data.transform_reading(r) for r in data.readings(n)]
+    ts, tr = ((data.transform_sample_wgsl, data.transform_reading_wgsl) if wgsl
+              else (data.transform_sample, data.transform_reading))
+    want_samples = [ts(s) for s in data.samples(n)]
+    want_readings = [tr(r) for r in data.readings(n)]
     got_samples = T.unpack_Telemetry_sample(result[:split])
     got_readings = T.unpack_Telemetry_reading(result[split:])
     for what, got, want in (("sample", got_samples, want_samples), ("reading", got_readings, want_readings)):
@@ -176,8 +186,70 @@ def step_cuda(out: Path, n: int, inputs: bytes) -> str:
     return "ran on the GPU: " + check_outputs("cuda", out, result_path.read_bytes(), n)
 
 
+def _gpu_buffers(out: Path, n: int, inputs: bytes) -> List[object]:
+    """Bindings 0-3 of both GPU kernels: samples in, samples out, readings in, readings out."""
+    T, _ = load_modules(out)
+    split = n * T.SIZEOF_Telemetry_sample
+    return [inputs[:split], split, inputs[split:], len(inputs) - split]
+
+
+def step_vulkan(out: Path, n: int, inputs: bytes) -> str:
+    glslang = shutil.which("glslangValidator")
+    if glslang is None:
+        raise Skip("glslangValidator not found; apt-get install glslang-tools")
+    try:
+        from sarek_layout.verify.drivers.vulkan import device_name, run_spirv, vulkan_problem
+    except ImportError as e:
+        raise Skip(f"sarek_layout not importable ({e})") from None
+    problem = vulkan_problem()
+    if problem is not None:
+        raise Skip(problem)
+    spv = out / "kernels.spv"
+    _compile([glslang, "-V", "--target-env", "vulkan1.1", f"-I{out}", str(HERE / "kernels.comp"),
+              "-o", str(spv)], "kernels.comp")
+    results = run_spirv(spv.read_bytes(), _gpu_buffers(out, n, inputs), groups=(n + 63) // 64)
+    result = results[1] + results[3]
+    (out / "outputs_vulkan.bin").write_bytes(result)
+    return f"on {device_name()}: " + check_outputs("vulkan", out, result, n)
+
+
+def step_webgpu(out: Path, n: int, inputs: bytes) -> str:
+    try:
+        from sarek_layout.verify.drivers.wgsl import device, run_wgsl, webgpu_problem
+    except ImportError as e:
+        raise Skip(f"sarek_layout not importable ({e})") from None
+    problem = webgpu_problem(need_adapter=True)
+    if problem is not None:
+        raise Skip(problem)
+    source = (out / "telemetry.wgsl").read_text() + "\n" + (HERE / "kernels.wgsl").read_text()
+    results = run_wgsl(source, _gpu_buffers(out, n, inputs), groups=(n + 63) // 64)
+    result = results[1] + results[3]
+    (out / "outputs_webgpu.bin").write_bytes(result)
+    info = device().adapter.info
+    return (f"on {info.get('device', '?')} ({info.get('backend_type', '?')}): "
+            + check_outputs("webgpu", out, result, n, wgsl=True))
+
+
+def step_metal(out: Path, n: int, inputs: bytes) -> str:
+    if shutil.which("clang++") is None:
+        raise Skip("clang++ not found; apt-get install clang")
+    from sarek_layout.verify.drivers.metal import METAL_PROXY_ARGS, METAL_SHIM
+
+    shim = out / "metal_shim"
+    shim.mkdir(exist_ok=True)
+    (shim / "metal_stdlib").write_text(METAL_SHIM + "namespace metal {}\n")
+    # MSL's address-space and function qualifiers have no C++ meaning: defined away; its
+    # [[buffer(N)]] attributes are unknown to clang and ignored.
+    keywords = ["-Dkernel=", "-Ddevice=", "-Dconstant=const", "-Wno-unknown-attributes"]
+    _compile([*METAL_PROXY_ARGS, *keywords, "-fsyntax-only", "-Wall", "-Werror", f"-I{shim}",
+              f"-I{out}", str(HERE / "kernels.metal")], "kernels.metal")
+    return ("kernels.metal compiled by the proxy (clang++ -std=c++14, arm64 Apple); not run: "
+            "no Metal compiler or device on this system")
+
+
 STEP_FUNCTIONS: Dict[str, Callable[[Path, int, bytes], str]] = {
-    "pocl": step_pocl, "c": step_c, "cuda": step_cuda}
+    "pocl": step_pocl, "c": step_c, "cuda": step_cuda, "vulkan": step_vulkan,
+    "webgpu": step_webgpu, "metal": step_metal}
 
 
 def run(out: Path, n: int, steps: Tuple[str, ...], required: Tuple[str, ...]) -> int:

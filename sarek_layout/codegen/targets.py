@@ -49,5 +49,46 @@ TARGETS: Dict[str, Target] = {
     )
 }
 
+
+
+# --- GPU API targets (issue #14, docs/gpu-apis.md) -------------------------------------------
+
+
+def _glsl_view(schema: Schema, module: ModuleDecl) -> Any:
+    from .shader_views import glsl_view
+
+    return glsl_view(schema, module)
+
+
+def _wgsl_view(schema: Schema, module: ModuleDecl) -> Any:
+    from .shader_views import wgsl_view
+
+    return wgsl_view(schema, module)
+
+
+def _metal_view(schema: Schema, module: ModuleDecl) -> Any:
+    from .shader_views import metal_view
+
+    return metal_view(schema, module)
+
+
+def _gpu_targets() -> None:
+    from .dialects import GLSL, METAL, WGSL
+
+    for t in (
+        Target("glsl", ".glsl", "glsl.glsl.j2",
+               "GLSL 4.50 structs for Vulkan std430 buffers, with payload accessors",
+               _glsl_view, GLSL),  # type: ignore[arg-type]
+        Target("wgsl", ".wgsl", "wgsl.wgsl.j2",
+               "WGSL structs for WebGPU storage buffers, with payload accessors",
+               _wgsl_view, WGSL),  # type: ignore[arg-type]
+        Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
+               _metal_view, METAL),
+    ):
+        TARGETS[t.name] = t
+
+
+_gpu_targets()
+
 #: What ``generate`` writes when no ``-t`` is given.
 DEFAULT_TARGETS: Tuple[str, ...] = ("c", "cuda", "opencl")

@@ -224,6 +224,22 @@ def driver_for(name: str) -> Driver:
         from .opencl import PoclDriver
 
         return PoclDriver(tc)
+    if name in _GPU_DRIVERS:
+        import importlib
+
+        module, cls = _GPU_DRIVERS[name]
+        return getattr(importlib.import_module(module, __name__), cls)(tc)
     from .objfile import ObjfileDriver
 
     return ObjfileDriver(tc)
+
+
+#: The GPU API toolchains (issue #14): name -> (module, driver class).
+_GPU_DRIVERS = {
+    "glslang": (".glsl", "GlslangDriver"),
+    "naga": (".wgsl", "NagaDriver"),
+    "vulkan": (".vulkan", "VulkanDriver"),
+    "webgpu": (".wgsl", "WebGPUDriver"),
+    "metal-proxy": (".metal", "MetalProxyDriver"),
+    "hip": (".hip", "HipDriver"),
+}

@@ -1,0 +1,475 @@
+"""View data of the GPU API targets: ``glsl`` (Vulkan), ``wgsl`` (WebGPU) and ``metal``.
+
+GLSL and WGSL have no unions, so a variant is a struct of its ``tag``, explicit padding and its
+payload kept as 32-bit *words* (``uint data[N]`` when the payload is at offset 4, ``uvec2
+data[N]`` when it is at 8: an array whose alignment is the payload offset, so the struct has
+the C header's size, offsets, alignment and array stride under std430 and WGSL's rules alike).
+Each constructor argument is read by a generated accessor and written by a ``make_`` function
+that move its bits in and out of those words; a record argument goes through the record's own
+``sarek_layout_<R>_from_words``/``_to_words``, so the code stays linear in the schema however
+deep records nest. Everything is decided here from the member model (offsets, holes), as
+names and numbers; the templates only spell them.
+
+Metal is a C++ dialect with unions: its header is the C-family one (shared macros, dialect
+``METAL``), and its view is ``module_view`` with the names MSL reserves escaped.
+
+Names: a schema name that one of these languages reserves (``input`` in GLSL, ``filter`` in
+WGSL, ``device`` in Metal) is escaped in that target only, with a trailing ``_``; a GLSL name
+starting with ``gl_`` (a reserved prefix) gets the prefix ``sarek_``. Accessors are named
+``<c_name>_<Ctor>_v`` for a one-argument constructor and ``<c_name>_<Ctor>_<i>`` for argument
+``i`` of several (SPEC §4's arm naming). File-scope names that would collide once escaped or
+joined are refused with the schema location.
+
+Words: every scalar of the table is a whole number of 32-bit words (``Scalar.size`` is read,
+never assumed); a smaller scalar would need a byte shift within its word, which
+``_words_of`` refuses until such a scalar exists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from .._version import __version__
+from ..errors import SchemaError
+from ..ir.names import PADDING_PREFIX
+from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
+from .dialects import METAL, Dialect, ShaderDialect
+from .views import TOOL, ModuleView, module_view
+
+__all__ = [
+    "WORD",
+    "escape",
+    "SMember",
+    "Slot",
+    "SArg",
+    "SCtor",
+    "SType",
+    "SModuleView",
+    "shader_view",
+    "glsl_view",
+    "wgsl_view",
+    "metal_view",
+    "accessor_name",
+    "arm_struct_name",
+]
+
+#: Bytes in one payload word.
+WORD = 4
+
+
+def escape(name: str, dialect) -> str:
+    """``name`` as the target emits it: unchanged, or escaped when the language reserves it."""
+    prefix = getattr(dialect, "reserved_prefix", "")
+    if prefix and name.startswith(prefix):
+        return "sarek_" + name
+    if name in dialect.reserved_words:
+        return name + "_"
+    return name
+
+
+def accessor_name(c_name: str, ctor: str, index: int, arity: int) -> str:
+    """``<c_name>_<Ctor>_v`` (one argument) or ``<c_name>_<Ctor>_<index>`` (several)."""
+    return f"{c_name}_{ctor}_v" if arity == 1 else f"{c_name}_{ctor}_{index}"
+
+
+def arm_struct_name(c_name: str, ctor: str) -> str:
+    """GLSL's overlay struct of one constructor (the whole element, typed as that arm)."""
+    return f"{c_name}_{ctor}_arm"
+
+
+# --- view records ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SMember:
+    """A struct member: ``kind`` ``scalar`` (``type`` = schema scalar name), ``record``
+    (``type`` = the record's emitted name), ``padding`` (``words`` 32-bit words) or ``data``
+    (a variant's payload: ``words`` elements of ``word``/``word2``, per ``wide``)."""
+
+    name: str
+    kind: str
+    type: str
+    offset: int
+    size: int
+    words: int = 0
+    wide: bool = False
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A scalar or record placed in an array of 32-bit words: ``word`` is its first word,
+    ``words`` how many; ``source`` is what it is read from or written to (a field name, a
+    parameter)."""
+
+    source: str
+    kind: str
+    type: str
+    word: int
+    words: int
+    #: A record's word conversions (empty for a scalar).
+    from_words: str = ""
+    to_words: str = ""
+
+
+@dataclass(frozen=True)
+class SArg:
+    """One constructor argument: its parameter name, accessor, and where its words are.
+
+    ``refs`` spells the payload words it occupies as ``(index, component)`` of ``data``:
+    ``(3, "")`` is ``data[3]``; ``(1, "y")`` is ``data[1].y`` (payload of two-word elements).
+    """
+
+    name: str
+    accessor: str
+    kind: str
+    type: str
+    slot: Slot
+    refs: Tuple[Tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class SCtor:
+    name: str
+    tag: int
+    const_name: str
+    make_name: str
+    args: Tuple[SArg, ...]
+    payload_size: int
+    #: GLSL: the overlay struct of this arm (every member at its absolute offset).
+    arm_struct: str = ""
+    arm_members: Tuple[SMember, ...] = ()
+
+
+@dataclass(frozen=True)
+class SType:
+    kind: str  # "record" | "variant"
+    name: str
+    qualified_name: str
+    c_name: str
+    size: int
+    align: int
+    members: Tuple[SMember, ...]
+    #: 32-bit words in one element (size / 4).
+    words: int
+    make_name: str = ""
+    # records: their fields in words, and the word conversions of the record
+    slots: Tuple[Slot, ...] = ()
+    from_words: str = ""
+    to_words: str = ""
+    # variants
+    payload_offset: int = 0
+    #: Payload words (size - payload offset) / 4, and the ``data`` member (None: no payload).
+    payload_words: int = 0
+    data: Optional[SMember] = None
+    ctors: Tuple[SCtor, ...] = ()
+
+
+@dataclass(frozen=True)
+class SModuleView:
+    tool: str
+    version: str
+    module: str
+    source: str
+    types: Tuple[SType, ...]
+    uses_int64: bool
+    uses_float64: bool
+    #: WGSL cannot include: the files (of the same target) to concatenate before this one.
+    needs: Tuple[str, ...] = ()
+
+
+# --- building ----------------------------------------------------------------------------
+
+
+class _Names:
+    """File-scope names of one target across the whole schema: each claimed once."""
+
+    def __init__(self, dialect_name: str) -> None:
+        self.target = dialect_name
+        self.taken: Dict[str, str] = {}
+
+    def claim(self, name: str, owner: str, location) -> str:
+        other = self.taken.get(name)
+        if other is not None and other != owner:
+            raise SchemaError(
+                f"in the {self.target} output, {owner} is emitted as {name!r}, which is also "
+                f"{other}; rename one of them", location)
+        self.taken[name] = owner
+        return name
+
+
+def _words_of(size: int, what: str, target: str, location) -> int:
+    if size % WORD:
+        raise SchemaError(
+            f"{what} is {size} bytes; the {target} target keeps payloads and padding in 32-bit "
+            f"words and cannot express it", location)
+    return size // WORD
+
+
+def _member_type(m: ModelMember, dialect) -> Tuple[str, str]:
+    if m.scalar is not None:
+        return "scalar", m.scalar.name
+    return "record", escape(m.record.c_name, dialect)  # type: ignore[union-attr]
+
+
+def _struct_members(items: Sequence[Item], dialect, owner: str, location) -> Tuple[SMember, ...]:
+    """Members and holes as struct members: each run of holes one ``_sarek_pad<N>`` array of
+    words; member names escaped and checked for clashes within the struct."""
+    out: List[SMember] = []
+    seen: Dict[str, str] = {}
+    run_start: Optional[int] = None
+    run_end = 0
+    count = 0
+
+    def flush() -> None:
+        nonlocal run_start, count
+        if run_start is not None:
+            size = run_end - run_start
+            words = _words_of(size, f"a padding run of {owner} at offset {run_start}",
+                              dialect.name, location)
+            out.append(SMember(f"{PADDING_PREFIX}pad{count}", "padding", "", run_start, size,
+                               words))
+            count += 1
+            run_start = None
+
+    for item in items:
+        if isinstance(item, Hole):
+            if run_start is None:
+                run_start = item.offset
+            run_end = item.end
+            continue
+        flush()
+        name = escape(item.name, dialect)
+        if name in seen:
+            raise SchemaError(
+                f"in the {dialect.name} output, member {item.name!r} of {owner} is escaped to "
+                f"{name!r}, which {owner} already has; rename one of them",
+                item.location or location)
+        seen[name] = item.name
+        kind, type_ = _member_type(item, dialect)
+        out.append(SMember(name, kind, type_, item.offset, item.size))
+    flush()
+    return tuple(out)
+
+
+def _slot(source: str, m: ModelMember, base: int, dialect, owner: str) -> Slot:
+    kind, type_ = _member_type(m, dialect)
+    if (m.offset - base) % WORD:
+        raise SchemaError(f"{owner} member {m.name!r} is not at a 32-bit word boundary; the "
+                          f"{dialect.name} target cannot express it", m.location)
+    words = _words_of(m.size, f"{owner} member {m.name!r}", dialect.name, m.location)
+    if kind == "record":
+        return Slot(source, kind, type_, (m.offset - base) // WORD, words,
+                    from_words_name(type_), to_words_name(type_))
+    return Slot(source, kind, type_, (m.offset - base) // WORD, words)
+
+
+def from_words_name(c_name: str) -> str:
+    """The function that builds record ``c_name`` from its 32-bit words (the prefix is one no
+    schema name may use, so it cannot clash)."""
+    return f"sarek_layout_{c_name}_from_words"
+
+
+def to_words_name(c_name: str) -> str:
+    return f"sarek_layout_{c_name}_to_words"
+
+
+def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
+    c_name = names.claim(escape(st.c_name, dialect), f"type {st.qualified_name!r}",
+                         st.decl.location)
+    owner = f"type {st.qualified_name!r}"
+    make = names.claim(f"make_{c_name}", f"the make_ function of {owner}", st.decl.location)
+    members = _struct_members(st.items, dialect, owner, st.decl.location)
+    slots = tuple(_slot(escape(m.name, dialect), m, 0, dialect, owner) for m in st.members)
+    return SType(
+        kind="record", name=st.name, qualified_name=st.qualified_name, c_name=c_name,
+        size=st.size, align=st.align, members=members,
+        words=_words_of(st.size, owner, dialect.name, st.decl.location),
+        make_name=make, slots=slots,
+        from_words=from_words_name(c_name),
+        to_words=to_words_name(c_name),
+    )
+
+
+def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: bool) -> SType:
+    owner = f"type {st.qualified_name!r}"
+    c_name = names.claim(escape(st.c_name, dialect), owner, st.decl.location)
+    p = st.payload_offset
+    head = _struct_members(st.items, dialect, owner, st.decl.location)
+    payload_bytes = st.size - p if st.has_payload else 0
+    payload_words = _words_of(payload_bytes, f"the payload of {owner}", dialect.name,
+                              st.decl.location)
+    wide = p % (2 * WORD) == 0
+    data = None
+    if st.has_payload:
+        data = SMember("data", "data", "", p, payload_bytes,
+                       payload_words // 2 if wide else payload_words, wide)
+    ctors = []
+    for arm in st.arms:
+        where = f"constructor {st.qualified_name}.{arm.name}"
+        const = names.claim(escape(f"{c_name}_{arm.name}", dialect), f"the tag of {where}",
+                            arm.location)
+        make = names.claim(f"make_{c_name}_{arm.name}", f"the make_ function of {where}",
+                           arm.location)
+        args = []
+        for i, a in enumerate(arm.args):
+            accessor = names.claim(escape(accessor_name(c_name, arm.name, i, len(arm.args)),
+                                          dialect),
+                                   f"the accessor of argument {i} of {where}", arm.location)
+            slot = _slot(a.name, a, p, dialect, where)
+            refs = tuple(
+                ((slot.word + k) // 2, "x" if (slot.word + k) % 2 == 0 else "y") if wide
+                else (slot.word + k, "")
+                for k in range(slot.words)
+            )
+            args.append(SArg(a.name, accessor, slot.kind, slot.type, slot, refs))
+        arm_struct, arm_members = "", ()
+        if with_arms and arm.args:
+            arm_struct = names.claim(escape(arm_struct_name(c_name, arm.name), dialect),
+                                     f"the arm struct of {where}", arm.location)
+            arm_members = _struct_members(st.items + arm.items, dialect, where, arm.location)
+        ctors.append(SCtor(arm.name, arm.tag, const, make, tuple(args), arm.payload_size,
+                           arm_struct, arm_members))
+    return SType(
+        kind="variant", name=st.name, qualified_name=st.qualified_name, c_name=c_name,
+        size=st.size, align=st.align, members=head,
+        words=_words_of(st.size, owner, dialect.name, st.decl.location),
+        payload_offset=p, payload_words=payload_words, data=data, ctors=tuple(ctors),
+    )
+
+
+def _scalars_used(types: Iterable[SchemaType]) -> set:
+    """Names of the scalars stored anywhere in ``types``, nested records included."""
+    seen: set = set()
+    found: set = set()
+    todo = list(types)
+    while todo:
+        st = todo.pop()
+        if id(st) in seen:
+            continue
+        seen.add(id(st))
+        for m in (*st.members, *(a for arm in st.arms for a in arm.args)):
+            if m.scalar is not None:
+                found.add(m.scalar.name)
+            elif m.record is not None:
+                todo.append(m.record)
+    return found
+
+
+#: Per schema (by identity) and dialect: the file-scope names, claimed over every module, so
+#: that a clash between two schema files' names is found whichever file is rendered first.
+def _claim_all(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[int, SType]:
+    names = _Names(dialect.name)
+    views: Dict[int, SType] = {}
+    for st in schema.types:
+        views[id(st)] = (_record(st, dialect, names) if st.kind == "record"
+                         else _variant(st, dialect, names, with_arms))
+    return views
+
+
+_CACHE: Dict[Tuple[int, str], Tuple[Schema, Dict[int, SType]]] = {}
+
+
+def _type_views(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[int, SType]:
+    key = (id(schema), dialect.name)
+    hit = _CACHE.get(key)
+    if hit is None or hit[0] is not schema:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        hit = (schema, _claim_all(schema, dialect, with_arms))
+        _CACHE[key] = hit
+    return hit[1]
+
+
+def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
+                with_arms: bool = False, suffix: str = "") -> SModuleView:
+    """The view of ``module``'s file in a union-less shading language."""
+    from .views import module_dependencies
+
+    types = schema.dependency_order(schema.module_types(module))
+    views = _type_views(schema, dialect, with_arms)
+    used = _scalars_used(types)
+    needs = tuple(os.path.splitext(os.path.basename(d.path))[0] + suffix
+                  for d in module_dependencies(schema, module))
+    return SModuleView(
+        tool=TOOL, version=__version__, module=module.name,
+        source=os.path.basename(module.path),
+        types=tuple(views[id(st)] for st in types),
+        uses_int64="int64" in used, uses_float64="float64" in used, needs=needs,
+    )
+
+
+def glsl_view(schema: Schema, module: ModuleDecl) -> SModuleView:
+    from .dialects import GLSL
+
+    return shader_view(schema, module, GLSL, with_arms=True, suffix=".glsl")
+
+
+def wgsl_view(schema: Schema, module: ModuleDecl) -> SModuleView:
+    from .dialects import WGSL
+
+    return shader_view(schema, module, WGSL, suffix=".wgsl")
+
+
+# --- Metal: the C-family view with MSL's reserved words escaped ----------------------------
+
+
+def _path(path: str, dialect: Dialect) -> str:
+    return ".".join(escape(part, dialect) for part in path.split("."))
+
+
+def _renamed(view: ModuleView, dialect: Dialect) -> ModuleView:
+    esc = lambda name: escape(name, dialect)  # noqa: E731
+    replace = dataclasses.replace
+
+    def member(m):
+        if m.kind == "padding":
+            return m
+        return replace(m, name=esc(m.name), type=esc(m.type) if m.kind == "record" else m.type)
+
+    def assign(a):
+        return replace(a, target=_path(a.target, dialect), source=_path(a.source, dialect))
+
+    types = []
+    for t in view.types:
+        c_name = esc(t.c_name)
+        checks = tuple(
+            replace(c, member=_path(c.member, dialect),
+                    label=f"{c_name}::{_path(c.member, dialect)}" if c.member else c_name)
+            for c in t.checks
+        )
+        ctors = tuple(
+            replace(c, enum_name=esc(c.enum_name), arm=esc(c.arm) if c.arm else "",
+                    members=tuple(member(m) for m in c.members),
+                    params=tuple(replace(p, type=esc(p.type) if p.kind == "record" else p.type)
+                                 for p in c.params),
+                    assigns=tuple(assign(a) for a in c.assigns))
+            for c in t.ctors
+        )
+        copies = tuple(replace(c, c_name=esc(c.c_name), assigns=tuple(assign(a) for a in c.assigns))
+                       for c in t.copies)
+        types.append(replace(t, c_name=c_name, members=tuple(member(m) for m in t.members),
+                             checks=checks, ctors=ctors, copies=copies))
+    return replace(view, types=tuple(types))
+
+
+def metal_view(schema: Schema, module: ModuleDecl) -> ModuleView:
+    """``module_view`` with the names Metal reserves escaped (members, arms, types)."""
+    view = module_view(schema, module)
+    # Escaped names must still be unique: claim every file-scope name of the schema once.
+    names = _Names("metal")
+    for st in schema.types:
+        names.claim(escape(st.c_name, METAL), f"type {st.qualified_name!r}", st.decl.location)
+    for t in view.types:
+        seen: Dict[str, str] = {}
+        for m in t.members:
+            name = escape(m.name, METAL)
+            if name in seen and m.kind != "padding":
+                raise SchemaError(
+                    f"in the metal output, member {m.name!r} of type {t.qualified_name!r} is "
+                    f"escaped to {name!r}, which the type already has; rename one of them",
+                    schema.by_c_name(t.c_name).decl.location)
+            seen[name] = m.name
+    return _renamed(view, METAL)

@@ -1,0 +1,309 @@
+"""Runtime probes for GLSL and WGSL: a compute shader that reads the generated structs and
+accessors from a buffer of known words and reports where each value came from.
+
+Shading languages have no ``offsetof``, so the numbers are measured by reading: the input
+buffer holds, for every probed type ``T``, a struct ``{ uint a; T t[2]; }``, and Python fills
+the whole buffer with its own word indices (word ``i`` holds ``i + 1``). Reading a member
+(or calling a constructor argument's accessor) and looking at the bits that come back says
+which words it occupies: its offset is its first word minus the element's first word, a
+scalar's size is the span of its words, ``T``'s size is where ``t[1]`` starts, and its
+alignment is where ``t[0]`` starts after the ``uint``. A record member's size is its record's
+size, measured the same way. The layout is never consulted: types come from the struct
+declarations and accessor signatures of the files themselves, and the input buffer's size is
+an upper bound computed from those declarations.
+
+``probe_program(language, headers, probes)`` writes the shader; ``decode`` turns the output
+buffer into one value per probe.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from typing import Dict, List, Sequence, Tuple
+
+from ..probes import ALIGN, OFFSET, SIZE, Probe
+from . import HeaderSet, ProbeFailed
+
+__all__ = ["lay_out", "ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
+           "parse_structs", "parse_accessors", "PADDING"]
+
+PADDING = "_sarek_pad"
+
+
+def lay_out(headers: HeaderSet, folder: str) -> List[str]:
+    """Write ``headers.files`` into ``folder``; the ``-I`` flags that find them and the
+    headers' own search folders (only ``files`` and ``search_dirs`` are read, so this works
+    whatever else a HeaderSet offers)."""
+    import os
+
+    for name, text in headers.files:
+        with open(os.path.join(folder, os.path.basename(name)), "w", encoding="utf-8") as f:
+            f.write(text)
+    return [f"-I{folder}", *(f"-I{d}" for d in headers.search_dirs)]
+
+
+@dataclass(frozen=True)
+class ProbeLanguage:
+    name: str
+    #: Python regexes over comment-free text: struct blocks, and one member line.
+    struct_re: "re.Pattern[str]"
+    member_re: "re.Pattern[str]"
+    accessor_re: "re.Pattern[str]"
+    #: Scalar type spelling -> its bits as (first word, last word) given ``x``.
+    scalar_bits: Dict[str, str]
+    #: Byte size of each scalar spelling (a language fact, for the buffer bound and reflection).
+    scalar_size: Dict[str, int]
+
+
+GLSL_PROBE = ProbeLanguage(
+    name="glsl",
+    struct_re=re.compile(r"^struct\s+(\w+)\s*\{(.*?)\};", re.S | re.M),
+    member_re=re.compile(r"^\s*(\w+)\s+(\w+)\s*(?:\[(\d+)\])?\s*;\s*$", re.M),
+    accessor_re=re.compile(r"^(\w+)\s+(\w+)\((\w+)\s+_sarek_v\)\s*$", re.M),
+    scalar_bits={"int": "uvec2(uint(_sarek_x))", "uint": "uvec2(_sarek_x)",
+                 "float": "uvec2(floatBitsToUint(_sarek_x))", "double": "unpackDouble2x32(_sarek_x)",
+                 "int64_t": "unpackUint2x32(uint64_t(_sarek_x))", "uvec2": "_sarek_x"},
+    scalar_size={"int": 4, "uint": 4, "float": 4, "double": 8, "int64_t": 8, "uint64_t": 8,
+                 "uvec2": 8},
+)
+
+WGSL_PROBE = ProbeLanguage(
+    name="wgsl",
+    struct_re=re.compile(r"^struct\s+(\w+)\s*\{(.*?)^\}", re.S | re.M),
+    member_re=re.compile(r"^\s*(\w+)\s*:\s*(?:array<\s*([\w<>]+)\s*,\s*(\d+)\s*>|([\w<>]+))\s*,?\s*$",
+                         re.M),
+    accessor_re=re.compile(r"^fn\s+(\w+)\(_sarek_v:\s*(\w+)\)\s*->\s*([\w<>]+)\s*\{", re.M),
+    scalar_bits={"i32": "vec2<u32>(bitcast<u32>(_sarek_x))", "u32": "vec2<u32>(_sarek_x)",
+                 "f32": "vec2<u32>(bitcast<u32>(_sarek_x))", "vec2<u32>": "_sarek_x"},
+    scalar_size={"i32": 4, "u32": 4, "f32": 4, "vec2<u32>": 8},
+)
+
+#: A struct: its members as (name, type, array length or 0), in order.
+Structs = Dict[str, List[Tuple[str, str, int]]]
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+
+
+def parse_structs(lang: ProbeLanguage, texts: Sequence[str]) -> Structs:
+    """Every struct declared in ``texts`` (the generated files' own declarations)."""
+    out: Structs = {}
+    for text in texts:
+        for name, body in lang.struct_re.findall(_strip_comments(text)):
+            members = []
+            for m in lang.member_re.finditer(body):
+                if lang.name == "glsl":
+                    members.append((m.group(2), m.group(1), int(m.group(3) or 0)))
+                else:
+                    array_type, count, plain = m.group(2), m.group(3), m.group(4)
+                    members.append((m.group(1), array_type or plain, int(count or 0)))
+            out[name] = members
+    return out
+
+
+def parse_accessors(lang: ProbeLanguage, texts: Sequence[str]) -> Dict[str, str]:
+    """Accessor name -> its return type (functions taking one ``_sarek_v``)."""
+    out: Dict[str, str] = {}
+    for text in texts:
+        for m in lang.accessor_re.finditer(_strip_comments(text)):
+            if lang.name == "glsl":
+                out[m.group(2)] = m.group(1)
+            else:
+                out[m.group(1)] = m.group(3)
+    return out
+
+
+@dataclass(frozen=True)
+class Program:
+    source: str
+    #: Initial bytes of binding 0 and the byte size of binding 1.
+    input: bytes
+    output_size: int
+    count: int
+
+
+def _ident(type_name: str) -> str:
+    return re.sub(r"\W", "_", type_name)
+
+
+def _size_bound(t: str, lang: ProbeLanguage, structs: Structs, memo: Dict[str, int]) -> int:
+    """An upper bound of a type's size from its declaration (8 bytes of slack per member)."""
+    if t in lang.scalar_size:
+        return 8
+    if t not in memo:
+        memo[t] = 0  # no recursion in generated files; guards a hostile header
+        memo[t] = 8 + sum(8 + max(n, 1) * _size_bound(mt, lang, structs, memo)
+                          for _, mt, n in structs.get(t, []))
+    return memo[t]
+
+
+def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Probe],
+                  escape=None) -> Program:
+    """The probe shader for ``probes`` over ``headers`` (``escape`` maps a schema name to the
+    name the target emits; default: the target dialect's escaping)."""
+    from ...codegen import dialects
+    from ...codegen.shader_views import accessor_name, escape as escape_name
+
+    dialect = dialects.GLSL if lang.name == "glsl" else dialects.WGSL
+    esc = escape or (lambda n: escape_name(n, dialect))
+    texts = [t for _, t in headers.files]
+    structs = parse_structs(lang, texts)
+    accessors = parse_accessors(lang, texts)
+
+    types: Dict[str, int] = {}  # emitted type name -> probe struct index
+
+    def probe_index(t: str) -> int:
+        if t not in structs:
+            raise ProbeFailed(lang.name, f"no struct {t} in the generated files")
+        return types.setdefault(t, len(types))
+
+    arity: Dict[Tuple[str, str], int] = {}
+    for p in probes:
+        parts = p.member.split(".")
+        if len(parts) == 3 and parts[0] == "data" and p.quantity == OFFSET:
+            key = (p.c_type, parts[1])
+            arity[key] = arity.get(key, 0) + 1
+
+    def member_type(t: str, name: str) -> Tuple[str, str]:
+        for m, mt, n in structs.get(t, []):
+            if m == name:
+                return mt, ("[0]" if n else "")
+        raise ProbeFailed(lang.name, f"struct {t} has no member {name}")
+
+    # Each probe as (expression, its type, kind): kind "offset"/"span" read bits of an
+    # expression relative to the element; "size"/"align" use the probe structs.
+    bits_needed: Dict[str, None] = {}
+
+    def bits(expr: str, t: str) -> str:
+        bits_needed[t] = None
+        return f"sarek_probe_bits_{_ident(t)}({expr})"
+
+    outputs: List[str] = []
+    for p in probes:
+        t = esc(p.c_type)
+        i = probe_index(t)
+        base, start = f"sarek_in.p{i}", f"sarek_s{i}"
+        if p.quantity == SIZE:
+            outputs.append(f"({bits(base + '.t[1]', t)}.x - {start}) * 4u")
+            continue
+        if p.quantity == ALIGN:
+            outputs.append(f"({start} - {bits(base + '.a', _word(lang))}.x) * 4u")
+            continue
+        parts = p.member.split(".")
+        elem = base + ".t[0]"
+        if parts[0] == "data" and len(parts) <= 2:
+            mt, _ = member_type(t, "data")
+            expr, et = elem + ".data[0]", mt
+        elif parts[0] == "data" and len(parts) == 3:
+            ctor = parts[1][:-2] if parts[1].endswith("_v") else parts[1]
+            index = int(parts[2].lstrip("_"))
+            name = esc(accessor_name(t, ctor, index, arity[(p.c_type, parts[1])]))
+            if name not in accessors:
+                raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
+            expr, et = f"{name}({elem})", accessors[name]
+        else:
+            member = esc(parts[0])
+            mt, index = member_type(t, member)
+            expr, et = f"{elem}.{member}{index}", mt
+        if p.quantity == OFFSET:
+            outputs.append(f"({bits(expr, et)}.x - {start}) * 4u")
+        elif et in structs:  # MEMBER_SIZE of a record: its own measured size
+            j = probe_index(et)
+            outputs.append(f"({bits(f'sarek_in.p{j}.t[1]', et)}.x - sarek_s{j}) * 4u")
+        else:
+            outputs.append(f"({bits(expr, et)}.y - {bits(expr, et)}.x + 1u) * 4u")
+
+    memo: Dict[str, int] = {}
+    total = sum(8 + 2 * _size_bound(t, lang, structs, memo) for t in types) + 16
+    words = total // 4
+    data = struct.pack(f"<{words}I", *range(1, words + 1))
+    source = _render(lang, headers, types, structs, [*bits_needed, *types], outputs)
+    return Program(source, data, 4 * max(len(outputs), 1), len(outputs))
+
+
+def _word(lang: ProbeLanguage) -> str:
+    return "uint" if lang.name == "glsl" else "u32"
+
+
+def _ends(members: List[Tuple[str, str, int]]) -> List[Tuple[str, str, int]]:
+    real = [m for m in members if not m[0].startswith(PADDING)] or members
+    return [real[0], real[-1]]
+
+
+def _bits_function(lang: ProbeLanguage, t: str, structs: Structs) -> str:
+    name = f"sarek_probe_bits_{_ident(t)}"
+    if lang.name == "glsl":
+        if t in lang.scalar_bits:
+            return f"uvec2 {name}({t} _sarek_x) {{ return {lang.scalar_bits[t]}; }}\n"
+        (f, ft, fn), (l, lt, ln) = _ends(structs[t])
+        return (f"uvec2 {name}({t} _sarek_x) {{ return uvec2(sarek_probe_bits_{_ident(ft)}(_sarek_x.{f}"
+                f"{'[0]' if fn else ''}).x, sarek_probe_bits_{_ident(lt)}(_sarek_x.{l}"
+                f"{f'[{ln - 1}]' if ln else ''}).y); }}\n")
+    if t in lang.scalar_bits:
+        return f"fn {name}(_sarek_x: {t}) -> vec2<u32> {{ return {lang.scalar_bits[t]}; }}\n"
+    (f, ft, fn), (l, lt, ln) = _ends(structs[t])
+    return (f"fn {name}(_sarek_x: {t}) -> vec2<u32> {{ return vec2<u32>(sarek_probe_bits_{_ident(ft)}"
+            f"(_sarek_x.{f}{'[0]' if fn else ''}).x, sarek_probe_bits_{_ident(lt)}(_sarek_x.{l}"
+            f"{f'[{ln - 1}]' if ln else ''}).y); }}\n")
+
+
+def _render(lang, headers, types, structs, needed, outputs) -> str:
+    parts: List[str] = []
+    order = _struct_order(needed, structs)
+    if lang.name == "glsl":
+        parts.append("#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+                     "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n")
+        parts.append(headers.include_lines())
+        for t, i in types.items():
+            parts.append(f"struct SarekProbe{i} {{ uint a; {t} t[2]; }};\n")
+        parts.append("layout(std430, binding = 0) readonly buffer SarekIn {\n")
+        parts.extend(f"    SarekProbe{i} p{i};\n" for i in types.values())
+        parts.append("} sarek_in;\nlayout(std430, binding = 1) buffer SarekOut { uint v[]; } sarek_out;\n")
+        parts.extend(_bits_function(lang, t, structs) for t in order)
+        parts.append("layout(local_size_x = 1) in;\nvoid main() {\n")
+        for t, i in types.items():
+            parts.append(f"    uint sarek_s{i} = sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x;\n")
+        parts.extend(f"    sarek_out.v[{k}] = {e};\n" for k, e in enumerate(outputs))
+        parts.append("}\n")
+        return "".join(parts)
+    # WGSL has no #include: the files are concatenated in the order given.
+    parts.extend(text + "\n" for _, text in headers.files)
+    for t, i in types.items():
+        parts.append(f"struct SarekProbe{i} {{ a: u32, t: array<{t}, 2>, }}\n")
+    parts.append("struct SarekIn {\n")
+    parts.extend(f"    p{i}: SarekProbe{i},\n" for i in types.values())
+    parts.append("}\n@group(0) @binding(0) var<storage, read> sarek_in: SarekIn;\n"
+                 "@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
+    parts.extend(_bits_function(lang, t, structs) for t in order)
+    parts.append("@compute @workgroup_size(1)\nfn main() {\n")
+    for t, i in types.items():
+        parts.append(f"    let sarek_s{i} = sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x;\n")
+    parts.extend(f"    sarek_out[{k}] = {e};\n" for k, e in enumerate(outputs))
+    parts.append("}\n")
+    return "".join(parts)
+
+
+def _struct_order(names: List[str], structs: Structs) -> List[str]:
+    """Scalars first, then structs so that each follows those its bits function calls
+    (GLSL needs a function declared before its use)."""
+    done: Dict[str, None] = {}
+    for n in names:
+        stack = [n]
+        while stack:
+            t = stack[-1]
+            pending = [mt for _, mt, _ in _ends(structs[t])] if t in structs else []
+            pending = [mt for mt in pending if mt not in done and mt != t]
+            if pending:
+                stack.append(pending[0])
+                continue
+            stack.pop()
+            done.setdefault(t, None)
+    return list(done)
+
+
+def decode(program: Program, output: bytes) -> Tuple[int, ...]:
+    """One value per probe, from the output buffer."""
+    return struct.unpack(f"<{program.count}I", output[:4 * program.count])

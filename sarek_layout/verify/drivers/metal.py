@@ -1,0 +1,92 @@
+"""Metal, by proxy: the generated ``<stem>_metal.h`` compiled as C++14 by clang for an arm64
+Apple target (the ``metal-proxy`` toolchain).
+
+No Metal compiler exists on Linux. The Metal Shading Language is a C++14 dialect, and Apple's
+compiler is clang, so the nearest check available is clang++ ``-std=c++14
+--target=arm64-apple-macos11`` with ``__METAL_VERSION__`` defined and a stand-in
+``<metal_stdlib>`` (``METAL_SHIM``) that declares the MSL built-in types the header uses
+(``uint``, ``uint2`` as a two-lane clang vector: 8 bytes, 8-aligned, like MSL's). This is a
+proxy: it proves the header's layout under clang's arm64 Apple ABI and that its static
+assertions hold there, not that Apple's Metal compiler accepts it.
+
+Probes are ``char sarek_probe_N[(expr) + 1]`` globals read back from the LLVM IR (``[K x i8]``,
+value K - 1), one clang invocation for all of them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from typing import List, Sequence, Tuple
+
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, with_assertion_fallback
+from .gpu_probes import lay_out
+
+__all__ = ["METAL_SHIM", "METAL_PROXY_ARGS", "MetalProxyDriver", "metal_expression"]
+
+#: The stand-in for <metal_stdlib>: only what generated headers use.
+METAL_SHIM = """// sarek-layout's stand-in for <metal_stdlib> (the metal-proxy check, clang++ -std=c++14).
+// MSL declares these built-in types; uint2 is 8 bytes and 8-aligned there as here.
+typedef unsigned int uint;
+typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
+"""
+
+METAL_PROXY_ARGS = ("clang++", "-std=c++14", "--target=arm64-apple-macos11", "-x", "c++",
+                    "-D__METAL_VERSION__=230", "-nostdinc", "-nostdinc++")
+
+_IR = re.compile(r"^@sarek_probe_(\d+)\s*=.*?\[(\d+) x i8\]", re.M)
+
+
+def metal_expression(p: Probe) -> str:
+    from ...codegen.dialects import METAL
+    from ...codegen.shader_views import escape
+
+    t = escape(p.c_type, METAL)
+    m = ".".join(escape(part, METAL) for part in p.member.split(".")) if p.member else ""
+    if p.quantity == SIZE:
+        return f"sizeof({t})"
+    if p.quantity == ALIGN:
+        return f"alignof({t})"
+    if p.quantity == OFFSET:
+        return f"__builtin_offsetof({t}, {m})"
+    if p.quantity == MEMBER_SIZE:
+        return f"sizeof((({t} *)0)->{m})"
+    raise ValueError(p.quantity)
+
+
+class MetalProxyDriver(Driver):
+    def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
+        tc = self.toolchain
+
+        def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
+            with tempfile.TemporaryDirectory(prefix="sarek-metal-") as tmp:
+                flags = lay_out(headers, tmp)
+                shim = os.path.join(tmp, "sarek_metal_shim")
+                os.makedirs(shim)
+                with open(os.path.join(shim, "metal_stdlib"), "w") as f:
+                    f.write(METAL_SHIM)
+                src = os.path.join(tmp, "sarek_probe.cpp")
+                out = os.path.join(tmp, "sarek_probe.ll")
+                with open(src, "w") as f:
+                    if disable_asserts:
+                        f.write("#define static_assert(...)\n")
+                    f.write(headers.include_lines())
+                    f.writelines(f"char sarek_probe_{i}[({metal_expression(p)}) + 1];\n"
+                                 for i, p in enumerate(probes))
+                proc = subprocess.run(
+                    [*METAL_PROXY_ARGS, "-S", "-emit-llvm", "-O0", "-I", shim,
+                     *flags, src, "-o", out],
+                    capture_output=True, text=True, cwd=tmp)
+                if proc.returncode != 0:
+                    raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))
+                with open(out) as f:
+                    sizes = {int(n): int(k) for n, k in _IR.findall(f.read())}
+            missing = [i for i in range(len(probes)) if i not in sizes]
+            if missing:
+                raise ProbeFailed(tc.display, f"{len(missing)} probes missing from the LLVM IR")
+            return [("", tuple(sizes[i] - 1 for i in range(len(probes))))]
+
+        return with_assertion_fallback(tc, attempt)
