@@ -9,8 +9,8 @@
 // the element typed as one constructor. Include it with GL_GOOGLE_include_directive, or
 // paste it, after #version 450.
 // float64 members: double is core GLSL; the device needs the feature shaderFloat64.
-#ifndef SAREK_LAYOUT_BASE_GLSL
-#define SAREK_LAYOUT_BASE_GLSL
+#ifndef SAREK_LAYOUT_BASE_GLSL_1746C05B
+#define SAREK_LAYOUT_BASE_GLSL_1746C05B
 
 // Base.vec: record, size 16, align 8
 struct Base_vec {
@@ -62,4 +62,4 @@ uint[1] sarek_layout_Base_id_to_words(Base_id _sarek_r)
     return _sarek_w;
 }
 
-#endif // SAREK_LAYOUT_BASE_GLSL
+#endif // SAREK_LAYOUT_BASE_GLSL_1746C05B

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_BASE_METAL_H
-#define SAREK_LAYOUT_BASE_METAL_H
+#ifndef SAREK_LAYOUT_BASE_METAL_H_B4D2C8ED
+#define SAREK_LAYOUT_BASE_METAL_H_B4D2C8ED
 
 #if defined(__METAL_VERSION__)
 #include <metal_stdlib>
@@ -36,4 +36,4 @@ static_assert(sizeof(Base_id) == 4, "sarek-layout: sizeof(Base_id) must be 4");
 static_assert(alignof(Base_id) == 4, "sarek-layout: alignment of Base_id must be 4");
 static_assert(__builtin_offsetof(Base_id, value) == 0, "sarek-layout: Base_id::value must be at offset 0");
 
-#endif /* SAREK_LAYOUT_BASE_METAL_H */
+#endif /* SAREK_LAYOUT_BASE_METAL_H_B4D2C8ED */

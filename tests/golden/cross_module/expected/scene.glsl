@@ -9,8 +9,8 @@
 // the element typed as one constructor. Include it with GL_GOOGLE_include_directive, or
 // paste it, after #version 450.
 // float64 members: double is core GLSL; the device needs the feature shaderFloat64.
-#ifndef SAREK_LAYOUT_SCENE_GLSL
-#define SAREK_LAYOUT_SCENE_GLSL
+#ifndef SAREK_LAYOUT_SCENE_GLSL_D516D697
+#define SAREK_LAYOUT_SCENE_GLSL_D516D697
 #include "base.glsl"
 
 // Scene.node: record, size 32, align 8
@@ -109,4 +109,4 @@ Scene_item make_Scene_item_Nothing()
     return Scene_item(Scene_item_Nothing, uint[1](0u), uvec2[5](uvec2(_sarek_w[0], _sarek_w[1]), uvec2(_sarek_w[2], _sarek_w[3]), uvec2(_sarek_w[4], _sarek_w[5]), uvec2(_sarek_w[6], _sarek_w[7]), uvec2(_sarek_w[8], _sarek_w[9])));
 }
 
-#endif // SAREK_LAYOUT_SCENE_GLSL
+#endif // SAREK_LAYOUT_SCENE_GLSL_D516D697

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SCENE_METAL_H
-#define SAREK_LAYOUT_SCENE_METAL_H
+#ifndef SAREK_LAYOUT_SCENE_METAL_H_C65DE283
+#define SAREK_LAYOUT_SCENE_METAL_H_C65DE283
 
 #if defined(__METAL_VERSION__)
 #include <metal_stdlib>
@@ -124,4 +124,4 @@ static inline Scene_item make_Scene_item_Nothing(void)
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_SCENE_METAL_H */
+#endif /* SAREK_LAYOUT_SCENE_METAL_H_C65DE283 */

@@ -11,8 +11,8 @@
 // int64 members: needs GL_EXT_shader_explicit_arithmetic_types_int64 (enabled below) and
 // the device feature shaderInt64.
 // float64 members: double is core GLSL; the device needs the feature shaderFloat64.
-#ifndef SAREK_LAYOUT_NESTED_GLSL
-#define SAREK_LAYOUT_NESTED_GLSL
+#ifndef SAREK_LAYOUT_NESTED_GLSL_9EF20F2E
+#define SAREK_LAYOUT_NESTED_GLSL_9EF20F2E
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 // Nest.vec3: record, size 12, align 4
@@ -205,4 +205,4 @@ Nest_event make_Nest_event_Quit()
     return Nest_event(Nest_event_Quit, uint[1](0u), uvec2[6](uvec2(_sarek_w[0], _sarek_w[1]), uvec2(_sarek_w[2], _sarek_w[3]), uvec2(_sarek_w[4], _sarek_w[5]), uvec2(_sarek_w[6], _sarek_w[7]), uvec2(_sarek_w[8], _sarek_w[9]), uvec2(_sarek_w[10], _sarek_w[11])));
 }
 
-#endif // SAREK_LAYOUT_NESTED_GLSL
+#endif // SAREK_LAYOUT_NESTED_GLSL_9EF20F2E

@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_NESTED_METAL_H
-#define SAREK_LAYOUT_NESTED_METAL_H
+#ifndef SAREK_LAYOUT_NESTED_METAL_H_A6977295
+#define SAREK_LAYOUT_NESTED_METAL_H_A6977295
 
 #if defined(__METAL_VERSION__)
 #include <metal_stdlib>
@@ -173,4 +173,4 @@ static inline Nest_event make_Nest_event_Quit(void)
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_NESTED_METAL_H */
+#endif /* SAREK_LAYOUT_NESTED_METAL_H_A6977295 */

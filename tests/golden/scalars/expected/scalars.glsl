@@ -11,8 +11,8 @@
 // int64 members: needs GL_EXT_shader_explicit_arithmetic_types_int64 (enabled below) and
 // the device feature shaderInt64.
 // float64 members: double is core GLSL; the device needs the feature shaderFloat64.
-#ifndef SAREK_LAYOUT_SCALARS_GLSL
-#define SAREK_LAYOUT_SCALARS_GLSL
+#ifndef SAREK_LAYOUT_SCALARS_GLSL_026BA52D
+#define SAREK_LAYOUT_SCALARS_GLSL_026BA52D
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 // all_scalars: record, size 48, align 8
@@ -166,4 +166,4 @@ unit_arg make_unit_arg_Flag(int _0, int _1)
     return unit_arg(unit_arg_Flag, _sarek_w);
 }
 
-#endif // SAREK_LAYOUT_SCALARS_GLSL
+#endif // SAREK_LAYOUT_SCALARS_GLSL_026BA52D

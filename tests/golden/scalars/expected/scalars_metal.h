@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SCALARS_METAL_H
-#define SAREK_LAYOUT_SCALARS_METAL_H
+#ifndef SAREK_LAYOUT_SCALARS_METAL_H_2C48947B
+#define SAREK_LAYOUT_SCALARS_METAL_H_2C48947B
 
 #if defined(__METAL_VERSION__)
 #include <metal_stdlib>
@@ -141,4 +141,4 @@ static inline unit_arg make_unit_arg_Flag(int _0, int _1)
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_SCALARS_METAL_H */
+#endif /* SAREK_LAYOUT_SCALARS_METAL_H_2C48947B */

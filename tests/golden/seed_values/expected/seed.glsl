@@ -9,8 +9,8 @@
 // the element typed as one constructor. Include it with GL_GOOGLE_include_directive, or
 // paste it, after #version 450.
 // float64 members: double is core GLSL; the device needs the feature shaderFloat64.
-#ifndef SAREK_LAYOUT_SEED_GLSL
-#define SAREK_LAYOUT_SEED_GLSL
+#ifndef SAREK_LAYOUT_SEED_GLSL_4F01CF3F
+#define SAREK_LAYOUT_SEED_GLSL_4F01CF3F
 
 // Seed.vec2: record, size 8, align 4
 struct Seed_vec2 {
@@ -283,4 +283,4 @@ Seed_pairs make_Seed_pairs_Pair(int _0, double _1)
     return Seed_pairs(Seed_pairs_Pair, uint[1](0u), uvec2[2](uvec2(_sarek_w[0], _sarek_w[1]), uvec2(_sarek_w[2], _sarek_w[3])));
 }
 
-#endif // SAREK_LAYOUT_SEED_GLSL
+#endif // SAREK_LAYOUT_SEED_GLSL_4F01CF3F

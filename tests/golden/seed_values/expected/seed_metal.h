@@ -7,8 +7,8 @@
  * alignment specifier, and compile-time checks of the size, the alignment and every member
  * offset follow each type.
  */
-#ifndef SAREK_LAYOUT_SEED_METAL_H
-#define SAREK_LAYOUT_SEED_METAL_H
+#ifndef SAREK_LAYOUT_SEED_METAL_H_52B6BDF7
+#define SAREK_LAYOUT_SEED_METAL_H_52B6BDF7
 
 #if defined(__METAL_VERSION__)
 #include <metal_stdlib>
@@ -199,4 +199,4 @@ static inline Seed_pairs make_Seed_pairs_Pair(int _0, uint2 _1)
     return _sarek_v;
 }
 
-#endif /* SAREK_LAYOUT_SEED_METAL_H */
+#endif /* SAREK_LAYOUT_SEED_METAL_H_52B6BDF7 */
