@@ -1,8 +1,12 @@
-"""The compilers and runtimes sarek-layout checks headers with: names, command lines, and
-whether each is installed here (with the one line that says how to install it).
+"""The compilers and runtimes sarek-layout checks headers with: the registry.
 
-One registry shared by ``verify`` (which measures layouts with them) and the test suite
-(which compiles every generated header with them). Command lines are the measured ones of
+Each entry carries its behaviour, not just its name: the header target it reads, its
+command line, the driver class that measures layouts with it (``driver``, imported on use),
+and how it detects itself here (``detect``: ``None`` when usable, else the one line that
+says what is missing and how to install it). One registry shared by ``verify`` (which
+measures layouts with them) and the test suite (which derives its toolchain lists from it
+and compiles every generated header with them). Adding a toolchain is one entry here and,
+for a new family, one driver module (docs/extending.md). Command lines are the measured ones of
 ``TOOLCHAINS.md``: cross compilers run ``-ffreestanding`` so that only gcc's own
 ``stdint.h``/``stddef.h`` are used, and ``gcc -m32`` is probed by compiling, because the
 driver exists even when the i386 libraries do not.
@@ -16,7 +20,7 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 __all__ = [
     "Toolchain",
@@ -52,10 +56,24 @@ class Toolchain:
     smoke_source: Optional[str] = None
     #: How reports name it ("gcc -m32"); defaults to ``name``.
     label: str = ""
+    #: The compiler passes it measures separately (nvcc's and hipcc's host and device
+    #: passes); empty for one.
+    passes: Tuple[str, ...] = ()
+    #: ``module:Class`` of the driver that measures layouts with it (``verify.drivers``).
+    driver: str = "sarek_layout.verify.drivers.objfile:ObjfileDriver"
+    #: How it finds out whether it is usable here: ``None``, or why not (one line).
+    detect: Callable[["Toolchain"], Optional[str]] = lambda tc: _compiler_problem(tc)
 
     @property
     def display(self) -> str:
         return self.label or self.name
+
+    def driver_class(self) -> type:
+        """The driver class (its module imported now, not at start-up)."""
+        import importlib
+
+        module, _, cls = self.driver.partition(":")
+        return getattr(importlib.import_module(module), cls)
 
     @property
     def available(self) -> bool:
@@ -66,6 +84,9 @@ class Toolchain:
         """``None`` when usable, else one line: what is missing and how to install it."""
         return _availability(self.name)
 
+
+#: Where the drivers live (``module:Class`` names below are relative to it).
+_DRIVERS = "sarek_layout.verify.drivers."
 
 _C_SMOKE = "#include <stdint.h>\n#include <stddef.h>\nint32_t smoke_probe;\n"
 
@@ -95,40 +116,53 @@ _LIST = [
               ("s390x-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
               _CROSS_HINT.format(pkg="gcc-s390x-linux-gnu"), smoke_source=_C_SMOKE),
     Toolchain("cffi", "cffi API mode with the host C compiler", "c", "c", (),
-              "pip install cffi", python_module="cffi"),
+              "pip install cffi", python_module="cffi",
+              driver=_DRIVERS + "cffi_host:CffiDriver", detect=lambda tc: _module_problem(tc)),
     Toolchain("nvcc", "nvcc -c, CUDA host and device passes", "cuda", "cuda", ("nvcc", "-c"),
-              "install the CUDA toolkit (nvcc on PATH)"),
+              "install the CUDA toolkit (nvcc on PATH)", driver=_DRIVERS + "cuda:NvccDriver",
+              passes=("host pass", "device pass")),
     Toolchain("nvrtc", "NVRTC, CUDA device code without libc headers (no GPU needed)", "cuda",
-              "cuda", (), "pip install nvidia-cuda-nvrtc (or set SAREK_NVRTC_LIBRARY)"),
+              "cuda", (), "pip install nvidia-cuda-nvrtc (or set SAREK_NVRTC_LIBRARY)",
+              driver=_DRIVERS + "cuda:NvrtcDriver", detect=lambda tc: _nvrtc_problem(tc)),
     Toolchain("clang-opencl", "clang -x cl -cl-std=CL1.2 -target spir64", "opencl", "opencl",
               ("clang", "-x", "cl", "-cl-std=CL1.2", "-target", "spir64"),
-              "apt-get install -y --no-install-recommends clang"),
+              "apt-get install -y --no-install-recommends clang",
+              driver=_DRIVERS + "opencl:ClangOpenCLDriver"),
     Toolchain("pocl", "PoCL OpenCL runtime on the CPU, through pyopencl", "opencl", "opencl", (),
               "apt-get install -y pocl-opencl-icd ocl-icd-opencl-dev && pip install pyopencl",
-              python_module="pyopencl"),
+              python_module="pyopencl", driver=_DRIVERS + "opencl:PoclDriver",
+              detect=lambda tc: _module_problem(tc) or _pocl_problem(tc)),
 ]
 
 # GPU API targets (issue #14, docs/gpu-apis.md): glslang and spirv-cross reflection, naga
 # (inside wgpu), the Vulkan and WebGPU runtimes (lavapipe on a CPU), clang++ as a Metal proxy.
 _VULKAN_HINT = "apt-get install -y mesa-vulkan-drivers libvulkan1 glslang-tools && pip install vulkan"
 _LIST += [
-    Toolchain("glslang", "glslangValidator to SPIR-V, offsets from spirv-cross --reflect", "glsl",
+    Toolchain("glslang", "glslangValidator to SPIR-V, offsets and strides read from the module", "glsl",
               "glsl", ("glslangValidator", "spirv-cross"),
-              "apt-get install -y --no-install-recommends glslang-tools spirv-cross"),
+              "apt-get install -y --no-install-recommends glslang-tools spirv-cross",
+              driver=_DRIVERS + "glsl:GlslangDriver", detect=lambda tc: _missing_programs(tc)),
     Toolchain("naga", "naga (inside wgpu) validates the WGSL; no numbers of its own", "wgsl",
-              "wgsl", (), "pip install wgpu", python_module="wgpu"),
+              "wgsl", (), "pip install wgpu", python_module="wgpu",
+              driver=_DRIVERS + "wgsl:NagaDriver",
+              detect=lambda tc: _module_problem(tc) or _webgpu_problem(tc)),
     Toolchain("vulkan", "a GLSL compute shader reads the structs on a Vulkan device (lavapipe)",
-              "glsl", "glsl", ("glslangValidator",), _VULKAN_HINT, python_module="vulkan"),
+              "glsl", "glsl", ("glslangValidator",), _VULKAN_HINT, python_module="vulkan",
+              driver=_DRIVERS + "vulkan:VulkanDriver",
+              detect=lambda tc: _module_problem(tc) or _vulkan_problem(tc)),
     Toolchain("webgpu", "a WGSL compute shader reads the structs through wgpu (lavapipe)",
               "wgsl", "wgsl", (), "pip install wgpu && apt-get install -y mesa-vulkan-drivers",
-              python_module="wgpu"),
+              python_module="wgpu", driver=_DRIVERS + "wgsl:WebGPUDriver",
+              detect=lambda tc: _module_problem(tc) or _webgpu_problem(tc)),
     Toolchain("metal-proxy", "clang++ -std=c++14 for arm64 Apple with an MSL shim (a proxy: "
               "not Apple's Metal compiler)", "metal", "c++",
               ("clang++", "-std=c++14", "--target=arm64-apple-macos11"),
-              "apt-get install -y --no-install-recommends clang", label="metal-proxy"),
+              "apt-get install -y --no-install-recommends clang", label="metal-proxy",
+              driver=_DRIVERS + "metal:MetalProxyDriver"),
     Toolchain("hip", "hipcc (clang HIP mode, gfx90a), host and device passes, offline: Sarek's "
               "HIP backend reuses the CUDA emitter", "cuda", "cuda", ("hipcc",),
-              "apt-get install -y --no-install-recommends hipcc libamdhip64-dev"),
+              "apt-get install -y --no-install-recommends hipcc libamdhip64-dev",
+              driver=_DRIVERS + "hip:HipDriver", passes=("host pass", "device pass")),
 ]
 
 TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
@@ -151,43 +185,54 @@ def refresh() -> None:
 @functools.lru_cache(maxsize=None)
 def _availability(name: str) -> Optional[str]:
     tc = TOOLCHAINS[name]
-    if name == "nvrtc":
-        return None if nvrtc_library() is not None else (
-            f"{tc.name}: libnvrtc not found (looked in the nvidia pip wheels, the loader path "
-            f"and $CUDA_HOME); {tc.install_hint}"
-        )
-    if tc.python_module is not None:
-        import importlib.util
+    return tc.detect(tc)
 
-        try:
-            found = importlib.util.find_spec(tc.python_module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            return f"{tc.name}: Python module {tc.python_module} not found; {tc.install_hint}"
-        if name == "pocl":
-            return _pocl_problem(tc)
-        if name in _GPU_PROBLEMS:
-            return _GPU_PROBLEMS[name](tc)
-        return None
+
+# --- detection, shared by the entries ------------------------------------------------------
+
+
+def _compiler_problem(tc: Toolchain) -> Optional[str]:
+    """A command-line compiler: its program is on PATH and, when it has a smoke source, that
+    compiles (the driver exists even when, say, the i386 libraries do not)."""
     if tc.argv and shutil.which(tc.argv[0]) is None:
         return f"{tc.name}: {tc.argv[0]} not found; {tc.install_hint}"
-    if name == "glslang":
-        return _missing_programs(tc)
-    if tc.smoke_source is not None:
-        with tempfile.TemporaryDirectory(prefix="sarek-smoke-") as tmp:
-            src = os.path.join(tmp, "smoke.c")
-            with open(src, "w") as f:
-                f.write(tc.smoke_source)
+    if tc.smoke_source is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="sarek-smoke-") as tmp:
+        src = os.path.join(tmp, "smoke.c")
+        with open(src, "w") as f:
+            f.write(tc.smoke_source)
+        try:
             proc = subprocess.run(
                 [*tc.argv, "-c", src, "-o", os.path.join(tmp, "smoke.o")],
-                capture_output=True,
-                text=True,
+                capture_output=True, text=True, timeout=120,
             )
-            if proc.returncode != 0:
-                first = (proc.stderr.strip().splitlines() or ["failed"])[0]
-                return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
+        except subprocess.TimeoutExpired:
+            return f"{tc.name}: a test program did not compile within 120 s; {tc.install_hint}"
+        if proc.returncode != 0:
+            first = (proc.stderr.strip().splitlines() or ["failed"])[0]
+            return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
     return None
+
+
+def _module_problem(tc: Toolchain) -> Optional[str]:
+    """A Python package is importable (without importing it)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(tc.python_module or "") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        return f"{tc.name}: Python module {tc.python_module} not found; {tc.install_hint}"
+    return None
+
+
+def _nvrtc_problem(tc: Toolchain) -> Optional[str]:
+    if nvrtc_library() is not None:
+        return None
+    return (f"{tc.name}: libnvrtc not found (looked in the nvidia pip wheels, the loader path "
+            f"and $CUDA_HOME); {tc.install_hint}")
 
 
 def _missing_programs(tc: Toolchain) -> Optional[str]:
@@ -209,9 +254,6 @@ def _webgpu_problem(tc: Toolchain) -> Optional[str]:
 
     problem = webgpu_problem(need_adapter=True)
     return None if problem is None else f"{tc.name}: {problem}"
-
-
-_GPU_PROBLEMS = {"vulkan": _vulkan_problem, "webgpu": _webgpu_problem, "naga": _webgpu_problem}
 
 
 def _pocl_problem(tc: Toolchain) -> Optional[str]:

@@ -21,9 +21,18 @@ import pytest
 
 from conftest import require_toolchain
 
-#: Every toolchain the generated headers must compile with (NVRTC/PoCL have their own drivers).
-C_TOOLCHAINS = ("gcc", "g++", "clang", "gcc-m32", "aarch64", "armhf", "ppc64", "s390x")
-COMPILE_TOOLCHAINS = C_TOOLCHAINS + ("nvcc", "clang-opencl")
+def _with_driver(*classes: str) -> tuple:
+    """Registry toolchains measured by one of the driver ``classes`` (in registry order)."""
+    from sarek_layout.toolchains import TOOLCHAINS
+
+    return tuple(t.name for t in TOOLCHAINS.values() if t.driver.rpartition(":")[2] in classes)
+
+
+#: The command-line C and C++ compilers of the registry (gcc, g++, clang, gcc -m32, the
+#: cross compilers): the generated headers must compile with each, strictly.
+C_TOOLCHAINS = _with_driver("ObjfileDriver")
+#: ... and nvcc and clang's OpenCL C (NVRTC, PoCL and the others have their own tests).
+COMPILE_TOOLCHAINS = C_TOOLCHAINS + _with_driver("NvccDriver", "ClangOpenCLDriver")
 
 STRICT = ("-Wall", "-Wextra", "-Werror", "-pedantic", "-Wpadded")
 

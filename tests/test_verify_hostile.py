@@ -280,6 +280,6 @@ def test_a_size_past_4_gib_does_not_wrap_round_to_agreement(project, name):
     result = run_verify(["plain.toml", "--header", f"huge{SUFFIX[tc.target]}", "--toolchain", name],
                         project)
     assert result.status == 1, result
-    passes = [f"{name} (host pass)", f"{name} (device pass)"] if name == "nvcc" else [name]
+    passes = [f"{name} ({p})" for p in tc.passes] or [name]
     for who in passes:
         assert f"Plain_mixed: layout says size 16, {who} says " in result.out, result

@@ -202,44 +202,7 @@ class Driver:
 
 
 def driver_for(name: str) -> Driver:
-    """The driver of toolchain ``name`` (``KeyError`` for an unknown name)."""
+    """The driver of toolchain ``name``, as its registry entry names it (``KeyError`` for an
+    unknown name)."""
     tc = get_toolchain(name)
-    if name == "cffi":
-        from .cffi_host import CffiDriver
-
-        return CffiDriver(tc)
-    if name == "nvcc":
-        from .cuda import NvccDriver
-
-        return NvccDriver(tc)
-    if name == "nvrtc":
-        from .cuda import NvrtcDriver
-
-        return NvrtcDriver(tc)
-    if name == "clang-opencl":
-        from .opencl import ClangOpenCLDriver
-
-        return ClangOpenCLDriver(tc)
-    if name == "pocl":
-        from .opencl import PoclDriver
-
-        return PoclDriver(tc)
-    if name in _GPU_DRIVERS:
-        import importlib
-
-        module, cls = _GPU_DRIVERS[name]
-        return getattr(importlib.import_module(module, __name__), cls)(tc)
-    from .objfile import ObjfileDriver
-
-    return ObjfileDriver(tc)
-
-
-#: The GPU API toolchains (issue #14): name -> (module, driver class).
-_GPU_DRIVERS = {
-    "glslang": (".glsl", "GlslangDriver"),
-    "naga": (".wgsl", "NagaDriver"),
-    "vulkan": (".vulkan", "VulkanDriver"),
-    "webgpu": (".wgsl", "WebGPUDriver"),
-    "metal-proxy": (".metal", "MetalProxyDriver"),
-    "hip": (".hip", "HipDriver"),
-}
+    return tc.driver_class()(tc)

@@ -10,16 +10,14 @@ sarek_probe_N[(expr) + 1]`` global and emitting LLVM IR, where each appears as `
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import tempfile
 from typing import List, Sequence, Tuple
 
+from ..headers import CompileFolder
 from ..probes import Probe
-from . import Driver, HeaderSet, Measurement, NO_ASSERTS, ProbeFailed, error_excerpt, expression
+from ..tools import run_tool
+from . import Driver, HeaderSet, Measurement, NO_ASSERTS, ProbeFailed, expression, tool_failure
 from . import with_assertion_fallback
-from .gpu_probes import lay_out
 
 __all__ = ["HipDriver", "HIP_ARCH"]
 
@@ -30,15 +28,16 @@ _IR = re.compile(r"^@sarek_probe_(\d+)\s*=.*?\[(\d+) x i8\]", re.M)
 
 
 class HipDriver(Driver):
+    """``hipcc`` to LLVM IR, host then device pass, in a ``CompileFolder`` (no header path
+    reaches the command line) through ``run_tool`` (bounded time and memory)."""
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
             passes = []
-            with tempfile.TemporaryDirectory(prefix="sarek-hip-") as tmp:
-                flags = lay_out(headers, tmp)
-                src = os.path.join(tmp, "sarek_probe.hip")
-                with open(src, "w") as f:
+            with CompileFolder(headers, "sarek-verify-hip-") as folder:
+                with open(folder.absolute("sarek_probe.hip"), "w") as f:
                     f.write("#include <hip/hip_runtime.h>\n")
                     if disable_asserts:
                         f.write(NO_ASSERTS)
@@ -46,14 +45,13 @@ class HipDriver(Driver):
                     f.writelines(f"__device__ char sarek_probe_{i}[({expression(p, 'c++')}) + 1];\n"
                                  for i, p in enumerate(probes))
                 for name, flag in (("host", "--offload-host-only"), ("device", "--offload-device-only")):
-                    out = os.path.join(tmp, f"sarek_probe_{name}.ll")
-                    proc = subprocess.run(
-                        [*tc.argv, f"--offload-arch={HIP_ARCH}", flag, "-S", "-emit-llvm",
-                         *flags, src, "-o", out],
-                        capture_output=True, text=True, cwd=tmp)
-                    if proc.returncode != 0:
-                        raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))
-                    with open(out) as f:
+                    out = f"sarek_probe_{name}.ll"
+                    run = run_tool([*tc.argv, f"--offload-arch={HIP_ARCH}", flag, "-S", "-emit-llvm",
+                                    *folder.include_flags(), "sarek_probe.hip", "-o", out],
+                                   cwd=folder.path)
+                    if not run.ok:
+                        raise tool_failure(tc.display, folder, run)
+                    with open(folder.absolute(out)) as f:
                         sizes = {int(n): int(k) for n, k in _IR.findall(f.read())}
                     missing = [i for i in range(len(probes)) if i not in sizes]
                     if missing:
