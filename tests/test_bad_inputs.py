@@ -22,6 +22,7 @@ import stat
 
 import pytest
 
+from hostile import check_refused_bounded
 from sarek_layout.cli.main import main
 
 CORPUS = pathlib.Path(__file__).parent / "bad_inputs"
@@ -193,6 +194,9 @@ CASES = [
                                        "Ml_mutual_recursion.b -> Ml_mutual_recursion.a"]),
     ('ml_huge_name.ml', '1:6', ["(20000 characters) is 20000 characters long; the limit is 63"]),
     ('ml_garbage.ml', '', ['binary file (NUL byte at offset 8); expected an OCaml source']),
+    ('ml_backslash_newlines.ml', '1:9', ['unterminated string literal']),
+    ('ml_backslash_newlines_in_comment.ml', '1:4',
+     ['this comment contains an unterminated string literal']),
     # --- C headers (.h) ------------------------------------------------------------------
     ('h_member_p_of_t_is.h', '2:29', ["member 'p' of 'T' is a pointer"]),
     ('h_member_v_of_t_is.h', '2:26', ["member 'v' of 'T' is an array"]),
@@ -234,6 +238,11 @@ CASES = [
 
 #: Refusals that only ``generate`` makes (the schema itself is fine for ``layout``).
 GENERATE_ONLY = {"python_param.json", "python_builtin.json", "python_fixed.json", "my-schema.json"}
+
+#: Cases that once ran for hours or took all memory (a pattern that backtracks exponentially,
+#: a recursion without a limit): they are first run in a child process under a time and
+#: memory limit (``hostile.py``), so that a regression fails instead of hanging the suite.
+BOUNDED = {"ml_backslash_newlines.ml", "ml_backslash_newlines_in_comment.ml"}
 
 
 def _ids(case):
@@ -290,6 +299,9 @@ def test_bad_input_is_refused_and_nothing_is_written(case, tmp_path, capsys, mon
     files, where, fragments = case[0].split(), case[1], case[2]
     monkeypatch.chdir(CORPUS)
     before = _corpus_listing()
+    if case[0] in BOUNDED:
+        prefix = f"{files[-1]}:{where}: error: " if where else f"{files[-1]}: error: "
+        check_refused_bounded(files, CORPUS, tmp_path, prefix, fragments)
     line = _generate_refuses(capsys, tmp_path, files, where, fragments)
     # The same refusal from the other commands that read schemas.
     command = ["import-c"] if files[-1].endswith(".h") and len(files) == 1 else ["layout"]

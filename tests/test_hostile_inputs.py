@@ -1,0 +1,96 @@
+"""Hostile inputs the bad-input corpus cannot hold: files of hundreds of kilobytes made to
+find exponential or quadratic steps and memory blow-ups in the readers.
+
+Each is refused like any bad input (exit 2, one ``FILE:LINE:COL: error:`` line, no
+traceback, nothing written), and runs in a child process under a generous time and memory
+limit (``hostile.py``), so that a regression fails instead of hanging the suite. The memory
+a reader needs is measured with ``tracemalloc`` and bounded by a multiple of the input size.
+Small hostile files live in the corpus (``tests/bad_inputs``, ``BOUNDED`` in
+``test_bad_inputs.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hostile import check_refused_bounded, reader_peak_memory
+
+KB = 1 << 10
+SIZE = 256 * KB  # big enough that a quadratic step takes minutes, small enough to run in CI
+
+#: A refusal that needs the whole file read first (an empty record is refused by ``resolve``).
+EMPTY_RECORD = "\ntype t = {} [@@sarek.type]\n"
+
+# (id, source, "LINE:COL" of the refusal, a fragment of the message)
+OCAML = [
+    # ``(?:[^"\\]|\\.|\\\n)*`` matched a backslash-newline two ways: 2^n attempts.
+    ("string_of_backslash_newlines", '"' + "\\\n" * (SIZE // 2), "1:1",
+     "unterminated string literal"),
+    ("comment_string_of_backslash_newlines", '(* "' + "\\\n" * (SIZE // 2), "1:4",
+     "this comment contains an unterminated string literal"),
+    ("string_of_backslashes", '"' + "\\" * SIZE, "1:1", "unterminated string literal"),
+    # ``{%ext id|``: the extension name and the delimiter could share letters.
+    ("quoted_extension_without_bar", "{%" + "a" * SIZE, "1:1", "unclosed '{'"),
+    ("quoted_extension_in_comment", "(* {%" + "a" * SIZE + " *)" + EMPTY_RECORD, "2:6",
+     "record 't' has no fields"),
+    ("comment_openers", "(*" * (SIZE // 2), "1:1", "unterminated comment"),
+    ("quotes", '"' * (SIZE + 1), f"1:{SIZE + 1}", "unterminated string literal"),
+    ("quoted_string_openers", "{|" * (SIZE // 2), "1:1", "unterminated quoted string"),
+    ("apostrophes", "'" * SIZE + EMPTY_RECORD, "2:6", "record 't' has no fields"),
+    ("char_escapes", "'\\" * (SIZE // 2) + EMPTY_RECORD, "2:6", "record 't' has no fields"),
+    ("numbers", "1" + "_" * SIZE + " 0x" + "f" * SIZE + EMPTY_RECORD, "2:6",
+     "record 't' has no fields"),
+    ("parentheses", "(" * (SIZE // 2) + ")" * (SIZE // 2) + EMPTY_RECORD, "2:6",
+     "record 't' has no fields"),
+    ("unclosed_parentheses", "(" * SIZE, f"1:{SIZE}", "unclosed '('"),
+    ("attribute_path", "type u = A [@@" + "a." * (SIZE // 2) + "a]" + EMPTY_RECORD, "2:6",
+     "record 't' has no fields"),
+    ("nested_modules", "module M = struct " * (SIZE // 32) + "end " * (SIZE // 32)
+     + EMPTY_RECORD, "2:6", "record 't' has no fields"),
+    ("type_keywords", "type " * (SIZE // 5) + EMPTY_RECORD, "2:6", "record 't' has no fields"),
+    ("and_chain", "type a = A [@@sarek.type]"
+     + "".join(f" and b{k} = B [@@sarek.type]" for k in range(SIZE // 32)) + EMPTY_RECORD,
+     "2:6", "record 't' has no fields"),
+]
+
+
+@pytest.mark.parametrize("case", OCAML, ids=[c[0] for c in OCAML])
+def test_hostile_ocaml_is_refused_in_bounded_time_and_memory(case, tmp_path):
+    name, source, where, fragment = case
+    path = tmp_path / f"{name}.ml"
+    path.write_text(source)
+    check_refused_bounded([str(path)], tmp_path, tmp_path, f"{path}:{where}: error: ", [fragment])
+
+
+def _realistic_ocaml(size: int) -> str:
+    """The test corpus's Sarek source, repeated (the copies without their attributes)."""
+    from conftest import ROOT
+
+    source = (ROOT / "tests" / "data" / "ocaml" / "kernels.ml").read_text()
+    copy = source.replace("[@@sarek.type]", "").replace("[@@sarek.type_private]", "")
+    return source + copy * (size // len(copy))
+
+
+#: The most memory any reader may need, as a multiple of the input's size. One object per
+#: token (kind, text, offset) and a list of depths cost 100 to 170 bytes a byte of input.
+MEMORY_FACTOR = 25
+
+MEMORY = [
+    ("realistic.ml", lambda: _realistic_ocaml(2 * SIZE)),
+    ("apostrophes.ml", lambda: "'" * SIZE),
+    ("parentheses.ml", lambda: "(" * (SIZE // 2) + ")" * (SIZE // 2)),
+    ("empty_strings.ml", lambda: '""' * (SIZE // 2)),
+    ("words.ml", lambda: "a " * (SIZE // 2)),
+    ("newlines.ml", lambda: "\n" * SIZE + "(*"),  # an error: the line map is built
+]
+
+
+@pytest.mark.parametrize("name, make", MEMORY, ids=[m[0] for m in MEMORY])
+def test_reader_memory_is_a_small_multiple_of_the_input(name, make, tmp_path):
+    path = tmp_path / name
+    path.write_text(make())
+    size = path.stat().st_size
+    peak = reader_peak_memory(path)
+    assert peak <= MEMORY_FACTOR * size, (
+        f"reading {size} bytes of {name} took {peak} bytes ({peak / size:.0f}x; the limit is "
+        f"{MEMORY_FACTOR}x)")
