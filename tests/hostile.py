@@ -47,15 +47,18 @@ def run_bounded(argv: Sequence[str], cwd: Path, timeout: float = TIMEOUT_S,
 
 
 def check_refused_bounded(schemas: List[str], cwd: Path, out_root: Path, where_prefix: str,
-                          fragments: Sequence[str] = ()) -> str:
-    """``generate SCHEMAS`` under the limits: exit 2, one line starting ``where_prefix``
-    (``FILE:LINE:COL: error: `` or ``FILE: error: ``) with every fragment, nothing on stdout,
-    no traceback, nothing written. Returns the line."""
+                          fragments: Sequence[str] = (), command: str = "generate") -> str:
+    """``generate SCHEMAS`` (or ``import-c HEADER``) under the limits: exit 2, one line
+    starting ``where_prefix`` (``FILE:LINE:COL: error: `` or ``FILE: error: ``) with every
+    fragment, nothing on stdout, no traceback, nothing written. Returns the line."""
     out = out_root / "bounded-out"
     out.mkdir()
     depfile = out_root / "bounded.d"
-    proc = run_bounded(["-m", "sarek_layout", "generate", *schemas, "-o", str(out), *TARGETS,
-                        "--depfile", str(depfile)], cwd)
+    if command == "generate":
+        argv = ["generate", *schemas, "-o", str(out), *TARGETS, "--depfile", str(depfile)]
+    else:
+        argv = [command, *schemas]
+    proc = run_bounded(["-m", "sarek_layout", *argv], cwd)
     err = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 2, err[-2000:]
     assert proc.stdout == b""

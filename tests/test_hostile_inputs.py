@@ -11,6 +11,9 @@ Small hostile files live in the corpus (``tests/bad_inputs``, ``BOUNDED`` in
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 
 from hostile import check_refused_bounded, reader_peak_memory
@@ -94,3 +97,83 @@ def test_reader_memory_is_a_small_multiple_of_the_input(name, make, tmp_path):
     assert peak <= MEMORY_FACTOR * size, (
         f"reading {size} bytes of {name} took {peak} bytes ({peak / size:.0f}x; the limit is "
         f"{MEMORY_FACTOR}x)")
+
+
+# --- C headers: devices, FIFOs and line markers -----------------------------------------------
+
+needs_cpp = pytest.mark.skipif(
+    not any(shutil.which(c) for c in ("cpp", "gcc", "clang")),
+    reason="reading C headers needs a C preprocessor: apt-get install cpp",
+)
+
+
+@needs_cpp
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_line_marker_naming_a_device_is_never_read(device, tmp_path):
+    # The member is on "line 1 of the device" by the marker: positions were looked up there.
+    header = tmp_path / "marker.h"
+    header.write_text(f'#include <stdint.h>\ntypedef struct T T;\nstruct T {{\n# 1 "{device}"\n'
+                      "  int32_t *p; };\n")
+    check_refused_bounded([str(header)], tmp_path, tmp_path, f"{device}:1:", ["is a pointer"])
+
+
+@needs_cpp
+def test_a_line_marker_naming_a_fifo_is_never_opened(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    header = tmp_path / "marker.h"
+    header.write_text(f'#include <stdint.h>\ntypedef struct T T;\nstruct T {{\n# 1 "{fifo}"\n'
+                      "  int32_t *p; };\n")
+    check_refused_bounded([str(header)], tmp_path, tmp_path, f"{fifo}:1:", ["is a pointer"])
+
+
+@needs_cpp
+@pytest.mark.parametrize("kind", ["fifo", "symlink to /dev/zero"])
+def test_an_include_of_a_fifo_or_device_is_refused_before_cpp_runs(kind, tmp_path):
+    target = tmp_path / "evil.h"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+    header = tmp_path / "main.h"
+    header.write_text('#include <stdint.h>\n#include "evil.h"\n'
+                      "typedef struct T { int32_t a; } T;\n")
+    what = "a FIFO" if kind == "fifo" else "a character device"
+    check_refused_bounded([str(header)], tmp_path, tmp_path, f"{header}:2:10: error: ",
+                          [f"#include names '{target}', which is {what}, not a header"])
+
+
+@needs_cpp
+def test_an_include_of_a_device_through_a_macro_is_bounded(tmp_path):
+    # Found by no #include check: cpp runs under a memory limit and is refused in one line.
+    header = tmp_path / "main.h"
+    header.write_text('#define DEV "/dev/zero"\n#include DEV\ntypedef struct T { int a; } T;\n')
+    check_refused_bounded([str(header)], tmp_path, tmp_path, f"{header}: error: ",
+                          ["the C preprocessor ran out of its limits"])
+
+
+@needs_cpp
+def test_import_c_of_a_fifo_is_refused(tmp_path):
+    fifo = tmp_path / "schema.h"
+    os.mkfifo(fifo)
+    check_refused_bounded([str(fifo)], tmp_path, tmp_path, f"{fifo}: error: ",
+                          ["is not a regular file (a FIFO, socket or device)"], command="import-c")
+
+
+@needs_cpp
+@pytest.mark.parametrize("name, source, where, fragment", [
+    ("unclosed_attributes", "__attribute__((" * (SIZE // 15), "1:1", "is not closed"),
+    ("attributes", "int f(void) " + "__attribute__((unused)) " * (SIZE // 24)
+     + ";\ntypedef struct T { int *p; } T;\n", "2:25", "is a pointer"),
+    ("brackets", "[" * SIZE, "1:1", "is not closed"),
+    ("enumerators", "typedef struct T { int tag; } T;\nenum {"
+     + ",".join(f" T_A{i}" for i in range(SIZE // 8)) + ", T_B = T_A0 };\n", "2:",
+     "the tags of tagged variant 'T' must be 0, 1"),
+    ("members_on_one_line", "#define I int\ntypedef struct T {"
+     + "".join(f"  I   a{i}  ;" for i in range(SIZE // 16)) + " int *p; } T;\n", "2:", "is a pointer"),
+])
+def test_hostile_c_is_refused_in_bounded_time_and_memory(name, source, where, fragment, tmp_path):
+    header = tmp_path / f"{name}.h"
+    header.write_text(source)
+    check_refused_bounded([str(header)], tmp_path, tmp_path, f"{header}:{where}", [fragment],
+                          command="import-c")
