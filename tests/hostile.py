@@ -84,8 +84,8 @@ import sarek_layout.frontends.resolve
 tracemalloc.start()
 try:
     read_module(sys.argv[1])
-except SarekLayoutError:
-    pass
+except SarekLayoutError as e:
+    str(e)  # the position too: JSON and TOML find it only when it is printed
 print(tracemalloc.get_traced_memory()[1])
 """
 

@@ -85,6 +85,9 @@ MEMORY = [
     ("empty_strings.ml", lambda: '""' * (SIZE // 2)),
     ("words.ml", lambda: "a " * (SIZE // 2)),
     ("newlines.ml", lambda: "\n" * SIZE + "(*"),  # an error: the line map is built
+    ("deep_values.json", lambda: '{"types": [' + "[" * 500 + "1," * (SIZE // 4) + "1" + "]" * 500
+     + "]}"),
+    ("values.toml", lambda: "types = [" + "1, " * (SIZE // 3) + "]\n"),
 ]
 
 
@@ -177,3 +180,33 @@ def test_hostile_c_is_refused_in_bounded_time_and_memory(name, source, where, fr
     header.write_text(source)
     check_refused_bounded([str(header)], tmp_path, tmp_path, f"{header}:{where}", [fragment],
                           command="import-c")
+
+
+# --- JSON and TOML ------------------------------------------------------------------------------
+
+JSON_TOML = [
+    # tomllib walks the whole path for every dotted part: 80 KB of a.a.a… took a minute.
+    ("dotted_key.toml", "types = []\n" + ".".join(["a"] * (SIZE // 4)) + " = 1\n", "2:1",
+     f"a key or table name of {SIZE // 4} dotted parts"),
+    ("dotted_table.toml", "[" + ".".join(["a"] * (SIZE // 4)) + "]\n", "1:2",
+     "dotted parts"),
+    # Python refuses to convert more than 4,300 digits (a ValueError out of the parsers).
+    ("huge_int.json", '{"types": [' + "9" * SIZE + "]}", "1:12",
+     "a type declaration must be a table/object, not a number"),
+    ("huge_int.toml", "types = [" + "9" * SIZE + "]\n", "1:10",
+     "an integer of more than 4300 digits"),
+    # Every value's path was recorded, a path as long as the nesting is deep.
+    ("deep_values.json", '{"types": [' + "[" * 500 + "1," * (SIZE // 2) + "1" + "]" * 500 + "]}",
+     "1:12", "a type declaration must be a table/object, not an array"),
+    ("deep_arrays.json", "[" * SIZE, "1:1", "invalid JSON: nested too deeply"),
+    ("deep_arrays.toml", "x = " + "[" * SIZE, "1:1", "invalid TOML: nested too deeply"),
+    ("deep_tables.toml", "x = " + "{a = " * (SIZE // 5), "1:1", "invalid TOML: nested too deeply"),
+]
+
+
+@pytest.mark.parametrize("name, source, where, fragment", JSON_TOML, ids=[c[0] for c in JSON_TOML])
+def test_hostile_json_and_toml_are_refused_in_bounded_time_and_memory(name, source, where,
+                                                                       fragment, tmp_path):
+    path = tmp_path / name
+    path.write_text(source)
+    check_refused_bounded([str(path)], tmp_path, tmp_path, f"{path}:{where}: error: ", [fragment])
