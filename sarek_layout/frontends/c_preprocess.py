@@ -146,8 +146,16 @@ def _read_regular(path: str, limit: int = _MAX_SOURCE_BYTES) -> Optional[bytes]:
     try:
         if os.fstat(fd).st_size > limit:
             return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(limit + 1)
+        # In chunks: read(limit) would allocate the whole limit up front, and a file that
+        # grows while it is read must still stop at the limit.
+        data = bytearray()
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return bytes(data)
+            data += chunk
+            if len(data) > limit:
+                return None
     except OSError:
         return None
     finally:
