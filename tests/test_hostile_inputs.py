@@ -16,7 +16,7 @@ import shutil
 
 import pytest
 
-from hostile import check_refused_bounded, reader_peak_memory
+from hostile import check_refused_bounded, reader_peak_memory, run_bounded
 
 KB = 1 << 10
 SIZE = 256 * KB  # big enough that a quadratic step takes minutes, small enough to run in CI
@@ -210,3 +210,29 @@ def test_hostile_json_and_toml_are_refused_in_bounded_time_and_memory(name, sour
     path = tmp_path / name
     path.write_text(source)
     check_refused_bounded([str(path)], tmp_path, tmp_path, f"{path}:{where}: error: ", [fragment])
+
+
+# --- every reader, called directly, on a FIFO: refused, never waited on ----------------------
+
+_READ_FIFO = """
+import importlib, sys
+from sarek_layout import SarekLayoutError
+module, function, path = sys.argv[1:]
+try:
+    getattr(importlib.import_module(module), function)(path)
+except SarekLayoutError as e:
+    print(e)
+"""
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml", ".ml", ".h"])
+def test_every_reader_refuses_a_fifo_without_waiting_for_a_writer(suffix, tmp_path):
+    from sarek_layout.frontends import READERS
+
+    fifo = tmp_path / f"schema{suffix}"
+    os.mkfifo(fifo)
+    module, function = READERS[suffix]
+    proc = run_bounded(["-c", _READ_FIFO, module, function, str(fifo)], tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    assert proc.stdout.decode().strip() == (
+        f"{fifo}: error: is not a regular file (a FIFO, socket or device); pass a schema file")

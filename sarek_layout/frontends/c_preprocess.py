@@ -24,7 +24,6 @@ on a hostile header:
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import resource
@@ -37,6 +36,7 @@ from typing import FrozenSet, Iterable, List, Optional, Set
 from ..errors import SchemaError
 from ..ir.schema import SourceLocation
 from .c_extensions import unescape_file_name
+from .source_files import open_regular
 
 __all__ = [
     "FAKE_LIBC",
@@ -44,7 +44,6 @@ __all__ = [
     "CPP_LIMITS",
     "Preprocessed",
     "preprocess",
-    "check_regular_file",
     "read_source_lines",
 ]
 
@@ -104,43 +103,10 @@ def _find_cpp() -> List[str]:
 # --- files ---------------------------------------------------------------------------------
 
 
-def _open_regular(path: str) -> int:
-    """A descriptor of ``path`` when it is a regular file. Opened without blocking (a FIFO
-    with no writer would block a plain open forever); ``OSError`` otherwise, with
-    ``EISDIR`` for a folder and ``ENODEV`` for a FIFO, socket or device."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise OSError(errno.EISDIR, os.strerror(errno.EISDIR))
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.ENODEV, "not a regular file")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def check_regular_file(path: str) -> None:
-    """Refuse ``path`` unless it is a readable regular file, in the words of the other
-    readers."""
-    try:
-        os.close(_open_regular(path))
-    except OSError as e:
-        if e.errno == errno.EISDIR:
-            raise SchemaError("is a directory, not a schema file", SourceLocation(path)) from None
-        if e.errno == errno.ENODEV:
-            raise SchemaError(
-                "is not a regular file (a FIFO, socket or device); pass a schema file",
-                SourceLocation(path),
-            ) from None
-        raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
-
-
 def _read_regular(path: str, limit: int = _MAX_SOURCE_BYTES) -> Optional[bytes]:
     """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None."""
     try:
-        fd = _open_regular(path)
+        fd = open_regular(path)
     except (OSError, ValueError):
         return None
     try:

@@ -70,13 +70,9 @@ from .c_extensions import (
 )
 from .c_enums import enum_value
 from .c_places import Places
-from .c_preprocess import (
-    CPP_DEFINES,
-    FAKE_LIBC,
-    check_regular_file,
-    preprocess,
-)
+from .c_preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
 from .jsontoml import default_module_name
+from .source_files import check_regular_file
 
 __all__ = ["read_header", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
 

@@ -215,13 +215,9 @@ class _Reader:
 
 
 def _read_text(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except IsADirectoryError:
-        raise SchemaError("is a directory, not a schema file", SourceLocation(path)) from None
-    except OSError as e:
-        raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
+    from .source_files import read_schema_bytes
+
+    raw = read_schema_bytes(path)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:

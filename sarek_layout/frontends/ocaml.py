@@ -56,6 +56,7 @@ from .ocaml_lexer import (
     offsets_for,
     tokenize,
 )
+from .source_files import read_schema_bytes
 
 __all__ = ["read_ocaml", "SAREK_ATTRIBUTES", "NO_LAYOUT_TYPES"]
 
@@ -94,13 +95,7 @@ _MAX_ATTRIBUTE_PARTS = 8
 
 
 def _read_source(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except IsADirectoryError:
-        raise SchemaError("is a directory, not a schema file", SourceLocation(path)) from None
-    except OSError as e:
-        raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
+    raw = read_schema_bytes(path)
     if b"\0" in raw:
         # The OCaml lexer refuses a NUL byte outside strings; text files never hold one.
         raise SchemaError(
