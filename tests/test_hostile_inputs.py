@@ -147,6 +147,16 @@ def test_an_include_of_a_fifo_or_device_is_refused_before_cpp_runs(kind, tmp_pat
 
 
 @needs_cpp
+def test_has_include_of_a_fifo_is_refused_before_cpp_runs(tmp_path):
+    fifo = tmp_path / "fifo.h"
+    os.mkfifo(fifo)
+    header = tmp_path / "main.h"
+    header.write_text('#if __has_include("fifo.h")\n#endif\ntypedef struct T { int a; } T;\n')
+    check_refused_bounded([str(header)], tmp_path, tmp_path, f"{header}:1:19: error: ",
+                          [f"__has_include names '{fifo}', which is a FIFO"])
+
+
+@needs_cpp
 def test_an_include_of_a_device_through_a_macro_is_bounded(tmp_path):
     # Found by no #include check: cpp runs under a memory limit and is refused in one line.
     header = tmp_path / "main.h"

@@ -5,11 +5,12 @@ The C front end preprocesses a header with ``cpp -nostdinc`` against the bundled
 (``fake_libc/``), then maps positions back to the source lines. Three things keep this safe
 on a hostile header:
 
-* **cpp never opens a device or a FIFO.** Before cpp runs, the ``#include`` directives of the
-  header and of every header it includes are resolved as cpp resolves them (the includer's
-  folder, ``-I`` folders, the fake libc; absolute names as they are), and one that names a
-  FIFO, socket or device (``#include "/dev/zero"``) is refused at its position: cpp would
-  block on a FIFO forever and read ``/dev/zero`` until memory runs out. An ``#include`` that
+* **cpp never opens a device or a FIFO.** Before cpp runs, the ``#include`` directives (and
+  ``__has_include``) of the header and of every header it includes are resolved as cpp
+  resolves them (the includer's folder, ``-I`` folders, the fake libc; absolute names as
+  they are), and one that names a FIFO, socket or device (``#include "/dev/zero"``) is
+  refused at its position: cpp would block on a FIFO forever and read ``/dev/zero`` until
+  memory runs out. An ``#include`` that
   only a macro names escapes this check, so cpp also runs under a memory, CPU-time and
   wall-clock limit (``CPP_LIMITS``): the worst case is a bounded refusal.
 * **Only files cpp included are read back.** Line markers (``# 1 "/dev/zero"``) can be
@@ -141,8 +142,12 @@ def read_source_lines(file: str, allowed: Iterable[str]) -> List[str]:
 
 # --- the #include check --------------------------------------------------------------------
 
+# ``#include "x"``, ``#include <x>`` (and ``include_next``, ``import``), and
+# ``__has_include("x")``, which opens the file too.
 _INCLUDE = re.compile(
-    r'^[ \t]*+(?:#|%:)[ \t]*+(?:include_next|include|import)[ \t]*+(?:"([^"\n]*+)"|<([^>\n]*+)>)',
+    r"(?:^[ \t]*+(?:#|%:)[ \t]*+(?:include_next|include|import)[ \t]*+"
+    r"|__has_include(?:_next)?[ \t]*+\([ \t]*+)"
+    r'(?:"([^"\n]*+)"|<([^>\n]*+)>)',
     re.M,
 )
 
@@ -194,8 +199,9 @@ def _refuse_special_includes(path: str, include_dirs: List[str]) -> None:
                     start = m.start(1) if quoted_form else m.start(2)
                     line = text.count("\n", 0, start) + 1
                     col = start - (text.rfind("\n", 0, start) + 1)
+                    directive = "__has_include" if m.group().startswith("__has") else "#include"
                     raise SchemaError(
-                        f"#include names {candidate!r}, which is {kind}, not a header: the "
+                        f"{directive} names {candidate!r}, which is {kind}, not a header: the "
                         f"preprocessor would wait or read forever",
                         SourceLocation(current, line, col),
                     )
