@@ -22,6 +22,7 @@ import stat
 
 import pytest
 
+from hostile import check_refused_bounded
 from sarek_layout.cli.main import main
 
 CORPUS = pathlib.Path(__file__).parent / "bad_inputs"
@@ -110,6 +111,13 @@ CASES = [
                                      "the limit is 100"]),
     ('deep_arrays.json', '1:1', ['invalid JSON: nested too deeply']),
     ('deep_arrays.toml', '1:1', ['invalid TOML: nested too deeply']),
+    ('huge_int.json', '1:45', ['a type must be written as a string, not a number']),
+    ('huge_int.toml', '3:17', ['invalid TOML: an integer of more than 4300 digits']),
+    ('duplicate_key.json', '2:29', ["duplicate key 'fields' in an object",
+                                    "JSON readers disagree on which value counts"]),
+    ('duplicate_module.json', '1:30', ["duplicate key 'module' in an object"]),
+    ('long_dotted_key.toml', '2:1', ['a key or table name of 17 dotted parts',
+                                     'the limit is 16']),
     ('mutual_recursion.toml', '2:10', ["recursive type 'Mutual_recursion.a'",
                                        "Mutual_recursion.b -> Mutual_recursion.c -> Mutual_recursion.a"]),
     ('huge_name.json', '1:40', ["(20000 characters) is longer than the limit of 63 characters"]),
@@ -191,10 +199,14 @@ CASES = [
                                        "Ml_mutual_recursion.b -> Ml_mutual_recursion.a"]),
     ('ml_huge_name.ml', '1:6', ["(20000 characters) is longer than the limit of 63 characters"]),
     ('ml_garbage.ml', '', ['binary file (NUL byte at offset 8); expected an OCaml source']),
+    ('ml_backslash_newlines.ml', '1:9', ['unterminated string literal']),
+    ('ml_backslash_newlines_in_comment.ml', '1:4',
+     ['this comment contains an unterminated string literal']),
     # --- C headers (.h) ------------------------------------------------------------------
     ('h_member_p_of_t_is.h', '2:29', ["member 'p' of 'T' is a pointer"]),
     ('h_member_v_of_t_is.h', '2:26', ["member 'v' of 'T' is an array"]),
-    ('h_member_f_of_t_is.h', '2:28', ["member 'f' of 'T' is a bit-field"]),
+    ('h_member_f_of_t_is.h', '2:28', ["member 'f' of 'T' is a bit-field, which has no Sarek layout",
+                                      "C packs bit-fields into shared storage units"]),
     ('h_has_type_char_char_has.h', '2:25', ["has type 'char': char has no Sarek layout"]),
     ('h_unsigned_types_have_no_sarek.h', '2:33', ['unsigned types have no Sarek layout']),
     ('h_unsigned_types_have_no_sarek_2.h', '2:29', ['unsigned types have no Sarek layout']),
@@ -225,13 +237,53 @@ CASES = [
     ('h_long_name.h', '2:28', ['(64 characters) is longer than the limit of 63 characters']),
     ('h_keyword_class.h', '2:26', ["field name 'class' is a keyword"]),
     ('h_deep_records.h', '102:16', ["type 'R100' nests types 101 levels deep"]),
-    ('h_deep_parens.h', '', ['C parse error: nested too deeply']),
+    ('h_deep_parens.h', '2:30', ['C parse error: nested too deeply']),
     ('h_garbage.h', '1:1', ['C parse error (Illegal character']),
     ('h_empty.h', '', ["no 'typedef struct' declarations in this header"]),
+    # --- C extensions that change a layout: the C code would disagree with the schema --
+    ('h_packed_attribute.h', '2:44', ["'__attribute__((packed))' packs the struct",
+                                      "the C layout would differ from Sarek's"]),
+    ('h_packed_macro.h', '3:16', ["'__attribute__((__packed__))' packs the struct"]),
+    ('h_pragma_pack.h', '2:3', ["'#pragma pack(push, 1)' changes the alignment of the members",
+                                "their C layout would differ from Sarek's"]),
+    ('h_pragma_operator.h', '2:1', ["'#pragma pack(1)' changes the alignment"]),
+    ('h_alignas_16.h', '4:5', ["'_Alignas(16)' sets alignment 16",
+                               "the C layout would differ from Sarek's"]),
+    ('h_alignas_macro_16.h', '3:31', ["'_Alignas(16)' sets alignment 16"]),
+    ('h_alignas_8_on_int32.h', '2:20', ["'alignas(8)' aligns member 'a' of 'T' at 8, but its natural "
+                                        "alignment in Sarek's layout is 4"]),
+    ('h_aligned_8_on_struct.h', '2:16', ["'__attribute__((aligned(8)))' aligns a struct, a typedef or "
+                                         "a variable, not a struct member"]),
+    ('h_aligned_4_on_double.h', '2:40', ["'__attribute__((aligned(4)))' sets alignment 4"]),
+    ('h_aligned_without_value.h', '2:41', ["'__attribute__((aligned))' sets the largest alignment"]),
+    ('h_declspec_align_16.h', '2:31', ["'__declspec(align(16))' sets alignment 16"]),
+    ('h_cuda_align_16.h', '2:31', ["'__align__(16)' sets alignment 16"]),
+    ('h_c23_packed.h', '2:31', ["'[[gnu::packed]]' packs the struct"]),
+    ('h_mode_attribute.h', '2:26', ["'__attribute__((mode(DI)))' changes the size of the type"]),
+    ('h_alignas_type.h', '2:31', ["'_Alignas(double)' sets alignment 'double'"]),
+    ('h_alignas_8_on_variable.h', '2:1', ["'_Alignas(8)' aligns a struct, a typedef or a variable"]),
+    ('h_unclosed_attribute.h', '2:30', ["'__attribute__((packed; } T;' is not closed"]),
+    # --- hostile C: devices, huge enum values, long expressions --------------------------
+    ('h_include_dev_zero.h', '1:10', ["#include names '/dev/zero', which is a character device, "
+                                      "not a header"]),
+    ('h_enum_shift_20000.h', '3:8', ["enum constant 'T_A': it shifts by 20000, outside 0..63"]),
+    ('h_enum_shift_1e11.h', '3:8', ["enum constant 'T_A': it shifts by 100000000000, outside 0..63"]),
+    ('h_enum_sum_3000_terms.h', '3:8', ["the tags of tagged variant 'T' must be 0, 1",
+                                        "found T_A = 3000, T_B = 3001"]),
+    ('h_enum_sum_20000_terms.h', '3:8', ["enum constant 'T_A': its expression has more than 10000 "
+                                         "terms"]),
+    ('h_enum_5000_digits.h', '3:8', ["enum constant 'T_A': it is outside the 64-bit range"]),
+    ('h_enum_implicit_value.h', '3:17', ["found T_B = 0, T_A = 1, T_C = 1"]),
 ]
 
 #: Refusals that only ``generate`` makes (the schema itself is fine for ``layout``).
 GENERATE_ONLY = {"python_param.json", "python_builtin.json", "python_fixed.json", "my-schema.json"}
+
+#: Cases that once ran for hours or took all memory (a pattern that backtracks exponentially,
+#: a recursion without a limit): they are first run in a child process under a time and
+#: memory limit (``hostile.py``), so that a regression fails instead of hanging the suite.
+BOUNDED = {"ml_backslash_newlines.ml", "ml_backslash_newlines_in_comment.ml",
+           "h_include_dev_zero.h", "h_enum_shift_1e11.h", "h_enum_sum_3000_terms.h"}
 
 
 def _ids(case):
@@ -288,6 +340,9 @@ def test_bad_input_is_refused_and_nothing_is_written(case, tmp_path, capsys, mon
     files, where, fragments = case[0].split(), case[1], case[2]
     monkeypatch.chdir(CORPUS)
     before = _corpus_listing()
+    if case[0] in BOUNDED:
+        prefix = f"{files[-1]}:{where}: error: " if where else f"{files[-1]}: error: "
+        check_refused_bounded(files, CORPUS, tmp_path, prefix, fragments)
     line = _generate_refuses(capsys, tmp_path, files, where, fragments)
     # The same refusal from the other commands that read schemas.
     command = ["import-c"] if files[-1].endswith(".h") and len(files) == 1 else ["layout"]

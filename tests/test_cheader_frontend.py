@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 
 import pytest
 
@@ -213,3 +214,111 @@ def test_mutated_headers_give_a_schema_or_a_located_error(tmp_path, source, data
     except SarekLayoutError as e:
         message = str(e)
         assert message.startswith(str(path)) and "\n" not in message, message
+
+
+# --- layout extensions: what keeps Sarek's layout is accepted, the rest is refused ------------
+# (the refusals, with their positions, are rows of tests/test_bad_inputs.py)
+
+ALIGNED_HEADER = """\
+#include <stdint.h>
+#include <stddef.h>
+typedef struct Inner { int32_t a; _Alignas(8) int64_t b; } Inner;
+typedef struct T {
+    int32_t a;
+    _Alignas(8) int64_t b;
+    int32_t c;
+    double d __attribute__((aligned(8)));
+    int32_t e;
+    __attribute__((__aligned__(0x8))) long long f;
+    int32_t g;
+    _Alignas(8) Inner inner;
+    int32_t h;
+    _Alignas(8) double x, y;
+    int32_t z __attribute__((unused, deprecated));
+} T;
+int32_t helper(void) __attribute__((const, noinline));
+"""
+ALIGNED_SCHEMA = {"module": "", "types": [
+    {"record": "Inner", "fields": [["a", "int32"], ["b", "int64"]]},
+    {"record": "T", "fields": [["a", "int32"], ["b", "int64"], ["c", "int32"], ["d", "float64"],
+                               ["e", "int32"], ["f", "int64"], ["g", "int32"], ["inner", "Inner"],
+                               ["h", "int32"], ["x", "float64"], ["y", "float64"],
+                               ["z", "int32"]]}]}
+
+
+def test_alignments_of_8_on_8_byte_members_and_harmless_attributes_are_accepted(tmp_path):
+    header = write(tmp_path, "aligned.h", ALIGNED_HEADER)
+    schema = tmp_path / "aligned.json"
+    schema.write_text(json.dumps(ALIGNED_SCHEMA))
+    assert layout_of(header) == layout_of(schema)
+
+
+@pytest.mark.parametrize("spelling", ["alignas(8)", "__declspec(align(8))", "__align__(8)",
+                                      "[[gnu::aligned(8)]]", "_Alignas(010)", "_Alignas((8))"])
+def test_every_spelling_of_an_alignment_of_8_is_accepted(spelling, tmp_path):
+    header = write(tmp_path, "spelled.h", "#include <stdint.h>\ntypedef struct S { int32_t a; "
+                   f"{spelling} double b; }} S;\n")
+    assert [f["offset"] for f in layout_of(header)["types"][0]["fields"]] == [0, 8]
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+@pytest.mark.parametrize("abi", ["-m64", "-m32"])
+def test_gcc_agrees_with_the_layout_of_an_accepted_aligned_header(abi, tmp_path):
+    """What is accepted really has Sarek's layout: gcc checks every offset, size and
+    alignment read back, on i386 too (where double and int64_t are 4-aligned unless the
+    alignment is written)."""
+    header = write(tmp_path, "aligned.h", ALIGNED_HEADER)
+    checks = []
+    for t in layout_of(header)["types"]:
+        name = t["c_name"]
+        checks.append(f"_Static_assert(sizeof({name}) == {t['size']}, \"size\");")
+        checks.append(f"_Static_assert(_Alignof({name}) == {t['align']}, \"align\");")
+        for f in t["fields"]:
+            checks.append(f"_Static_assert(offsetof({name}, {f['name']}) == {f['offset']}, "
+                          f"\"{name}.{f['name']}\");")
+    probe = write(tmp_path, "probe.c", '#include "aligned.h"\n' + "\n".join(checks) + "\n")
+    proc = subprocess.run(["gcc", abi, "-std=c11", "-fsyntax-only", probe], capture_output=True,
+                          text=True)
+    if abi == "-m32" and "bits/" in proc.stderr and "No such file" in proc.stderr:
+        pytest.skip("gcc -m32 has no i386 libc headers here (libc6-dev-i386)")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_c_enum_numbering_counts_from_the_previous_constant(tmp_path):
+    # C: T_B is T_C + 1 = 1, not one more than the largest value so far.
+    header = write(tmp_path, "numbering.h", "#include <stdint.h>\n"
+                   "typedef struct T { int32_t tag; } T;\nenum { T_C = 2, T_A = 0, T_B };\n")
+    ctors = layout_of(header)["types"][0]["constructors"]
+    assert [(c["name"], c["tag"]) for c in ctors] == [("A", 0), ("B", 1), ("C", 2)]
+
+
+# --- what is read: the header and the files cpp included, never what a line marker names ------
+
+
+def test_line_markers_never_choose_what_is_read(tmp_path, monkeypatch):
+    import builtins
+    import os
+
+    secret = write(tmp_path, "secret.txt", "not a header\n")
+    # The struct is the header's; its member, by the marker, is on line 1 of secret.txt.
+    header = write(tmp_path, "marker.h", "#include <stdint.h>\ntypedef struct T T;\nstruct T {\n"
+                   f"# 1 \"{secret}\"\n  int32_t *p; }};\n")
+    opened = []
+    real_open, real_os_open = builtins.open, os.open
+
+    def spy_open(file, *args, **kwargs):
+        opened.append(os.fspath(file) if not isinstance(file, int) else file)
+        return real_open(file, *args, **kwargs)
+
+    def spy_os_open(file, *args, **kwargs):
+        opened.append(os.fspath(file))
+        return real_os_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(os, "open", spy_os_open)
+    with pytest.raises(SarekLayoutError) as info:
+        read_header(header)
+    monkeypatch.undo()
+    assert "is a pointer" in str(info.value)
+    assert str(info.value).startswith(f"{secret}:1:")  # where the marker says, as gcc does
+    assert secret not in opened, "a line marker made the reader open a file cpp never included"

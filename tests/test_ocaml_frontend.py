@@ -187,6 +187,10 @@ LEXER_CASES = [
     ("{|raw \" (* |} x", ['{|raw " (* |}', "x"]),
     ("{id|a |} b|id} x", ["{id|a |} b|id}", "x"]),
     ("{%sql|select|} x", ["{%sql|select|}", "x"]),
+    ("{%sql id|a |} b|id} x", ["{%sql id|a |} b|id}", "x"]),
+    ("{%%M.ext \t|a|} x", ["{%%M.ext \t|a|}", "x"]),
+    ("{%sqlid|a|} x", ["{%sqlid|a|}", "x"]),  # no blank: all of it is the extension name
+    ('"a\\\nb\\\\" x', ['"a\\\nb\\\\"', "x"]),  # backslash-newline, escaped backslash
     ("'\"' '\\'' '\\n' '\\065' '\\x41' 'a' x", ["'\"'", "'\\''", "'\\n'", "'\\065'", "'\\x41'",
                                                 "'a'", "x"]),
     ("'a t", ["'a", "t"]),

@@ -170,6 +170,65 @@ def test_toml_positions_point_at_each_value():
     assert checked > 20
 
 
+toml_values = st.recursive(
+    st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=4), inner, min_size=1, max_size=4),
+    max_leaves=20,
+)
+
+
+def _toml_str(text: str) -> str:
+    # JSON's escapes are TOML's, but TOML wants DEL escaped and no surrogate pairs.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_inline(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _toml_str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_inline(v) for v in value) + "]"
+    return "{" + ", ".join(f"{_toml_str(k)} = {_toml_inline(v)}" for k, v in value.items()) + "}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=4), toml_values, min_size=1, max_size=4),
+       st.sampled_from(["{}", "[[{}]]\n"]))
+def test_toml_positions_point_at_each_value_at_any_depth(document, header):
+    """Every value of a TOML document, at any depth of arrays and inline tables, under a
+    table, an array of tables or none."""
+    import tomllib
+
+    body = "".join(f"{_toml_str(k)} = {_toml_inline(v)}\n" for k, v in document.items())
+    text = ("" if header == "{}" else "[[t]]\nx = 1\n" + header.format('"t"')) + body
+    value = tomllib.loads(text)
+    positions = toml_positions(text)
+    offsets = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    for path, v in _paths(value):
+        if not path or isinstance(v, dict) or path == ("t",):
+            continue  # tables and the array of tables are where their headers or keys are
+        line, col = positions(path)
+        at = text[offsets[line - 1] + col - 1:]
+        if isinstance(v, bool):
+            assert at.startswith("true" if v else "false"), (path, at[:20])
+        elif isinstance(v, (int, str)):
+            assert at.startswith(_toml_inline(v)), (path, at[:20])
+        else:
+            assert at.startswith("["), (path, at[:20])
+
+
+def test_positions_of_deeply_nested_values():
+    deep = "[" * 400 + "1, 2" + "]" * 400
+    text = '{"a": ' + deep + "}"
+    assert json_positions(text)(("a",) + (0,) * 399 + (1,)) == (1, len('{"a": ') + 400 + 4)
+    toml = "a = " + deep + "\n"
+    assert toml_positions(toml)(("a",) + (0,) * 399 + (1,)) == (1, len("a = ") + 400 + 4)
+
+
 def test_the_console_script_reports_errors_without_a_traceback(tmp_path):
     bad = write(tmp_path, "bad.toml", '[[types]]\nrecord = "p"\nfields = [["x", "floot"]]\n')
     proc = subprocess.run([sys.executable, "-m", "sarek_layout", "layout", bad],

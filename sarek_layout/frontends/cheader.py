@@ -1,11 +1,15 @@
 """C headers (SPEC §3): the ``typedef struct`` declarations of a header, read into a schema.
 
 The header is preprocessed with ``cpp -nostdinc`` against a tiny bundled libc
-(``fake_libc/``: ``stdint.h``, ``stddef.h``, ``stdbool.h``, ``assert.h``, ``string.h``…),
-with alignment specifiers, ``__attribute__`` and similar extensions defined away, and parsed
-with pycparser. Member types are mapped by *name*, never by the fake sizes: ``int32_t``,
-``int``, ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32;
-``double`` → float64; a struct typedef → that type. C has no 4-byte ``bool`` or ``unit``, so
+(``fake_libc/``: ``stdint.h``, ``stddef.h``, ``stdbool.h``, ``assert.h``, ``string.h``…)
+by ``c_preprocess`` (which keeps cpp away from devices and FIFOs), scanned by
+``c_extensions`` for what changes a layout (packing, alignment, ``#pragma pack``: refused,
+except an alignment of 8 on a member whose natural alignment is 8, as generated headers
+write), and parsed with pycparser; ``c_places`` maps positions back to the source (read only
+from the header and the files cpp included) and ``c_enums`` evaluates enum constants.
+Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
+``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
+float64; a struct typedef → that type. C has no 4-byte ``bool`` or ``unit``, so
 headers generated from a schema with ``bool``/``unit`` fields read back as ``int32``.
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
@@ -32,15 +36,15 @@ is ``""`` (no prefix) and the type names are the typedef names, so C names never
 Refused, with the C source position: pointers, arrays, bit-fields, ``char``, ``bool``,
 ``short``, ``long`` (its size differs between ABIs), unsigned and other non-Sarek scalar
 types, enums, unions outside the tagged-variant shape, inline struct definitions as members,
-and references to structs that are not typedef'd in the headers read.
+references to structs that are not typedef'd in the headers read, packing and alignment
+extensions (above), and enum constants whose values are not 64-bit integers.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -57,37 +61,20 @@ from ..ir.schema import (
     TypeExpr,
     VariantDecl,
 )
+from .c_extensions import (
+    MEMBER_TYPES_ACCEPTED,
+    Extension,
+    extensions_by_member,
+    scan_extensions,
+    unescape_file_name,
+)
+from .c_enums import enum_value
+from .c_places import Places
+from .c_preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
 from .jsontoml import default_module_name
+from .source_files import check_regular_file
 
 __all__ = ["read_header", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
-
-#: The bundled fake libc include folder.
-FAKE_LIBC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_libc")
-
-#: Macros that remove what pycparser cannot parse (alignment is Sarek's to compute, not C's).
-CPP_DEFINES = (
-    "__attribute__(x)=",
-    "__declspec(x)=",
-    "_Alignas(x)=",
-    "alignas(x)=",
-    "__align__(x)=",
-    "__extension__=",
-    "__inline__=inline",
-    "__inline=inline",
-    "__forceinline__=inline",
-    "__restrict__=restrict",
-    "__restrict=restrict",
-    "__asm__(x)=",
-    "__asm(x)=",
-    "__signed__=signed",
-    "__const=const",
-    "__volatile__=volatile",
-    "__host__=",
-    "__device__=",
-    "_Noreturn=",
-    "__builtin_offsetof=offsetof",
-    "static_assert=_Static_assert",
-)
 
 _SCALARS = {
     "int32_t": "int32",
@@ -123,9 +110,6 @@ _WHY_NOT = [
     (re.compile(r"^void$"), "void is not data"),
 ]
 
-_SUFFIX = re.compile(r"[uUlL]+$")
-
-
 def _c_type_name(names: Sequence[str]) -> str:
     words = list(names)
     order = ["signed", "unsigned", "short", "long", "char", "int", "float", "double"]
@@ -158,84 +142,51 @@ def _without_padding(members):
 # --- preprocessing and parsing ---------------------------------------------------------------
 
 
-def _find_cpp() -> List[str]:
-    for name, args in (("cpp", []), ("gcc", ["-E", "-x", "c"]), ("clang", ["-E", "-x", "c"])):
-        exe = shutil.which(name)
-        if exe:
-            return [exe, *args]
-    raise SchemaError(
-        "reading C headers needs a C preprocessor: install cpp (apt-get install cpp, or gcc)"
-    )
-
-
-_CPP_DIAGNOSTIC = re.compile(
-    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$", re.M
-)
-
-
-def preprocess(path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()) -> str:
-    """``path`` through ``cpp -nostdinc`` with the fake libc; ``SchemaError`` on failure."""
-    cmd = _find_cpp() + ["-nostdinc", "-I", FAKE_LIBC]
-    for d in include_dirs:
-        cmd += ["-I", d]
-    for d in CPP_DEFINES:
-        cmd.append(f"-D{d}")
-    for d in defines:
-        cmd.append(f"-D{d}")
-    # A file named like an option (``-o.h``) must reach cpp as a file, never as an option.
-    given = os.path.join(os.curdir, path) if path.startswith("-") else path
-    cmd.append(given)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        raise SchemaError(f"cannot run the C preprocessor: {e}", SourceLocation(path)) from None
-    if given != path:
-        proc.stdout = proc.stdout.replace(f'"{given}"', f'"{path}"')
-        proc.stderr = proc.stderr.replace(given, path)
-    if proc.returncode != 0:
-        m = _CPP_DIAGNOSTIC.search(proc.stderr)
-        if m is None:
-            first = proc.stderr.strip().splitlines()[:1]
-            raise SchemaError(
-                "the C preprocessor failed: "
-                + (first[0] if first else f"exit status {proc.returncode}"),
-                SourceLocation(path),
-            )
-        hint = ""
-        if "No such file" in m.group("msg"):
-            hint = (
-                " (headers are preprocessed with a small bundled libc; pass -I for your own "
-                "include folders)"
-            )
-        raise SchemaError(
-            f"C preprocessor: {m.group('msg')}{hint}",
-            SourceLocation(m.group("file"), int(m.group("line")), int(m.group("col") or 1)),
-        )
-    return proc.stdout
-
-
 _PARSE_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<msg>.*)$", re.S)
 
 
 def _error_location(path: str, file: Optional[str], line: int, col: int) -> SourceLocation:
     """Where to point a parse error: never inside the bundled fake libc, which the user did
     not write (a malformed line before an ``#include`` makes the parser stop in there)."""
+    if file:
+        file = unescape_file_name(file)
     if not file or os.path.abspath(file).startswith(FAKE_LIBC + os.sep):
         return SourceLocation(path)
     return SourceLocation(file, line, col)
 
 
-def _parse(text: str, path: str):
+#: Python frames pycparser may use on top of its caller's: it descends a few frames per
+#: parenthesis or unary operator, so this bounds the nesting it reads (about 150 levels).
+_PARSE_FRAMES = 900
+
+
+def _stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+def _shorten(message: str, limit: int = 200) -> str:
+    """pycparser quotes whole tokens: a 100 KB character constant must not fill the line."""
+    return message if len(message) <= limit else f"{message[: limit - 3]}..."
+
+
+def _parse(text: str, path: str, places: Optional["Places"] = None):
     from pycparser import c_parser
 
     parser = c_parser.CParser()
+    # The same budget whoever calls: too deep a nesting then stops at the same token, so
+    # the position in the message does not depend on the caller's stack.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_stack_depth() + _PARSE_FRAMES)
     try:
         return parser.parse(text, path)
     except c_parser.ParseError as e:
         m = _PARSE_ERROR.match(str(e))
         if m is None:
             # Some pycparser errors carry no line: the token the parser stopped at has one.
-            message = str(e).split(": ", 1)[-1]
+            message = _shorten(str(e).split(": ", 1)[-1])
             try:
                 tok = parser._peek()
                 where = _error_location(path, tok.filename or path, tok.lineno, tok.column)
@@ -249,11 +200,25 @@ def _parse(text: str, path: str):
                 where,
             ) from None
         raise SchemaError(
-            f"C parse error ({m.group('msg').strip()}); sarek-layout reads plain C11 declarations",
+            f"C parse error ({_shorten(m.group('msg').strip())}); sarek-layout reads plain C11 "
+            f"declarations",
             _error_location(path, m.group("file"), int(m.group("line")), int(m.group("col") or 1)),
         ) from None
     except RecursionError:
-        raise SchemaError("C parse error: nested too deeply", SourceLocation(path)) from None
+        # pycparser descends once per parenthesis or unary operator. Where it stopped
+        # depends on the stack it was called with: point at the start of that nesting.
+        try:
+            tok = parser._peek()
+            where = _error_location(path, tok.filename or path, tok.lineno, tok.column)
+            if places is not None and where.line > 0:
+                where = places.nesting_start(where.file, where.line, where.col)
+        except Exception:  # a private API: fall back to the file alone
+            where = SourceLocation(path)
+        raise SchemaError("C parse error: nested too deeply", where) from None
+    except MemoryError:
+        raise SchemaError("C parse error: the header is too big to read", SourceLocation(path)) from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 # --- reading the declarations ----------------------------------------------------------------
@@ -277,13 +242,17 @@ class _Header:
     bodies: Dict[str, object] = field(default_factory=dict)  # struct tag -> Struct with decls
     aliases: Dict[str, object] = field(default_factory=dict)  # typedef name -> its type node
     enums: List[Tuple[str, List[Tuple[str, object]]]] = field(default_factory=list)
+    # The first enumerator of every enum, by id: the start of C's implicit numbering.
+    first_enumerators: Dict[int, object] = field(default_factory=dict)
 
 
 class _Reader:
-    def __init__(self, path: str, ast) -> None:
+    def __init__(self, path: str, ast, places: Places, extensions: Sequence[Extension] = ()) -> None:
         self.path = path
         self.ast = ast
-        self._lines: Dict[str, List[str]] = {}
+        self.places = places
+        self.loc = places.loc
+        self.file_of = places.file_of
         self.h = self._collect()
         self.main_file = path
         # Module of every file that declares struct typedefs, and each C name's schema name.
@@ -302,36 +271,78 @@ class _Reader:
         self.tag_to_typedef = {
             td.tag: c_name for c_name, td in self.h.typedefs.items() if td.tag is not None
         }
+        self._check_alignments(extensions)
 
-    # -- positions ------------------------------------------------------------------------
+    # -- alignments of 8 (c_extensions) ---------------------------------------------------
 
-    def _source_lines(self, file: str) -> List[str]:
-        if file not in self._lines:
-            try:
-                with open(file, encoding="utf-8", errors="replace") as f:
-                    self._lines[file] = f.read().splitlines()
-            except OSError:
-                self._lines[file] = []
-        return self._lines[file]
+    def _check_alignments(self, extensions: Sequence[Extension]) -> None:
+        """An alignment of 8 is accepted where it is the natural alignment of the member it
+        is written on (int64_t, double); the other extensions were refused before parsing."""
+        from pycparser import c_ast
 
-    def loc(self, node, name: Optional[str] = None) -> SourceLocation:
-        coord = getattr(node, "coord", None)
-        if coord is None:
-            return SourceLocation(self.path)
-        file = self.path if coord.file == self.path else coord.file
-        line = coord.line or 0
-        col = coord.column or 1
-        if name:
-            # Columns after preprocessing drift where macros expanded: find the name in the source.
-            lines = self._source_lines(file)
-            if 0 < line <= len(lines) and lines[line - 1][col - 1 : col - 1 + len(name)] == name:
-                return SourceLocation(file, line, col)
-            pattern = re.compile(rf"\b{re.escape(name)}\b")
-            for k in range(max(line - 1, 0), min(line + 50, len(lines))):
-                m = pattern.search(lines[k])
-                if m:
-                    return SourceLocation(file, k + 1, m.start() + 1)
-        return SourceLocation(file, line, col)
+        pending = extensions_by_member(list(extensions))
+        if not pending:
+            return
+        # Every member of every struct and union, found without recursion (depth is input).
+        stack = list(self.ast.ext)
+        while stack and pending:
+            node = stack.pop()
+            if isinstance(node, (c_ast.Struct, c_ast.Union)) and node.decls:
+                for member in node.decls:
+                    coord = member.coord
+                    key = (coord.file, coord.line, coord.column) if coord is not None else None
+                    ext = pending.pop(key, None) if key is not None else None
+                    if ext is not None:
+                        self._check_aligned_member(ext, member, node.name or "?")
+            stack.extend(child for _, child in node.children())
+        for ext in pending.values():
+            raise self.places.extension_error(
+                ext,
+                "aligns something that is not a struct member, so the C layout would differ "
+                "from Sarek's (an alignment of 8 is accepted only on a member whose natural "
+                "alignment is 8, as generated headers write)",
+            )
+
+    def _check_aligned_member(self, ext: Extension, member, owner: str) -> None:
+        if self._natural_alignment_is_8(member):
+            return
+        raise self.places.extension_error(
+            ext,
+            f"aligns member {quoted(member.name)} of {quoted(owner)} at 8, but its natural "
+            f"alignment in Sarek's layout is 4, so the C layout would differ from Sarek's (an "
+            f"alignment of 8 is accepted only on a member whose natural alignment is 8: an "
+            f"int64_t, a double, or a struct holding one)",
+        )
+
+    def _natural_alignment_is_8(self, member) -> bool:
+        """Whether Sarek aligns ``member`` at 8: an int64/float64 scalar, or a struct
+        (record or tagged variant) with one somewhere inside. Generated headers align
+        exactly those members at 8. Iterative: the nesting depth is the input's."""
+        from pycparser import c_ast
+
+        seen = set()
+        stack = [member.type]
+        while stack:
+            t = stack.pop()
+            if not isinstance(t, c_ast.TypeDecl):
+                continue  # pointers, arrays, functions: refused elsewhere
+            inner = t.type
+            body = None
+            if isinstance(inner, (c_ast.Struct, c_ast.Union)):
+                body = inner if inner.decls is not None else self.h.bodies.get(inner.name)
+            elif isinstance(inner, c_ast.IdentifierType):
+                if _SCALARS.get(_c_type_name(inner.names)) in MEMBER_TYPES_ACCEPTED:
+                    return True
+                name = inner.names[0] if len(inner.names) == 1 else None
+                if name in self.h.typedefs:
+                    body = self._body(self.h.typedefs[name])
+                elif name in self.h.aliases and name not in _STDINT and name not in seen:
+                    seen.add(name)
+                    stack.append(self.h.aliases[name])
+            if body is not None and id(body) not in seen:
+                seen.add(id(body))
+                stack.extend(m.type for m in _without_padding(body.decls or ()))
+        return False
 
     # -- collecting -----------------------------------------------------------------------
 
@@ -346,8 +357,11 @@ class _Reader:
 
         def note_enum(e) -> None:
             if isinstance(e, c_ast.Enum) and e.values is not None:
-                file = e.coord.file if e.coord is not None else self.path
+                file = self.file_of(e.coord.file) if e.coord is not None else self.path
                 h.enums.append((file, [(en.name, en) for en in e.values.enumerators]))
+                if e.values.enumerators:
+                    first = e.values.enumerators[0]
+                    h.first_enumerators[id(first)] = first
 
         for ext in self.ast.ext:
             if isinstance(ext, c_ast.Typedef):
@@ -356,7 +370,7 @@ class _Reader:
                     s = inner.type
                     note_struct(s)
                     if ext.name not in h.typedefs:
-                        file = ext.coord.file if ext.coord is not None else self.path
+                        file = self.file_of(ext.coord.file) if ext.coord is not None else self.path
                         h.typedefs[ext.name] = _StructTypedef(
                             ext.name, file, ext, s.name, s if s.decls is not None else None
                         )
@@ -396,15 +410,21 @@ class _Reader:
         return ModuleDecl(module, self.path, "c", tuple(decls), SourceLocation(self.path, 1, 1))
 
     def _enum_owners(self, names: List[str]) -> Dict[str, List[Tuple[str, object]]]:
-        """Enum constants of the header, grouped under the type whose C name prefixes them."""
+        """Enum constants of the header, grouped under the type whose C name prefixes them
+        (the longest such name): in time linear in the enums' size, whatever their number."""
         owners: Dict[str, List[Tuple[str, object]]] = {}
-        by_length = sorted(names, key=len, reverse=True)
+        known = set(names)
+        # Names longer than any identifier a target accepts are refused anyway (resolve).
+        lengths = sorted({len(n) for n in names if len(n) <= _MAX_OWNER_NAME}, reverse=True)
         for file, enumerators in self.h.enums:
             if file != self.path or not enumerators:
                 continue
-            for c_name in by_length:
-                if all(n.startswith(c_name + "_") for n, _ in enumerators):
-                    owners.setdefault(c_name, []).extend(enumerators)
+            # T owns the enum when every constant starts with "T_": T_ prefixes their
+            # common prefix.
+            common = os.path.commonprefix([n for n, _ in enumerators])[: _MAX_OWNER_NAME + 1]
+            for k in lengths:
+                if k < len(common) and common[k] == "_" and common[:k] in known:
+                    owners.setdefault(common[:k], []).extend(enumerators)
                     break
         return owners
 
@@ -453,13 +473,18 @@ class _Reader:
             )
         values: Dict[str, int] = {}
         tags: List[Tuple[int, str, object]] = []
+        previous: Optional[int] = None
         for enum_name, node in enumerators:
-            value = self._enum_value(node, values)
-            values[enum_name] = value
-            tags.append((value, enum_name[len(c_name) + 1 :], node))
+            # C: an enumerator without a value is one more than the one before it in its enum.
+            first = node is self.h.first_enumerators.get(id(node))
+            previous = self._enum_value(node, None if first else previous, values)
+            values[enum_name] = previous
+            tags.append((previous, enum_name[len(c_name) + 1 :], node))
         tags.sort(key=lambda t: t[0])
         if [t[0] for t in tags] != list(range(len(tags))):
-            found = ", ".join(f"{c_name}_{n} = {v}" for v, n, _ in tags)
+            found = ", ".join(f"{c_name}_{n} = {v}" for v, n, _ in tags[:8])
+            if len(tags) > 8:
+                found += f", … ({len(tags)} constants)"
             raise SchemaError(
                 f"the tags of tagged variant {quoted(c_name)} must be 0, 1, …, {len(tags) - 1}, one "
                 f"per "
@@ -467,6 +492,7 @@ class _Reader:
                 self.loc(tags[0][2], f"{c_name}_{tags[0][1]}"),
             )
         ctor_names = [n for _, n, _ in tags]
+        ctor_set = set(ctor_names)
         arms: Dict[str, object] = {}
         if union_member is not None:
             union = union_member.type.type
@@ -475,11 +501,12 @@ class _Reader:
                     continue
                 arm_struct = getattr(arm.type, "type", None)
                 ctor = (arm.name or "")[:-2] if (arm.name or "").endswith("_v") else None
-                if ctor not in ctor_names:
+                if ctor not in ctor_set:
                     raise SchemaError(
                         f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} names no "
                         f"constructor: arms are '<Ctor>_v' for the enum constants "
-                        f"{', '.join(f'{c_name}_{n}' for n in ctor_names)}",
+                        f"{', '.join(f'{c_name}_{n}' for n in ctor_names[:8])}"
+                        f"{', …' if len(ctor_names) > 8 else ''}",
                         self.loc(arm, arm.name),
                     )
                 if not isinstance(arm_struct, c_ast.Struct) or arm_struct.decls is None:
@@ -507,50 +534,14 @@ class _Reader:
             ctors.append(CtorDecl(ctor, tuple(args), self.loc(node, f"{c_name}_{ctor}")))
         return VariantDecl(name, tuple(ctors), location)
 
-    def _enum_value(self, node, known: Dict[str, int]) -> int:
-        from pycparser import c_ast
-
-        if node.value is None:
-            return (max(known.values()) + 1) if known else 0
-
-        def ev(e) -> int:
-            if (
-                isinstance(e, c_ast.Constant)
-                and e.type in ("int", "long int", "unsigned int", "long long int")
-                or (isinstance(e, c_ast.Constant) and re.match(r"^[0-9]", e.value or ""))
-            ):
-                text = _SUFFIX.sub("", e.value)
-                if re.match(r"^0[0-7]+$", text):
-                    return int(text, 8)
-                return int(text, 0)
-            if isinstance(e, c_ast.ID) and e.name in known:
-                return known[e.name]
-            if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+", "~"):
-                v = ev(e.expr)
-                return {"-": -v, "+": v, "~": ~v}[e.op]
-            if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-", "*", "<<", ">>", "|", "&"):
-                a, b = ev(e.left), ev(e.right)
-                return {
-                    "+": a + b,
-                    "-": a - b,
-                    "*": a * b,
-                    "<<": a << b,
-                    ">>": a >> b,
-                    "|": a | b,
-                    "&": a & b,
-                }[e.op]
-            raise SchemaError(
-                f"cannot evaluate the value of enum constant {quoted(node.name)}; write an integer",
+    def _enum_value(self, node, previous: Optional[int], known: Dict[str, int]) -> int:
+        def refuse(why: str) -> SchemaError:
+            return SchemaError(
+                f"cannot evaluate the value of enum constant {quoted(node.name)}: {why}",
                 self.loc(node, node.name),
             )
 
-        try:
-            return ev(node.value)
-        except ValueError:
-            raise SchemaError(
-                f"cannot evaluate the value of enum constant {quoted(node.name)}; write an integer",
-                self.loc(node, node.name),
-            ) from None
+        return enum_value(node, previous, known, refuse)
 
     # -- member types ---------------------------------------------------------------------
 
@@ -571,7 +562,11 @@ class _Reader:
                 where,
             )
         if m.bitsize is not None:
-            raise SchemaError(f"{what} is a bit-field, which has no Sarek layout", where)
+            raise SchemaError(
+                f"{what} is a bit-field, which has no Sarek layout: C packs bit-fields into "
+                f"shared storage units, Sarek gives every field its own; use a whole int32_t",
+                where,
+            )
         if "_Atomic" in (m.quals or []) or "_Atomic" in (getattr(m.type, "quals", None) or []):
             raise SchemaError(
                 f"{what} is _Atomic, whose size and alignment C leaves to the implementation",
@@ -665,6 +660,10 @@ class _Reader:
         return NamedType(name, module or None, where)
 
 
+#: Longest type name that can own enum constants (names above 63 characters are refused).
+_MAX_OWNER_NAME = 255
+
+
 _STDINT = frozenset(
     "int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t ptrdiff_t "
     "intptr_t uintptr_t intmax_t uintmax_t wchar_t max_align_t".split()
@@ -680,12 +679,12 @@ def read_header(
     path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
 ) -> ModuleDecl:
     """Read the ``typedef struct`` declarations of the C header ``path`` into a ``ModuleDecl``."""
-    if os.path.isdir(path):
-        raise SchemaError("is a directory, not a schema file", SourceLocation(path))
-    try:  # the same message as the other readers for a missing or unreadable file
-        with open(path, "rb"):
-            pass
-    except OSError as e:
-        raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
-    text = preprocess(path, include_dirs, defines)
-    return _Reader(path, _parse(text, path)).module()
+    # A FIFO or device given as the header: refused before anything opens it for good.
+    check_regular_file(path)
+    cpp = preprocess(path, include_dirs, defines)
+    text, extensions = scan_extensions(cpp.text)
+    places = Places(path, cpp.included)
+    for ext in extensions:  # packing and alignments other than 8: no parse needed
+        if ext.verdict is not None:
+            raise places.extension_error(ext, ext.verdict)
+    return _Reader(path, _parse(text, path, places), places, extensions).module()

@@ -4,6 +4,14 @@ The standard library parses (``json`` in C, ``tomllib``); this module checks the
 (every wrong type or unknown key is refused with its place) and turns it into a
 ``ModuleDecl``. Positions are lazy: each node keeps its path in the document and
 ``positions`` finds the line and column only when an error is printed.
+
+What the standard parsers let through on hostile input is handled here: a JSON object that
+repeats a key (``json`` keeps the last silently; other readers keep the first) is refused;
+an integer of more than 4,300 digits (Python refuses to convert it, with a ``ValueError``)
+is read as a number, which no schema value is, or refused in TOML with its place; a TOML
+key of more than ``MAX_KEY_PARTS`` dotted parts (``tomllib`` takes time quadratic in them:
+80 KB of ``a.a.a…`` took a minute) is refused before ``tomllib`` sees it; nesting too deep
+for the parsers' recursion is refused.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from ..ir.schema import (
     TypeExpr,
     VariantDecl,
 )
-from .positions import json_positions, toml_positions
+from .positions import json_duplicate_key, json_positions, toml_positions
 
 __all__ = ["read_json", "read_toml", "parse_type_expr", "default_module_name"]
 
@@ -217,13 +225,9 @@ class _Reader:
 
 
 def _read_text(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except IsADirectoryError:
-        raise SchemaError("is a directory, not a schema file", SourceLocation(path)) from None
-    except OSError as e:
-        raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
+    from .source_files import read_schema_bytes
+
+    raw = read_schema_bytes(path)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -233,6 +237,26 @@ def _read_text(path: str) -> str:
         ) from None
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _DuplicateKey()
+    return obj
+
+
+#: Python converts at most this many digits to an int (``sys.get_int_max_str_digits``).
+_MAX_INT_DIGITS = 4300
+
+
+def _json_int(digits: str) -> Union[int, float]:
+    # A longer one is still a number (which no schema value is), without the ValueError.
+    return int(digits) if len(digits) <= _MAX_INT_DIGITS else float(digits)
+
+
 def read_json(path: str) -> ModuleDecl:
     import json
 
@@ -240,11 +264,19 @@ def read_json(path: str) -> ModuleDecl:
     if not text.strip():
         raise SchemaError("empty file; a schema needs a 'types' array", SourceLocation(path))
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_int, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
         raise SchemaError(f"invalid JSON: {e.msg}", SourceLocation(path, e.lineno, e.colno)) from None
     except RecursionError:
         raise SchemaError("invalid JSON: nested too deeply", SourceLocation(path, 1, 1)) from None
+    except _DuplicateKey:
+        found = json_duplicate_key(text)
+        key, (line, col) = found if found is not None else ("?", (1, 1))
+        raise SchemaError(
+            f"duplicate key {quoted(key)} in an object (JSON readers disagree on which value "
+            f"counts); write each key once",
+            SourceLocation(path, line, col),
+        ) from None
     cache: List[Any] = []
 
     def locator(p: Path) -> Tuple[int, int]:
@@ -257,11 +289,53 @@ def read_json(path: str) -> ModuleDecl:
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)|\(at end of document\)")
 
+#: Most dotted parts of a TOML key or table name (a schema's have at most two).
+MAX_KEY_PARTS = 16
+
+# One piece of TOML per match, to find dotted names outside strings and comments in linear
+# time: the alternatives start differently and no repetition can give characters back.
+_TOML_BASIC = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
+_TOML_PART = rf"(?:[A-Za-z0-9_-]++|{_TOML_BASIC}|'[^'\n]*+')"
+_TOML_SCAN = re.compile(
+    r'(?P<mlbasic>"""[^"\\]*+(?:(?:\\.|"(?!""))[^"\\]*+)*+(?:"""|\Z))'
+    r"|(?P<mlliteral>'''[^']*+(?:'(?!'')[^']*+)*+(?:'''|\Z))"
+    r"|(?P<comment>#[^\n]*+)"
+    rf"|(?P<dotted>{_TOML_PART}(?:[ \t]*+\.[ \t]*+{_TOML_PART})*+)"
+    r"""|(?P<other>[^"'#A-Za-z0-9_-]++|.)""",
+    re.S,
+)
+_TOML_PARTS = re.compile(_TOML_PART)
+_TOML_BIG_INT = re.compile(r"(?<![\w.\"'])[+-]?[0-9](?:_?[0-9]){%d,}" % _MAX_INT_DIGITS)
+
+
+def _offset_line_col(text: str, offset: int) -> Tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _check_toml_keys(text: str, path: str) -> None:
+    """Refuse a dotted name of more than ``MAX_KEY_PARTS`` parts before ``tomllib`` reads it."""
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _TOML_SCAN.match(text, pos)
+        pos = m.end()  # type: ignore[union-attr]
+        if m.lastgroup != "dotted" or m.group().count(".") < MAX_KEY_PARTS:  # type: ignore[union-attr]
+            continue
+        parts = len(_TOML_PARTS.findall(m.group()))  # type: ignore[union-attr]
+        if parts > MAX_KEY_PARTS:
+            raise SchemaError(
+                f"a key or table name of {parts} dotted parts; a schema's have at most 2 (the "
+                f"limit is {MAX_KEY_PARTS})",
+                SourceLocation(path, *_offset_line_col(text, m.start())),  # type: ignore[union-attr]
+            )
+
 
 def read_toml(path: str) -> ModuleDecl:
     import tomllib
 
     text = _read_text(path)
+    _check_toml_keys(text, path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -275,6 +349,13 @@ def read_toml(path: str) -> ModuleDecl:
         raise SchemaError(f"invalid TOML: {message}", location) from None
     except RecursionError:
         raise SchemaError("invalid TOML: nested too deeply", SourceLocation(path, 1, 1)) from None
+    except ValueError:
+        # Not a TOMLDecodeError: Python's limit on converting long decimal integers.
+        m = _TOML_BIG_INT.search(text)
+        raise SchemaError(
+            f"invalid TOML: an integer of more than {_MAX_INT_DIGITS} digits",
+            SourceLocation(path, *_offset_line_col(text, m.start() if m else 0)),
+        ) from None
     cache: List[Any] = []
 
     def locator(p: Path) -> Tuple[int, int]:

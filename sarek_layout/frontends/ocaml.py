@@ -23,6 +23,7 @@ how Sarek's own backends mangle ``Geometry_lib.point`` into ``Geometry_lib_point
 
 from __future__ import annotations
 
+from array import array
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..errors import SchemaError, quoted
@@ -48,10 +49,14 @@ from .ocaml_lexer import (
     RBRACKET,
     TYVAR,
     UIDENT,
+    OTHER,
     LineMap,
     Token,
+    Tokens,
+    offsets_for,
     tokenize,
 )
+from .source_files import read_schema_bytes
 
 __all__ = ["read_ocaml", "SAREK_ATTRIBUTES", "NO_LAYOUT_TYPES"]
 
@@ -85,15 +90,12 @@ _NOT_ITEM_AFTER = frozenset({"module", "with", "and", ":", "class"})
 #: Deepest parenthesised type expression read (real ones have one or two levels).
 _MAX_PARENS = 100
 
+#: Parts of an attribute id read (``sarek.type`` has two).
+_MAX_ATTRIBUTE_PARTS = 8
+
 
 def _read_source(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except IsADirectoryError:
-        raise SchemaError("is a directory, not a schema file", SourceLocation(path)) from None
-    except OSError as e:
-        raise SchemaError(f"cannot read: {e.strerror or e}", SourceLocation(path)) from None
+    raw = read_schema_bytes(path)
     if b"\0" in raw:
         # The OCaml lexer refuses a NUL byte outside strings; text files never hold one.
         raise SchemaError(
@@ -112,7 +114,7 @@ def read_ocaml(path: str) -> ModuleDecl:
     text = _read_source(path)
     lines = LineMap(path, text)
     try:
-        return _FileParser(path, text, lines, tokenize(text, lines)).module()
+        return _FileParser(path, lines, tokenize(text, lines)).module()
     except RecursionError:  # a backstop: the parser limits its own nesting
         raise SchemaError("OCaml source nested too deeply", SourceLocation(path)) from None
 
@@ -122,62 +124,90 @@ def _describe(tok: Optional[Token]) -> str:
 
 
 class _FileParser:
-    def __init__(self, path: str, text: str, lines: LineMap, tokens: List[Token]) -> None:
+    """The file-level pass: bracket depths, type items, attributes. It reads the column-wise
+    ``Tokens`` by index, so that a file of a million tokens makes no million objects."""
+
+    def __init__(self, path: str, lines: LineMap, tokens: Tokens) -> None:
         self.path = path
         self.lines = lines
         self.tokens = tokens
+        self.kinds = tokens.kinds
         self.depth = self._depths()
 
     def loc(self, tok: Token) -> SourceLocation:
         return self.lines.loc(tok.offset)
 
+    def loc_of(self, i: int) -> SourceLocation:
+        return self.lines.loc(self.tokens.starts[i])
+
+    def is_keyword(self, i: int, text: str) -> bool:
+        return self.kinds[i] == KEYWORD and self.tokens.is_text(i, text)
+
     # -- structure ------------------------------------------------------------------------
 
-    def _depths(self) -> List[int]:
+    def _depths(self) -> array:
         """Nesting depth in front of every token; refuses unbalanced brackets."""
-        depths = []
-        stack: List[Token] = []
-        for tok in self.tokens:
-            depths.append(len(stack))
-            if tok.kind == LBRACKET or (tok.kind == KEYWORD and tok.text in _BLOCK_KEYWORDS):
-                stack.append(tok)
-            elif tok.kind == RBRACKET or (tok.kind == KEYWORD and tok.text == "end"):
-                want = "end" if tok.text == "end" else tok.text
+        tokens, kinds = self.tokens, self.kinds
+        depths = offsets_for(tokens.source)
+        stack = offsets_for(tokens.source)  # indices of the open brackets and blocks
+        push, pop, record = stack.append, stack.pop, depths.append
+        for i in range(len(kinds)):
+            record(len(stack))
+            kind = kinds[i]
+            if kind == LBRACKET or (kind == KEYWORD and tokens.text(i) in _BLOCK_KEYWORDS):
+                push(i)
+            elif kind == RBRACKET or (kind == KEYWORD and tokens.is_text(i, "end")):
+                text = tokens.text(i)
                 if not stack:
-                    raise SchemaError(f"unmatched {quoted(tok.text)}", self.loc(tok))
-                opener = stack.pop()
-                expected = _OPENERS.get(opener.text, "end")
-                if expected != want:
+                    raise SchemaError(f"unmatched {quoted(text)}", self.loc_of(i))
+                opened = pop()
+                opener = tokens.text(opened)
+                expected = _OPENERS.get(opener, "end")
+                if expected != text:
                     raise SchemaError(
-                        f"{quoted(tok.text)} does not close {quoted(opener.text)} opened at "
-                        f"{self.loc(opener)} (expected {quoted(expected)})",
-                        self.loc(tok),
+                        f"{quoted(text)} does not close {quoted(opener)} opened at "
+                        f"{self.loc_of(opened)} (expected {quoted(expected)})",
+                        self.loc_of(i),
                     )
         if stack:
-            opener = stack[-1]
-            closer = _OPENERS.get(opener.text, "end")
+            opener = tokens.text(stack[-1])
+            closer = _OPENERS.get(opener, "end")
             raise SchemaError(
-                f"unclosed {quoted(opener.text)} (missing {quoted(closer)})", self.loc(opener)
+                f"unclosed {quoted(opener)} (missing {quoted(closer)})", self.loc_of(stack[-1])
             )
         return depths
 
     def attribute_at(self, i: int) -> Optional[Tuple[str, str]]:
         """``(ats, id)`` when token ``i`` opens an attribute: ``("@@", "sarek.type")``."""
-        toks = self.tokens
-        if toks[i].text != "[" or i + 1 >= len(toks):
+        tokens, kinds = self.tokens, self.kinds
+        n = len(kinds)
+        if kinds[i] != LBRACKET or i + 1 >= n or tokens.first_char(i) != "[":
             return None
-        ats = toks[i + 1]
-        if ats.kind != OP or ats.text not in ("@", "@@", "@@@") or ats.offset != toks[i].offset + 1:
+        if kinds[i + 1] != OP or tokens.starts[i + 1] != tokens.starts[i] + 1:
+            return None
+        ats = tokens.text(i + 1)
+        if ats not in ("@", "@@", "@@@"):
             return None
         parts = []
         j = i + 2
-        while j < len(toks) and toks[j].kind in (LIDENT, UIDENT, KEYWORD):
-            parts.append(toks[j].text)
-            if j + 1 < len(toks) and toks[j + 1].text == ".":
+        while j < n and kinds[j] in (LIDENT, UIDENT, KEYWORD):
+            if len(parts) == _MAX_ATTRIBUTE_PARTS:
+                # Only ``sarek.type`` matters; a path of a million parts is not it.
+                parts.append("...")
+                break
+            parts.append(tokens.text(j))
+            if j + 1 < n and tokens.is_text(j + 1, "."):
                 j += 2
             else:
                 break
-        return ats.text, ".".join(parts)
+        return ats, ".".join(parts)
+
+    def attribute_ats(self, i: int) -> str:
+        """``"@"``, ``"@@"`` or ``"@@@"`` when token ``i`` opens an attribute, else ``""``."""
+        if self.kinds[i] != LBRACKET:  # most tokens: no call, no tuple
+            return ""
+        attr = self.attribute_at(i)
+        return attr[0] if attr is not None else ""
 
     def attribute_id(self, i: int) -> str:
         attr = self.attribute_at(i)
@@ -185,45 +215,45 @@ class _FileParser:
 
     def _item_end(self, i: int) -> Tuple[int, List[int]]:
         """End of the type item whose first declaration starts at ``i``, and its ``and``s."""
-        toks, depth = self.tokens, self.depth
+        tokens, kinds, depth = self.tokens, self.kinds, self.depth
         ands = []
-        n = len(toks)
+        n = len(kinds)
         while i < n:
             if depth[i] == 0:
-                tok = toks[i]
-                if tok.kind == KEYWORD and tok.text in _ITEM_KEYWORDS:
+                kind = kinds[i]
+                if kind == KEYWORD:
+                    word = tokens.text(i)
+                    if word in _ITEM_KEYWORDS:
+                        return i, ands
+                    if word == "and":
+                        ands.append(i)
+                elif kind == OTHER and tokens.is_text(i, ";;"):
                     return i, ands
-                if tok.kind == KEYWORD and tok.text == "and":
-                    ands.append(i)
-                elif tok.text == ";;":
-                    return i, ands
-                elif tok.text == "[":
+                elif kind == LBRACKET and tokens.first_char(i) == "[":
                     attr = self.attribute_at(i)
                     if attr is not None and attr[0] == "@@@":
                         return i, ands
-                    if i + 1 < n and toks[i + 1].kind == OP and toks[i + 1].text.startswith("%%"):
+                    if i + 1 < n and kinds[i + 1] == OP and tokens.text(i + 1).startswith("%%"):
                         return i, ands
             i += 1
         return n, ands
 
     def module(self) -> ModuleDecl:
-        toks, depth = self.tokens, self.depth
+        tokens, kinds, depth = self.tokens, self.kinds, self.depth
         decls: List[TypeDecl] = []
-        plain: Dict[str, Token] = {}  # declarations without the attribute: name -> token
+        plain: Dict[str, int] = {}  # declarations without the attribute: name -> token index
         claimed: Set[int] = set()
         i = 0
-        n = len(toks)
+        n = len(kinds)
         while i < n:
-            tok = toks[i]
             if (
-                tok.kind == KEYWORD
-                and tok.text == "type"
-                and depth[i] == 0
-                and not (i > 0 and toks[i - 1].text in _NOT_ITEM_AFTER)
+                depth[i] == 0
+                and self.is_keyword(i, "type")
+                and not (i > 0 and tokens.text(i - 1) in _NOT_ITEM_AFTER)
             ):
                 start = i + 1
                 start = self._skip_attributes(start, n, "@")
-                if start < n and toks[start].text == "nonrec":
+                if start < n and self.is_keyword(start, "nonrec"):
                     start += 1
                 end, ands = self._item_end(start)
                 bounds = [start] + [a + 1 for a in ands]
@@ -232,16 +262,17 @@ class _FileParser:
                     attrs = [
                         k
                         for k in range(a, b)
-                        if depth[k] == 0 and (self.attribute_at(k) or ("", ""))[0] == "@@"
+                        if depth[k] == 0
+                        and self.attribute_ats(k) == "@@"
                     ]
                     sarek = [k for k in attrs if self.attribute_id(k) in SAREK_ATTRIBUTES]
                     if sarek:
                         claimed.update(sarek)
                         decls.append(_DeclParser(self, a, b).parse())
                     else:
-                        name = next((toks[k] for k in range(a, b) if toks[k].kind == LIDENT), None)
+                        name = next((k for k in range(a, b) if kinds[k] == LIDENT), None)
                         if name is not None:
-                            plain.setdefault(name.text, name)
+                            plain.setdefault(tokens.text(name), name)
                 i = end
                 continue
             i += 1
@@ -257,25 +288,30 @@ class _FileParser:
         return module_decl
 
     def _skip_attributes(self, i: int, end: int, ats: str) -> int:
-        while i < end and (self.attribute_at(i) or ("", ""))[0] == ats:
+        while i < end and self.attribute_ats(i) == ats:
             i = self.matching(i) + 1
         return i
 
     def matching(self, i: int) -> int:
         """Index of the token closing the bracket opened at ``i``."""
-        d = self.depth[i]
+        depth = self.depth
+        d = depth[i]
         j = i + 1
-        while j < len(self.tokens) and self.depth[j] > d:
+        n = len(depth)
+        while j < n and depth[j] > d:
             j += 1
         return j - 1
 
     def _check_unclaimed(self, claimed: Set[int]) -> None:
-        for i in range(len(self.tokens)):
+        kinds = self.kinds
+        for i in range(len(kinds)):
+            if kinds[i] != LBRACKET:
+                continue
             attr = self.attribute_at(i)
             if attr is None or attr[1] not in SAREK_ATTRIBUTES or i in claimed:
                 continue
             ats, name = attr
-            where = self.loc(self.tokens[i])
+            where = self.loc_of(i)
             if ats == "@":
                 raise SchemaError(
                     f"[@{name}] has one '@', so it attaches to a field, constructor or type "
@@ -299,7 +335,7 @@ class _FileParser:
                 where,
             )
 
-    def _check_references(self, module: ModuleDecl, plain: Dict[str, Token]) -> None:
+    def _check_references(self, module: ModuleDecl, plain: Dict[str, int]) -> None:
         declared = {d.name for d in module.decls}
         for decl in module.decls:
             exprs: List[TypeExpr] = (
@@ -325,7 +361,7 @@ class _FileParser:
                     and expr.name not in ("int", "float")
                 ):
                     raise SchemaError(
-                        f"type {quoted(expr.name)} is declared at {self.loc(plain[expr.name])} without "
+                        f"type {quoted(expr.name)} is declared at {self.loc_of(plain[expr.name])} without "
                         f"[@@sarek.type]; add the attribute to use it in a Sarek type",
                         expr.location,
                     )
@@ -341,18 +377,26 @@ class _DeclParser:
         self.end = end
         self.name = "?"
         self.paren_depth = 0
+        # The token last looked at: the parser peeks at each token several times, and
+        # ``Tokens`` makes a new object per look.
+        self._seen_at = -1
+        self._seen: Optional[Token] = None
 
     # -- cursor ---------------------------------------------------------------------------
 
     def peek(self, k: int = 0) -> Optional[Token]:
         j = self.i + k
-        return self.toks[j] if j < self.end else None
+        if j >= self.end:
+            return None
+        if j != self._seen_at:
+            self._seen_at, self._seen = j, self.toks[j]
+        return self._seen
 
     def peek_text(self, k: int = 0) -> Optional[str]:
         tok = self.peek(k)
         return None if tok is None else tok.text
 
-    def peek_kind(self, k: int = 0) -> Optional[str]:
+    def peek_kind(self, k: int = 0) -> Optional[int]:
         tok = self.peek(k)
         return None if tok is None else tok.kind
 
@@ -385,11 +429,11 @@ class _DeclParser:
         return self.next()
 
     def at_item_attribute(self) -> bool:
-        return self.i < self.end and (self.file.attribute_at(self.i) or ("", ""))[0] == "@@"
+        return self.i < self.end and self.file.attribute_ats(self.i) == "@@"
 
     def skip_attributes(self) -> None:
         """Skip ``[@…]`` attributes (on fields, constructors and type expressions)."""
-        while self.i < self.end and (self.file.attribute_at(self.i) or ("", ""))[0] == "@":
+        while self.i < self.end and self.file.attribute_ats(self.i) == "@":
             self.i = self.file.matching(self.i) + 1
 
     # -- declaration ----------------------------------------------------------------------
@@ -401,9 +445,9 @@ class _DeclParser:
         ):
             name = next(
                 (
-                    t.text
-                    for t in self.toks[self.i : self.end]
-                    if t.kind == LIDENT and t.text != "_"
+                    self.toks.text(k)
+                    for k in range(self.i, self.end)
+                    if self.toks.kinds[k] == LIDENT and not self.toks.is_text(k, "_")
                 ),
                 "?",
             )

@@ -2,40 +2,70 @@
 
 The standard library parsers (``json``, ``tomllib``) are fast and strict but forget where
 values were. The schema readers keep, for every declaration, the *path* of its value
-(``("types", 2, "fields", 0, 1)``); when an error must be printed, these scanners walk the
-already-validated text once and map every path to its ``(line, col)``.
+(``("types", 2, "fields", 0, 1)``); when an error must be printed, ``Positions`` scans the
+already-validated text for that one path and gives its ``(line, col)``, or that of its
+nearest ancestor when the path itself is not in the text.
 
-Both scanners assume well-formed input (the real parser has accepted it) and are iterative,
-so nesting depth never reaches Python's recursion limit.
+A scan is one pass over the text, iterative, and keeps only the containers open around the
+place it is at (whether each lies on the path asked for), never a table of every value: a
+document of a million values nested a thousand levels deep costs no more memory than a
+flat one. An error asks for one or two paths, so a scan per question is cheap.
+``json_duplicate_key`` finds the place of the first key an object repeats.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from typing import Dict, List, Tuple, Union
+from typing import Callable, Dict, List, Optional, Set, Tuple, Union
 
-__all__ = ["Positions", "json_positions", "toml_positions"]
+__all__ = ["Positions", "json_positions", "toml_positions", "json_duplicate_key"]
 
 PathKey = Tuple[Union[str, int], ...]
 
 
+def _line_col(text: str, offset: int) -> Tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
 class Positions:
-    """Path → ``(line, col)``; unknown paths fall back to their nearest known ancestor."""
+    """Path → ``(line, col)``; a path not in the text falls back to its nearest ancestor."""
 
-    def __init__(self, text: str, offsets: Dict[PathKey, int]) -> None:
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        self._offsets = offsets
-
-    def _line_col(self, offset: int) -> Tuple[int, int]:
-        line = bisect.bisect_right(self._line_starts, offset)
-        return line, offset - self._line_starts[line - 1] + 1
+    def __init__(self, text: str, find: Callable[[str, PathKey], int]) -> None:
+        self._text = text
+        self._find = find  # (text, path) -> offset of the path or of its nearest ancestor
+        self._known: Dict[PathKey, Tuple[int, int]] = {}
 
     def __call__(self, path: PathKey) -> Tuple[int, int]:
         path = tuple(path)
-        while path not in self._offsets and path:
-            path = path[:-1]
-        return self._line_col(self._offsets.get(path, 0))
+        if path not in self._known:
+            self._known[path] = _line_col(self._text, self._find(self._text, path))
+        return self._known[path]
+
+
+class _Nearest:
+    """The deepest place on the path asked for seen so far (first occurrence wins)."""
+
+    __slots__ = ("target", "depth", "offset")
+
+    def __init__(self, target: PathKey) -> None:
+        self.target = target
+        self.depth = -1  # nothing seen yet: the start of the text
+        self.offset = 0
+
+    def on_path(self, depth: int, key: Union[str, int]) -> bool:
+        """Whether the child ``key`` of a container on the path (at ``depth``) is on it."""
+        return depth < len(self.target) and _same_key(self.target[depth], key)
+
+    def seen(self, depth: int, offset: int) -> bool:
+        """Note a value on the path at ``depth``; True when it is the path itself."""
+        if depth > self.depth:
+            self.depth, self.offset = depth, offset
+        return depth == len(self.target)
+
+
+def _same_key(a: Union[str, int], b: Union[str, int]) -> bool:
+    return type(a) is type(b) and a == b
 
 
 # --- JSON ------------------------------------------------------------------------------------
@@ -46,56 +76,103 @@ _JSON_TOKEN = re.compile(
 
 
 def json_positions(text: str) -> Positions:
-    """Offsets of every value of a well-formed JSON document, by path."""
+    """Positions of the values of a well-formed JSON document, by path."""
+    return Positions(text, _json_find)
+
+
+def _json_find(text: str, target: PathKey) -> int:
     import json
 
-    offsets: Dict[PathKey, int] = {}
-    # Each frame: [path, kind ("obj"/"arr"), next array index, pending object key]
+    nearest = _Nearest(target)
+    # Open containers: [is an object, on the path, next array index, pending object key]
     stack: List[list] = []
     expect_key = False
     pos = 0
-    root_done = False
-    while pos < len(text) and not root_done:
+    while pos < len(text):
         m = _JSON_TOKEN.match(text, pos)
-        if m is None:
+        if m is None or m.lastgroup is None:
             break
-        start = m.start(m.lastgroup) if m.lastgroup else m.end()
+        group = m.lastgroup
+        tok = m.group(group)
+        start = m.start(group)
         pos = m.end()
-        if m.lastgroup is None:
-            break
-        tok = m.group(m.lastgroup)
-        if m.lastgroup == "punct" and tok in "]}":
+        if group == "punct" and tok in "]}":
             stack.pop()
             expect_key = False
             if not stack:
-                root_done = True
+                break
             continue
-        if m.lastgroup == "punct" and tok == ",":
-            expect_key = bool(stack) and stack[-1][1] == "obj"
+        if group == "punct" and tok == ",":
+            expect_key = bool(stack) and stack[-1][0]
             continue
-        if m.lastgroup == "punct" and tok == ":":
+        if group == "punct" and tok == ":":
             continue
-        if expect_key and m.lastgroup == "str":
-            stack[-1][3] = json.loads(tok)
+        if expect_key and group == "str":
+            if stack[-1][1]:  # keys matter only on the path
+                stack[-1][3] = json.loads(tok)
             expect_key = False
             continue
-        # A value starts here: work out its path.
+        # A value starts here: is it on the path?
         if not stack:
-            path: PathKey = ()
-        elif stack[-1][1] == "arr":
-            path = stack[-1][0] + (stack[-1][2],)
-            stack[-1][2] += 1
+            on_path = True
         else:
-            path = stack[-1][0] + (stack[-1][3],)
-        offsets[path] = start
+            frame = stack[-1]
+            if frame[0]:
+                key: Union[str, int] = frame[3]
+            else:
+                key = frame[2]
+                frame[2] += 1
+            on_path = frame[1] and nearest.on_path(len(stack) - 1, key)
+        if on_path and nearest.seen(len(stack), start):
+            return start
         if tok == "{":
-            stack.append([path, "obj", 0, None])
+            stack.append([True, on_path, 0, None])
             expect_key = True
         elif tok == "[":
-            stack.append([path, "arr", 0, None])
+            stack.append([False, on_path, 0, None])
         elif not stack:
-            root_done = True
-    return Positions(text, offsets)
+            break
+    return nearest.offset
+
+
+def json_duplicate_key(text: str) -> Optional[Tuple[str, Tuple[int, int]]]:
+    """The first key that an object of the (well-formed) JSON ``text`` repeats, and the
+    ``(line, col)`` of its second occurrence; None when there is none."""
+    import json
+
+    # Each frame: the keys seen so far in an object, or None for an array.
+    stack: List[Optional[Set[str]]] = []
+    expect_key = False
+    pos = 0
+    while pos < len(text):
+        m = _JSON_TOKEN.match(text, pos)
+        if m is None or m.lastgroup is None:
+            break
+        tok = m.group(m.lastgroup)
+        pos = m.end()
+        if m.lastgroup == "punct":
+            if tok == "{":
+                stack.append(set())
+                expect_key = True
+            elif tok == "[":
+                stack.append(None)
+            elif tok in "]}":
+                stack.pop()
+                expect_key = False
+                if not stack:
+                    break
+            elif tok == ",":
+                expect_key = bool(stack) and stack[-1] is not None
+            continue
+        if expect_key and m.lastgroup == "str":
+            key = json.loads(tok)
+            seen = stack[-1]
+            if seen is not None and key in seen:
+                return key, _line_col(text, m.start(m.lastgroup))
+            if seen is not None:
+                seen.add(key)
+            expect_key = False
+    return None
 
 
 # --- TOML ------------------------------------------------------------------------------------
@@ -112,6 +189,34 @@ _TOML_TOKEN = re.compile(
     re.S | re.X,
 )
 
+_Token = Tuple[str, str, int]  # (kind, text, offset)
+
+
+class _TomlTokens:
+    """The tokens of a TOML text, one at a time (comments dropped): nothing is kept."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.next: Optional[_Token] = None
+        self.take()
+
+    def take(self) -> Optional[_Token]:
+        """The current token, moving on to the next one."""
+        current = self.next
+        text = self.text
+        self.next = None
+        while self.pos < len(text):
+            m = _TOML_TOKEN.match(text, self.pos)
+            if m is None or m.end() == self.pos:
+                self.pos += 1  # whitespace the pattern did not take (e.g. a stray '\r')
+                continue
+            self.pos = m.end()
+            if m.lastgroup != "comment":
+                self.next = (m.lastgroup, m.group(m.lastgroup), m.start(m.lastgroup))  # type: ignore[arg-type]
+                break
+        return current
+
 
 def _toml_keys(tok: str) -> List[str]:
     """The key parts of one token: a quoted key is one part, a bare ``a.b`` is two."""
@@ -125,25 +230,32 @@ def _toml_keys(tok: str) -> List[str]:
 
 
 def toml_positions(text: str) -> Positions:
-    """Offsets of every value (and table header) of a well-formed TOML document, by path.
+    """Positions of the values (and table headers) of a well-formed TOML document, by path.
 
     Array-of-tables headers (``[[types]]``) count their elements, so ``[[types]]`` number
     three maps to the path ``("types", 2)``, matching what ``tomllib`` returns.
     """
-    tokens = []
-    pos = 0
-    while pos < len(text):
-        m = _TOML_TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            pos += 1  # whitespace the pattern did not take (e.g. a stray '\r')
-            continue
-        pos = m.end()
-        if m.lastgroup != "comment":
-            tokens.append((m.lastgroup, m.group(m.lastgroup), m.start(m.lastgroup)))
+    return Positions(text, _toml_find)
 
-    offsets: Dict[PathKey, int] = {}
+
+class _Found(Exception):
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+
+def _toml_find(text: str, target: PathKey) -> int:
+    nearest = _Nearest(target)
+
+    def note(path: PathKey, offset: int) -> None:
+        """A place with a (short, fully known) path: on the path asked for?"""
+        depth = 0
+        while depth < len(path) and nearest.on_path(depth, path[depth]):
+            depth += 1
+        if depth == len(path) and nearest.seen(depth, offset):
+            raise _Found(offset)
+
     aot_count: Dict[Tuple[str, ...], int] = {}
-    table: PathKey = ()
+    tokens = _TomlTokens(text)
 
     def header_path(keys: List[str]) -> PathKey:
         path: List[Union[str, int]] = []
@@ -154,87 +266,112 @@ def toml_positions(text: str) -> Positions:
                 path.append(aot_count[plain] - 1)
         return tuple(path)
 
-    i = 0
-    n = len(tokens)
-    while i < n:
-        kind, tok, start = tokens[i]
-        if kind == "newline":
-            i += 1
-            continue
-        if kind == "punct" and tok == "[":
-            # A table header; ``[[`` (two adjacent brackets) opens an array of tables.
-            array_of_tables = i + 1 < n and tokens[i + 1][1] == "[" and tokens[i + 1][2] == start + 1
-            i += 2 if array_of_tables else 1
-            keys: List[str] = []
-            while i < n and tokens[i][1] != "]":
-                if tokens[i][0] in ("str", "bare"):
-                    keys.extend(_toml_keys(tokens[i][1]))
-                i += 1
-            i += 2 if array_of_tables else 1
-            if array_of_tables:
-                plain = tuple(keys)
-                aot_count[plain] = aot_count.get(plain, 0) + 1
-                table = header_path(keys) + (aot_count[plain] - 1,)
-            else:
-                table = header_path(keys)
-            offsets.setdefault(table, start)
-            continue
-        i = _toml_key_value(tokens, i, table, offsets)
-    return Positions(text, offsets)
+    table: PathKey = ()
+    try:
+        while tokens.next is not None:
+            kind, tok, start = tokens.next
+            if kind == "newline":
+                tokens.take()
+                continue
+            if kind == "punct" and tok == "[":
+                # A table header; ``[[`` (two adjacent brackets) opens an array of tables.
+                array_of_tables = text.startswith("[", start + 1)
+                tokens.take()
+                if array_of_tables:
+                    tokens.take()
+                keys: List[str] = []
+                while tokens.next is not None and tokens.next[1] != "]":
+                    if tokens.next[0] in ("str", "bare"):
+                        keys.extend(_toml_keys(tokens.next[1]))
+                    tokens.take()
+                tokens.take()
+                if array_of_tables:
+                    tokens.take()
+                    plain = tuple(keys)
+                    aot_count[plain] = aot_count.get(plain, 0) + 1
+                    table = header_path(keys) + (aot_count[plain] - 1,)
+                else:
+                    table = header_path(keys)
+                note(table, start)
+                continue
+            _toml_key_value(tokens, table, note, nearest)
+    except _Found as found:
+        return found.offset
+    return nearest.offset
 
 
-def _toml_key_value(tokens, i: int, base: PathKey, offsets: Dict[PathKey, int]) -> int:
-    """Consume ``key = value`` at ``tokens[i]``; return the index after it."""
-    keys = []
-    n = len(tokens)
-    while i < n and not (tokens[i][0] == "punct" and tokens[i][1] == "="):
-        if tokens[i][0] in ("str", "bare"):
-            keys.extend(_toml_keys(tokens[i][1]))
-        i += 1
-    i += 1  # '='
-    return _toml_value(tokens, i, base + tuple(keys), offsets)
+def _toml_key_value(tokens: _TomlTokens, base: PathKey, note, nearest: _Nearest) -> None:
+    """Consume ``key = value`` at the current token."""
+    keys: List[str] = []
+    key_start = tokens.next[2] if tokens.next is not None else 0
+    while tokens.next is not None and not (tokens.next[0] == "punct" and tokens.next[1] == "="):
+        if tokens.next[0] in ("str", "bare"):
+            keys.extend(_toml_keys(tokens.next[1]))
+        tokens.take()
+    tokens.take()  # '='
+    # ``a.b.c = 1`` defines the tables a and a.b too: they are where the key starts.
+    for k in range(1, len(keys)):
+        note(base + tuple(keys[:k]), key_start)
+    _toml_value(tokens, base + tuple(keys), note, nearest)
 
 
-def _toml_value(tokens, i: int, path: PathKey, offsets: Dict[PathKey, int]) -> int:
-    """Consume one value (arrays and inline tables iteratively); return the index after it."""
-    n = len(tokens)
-    # Frames: [path, kind ("arr" | "tbl"), next index]
+def _toml_value(tokens: _TomlTokens, path: PathKey, note, nearest: _Nearest) -> None:
+    """Consume one value (arrays and inline tables iteratively, however deep)."""
+    # Open containers: [depth, on the path, is an inline table, next array index]
     stack: List[list] = []
-    while i < n:
-        kind, tok, start = tokens[i]
+    while tokens.next is not None:
+        kind, tok, start = tokens.next
         if kind == "newline" and stack:
-            i += 1
+            tokens.take()
             continue
         if stack and kind == "punct" and tok == ",":
-            i += 1
+            tokens.take()
             continue
         if stack and kind == "punct" and tok in ("]", "}"):
             stack.pop()
-            i += 1
+            tokens.take()
             if not stack:
-                return i
+                return
             continue
-        if stack and stack[-1][1] == "tbl":
-            # key = value inside an inline table
+        if not stack:
+            depth = len(path)
+            note(path, start)
+            on_path = _is_prefix(path, nearest)
+        elif stack[-1][2]:
+            # key = value inside an inline table: the key's parts, one level each
             keys = []
-            while i < n and not (tokens[i][0] == "punct" and tokens[i][1] == "="):
-                if tokens[i][0] in ("str", "bare"):
-                    keys.extend(_toml_keys(tokens[i][1]))
-                i += 1
-            i += 1
-            value_path = stack[-1][0] + tuple(keys)
-            kind, tok, start = tokens[i]
-        elif stack:
-            value_path = stack[-1][0] + (stack[-1][2],)
-            stack[-1][2] += 1
+            while tokens.next is not None and not (
+                tokens.next[0] == "punct" and tokens.next[1] == "="
+            ):
+                if tokens.next[0] in ("str", "bare"):
+                    keys.extend(_toml_keys(tokens.next[1]))
+                tokens.take()
+            tokens.take()
+            if tokens.next is None:
+                return
+            kind, tok, start = tokens.next
+            depth, on_path = stack[-1][0], stack[-1][1]
+            for key in keys:
+                on_path = on_path and nearest.on_path(depth, key)
+                depth += 1
+            if on_path and nearest.seen(depth, start):
+                raise _Found(start)
         else:
-            value_path = path
-        offsets[value_path] = start
-        i += 1
+            depth = stack[-1][0]
+            on_path = stack[-1][1] and nearest.on_path(depth, stack[-1][3])
+            stack[-1][3] += 1
+            depth += 1
+            if on_path and nearest.seen(depth, start):
+                raise _Found(start)
+        tokens.take()
         if kind == "punct" and tok == "[":
-            stack.append([value_path, "arr", 0])
+            stack.append([depth, on_path, False, 0])
         elif kind == "punct" and tok == "{":
-            stack.append([value_path, "tbl", 0])
+            stack.append([depth, on_path, True, 0])
         elif not stack:
-            return i
-    return i
+            return
+
+
+def _is_prefix(path: PathKey, nearest: _Nearest) -> bool:
+    target = nearest.target
+    return len(path) <= len(target) and all(_same_key(a, b) for a, b in zip(path, target))

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { alignas(8) int32_t a; int64_t b; } T;

@@ -1,0 +1,3 @@
+#include <stdint.h>
+_Alignas(8) double g;
+typedef struct T { int32_t a; } T;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { int32_t a; int64_t b __attribute__((aligned)); } T;

@@ -1,0 +1,2 @@
+#include "/dev/zero"
+typedef struct T { int x; } T;

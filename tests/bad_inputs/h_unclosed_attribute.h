@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { int32_t a __attribute__((packed; } T;
