@@ -161,7 +161,10 @@ accelerationStructureEXT rayQueryEXT
 common partition active asm class union enum typedef template this resource goto inline noinline
 public static extern external interface long short half fixed unsigned superp input output hvec2
 hvec3 hvec4 fvec2 fvec3 fvec4 filter sizeof cast namespace using sampler3DRect
+length
 """.split())
+# `length` is not a keyword but `.length` after an expression is GLSL's array-length method:
+# glslang refuses `v.length` on a struct whose member is named so.
 
 #: GLSL 4.50 for Vulkan (``layout(std430)`` buffers); 64-bit integers through
 #: GL_EXT_shader_explicit_arithmetic_types_int64, doubles are core (device feature
