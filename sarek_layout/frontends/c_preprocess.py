@@ -43,6 +43,7 @@ __all__ = [
     "FAKE_LIBC",
     "CPP_DEFINES",
     "CPP_LIMITS",
+    "TARGET_DEFINES",
     "Preprocessed",
     "preprocess",
     "read_source_lines",
@@ -72,6 +73,21 @@ CPP_DEFINES = (
     "__builtin_offsetof=offsetof",
     "static_assert=_Static_assert",
 )
+
+#: What a header target's own compilers define, so that its header preprocesses as they see
+#: it (``verify --header`` of a ``.cuh`` or ``.clh``): the language macros, and spellings
+#: pycparser does not read mapped to C11 ones. Layout attributes stay, for
+#: ``c_extensions`` to find.
+TARGET_DEFINES = {
+    "c": (),
+    "cuda": ("__CUDACC__=1", "__global__=", "__align__(x)=_Alignas(x)", "alignas=_Alignas",
+             "alignof=_Alignof", "constexpr=const"),
+    "opencl": ("__OPENCL_C_VERSION__=120", "__OPENCL_VERSION__=120", "cl_khr_fp64=1",
+               "__kernel=", "__global=", "__constant=const", "__local=", "__private=",
+               "kernel=", "global=", "constant=const", "__alignof__=_Alignof"),
+}
+#: Declarations OpenCL C has built in (``uchar``…), included before an OpenCL header.
+OPENCL_PRELUDE = os.path.join(FAKE_LIBC, "sarek_opencl_prelude.h")
 
 #: Limits of one preprocessor run: address space (bytes), CPU seconds, wall-clock seconds.
 #: A real header needs a few megabytes and milliseconds.
@@ -231,43 +247,97 @@ def _limit(memory: int, cpu: int):
 
 
 def preprocess(
-    path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
+    path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = (),
+    target: Optional[str] = None, max_output: Optional[int] = None,
 ) -> Preprocessed:
-    """``path`` through ``cpp -nostdinc`` with the fake libc; ``SchemaError`` on failure."""
+    """``path`` through ``cpp -nostdinc`` with the fake libc; ``SchemaError`` on failure.
+
+    ``target`` (``c``, ``cuda``, ``opencl``) preprocesses the header as that target's
+    compilers see it, in C11 with no host-specific macros (``verify --header``); without
+    it, the header is read as a GNU C host header (``import-c``). ``max_output`` refuses a
+    header whose preprocessed text is larger (bytes).
+    """
     include_dirs = list(include_dirs)
     _refuse_special_includes(path, include_dirs)
     # -H: cpp reports each file it opens (the only files read back later); -w: no warnings,
     # so that an ``#warning`` cannot forge a line of that report.
     cmd = _find_cpp() + ["-nostdinc", "-H", "-w", "-I", FAKE_LIBC]
+    if target is not None:
+        cmd += ["-std=c11", "-undef"]
     for d in include_dirs:
         cmd += ["-I", d]
-    for d in CPP_DEFINES:
+    for d in CPP_DEFINES + (TARGET_DEFINES[target] if target is not None else ()):
         cmd.append(f"-D{d}")
     for d in defines:
         cmd.append(f"-D{d}")
+    if target == "opencl":
+        cmd += ["-include", OPENCL_PRELUDE]
     # A file named like an option (``-o.h``) must reach cpp as a file, never as an option.
     given = os.path.join(os.curdir, path) if path.startswith("-") else path
     cmd.append(given)
     memory, cpu, wall = CPP_LIMITS
-    try:
-        proc = subprocess.run(cmd, capture_output=True, timeout=wall, preexec_fn=_limit(memory, cpu))
-    except subprocess.TimeoutExpired:
-        raise SchemaError(
-            f"the C preprocessor did not finish in {wall} s (does the header include a FIFO "
-            f"or a device through a macro?)",
-            SourceLocation(path),
-        ) from None
-    except OSError as e:
-        raise SchemaError(f"cannot run the C preprocessor: {e}", SourceLocation(path)) from None
-    stdout = proc.stdout.decode("utf-8", "surrogateescape")
-    stderr = proc.stderr.decode("utf-8", "surrogateescape")
+    limit = MAX_OUTPUT if max_output is None else max_output
+    returncode, out, err, too_long = _run_cpp(cmd, path, wall, limit, _limit(memory, cpu))
+    if too_long:
+        raise SchemaError(f"the header is too large to read: more than {limit >> 20} MiB "
+                          f"after preprocessing", SourceLocation(path))
+    stdout = out.decode("utf-8", "surrogateescape")
+    stderr = err.decode("utf-8", "surrogateescape")
     if given != path:
         stdout = stdout.replace(f'"{cpp_quote(given)}"', f'"{cpp_quote(path)}"')
         stderr = stderr.replace(given, path)
-    if proc.returncode != 0:
-        raise _failure(path, proc.returncode, stderr, cpu)
+    if returncode != 0:
+        raise _failure(path, returncode, stderr, cpu)
     included = frozenset(m.group(1) for m in _INCLUDED.finditer(stderr))
     return Preprocessed(stdout, included)
+
+
+#: Most preprocessed text read by default (a macro can make a small header expand without end).
+MAX_OUTPUT = 256 << 20
+
+
+def _run_cpp(cmd: List[str], path: str, wall: int, limit: int, preexec):
+    """Run cpp with its output read as it comes, stopped past ``limit`` bytes or ``wall``
+    seconds: ``(returncode, stdout, stderr, too_long)``."""
+    import tempfile
+    import threading
+
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, preexec_fn=preexec)
+        except OSError as e:
+            raise SchemaError(f"cannot run the C preprocessor: {e}", SourceLocation(path)) from None
+        timer = threading.Timer(wall, proc.kill)
+        timer.start()
+        chunks: List[bytes] = []
+        size = 0
+        too_long = False
+        try:
+            assert proc.stdout is not None
+            while True:
+                chunk = proc.stdout.read(1 << 20)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > limit:
+                    too_long = True
+                    proc.kill()
+                    break
+                chunks.append(chunk)
+            proc.stdout.close()
+            proc.wait()
+        finally:
+            timed_out = not timer.is_alive() and not too_long and proc.returncode is not None \
+                and proc.returncode < 0
+            timer.cancel()
+        if timed_out and proc.returncode == -9:
+            raise SchemaError(
+                f"the C preprocessor did not finish in {wall} s (does the header include a FIFO "
+                f"or a device through a macro?)",
+                SourceLocation(path),
+            )
+        err.seek(0)
+        return proc.returncode, b"".join(chunks), err.read(1 << 20), too_long
 
 
 def _failure(path: str, returncode: int, stderr: str, cpu: int) -> SchemaError:

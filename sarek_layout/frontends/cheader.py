@@ -5,8 +5,10 @@ The header is preprocessed with ``cpp -nostdinc`` against a tiny bundled libc
 by ``c_preprocess`` (which keeps cpp away from devices and FIFOs), scanned by
 ``c_extensions`` for what changes a layout (packing, alignment, ``#pragma pack``: refused,
 except an alignment of 8 on a member whose natural alignment is 8, as generated headers
-write), and parsed with pycparser; ``c_places`` maps positions back to the source (read only
-from the header and the files cpp included) and ``c_enums`` evaluates enum constants.
+write), and parsed and collected by ``c_reader`` (the reader ``verify --header`` shares);
+``c_places`` maps positions back to the source (read only from the header and the files cpp
+included) and ``c_enums`` evaluates enum constants. This module turns the declarations into
+a schema, stopping at the first problem.
 Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
 ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
 float64; a struct typedef → that type. C has no 4-byte ``bool`` or ``unit``, so
@@ -44,8 +46,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
-from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..errors import SchemaError, quoted
@@ -66,29 +66,22 @@ from .c_extensions import (
     Extension,
     extensions_by_member,
     scan_extensions,
-    unescape_file_name,
 )
 from .c_enums import enum_value
 from .c_places import Places
 from .c_preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
+from .c_reader import SCALAR_SPELLINGS, STDINT, CDeclarations, StructTypedef, canonical, parse
 from .jsontoml import default_module_name
 from .source_files import check_regular_file
 
 __all__ = ["read_header", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
 
-_SCALARS = {
-    "int32_t": "int32",
-    "int": "int32",
-    "signed": "int32",
-    "signed int": "int32",
-    "int64_t": "int64",
-    "long long": "int64",
-    "long long int": "int64",
-    "signed long long": "int64",
-    "signed long long int": "int64",
-    "float": "float32",
-    "double": "float64",
-}
+#: C spelling -> the schema scalar it reads as (the C target's spellings, first scalar
+#: first: int32_t is read as int32, never as bool or unit, which C cannot tell apart).
+_SCALARS: Dict[str, str] = {}
+for _scalar, _spellings in SCALAR_SPELLINGS["c"].items():
+    for _spelling in _spellings:
+        _SCALARS.setdefault(_spelling, _scalar)
 
 _WHY_NOT = [
     (re.compile(r"^(signed |unsigned )?char$"), "char has no Sarek layout; use int32_t"),
@@ -109,14 +102,6 @@ _WHY_NOT = [
     (re.compile(r"_t$"), "only int32_t and int64_t are fixed-width Sarek scalars"),
     (re.compile(r"^void$"), "void is not data"),
 ]
-
-def _c_type_name(names: Sequence[str]) -> str:
-    words = list(names)
-    order = ["signed", "unsigned", "short", "long", "char", "int", "float", "double"]
-    if all(w in order for w in words):
-        words.sort(key=order.index)
-    return " ".join(words)
-
 
 def header_module_name(path: str, c_names: Sequence[str]) -> Tuple[str, Dict[str, str]]:
     """The module of a header and each typedef name's schema name (see the module docs)."""
@@ -139,111 +124,7 @@ def _without_padding(members):
     return [m for m in members if not (m.name or "").startswith(PADDING_PREFIX)]
 
 
-# --- preprocessing and parsing ---------------------------------------------------------------
-
-
-_PARSE_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<msg>.*)$", re.S)
-
-
-def _error_location(path: str, file: Optional[str], line: int, col: int) -> SourceLocation:
-    """Where to point a parse error: never inside the bundled fake libc, which the user did
-    not write (a malformed line before an ``#include`` makes the parser stop in there)."""
-    if file:
-        file = unescape_file_name(file)
-    if not file or os.path.abspath(file).startswith(FAKE_LIBC + os.sep):
-        return SourceLocation(path)
-    return SourceLocation(file, line, col)
-
-
-#: Python frames pycparser may use on top of its caller's: it descends a few frames per
-#: parenthesis or unary operator, so this bounds the nesting it reads (about 150 levels).
-_PARSE_FRAMES = 900
-
-
-def _stack_depth() -> int:
-    frame, depth = sys._getframe(), 0
-    while frame is not None:
-        frame, depth = frame.f_back, depth + 1
-    return depth
-
-
-def _shorten(message: str, limit: int = 200) -> str:
-    """pycparser quotes whole tokens: a 100 KB character constant must not fill the line."""
-    return message if len(message) <= limit else f"{message[: limit - 3]}..."
-
-
-def _parse(text: str, path: str, places: Optional["Places"] = None):
-    from pycparser import c_parser
-
-    parser = c_parser.CParser()
-    # The same budget whoever calls: too deep a nesting then stops at the same token, so
-    # the position in the message does not depend on the caller's stack.
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(_stack_depth() + _PARSE_FRAMES)
-    try:
-        return parser.parse(text, path)
-    except c_parser.ParseError as e:
-        m = _PARSE_ERROR.match(str(e))
-        if m is None:
-            # Some pycparser errors carry no line: the token the parser stopped at has one.
-            message = _shorten(str(e).split(": ", 1)[-1])
-            try:
-                tok = parser._peek()
-                where = _error_location(path, tok.filename or path, tok.lineno, tok.column)
-                before = f" before {quoted(tok.value)}"
-                if tok.type == "ID":
-                    before += " (an unknown type name? declare or include it before this line)"
-            except Exception:  # a private API: fall back to the file alone
-                where, before = SourceLocation(path), ""
-            raise SchemaError(
-                f"C parse error ({message}){before}; sarek-layout reads plain C11 declarations",
-                where,
-            ) from None
-        raise SchemaError(
-            f"C parse error ({_shorten(m.group('msg').strip())}); sarek-layout reads plain C11 "
-            f"declarations",
-            _error_location(path, m.group("file"), int(m.group("line")), int(m.group("col") or 1)),
-        ) from None
-    except RecursionError:
-        # pycparser descends once per parenthesis or unary operator. Where it stopped
-        # depends on the stack it was called with: point at the start of that nesting.
-        try:
-            tok = parser._peek()
-            where = _error_location(path, tok.filename or path, tok.lineno, tok.column)
-            if places is not None and where.line > 0:
-                where = places.nesting_start(where.file, where.line, where.col)
-        except Exception:  # a private API: fall back to the file alone
-            where = SourceLocation(path)
-        raise SchemaError("C parse error: nested too deeply", where) from None
-    except MemoryError:
-        raise SchemaError("C parse error: the header is too big to read", SourceLocation(path)) from None
-    finally:
-        sys.setrecursionlimit(limit)
-
-
 # --- reading the declarations ----------------------------------------------------------------
-
-
-@dataclass
-class _StructTypedef:
-    c_name: str
-    file: str
-    node: object  # the Typedef node
-    tag: Optional[str]
-    body: Optional[object] = None  # the c_ast.Struct with its member list
-
-
-@dataclass
-class _Header:
-    """What the parsed translation unit declares, by file."""
-
-    typedefs: Dict[str, _StructTypedef] = field(default_factory=dict)
-    order: List[str] = field(default_factory=list)
-    bodies: Dict[str, object] = field(default_factory=dict)  # struct tag -> Struct with decls
-    aliases: Dict[str, object] = field(default_factory=dict)  # typedef name -> its type node
-    enums: List[Tuple[str, List[Tuple[str, object]]]] = field(default_factory=list)
-    # The first enumerator of every enum, by id: the start of C's implicit numbering.
-    first_enumerators: Dict[int, object] = field(default_factory=dict)
 
 
 class _Reader:
@@ -253,14 +134,15 @@ class _Reader:
         self.places = places
         self.loc = places.loc
         self.file_of = places.file_of
-        self.h = self._collect()
+        self.h = CDeclarations(file_of=places.file_of)
+        self.h.add(ast, default_file=path)
         self.main_file = path
         # Module of every file that declares struct typedefs, and each C name's schema name.
         self.module_of: Dict[str, str] = {}
         self.schema_name: Dict[str, Tuple[str, str]] = {}
         by_file: Dict[str, List[str]] = {}
         for c_name in self.h.order:
-            td = self.h.typedefs[c_name]
+            td = self.h.struct_typedefs[c_name]
             if self._body(td) is not None:
                 by_file.setdefault(td.file, []).append(c_name)
         for file, names in by_file.items():
@@ -268,9 +150,6 @@ class _Reader:
             self.module_of[file] = module
             for c_name, name in mapping.items():
                 self.schema_name[c_name] = (module, name)
-        self.tag_to_typedef = {
-            td.tag: c_name for c_name, td in self.h.typedefs.items() if td.tag is not None
-        }
         self._check_alignments(extensions)
 
     # -- alignments of 8 (c_extensions) ---------------------------------------------------
@@ -331,12 +210,12 @@ class _Reader:
             if isinstance(inner, (c_ast.Struct, c_ast.Union)):
                 body = inner if inner.decls is not None else self.h.bodies.get(inner.name)
             elif isinstance(inner, c_ast.IdentifierType):
-                if _SCALARS.get(_c_type_name(inner.names)) in MEMBER_TYPES_ACCEPTED:
+                if _SCALARS.get(canonical(inner.names)) in MEMBER_TYPES_ACCEPTED:
                     return True
                 name = inner.names[0] if len(inner.names) == 1 else None
-                if name in self.h.typedefs:
-                    body = self._body(self.h.typedefs[name])
-                elif name in self.h.aliases and name not in _STDINT and name not in seen:
+                if name in self.h.struct_typedefs:
+                    body = self._body(self.h.struct_typedefs[name])
+                elif name in self.h.aliases and name not in STDINT and name not in seen:
                     seen.add(name)
                     stack.append(self.h.aliases[name])
             if body is not None and id(body) not in seen:
@@ -344,51 +223,8 @@ class _Reader:
                 stack.extend(m.type for m in _without_padding(body.decls or ()))
         return False
 
-    # -- collecting -----------------------------------------------------------------------
-
-    def _collect(self) -> _Header:
-        from pycparser import c_ast
-
-        h = _Header()
-
-        def note_struct(s) -> None:
-            if isinstance(s, c_ast.Struct) and s.decls is not None and s.name:
-                h.bodies.setdefault(s.name, s)
-
-        def note_enum(e) -> None:
-            if isinstance(e, c_ast.Enum) and e.values is not None:
-                file = self.file_of(e.coord.file) if e.coord is not None else self.path
-                h.enums.append((file, [(en.name, en) for en in e.values.enumerators]))
-                if e.values.enumerators:
-                    first = e.values.enumerators[0]
-                    h.first_enumerators[id(first)] = first
-
-        for ext in self.ast.ext:
-            if isinstance(ext, c_ast.Typedef):
-                inner = ext.type
-                if isinstance(inner, c_ast.TypeDecl) and isinstance(inner.type, c_ast.Struct):
-                    s = inner.type
-                    note_struct(s)
-                    if ext.name not in h.typedefs:
-                        file = self.file_of(ext.coord.file) if ext.coord is not None else self.path
-                        h.typedefs[ext.name] = _StructTypedef(
-                            ext.name, file, ext, s.name, s if s.decls is not None else None
-                        )
-                        h.order.append(ext.name)
-                else:
-                    h.aliases.setdefault(ext.name, inner)
-                    if isinstance(inner, c_ast.TypeDecl):
-                        note_enum(inner.type)
-                        note_struct(inner.type)
-            elif isinstance(ext, c_ast.Decl):
-                note_struct(ext.type)
-                note_enum(ext.type)
-        return h
-
-    def _body(self, td: _StructTypedef):
-        if td.body is not None:
-            return td.body
-        return self.h.bodies.get(td.tag) if td.tag else None
+    def _body(self, td: StructTypedef):
+        return self.h.body_of(td)
 
     # -- the module -----------------------------------------------------------------------
 
@@ -396,7 +232,8 @@ class _Reader:
         names = [
             c
             for c in self.h.order
-            if self.h.typedefs[c].file == self.path and self._body(self.h.typedefs[c]) is not None
+            if self.h.struct_typedefs[c].file == self.path
+            and self._body(self.h.struct_typedefs[c]) is not None
         ]
         if not names:
             raise SchemaError(
@@ -431,7 +268,7 @@ class _Reader:
     def _decl(self, c_name: str, enumerators: List[Tuple[str, object]]) -> TypeDecl:
         from pycparser import c_ast
 
-        td = self.h.typedefs[c_name]
+        td = self.h.struct_typedefs[c_name]
         body = self._body(td)
         _, name = self.schema_name[c_name]
         # The name as first written: ``struct T {`` (or the typedef line for an anonymous struct).
@@ -546,8 +383,6 @@ class _Reader:
     # -- member types ---------------------------------------------------------------------
 
     def _member_type(self, m, owner: str, allow_enum: bool = False) -> Optional[TypeExpr]:
-        from pycparser import c_ast
-
         name = m.name
         where = self.loc(m, name)
         what = (
@@ -572,89 +407,72 @@ class _Reader:
                 f"{what} is _Atomic, whose size and alignment C leaves to the implementation",
                 where,
             )
-        t = m.type
-        seen = set()
-        while True:
-            if isinstance(t, c_ast.PtrDecl):
-                raise SchemaError(
-                    f"{what} is a pointer, which has no Sarek layout; pass the buffer as a "
-                    f"separate kernel argument",
-                    where,
-                )
-            if isinstance(t, c_ast.ArrayDecl):
-                raise SchemaError(
-                    f"{what} is an array, which has no Sarek layout; use separate fields or a "
-                    f"record type",
-                    where,
-                )
-            if isinstance(t, c_ast.FuncDecl):
-                raise SchemaError(f"{what} is a function, which is not data", where)
-            if not isinstance(t, c_ast.TypeDecl):
-                raise SchemaError(f"{what} has a type sarek-layout cannot read", where)
-            inner = t.type
-            if isinstance(inner, c_ast.Struct):
-                if inner.decls is not None:
-                    raise SchemaError(
-                        f"{what} defines a struct inline; declare it as its own typedef struct "
-                        f"and use its name",
-                        where,
-                    )
-                c_name = self.tag_to_typedef.get(inner.name)
-                if c_name is None or c_name not in self.schema_name:
-                    raise SchemaError(
-                        f"{what} has type 'struct {inner.name}', which is not a typedef struct "
-                        f"of the headers read",
-                        where,
-                    )
-                return self._named(c_name, where)
-            if isinstance(inner, c_ast.Union):
-                raise SchemaError(
-                    f"{what} is a union, which has no Sarek layout outside the tagged-variant "
-                    f"shape (int32_t tag; union {{ struct {{…}} Ctor_v; … }} data; with enum "
-                    f"constants T_Ctor)",
-                    where,
-                )
-            if isinstance(inner, c_ast.Enum):
-                if allow_enum:
-                    return NamedType("int32", None, where)
-                raise SchemaError(
-                    f"{what} is an enum, whose size C leaves to the compiler; use int32_t (a "
-                    f"variant used as a field would be refused as a nested variant anyway)",
-                    where,
-                )
-            if not isinstance(inner, c_ast.IdentifierType):
-                raise SchemaError(f"{what} has a type sarek-layout cannot read", where)
-            spelled = _c_type_name(inner.names)
-            if spelled in _SCALARS:
-                return NamedType(_SCALARS[spelled], None, where)
-            if len(inner.names) == 1 and inner.names[0] in self.h.typedefs:
-                c_name = inner.names[0]
-                if c_name not in self.schema_name:
-                    raise SchemaError(
-                        f"{what} has type {quoted(c_name)}, a struct declared but not defined in the "
-                        f"headers read",
-                        where,
-                    )
-                return self._named(c_name, where)
-            if len(inner.names) == 1 and inner.names[0] in self.h.aliases and spelled not in seen:
-                # A typedef of a scalar or of another typedef: follow it, but only through
-                # typedefs of the header, so that stdint's own names keep their meaning.
-                if not inner.names[0].endswith("_t") or inner.names[0] not in _STDINT:
-                    seen.add(spelled)
-                    t = self.h.aliases[inner.names[0]]
-                    continue
-            for pattern, why in _WHY_NOT:
-                if pattern.search(spelled):
-                    raise SchemaError(f"{what} has type {quoted(spelled)}: {why}", where)
+        spelled = self.h.spell(m.type)
+        if spelled.kind == "pointer":
             raise SchemaError(
-                f"{what} has type {quoted(spelled)}, which has no Sarek layout; use int32_t, int64_t, "
-                f"float, double or a typedef struct",
+                f"{what} is a pointer, which has no Sarek layout; pass the buffer as a "
+                f"separate kernel argument",
                 where,
             )
+        if spelled.kind == "array":
+            raise SchemaError(
+                f"{what} is an array, which has no Sarek layout; use separate fields or a "
+                f"record type",
+                where,
+            )
+        if spelled.kind == "function":
+            raise SchemaError(f"{what} is a function, which is not data", where)
+        if spelled.kind == "struct":
+            if spelled.inline:
+                raise SchemaError(
+                    f"{what} defines a struct inline; declare it as its own typedef struct "
+                    f"and use its name",
+                    where,
+                )
+            if spelled.name not in self.schema_name:
+                if spelled.name:
+                    raise SchemaError(
+                        f"{what} has type {quoted(spelled.name)}, a struct declared but not "
+                        f"defined in the headers read",
+                        where,
+                    )
+                raise SchemaError(
+                    f"{what} has type {quoted(spelled.text)}, which is not a typedef struct "
+                    f"of the headers read",
+                    where,
+                )
+            return self._named(spelled.name, where)
+        if spelled.kind == "union":
+            raise SchemaError(
+                f"{what} is a union, which has no Sarek layout outside the tagged-variant "
+                f"shape (int32_t tag; union {{ struct {{…}} Ctor_v; … }} data; with enum "
+                f"constants T_Ctor)",
+                where,
+            )
+        if spelled.kind == "enum":
+            if allow_enum:
+                return NamedType("int32", None, where)
+            raise SchemaError(
+                f"{what} is an enum, whose size C leaves to the compiler; use int32_t (a "
+                f"variant used as a field would be refused as a nested variant anyway)",
+                where,
+            )
+        if spelled.kind != "scalar":
+            raise SchemaError(f"{what} has a type sarek-layout cannot read", where)
+        if spelled.text in _SCALARS:
+            return NamedType(_SCALARS[spelled.text], None, where)
+        for pattern, why in _WHY_NOT:
+            if pattern.search(spelled.text):
+                raise SchemaError(f"{what} has type {quoted(spelled.text)}: {why}", where)
+        raise SchemaError(
+            f"{what} has type {quoted(spelled.text)}, which has no Sarek layout; use int32_t, "
+            f"int64_t, float, double or a typedef struct",
+            where,
+        )
 
     def _named(self, c_name: str, where: SourceLocation) -> NamedType:
         module, name = self.schema_name[c_name]
-        td = self.h.typedefs[c_name]
+        td = self.h.struct_typedefs[c_name]
         if td.file == self.path:
             return NamedType(name, None, where)
         return NamedType(name, module or None, where)
@@ -662,17 +480,6 @@ class _Reader:
 
 #: Longest type name that can own enum constants (names above 63 characters are refused).
 _MAX_OWNER_NAME = 255
-
-
-_STDINT = frozenset(
-    "int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t ptrdiff_t "
-    "intptr_t uintptr_t intmax_t uintmax_t wchar_t max_align_t".split()
-    + [
-        f"{k}{w}_t"
-        for k in ("int_least", "uint_least", "int_fast", "uint_fast")
-        for w in (8, 16, 32, 64)
-    ]
-)
 
 
 def read_header(
@@ -687,4 +494,4 @@ def read_header(
     for ext in extensions:  # packing and alignments other than 8: no parse needed
         if ext.verdict is not None:
             raise places.extension_error(ext, ext.verdict)
-    return _Reader(path, _parse(text, path, places), places, extensions).module()
+    return _Reader(path, parse(text, path, places), places, extensions).module()
