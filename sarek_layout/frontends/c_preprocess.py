@@ -249,13 +249,15 @@ def _limit(memory: int, cpu: int):
 def preprocess(
     path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = (),
     target: Optional[str] = None, max_output: Optional[int] = None,
+    wall_seconds: Optional[float] = None,
 ) -> Preprocessed:
     """``path`` through ``cpp -nostdinc`` with the fake libc; ``SchemaError`` on failure.
 
     ``target`` (``c``, ``cuda``, ``opencl``) preprocesses the header as that target's
     compilers see it, in C11 with no host-specific macros (``verify --header``); without
     it, the header is read as a GNU C host header (``import-c``). ``max_output`` refuses a
-    header whose preprocessed text is larger (bytes).
+    header whose preprocessed text is larger (bytes); ``wall_seconds`` shortens the
+    wall-clock limit of ``CPP_LIMITS``.
     """
     include_dirs = list(include_dirs)
     _refuse_special_includes(path, include_dirs)
@@ -276,6 +278,8 @@ def preprocess(
     given = os.path.join(os.curdir, path) if path.startswith("-") else path
     cmd.append(given)
     memory, cpu, wall = CPP_LIMITS
+    if wall_seconds is not None:
+        wall = min(wall, wall_seconds)
     limit = MAX_OUTPUT if max_output is None else max_output
     returncode, out, err, too_long = _run_cpp(cmd, path, wall, limit, _limit(memory, cpu))
     if too_long:
@@ -296,7 +300,7 @@ def preprocess(
 MAX_OUTPUT = 256 << 20
 
 
-def _run_cpp(cmd: List[str], path: str, wall: int, limit: int, preexec):
+def _run_cpp(cmd: List[str], path: str, wall: float, limit: int, preexec):
     """Run cpp with its output read as it comes, stopped past ``limit`` bytes or ``wall``
     seconds: ``(returncode, stdout, stderr, too_long)``."""
     import tempfile
@@ -304,10 +308,20 @@ def _run_cpp(cmd: List[str], path: str, wall: int, limit: int, preexec):
 
     with tempfile.TemporaryFile() as err:
         try:
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, preexec_fn=preexec)
+            # Its own process group: cpp runs cc1, which holds the output pipe, so stopping
+            # the driver alone would leave a blocked cc1 (and this read) behind.
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, preexec_fn=preexec,
+                                    start_new_session=True)
         except OSError as e:
             raise SchemaError(f"cannot run the C preprocessor: {e}", SourceLocation(path)) from None
-        timer = threading.Timer(wall, proc.kill)
+
+        def kill() -> None:
+            try:
+                os.killpg(proc.pid, 9)
+            except OSError:
+                pass
+
+        timer = threading.Timer(wall, kill)
         timer.start()
         chunks: List[bytes] = []
         size = 0
@@ -321,7 +335,7 @@ def _run_cpp(cmd: List[str], path: str, wall: int, limit: int, preexec):
                 size += len(chunk)
                 if size > limit:
                     too_long = True
-                    proc.kill()
+                    kill()
                     break
                 chunks.append(chunk)
             proc.stdout.close()
@@ -332,7 +346,7 @@ def _run_cpp(cmd: List[str], path: str, wall: int, limit: int, preexec):
             timer.cancel()
         if timed_out and proc.returncode == -9:
             raise SchemaError(
-                f"the C preprocessor did not finish in {wall} s (does the header include a FIFO "
+                f"the C preprocessor did not finish in {wall:g} s (does the header include a FIFO "
                 f"or a device through a macro?)",
                 SourceLocation(path),
             )

@@ -1,7 +1,9 @@
 """The structural check of a header someone wrote (or committed), before any compiler runs.
 
-The header is preprocessed with ``cpp -nostdinc`` and a tiny folder of stand-in libc headers
-of our own (pycparser ships none), then parsed with pycparser. Every schema type must be
+The header is read by the one C reader ``import-c`` uses too (``frontends.c_reader``: the
+bundled fake libc, one preprocessor run with the target's own macros, pycparser, one way of
+spelling member types). Unlike ``import-c``, which stops at the first problem, the check
+collects them all. Every schema type must be
 declared under its C name as a struct in the SPEC §4 shape: records with their fields in
 order, variants with ``tag`` and a union ``data`` of ``<Ctor>_v`` arms holding ``_0``, ``_1``…
 Members whose names start with ``_sarek_`` are padding and are skipped, and so are static
@@ -20,31 +22,31 @@ type that contains such a type, so that one broken record does not cost the othe
 their numbers.
 
 The preprocessor works on the same copies of the headers the compilers see, in a
-``headers.CompileFolder``, under ``tools.run_tool``'s bounds, and the preprocessed text it
-may hand to pycparser is bounded too (pycparser reads about 0.3 MB/s).
+``headers.CompileFolder``, under ``c_preprocess``'s bounds (no device or FIFO opened, time,
+memory), and the preprocessed text it may hand to pycparser is bounded too (pycparser reads
+about 0.3 MB/s).
 """
 
 from __future__ import annotations
 
 import os
-import re
-import shutil
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..errors import SchemaError, ToolchainMissing, UsageError
+from ..errors import SchemaError, UsageError
+from ..frontends.c_extensions import scan_extensions
+from ..frontends.c_preprocess import preprocess
+from ..frontends.c_reader import SCALAR_SPELLINGS, CDeclarations, parse, spellings_of
 from ..ir.schema import NamedType, SchemaType, SourceLocation, c_name_of
 from ..ir.types import Scalar, TRecord
 from .compare import StructureProblem
 from .headers import CompileFolder, HeaderSet, shown
-from .tools import memory_limit_mb, run_tool
+from .tools import timeout_seconds
 
 __all__ = ["check_headers", "check_header_set", "target_of_header", "HEADER_SUFFIXES",
            "ParsedHeaders", "parse_headers", "MAX_PREPROCESSED"]
 
 #: The most preprocessed text the check parses (about two minutes of pycparser).
 MAX_PREPROCESSED = 32 << 20
-#: The preprocessor needs about 0.5 GB for the 95 MB conformance header.
-PREPROCESS_MEMORY_MB = 4096
 
 #: Header suffix -> target whose toolchains compile it.
 HEADER_SUFFIXES = {
@@ -55,50 +57,6 @@ HEADER_SUFFIXES = {
 
 PADDING_PREFIX = "_sarek_"
 
-_FAKE_LIBC = {
-    "stdint.h": (
-        "typedef signed char int8_t; typedef short int16_t; typedef int int32_t;\n"
-        "typedef long long int64_t; typedef unsigned char uint8_t; typedef unsigned short uint16_t;\n"
-        "typedef unsigned int uint32_t; typedef unsigned long long uint64_t;\n"
-        "typedef long intptr_t; typedef unsigned long uintptr_t;\n"
-    ),
-    "stddef.h": "typedef unsigned long size_t; typedef long ptrdiff_t;\n#define NULL 0\n",
-    "assert.h": "#define static_assert _Static_assert\n#define assert(x)\n",
-    "stdbool.h": "#define bool _Bool\n#define true 1\n#define false 0\n",
-    "string.h": ("typedef unsigned long size_t;\nvoid *memset(void *, int, size_t);\n"
-                 "void *memcpy(void *, const void *, size_t);\n"),
-}
-
-_OPENCL_PRELUDE = (
-    "typedef unsigned char uchar; typedef unsigned short ushort; typedef unsigned int uint;\n"
-    "typedef unsigned long ulong; typedef unsigned long size_t; typedef short half;\n"
-)
-
-_COMMON_DEFINES = [
-    "-D__attribute__(x)=", "-D__extension__=", "-D__restrict=", "-D__inline=inline",
-    "-D__builtin_offsetof=offsetof", "-D__alignof__=_Alignof", "-D__asm__(x)=",
-]
-
-_TARGET_DEFINES = {
-    "c": [],
-    "cuda": ["-D__CUDACC__=1", "-D__host__=", "-D__device__=", "-D__global__=",
-             "-D__forceinline__=inline", "-D__align__(x)=_Alignas(x)",
-             "-Dstatic_assert=_Static_assert", "-Dalignas=_Alignas", "-Dalignof=_Alignof",
-             "-Dconstexpr=const"],
-    "opencl": ["-D__OPENCL_C_VERSION__=120", "-D__OPENCL_VERSION__=120", "-Dcl_khr_fp64=1",
-               "-D__kernel=", "-D__global=", "-D__constant=const", "-D__local=",
-               "-D__private=", "-Dkernel=", "-Dglobal=", "-Dconstant=const"],
-}
-
-#: schema scalar -> spellings that mean it on every ABI of the target.
-_ACCEPTED = {
-    "c": {"int32": {"int32_t", "int"}, "bool": {"int32_t", "int"}, "unit": {"int32_t", "int"},
-          "int64": {"int64_t", "long long"}, "float32": {"float"}, "float64": {"double"}},
-    "opencl": {"int32": {"int"}, "bool": {"int"}, "unit": {"int"}, "int64": {"long"},
-               "float32": {"float"}, "float64": {"double"}},
-}
-_ACCEPTED["cuda"] = _ACCEPTED["c"]
-
 #: Near misses worth explaining: (target, what the header says) -> why it is wrong.
 _WHY = {
     ("c", "long"): "long is 4 bytes on i386 and armhf",
@@ -108,15 +66,6 @@ _WHY = {
     ("cuda", "_Bool"): "C++ bool is 1 byte, a Sarek bool is 4",
     ("opencl", "_Bool"): "OpenCL C bool has no storable size",
 }
-
-#: The spelling to suggest for each schema scalar.
-_SUGGEST = {
-    "c": {"int32": "int32_t", "bool": "int32_t", "unit": "int32_t", "int64": "int64_t",
-          "float32": "float", "float64": "double"},
-    "opencl": {"int32": "int", "bool": "int", "unit": "int", "int64": "long",
-               "float32": "float", "float64": "double"},
-}
-_SUGGEST["cuda"] = _SUGGEST["c"]
 
 
 def target_of_header(path: str) -> str:
@@ -129,70 +78,28 @@ def target_of_header(path: str) -> str:
     return HEADER_SUFFIXES[suffix]
 
 
-def _preprocessor() -> List[str]:
-    for cmd in (["cpp"], ["gcc", "-E"], ["clang", "-E"]):
-        if shutil.which(cmd[0]):
-            return cmd
-    raise ToolchainMissing("the header structure check needs a C preprocessor (cpp, gcc or "
-                           "clang); apt-get install -y cpp")
-
-
-_FAKE_DIR = "sarek_fake_libc"
-
-
-def _lay_out_fake_libc(folder: CompileFolder) -> None:
-    os.mkdir(folder.absolute(_FAKE_DIR))
-    for name, text in {**_FAKE_LIBC, "opencl_prelude.h": _OPENCL_PRELUDE}.items():
-        with open(folder.absolute(f"{_FAKE_DIR}/{name}"), "w") as f:
-            f.write(text)
-
-
-def _preprocess(folder: CompileFolder, name: str, target: str) -> str:
-    """Header ``name`` of ``folder``, preprocessed (``SchemaError`` when that fails)."""
-    where = SourceLocation(folder.headers.origin(name))
-    argv = [*_preprocessor(), "-std=c11", "-nostdinc", "-undef", f"-I{_FAKE_DIR}",
-            *folder.include_flags(), *_COMMON_DEFINES, *_TARGET_DEFINES[target]]
-    if target == "opencl":
-        argv += ["-include", f"{_FAKE_DIR}/opencl_prelude.h"]
-    run = run_tool([*argv, folder.header(name)], cwd=folder.path, max_stdout=MAX_PREPROCESSED,
-                   memory_mb=min(PREPROCESS_MEMORY_MB, memory_limit_mb()))
-    if run.problem is not None and run.problem.startswith("stopped: its output"):
-        raise SchemaError(f"the header is too large for the structure check: more than "
-                          f"{MAX_PREPROCESSED >> 20} MiB after preprocessing", where)
-    if not run.ok:
-        lines = [ln for ln in folder.readable(run.stderr).splitlines() if ln.strip()]
-        first = run.problem or (lines or ["preprocessing failed"])[0]
-        raise SchemaError(f"cannot preprocess the header: {first.replace(_FAKE_DIR + '/', '')}",
-                          where)
-    return run.stdout
-
-
-class ParsedHeaders:
-    """The struct typedefs, struct tags and scalar typedefs of one or more parsed headers."""
+class ParsedHeaders(CDeclarations):
+    """The declarations of the headers checked, with places shown as the user's files."""
 
     def __init__(self, readable: Callable[[str], str] = lambda path: path) -> None:
-        self.typedefs: Dict[str, object] = {}  # name -> c_ast type node under the Typedef
-        self.tags: Dict[str, object] = {}  # struct tag -> c_ast.Struct with its members
-        self.locations: Dict[str, str] = {}
+        super().__init__()
         #: Maps a file name in the preprocessor's line markers to the one to show.
         self.readable = readable
+        self.locations: Dict[str, str] = {}
 
-    def add(self, ast) -> None:
+    def add(self, ast, default_file: str = "") -> None:
         from pycparser import c_ast
 
+        super().add(ast, default_file)
         for node in ast.ext:
             if isinstance(node, c_ast.Typedef):
-                self.typedefs[node.name] = node.type
-                self.locations[node.name] = self.where(node)
-                self._note_tag(getattr(node.type, "type", None))
-            elif isinstance(node, c_ast.Decl):
-                self._note_tag(node.type)
+                self.locations.setdefault(node.name, self.where(node))
 
-    def _note_tag(self, t) -> None:
-        from pycparser import c_ast
-
-        if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.name and t.decls is not None:
-            self.tags[t.name] = t
+    def typedef(self, name: str):
+        """The type a typedef name stands for (struct typedefs included), or ``None``."""
+        if name in self.struct_typedefs:
+            return self.struct_typedefs[name].node.type  # type: ignore[attr-defined]
+        return self.aliases.get(name)
 
     def where(self, node) -> str:
         """``FILE:LINE:COL`` of a parsed node, naming the user's file."""
@@ -202,93 +109,40 @@ class ParsedHeaders:
         return f"{self.readable(coord.file)}:{coord.line}:{coord.column or 1}"
 
 
-def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
-    """Preprocess and parse every header (``SchemaError`` with the place for bad C)."""
-    from pycparser import CParser
-    from pycparser.c_parser import ParseError
+def _readable_error(e: SchemaError, readable: Callable[[str], str]) -> SchemaError:
+    """The same error, its place and message naming the user's files."""
+    loc = e.location
+    where = None if loc is None else SourceLocation(readable(loc.file), loc.line, loc.col)
+    return SchemaError(readable(e.message), where)
 
+
+def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
+    """Preprocess and parse every header with the one C reader (``frontends.c_reader``), as
+    the target's compilers see it (``SchemaError`` with the place for bad C). Layout
+    attributes are taken out for the parser and left to the compilers, who measure them."""
+    texts = []
     with CompileFolder(headers, "sarek-verify-cpp-") as folder:
-        _lay_out_fake_libc(folder)
-        texts = [(name, _preprocess(folder, name, target)) for name in headers.includes]
         parsed = ParsedHeaders(folder.readable)
-    for name, text in texts:
-        parser = CParser()
-        try:
-            ast = parser.parse(text, f"headers/{name}")
-        except ParseError as e:
-            what = "cannot parse the header for the structure check"
-            m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", str(e))
-            if m:
-                raise SchemaError(f"{what}: {m.group(4)}",
-                                  SourceLocation(parsed.readable(m.group(1)), int(m.group(2)),
-                                                 int(m.group(3)))) from None
-            # Some pycparser errors carry only the file name: take the line the lexer was on.
-            lexer = getattr(parser, "clex", None)
-            line = getattr(lexer, "_lineno", 0) or 0
-            where = getattr(lexer, "filename", None) or f"headers/{name}"
-            message = str(e).split(": ", 1)[-1]
-            raise SchemaError(f"{what}: {message}",
-                              SourceLocation(parsed.readable(where), line, 1)) from None
-        parsed.add(ast)
+        include_dirs = [folder.absolute(d) for d in folder.include_dirs]
+        for name in headers.includes:
+            path = folder.absolute(folder.header(name))
+            try:
+                pre = preprocess(path, include_dirs, target=target, max_output=MAX_PREPROCESSED,
+                                 wall_seconds=timeout_seconds())
+            except SchemaError as e:
+                raise _readable_error(e, folder.readable) from None
+            text, _ = scan_extensions(pre.text)
+            texts.append((path, text))
+        for path, text in texts:
+            try:
+                ast = parse(text, path, what="cannot parse the header for the structure check")
+            except SchemaError as e:
+                raise _readable_error(e, folder.readable) from None
+            parsed.add(ast, path)
     return parsed
 
 
-# --- spelling a member's type ----------------------------------------------------------------
-
-
-def _canonical(names: Sequence[str]) -> str:
-    """``['long', 'long', 'int']`` → ``long long``; ``['signed']`` → ``int``."""
-    words = list(names)
-    unsigned = "unsigned" in words
-    words = [w for w in words if w not in ("signed", "unsigned")]
-    longs = words.count("long")
-    if longs or "short" in words:
-        words = [w for w in words if w != "int"]
-    if not words:
-        words = ["int"]
-    base = " ".join(words) if not longs else " ".join(["long"] * longs + [w for w in words if w != "long"])
-    return ("unsigned " + base) if unsigned else base
-
-
-class _Spelled:
-    """A member type as the header spells it: a scalar name, a struct, or something else."""
-
-    def __init__(self, text: str, struct=None, kind: str = "scalar") -> None:
-        self.text = text
-        self.struct = struct  # c_ast.Struct / c_ast.Union with members, when known
-        self.kind = kind  # "scalar" | "struct" | "union" | "other"
-
-
-def _spell(t, parsed: ParsedHeaders, accepted: Iterable[str] = ()) -> _Spelled:
-    """Spell the type of a member declaration, resolving the header's own typedefs."""
-    from pycparser import c_ast
-
-    if isinstance(t, c_ast.ArrayDecl):
-        inner = _spell(t.type, parsed, accepted)
-        dim = getattr(t.dim, "value", "")
-        return _Spelled(f"{inner.text}[{dim}]", kind="other")
-    if isinstance(t, c_ast.PtrDecl):
-        return _Spelled(f"{_spell(t.type, parsed, accepted).text} *", kind="other")
-    if isinstance(t, c_ast.TypeDecl):
-        t = t.type
-    if isinstance(t, (c_ast.Struct, c_ast.Union)):
-        kind = "struct" if isinstance(t, c_ast.Struct) else "union"
-        body = t if t.decls is not None else parsed.tags.get(t.name or "")
-        return _Spelled(f"{kind} {t.name}" if t.name else kind, body, kind)
-    if isinstance(t, c_ast.IdentifierType):
-        text = _canonical(t.names)
-        seen = set()
-        # Follow the header's own typedefs (myfloat -> float), but stop at a name the target
-        # accepts as it is (int32_t) and at schema struct typedefs (Geometry_point).
-        while text in parsed.typedefs and text not in accepted and text not in seen:
-            seen.add(text)
-            target = parsed.typedefs[text]
-            resolved = _spell(target, parsed, accepted)
-            if resolved.kind in ("struct", "union"):
-                return _Spelled(text, resolved.struct, resolved.kind)
-            text = resolved.text
-        return _Spelled(text)
-    return _Spelled(type(t).__name__, kind="other")
+# --- members -------------------------------------------------------------------------------
 
 
 def _members(body) -> List[object]:
@@ -318,8 +172,8 @@ class _Checker:
                  where_missing: str) -> None:
         self.parsed = parsed
         self.target = target
-        self.accepted = _ACCEPTED[target]
-        self.all_accepted = set().union(*self.accepted.values())
+        self.accepted = SCALAR_SPELLINGS[target]
+        self.all_accepted = spellings_of(target)
         self.by_name = by_name
         self.problems: List[StructureProblem] = []
         self.probeable = True
@@ -387,20 +241,20 @@ class _Checker:
         """
         self.probeable = True
         c = st.c_name
-        if c not in self.parsed.typedefs:
+        if self.parsed.typedef(c) is None:
             shape = "its fields" if isinstance(st.elttype, TRecord) else "tag and data"
             self.problems.append(StructureProblem(
                 self.where_missing, f"{c}: not declared in the header (schema type "
                 f"{st.qualified_name}, a {st.kind}; expected `typedef struct {c} {{…}} {c};` "
                 f"with {shape})"))
             return False
-        spelled = _spell(self.parsed.typedefs[c], self.parsed, self.all_accepted)
+        spelled = self.parsed.spell(self.parsed.typedef(c), self.all_accepted)
         place = self.parsed.locations.get(c, "")
-        if spelled.kind != "struct" or spelled.struct is None:
+        if spelled.kind != "struct" or spelled.body is None:
             what = "an incomplete struct" if spelled.kind == "struct" else spelled.text
             self.problem(place, f"{c}: header declares {what}, schema says a struct ({st.kind})")
             return False
-        body = spelled.struct
+        body = spelled.body
         if isinstance(st.elttype, TRecord):
             fields = [(name, t, _declared_c_name(st, d.type))
                       for (name, t), d in zip(st.elttype.fields, st.decl.fields)]  # type: ignore[union-attr]
@@ -425,25 +279,25 @@ class _Checker:
         if not arms:
             return
         data = found["data"]
-        spelled = _spell(data.type, self.parsed, self.all_accepted)
-        if spelled.kind != "union" or spelled.struct is None:
+        spelled = self.parsed.spell(data.type, self.all_accepted)
+        if spelled.kind != "union" or spelled.body is None:
             self.probeable = False
             self.problem(data, f"{c}.data: header says {spelled.text}, schema says a union of the "
                                f"constructors with arguments ({', '.join(a for a, _ in arms)})")
             return
-        arm_decls = self.check_names(c, "data.", spelled.struct, [a for a, _ in arms],
+        arm_decls = self.check_names(c, "data.", spelled.body, [a for a, _ in arms],
                                      self.parsed.where(data))
         if arm_decls is None:
             return
         for arm, args in arms:
             decl = arm_decls[arm]
-            arm_type = _spell(decl.type, self.parsed, self.all_accepted)
-            if arm_type.kind != "struct" or arm_type.struct is None:
+            arm_type = self.parsed.spell(decl.type, self.all_accepted)
+            if arm_type.kind != "struct" or arm_type.body is None:
                 self.probeable = False
                 self.problem(decl, f"{c}.data.{arm}: header says {arm_type.text}, schema says a "
                                    f"struct of the constructor's arguments")
                 continue
-            self.check_members(c, f"data.{arm}.", arm_type.struct, args, self.parsed.where(decl))
+            self.check_members(c, f"data.{arm}.", arm_type.body, args, self.parsed.where(decl))
 
     def check_names(self, c: str, prefix: str, body, names: List[str], place: str):
         """Members named ``names`` in this order (padding aside); their decls, or ``None``."""
@@ -481,13 +335,13 @@ class _Checker:
             self.problem(decl, f"{c}.{path}: header declares a bit-field, schema says a whole "
                                f"{t.name if isinstance(t, Scalar) else 'record'}")
             return
-        spelled = _spell(decl.type, self.parsed, self.all_accepted)
+        spelled = self.parsed.spell(decl.type, self.all_accepted)
         if isinstance(t, Scalar):
             if spelled.kind == "scalar" and spelled.text in self.accepted[t.name]:
                 return
             why = _WHY.get((self.target, spelled.text)) if t.name not in ("float32", "float64") \
                 else None
-            write = f"write {_SUGGEST[self.target][t.name]}"
+            write = f"write {self.accepted[t.name][0]}"
             hint = f" ({why}: {write})" if why else f" ({write})"
             self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says {t.name}{hint}")
             return
@@ -500,7 +354,7 @@ class _Checker:
                 # out with it. Only a spelling that names something else is worth a word.
                 ok = spelled.text in (nested, f"struct {nested}")
             else:
-                ok = spelled.struct is expected
+                ok = spelled.body is expected
             if not ok:
                 self.probeable = False
                 self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says "
@@ -510,10 +364,10 @@ class _Checker:
         """The struct body the header declares under ``c_name`` (``None`` if it does not)."""
         if c_name not in self._bodies:
             body = None
-            if c_name in self.parsed.typedefs:
-                spelled = _spell(self.parsed.typedefs[c_name], self.parsed, self.all_accepted)
+            if self.parsed.typedef(c_name) is not None:
+                spelled = self.parsed.spell(self.parsed.typedef(c_name), self.all_accepted)
                 if spelled.kind == "struct":
-                    body = spelled.struct
+                    body = spelled.body
             self._bodies[c_name] = body
         return self._bodies[c_name]
 
