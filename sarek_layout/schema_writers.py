@@ -273,6 +273,10 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
             if arms:
                 lines.append("    union {")
                 for c in arms:
+                    if len(c.args) == 1:  # the one argument is the arm itself (SPEC §4)
+                        lines.append(f"        {c_type(c.args[0], f'argument 0 of {c.name!r}')} "
+                                     f"{c.name}_v;")
+                        continue
                     lines.append("        struct {")
                     for i, a in enumerate(c.args):
                         lines.append(

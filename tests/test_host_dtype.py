@@ -66,9 +66,13 @@ def check_dtype(t):
             assert offset == layout.payload_offset
             assert data.itemsize == layout.size - layout.payload_offset
             assert list(data.names) == arms
-            for arm in arms:
-                sub, arm_offset = data.fields[arm][:2]
-                assert arm_offset == 0 and sub.itemsize == data.itemsize
+            for (name, args), ctor in zip(t.ctors, layout.ctors):
+                if not args:
+                    continue
+                sub, arm_offset = data.fields[f"{name}_v"][:2]
+                # Several arguments: a struct over the whole union; one: the argument itself.
+                want = data.itemsize if len(args) > 1 else ctor.args[0].size
+                assert arm_offset == 0 and sub.itemsize == want
         else:
             assert dt.names == ("tag",)
 
@@ -84,8 +88,8 @@ WORKED = [
     (TRecord("r", [("flag", TBool), ("d", TFloat64)]), {"flag": 0, "d": 8}, 16, 8),
     (TRecord("r", [("a", TFloat32), ("inner", TRecord("i", [("b", TFloat32), ("c", TFloat32)]))]),
      {"a": 0, "inner.b": 4, "inner.c": 8}, 12, 4),
-    (TVariant("c", [("Red", []), ("Value", [TFloat32])]), {"tag": 0, "data.Value_v._0": 4}, 8, 4),
-    (TVariant("o", [("None_", []), ("Some_", [TFloat64])]), {"tag": 0, "data.Some__v._0": 8}, 16, 8),
+    (TVariant("c", [("Red", []), ("Value", [TFloat32])]), {"tag": 0, "data.Value_v": 4}, 8, 4),
+    (TVariant("o", [("None_", []), ("Some_", [TFloat64])]), {"tag": 0, "data.Some__v": 8}, 16, 8),
     (TVariant("l", [("Nil", []), ("Pair", [TInt32, TFloat64])]),
      {"tag": 0, "data.Pair_v._0": 8, "data.Pair_v._1": 16}, 24, 8),
 ]
@@ -150,8 +154,10 @@ def _c_struct(t, c_name):
     if isinstance(t, TRecord):
         body = "".join(f"  {C_TYPE[ft]} {name};\n" for name, ft in t.fields)
         return f"typedef struct {{\n{body}}} {c_name};\n"
+    # One argument is the arm itself (SPEC §4); several make a struct of _0, _1…
     arms = "".join(
-        "    struct { " + "".join(f"{C_TYPE[a]} _{i}; " for i, a in enumerate(args)) + f"}} {name}_v;\n"
+        (f"    {C_TYPE[args[0]]} {name}_v;\n" if len(args) == 1 else
+         "    struct { " + "".join(f"{C_TYPE[a]} _{i}; " for i, a in enumerate(args)) + f"}} {name}_v;\n")
         for name, args in t.ctors if args
     )
     data = f"  union {{\n{arms}  }} data;\n" if arms else ""

@@ -148,10 +148,16 @@ def dtype_leaves(dt, base: int = 0, prefix: str = "") -> Iterator[Tuple[str, int
 
 
 def variant_leaf_path(dtype_path: str) -> str:
-    """``data.Circle_v._0.x`` (dtype member path) → ``Circle._0.x`` (layout leaf path)."""
+    """``data.Circle_v._0.x`` (dtype member path) → ``Circle._0.x`` (layout leaf path); a
+    constructor of one argument is the arm itself: ``data.Value_v`` → ``Value._0``,
+    ``data.Where_v.x`` → ``Where._0.x`` (the test strategies' field names never look like
+    ``_0``)."""
     assert dtype_path.startswith("data."), dtype_path
-    arm, rest = dtype_path[len("data."):].split(".", 1)
+    arm, _, rest = dtype_path[len("data."):].partition(".")
     assert arm.endswith("_v"), arm
+    first = rest.split(".", 1)[0]
+    if not (first.startswith("_") and first[1:].isdigit()):
+        rest = "_0" + ("." + rest if rest else "")
     return f"{arm[:-2]}.{rest}"
 
 

@@ -79,7 +79,7 @@ static void check_reading(const char *what, int i, const Telemetry_reading *got,
     if (got->tag == want->tag) {
         switch (want->tag) {
         case Telemetry_reading_Temp:
-            EXPECT(what, i, got->data.Temp_v._0, want->data.Temp_v._0, "%.9g");
+            EXPECT(what, i, got->data.Temp_v, want->data.Temp_v, "%.9g");
             break;
         case Telemetry_reading_Count:
             EXPECT(what, i, got->data.Count_v._0, want->data.Count_v._0, "%" PRId64);
@@ -91,7 +91,7 @@ static void check_reading(const char *what, int i, const Telemetry_reading *got,
             EXPECT(what, i, got->data.Located_v._1, want->data.Located_v._1, "%.17g");
             break;
         case Telemetry_reading_Flag:
-            EXPECT(what, i, got->data.Flag_v._0, want->data.Flag_v._0, "%" PRId32);
+            EXPECT(what, i, got->data.Flag_v, want->data.Flag_v, "%" PRId32);
             break;
         default:
             break;

@@ -24,7 +24,7 @@ static Telemetry_reading transform_reading(Telemetry_reading r)
     Telemetry_vec2 p;
     switch (r.tag) {
     case Telemetry_reading_Temp:
-        return make_Telemetry_reading_Temp(r.data.Temp_v._0 * 2.0f);
+        return make_Telemetry_reading_Temp(r.data.Temp_v * 2.0f);
     case Telemetry_reading_Count:
         return make_Telemetry_reading_Count(r.data.Count_v._0 * 2 + r.data.Count_v._1,
                                             r.data.Count_v._1 - 1);
@@ -33,7 +33,7 @@ static Telemetry_reading transform_reading(Telemetry_reading r)
         p.y = r.data.Located_v._0.x;
         return make_Telemetry_reading_Located(p, r.data.Located_v._1);
     case Telemetry_reading_Flag:
-        return make_Telemetry_reading_Flag(!r.data.Flag_v._0);
+        return make_Telemetry_reading_Flag(!r.data.Flag_v);
     case Telemetry_reading_Missing:
         return make_Telemetry_reading_Flag(1);
     default:

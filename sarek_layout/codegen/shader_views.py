@@ -443,6 +443,7 @@ def _renamed(view: ModuleView, dialect: Dialect) -> ModuleView:
         ctors = tuple(
             replace(c, enum_name=esc(c.enum_name), arm=esc(c.arm) if c.arm else "",
                     members=tuple(member(m) for m in c.members),
+                    single=member(c.single) if c.single is not None else None,
                     params=tuple(replace(p, type=esc(p.type) if p.kind == "record" else p.type)
                                  for p in c.params),
                     assigns=tuple(assign(a) for a in c.assigns))

@@ -59,6 +59,9 @@ class Member:
     size: int
     align8: bool = False
 
+    def _replace_name(self, name: str) -> "Member":
+        return Member(name, self.kind, self.type, self.offset, self.size, self.align8)
+
 
 @dataclass(frozen=True)
 class Param:
@@ -117,7 +120,13 @@ class Check:
 
 @dataclass(frozen=True)
 class Ctor:
-    """One constructor of a variant: its enum constant, ``make_`` helper and union arm."""
+    """One constructor of a variant: its enum constant, ``make_`` helper and union arm.
+
+    As in Sarek's own emitters, a constructor with one argument stores it directly as the
+    union member ``<Ctor>_v`` (``single``, read ``v.data.Value_v``); several arguments make
+    a struct ``<Ctor>_v`` of ``_0``, ``_1``… (``members``, with the padding up to the end of
+    the payload region).
+    """
 
     name: str
     tag: int
@@ -125,11 +134,13 @@ class Ctor:
     make_name: str
     #: Name of the union arm (``<Ctor>_v``), empty for a constant constructor.
     arm: str
-    #: The arm's members, arguments and padding, up to the end of the payload region.
+    #: A struct arm's members, arguments and padding, up to the end of the payload region.
     members: Tuple[Member, ...]
     params: Tuple[Param, ...]
     assigns: Tuple[Assign, ...]
     payload_size: int
+    #: The one argument, declared as the union member ``<Ctor>_v`` itself.
+    single: Optional[Member] = None
 
 
 @dataclass(frozen=True)
@@ -148,6 +159,11 @@ class TypeView:
     payload_offset: int = 0
     #: Size of the ``data`` union (0 when every constructor is constant: no union).
     data_size: int = 0
+    #: The union starts with ``unsigned char _sarek_bytes[data_size]``: when its first arm
+    #: is a single argument smaller than the union, so that zero-initialising a value
+    #: (``= {0}`` initialises the first member) reaches every payload byte, and the union
+    #: needs no implicit tail padding.
+    data_bytes: bool = False
     ctors: Tuple[Ctor, ...] = ()
     #: Record copies the ``make_`` helpers need, defined just before them (inner first).
     copies: Tuple[Copy, ...] = ()
@@ -292,10 +308,12 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
     ctors = []
     for arm in st.arms:
         arm_name = f"{arm.name}_v" if arm.args else ""
+        single = len(arm.args) == 1
         if arm.args:
             checks.offset(f"data.{arm_name}", p)
-            for a in arm.args:
-                checks.offset(f"data.{arm_name}.{a.name}", a.offset)
+            if not single:
+                for a in arm.args:
+                    checks.offset(f"data.{arm_name}.{a.name}", a.offset)
         ctors.append(
             Ctor(
                 name=arm.name,
@@ -303,15 +321,23 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
                 enum_name=f"{st.c_name}_{arm.name}",
                 make_name=f"make_{st.c_name}_{arm.name}",
                 arm=arm_name,
-                members=_struct_members(arm.items) if arm.args else (),
+                members=_struct_members(arm.items) if len(arm.args) > 1 else (),
                 params=tuple(
                     Param(a.name, "scalar" if a.scalar is not None else "record", a.type_name)
                     for a in arm.args
                 ),
-                assigns=tuple(_assign(f"data.{arm_name}.{a.name}", a.name, a) for a in arm.args),
+                assigns=tuple(
+                    _assign(f"data.{arm_name}" if single else f"data.{arm_name}.{a.name}",
+                            a.name, a)
+                    for a in arm.args
+                ),
                 payload_size=arm.payload_size,
+                single=_member(arm.args[0])._replace_name(arm_name) if single else None,
             )
         )
+    first = next((c for c in ctors if c.arm), None)
+    data_size = st.size - p if has_data else 0
+    data_bytes = first is not None and first.single is not None and first.single.size < data_size
     return TypeView(
         kind="variant",
         name=st.name,
@@ -322,7 +348,8 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
         members=_struct_members(st.items),
         checks=tuple(checks.items),
         payload_offset=p,
-        data_size=st.size - p if has_data else 0,
+        data_size=data_size,
+        data_bytes=data_bytes,
         ctors=tuple(ctors),
         copies=tuple(copies),
     )

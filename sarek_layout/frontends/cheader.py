@@ -21,8 +21,9 @@ header) *in the header itself*; types from included headers may be referenced an
 assertions, enums, unions, scalar typedefs) are not types of the schema.
 
 **Tagged variants** (the shape of SPEC §4): a struct whose members, ignoring padding, are
-``int32_t tag;`` and a union ``data`` of inline structs ``<Ctor>_v`` with members ``_0``,
-``_1``, …, together with ``enum`` constants ``<T>_<Ctor>`` whose values are the tags
+``int32_t tag;`` and a union ``data`` of one member ``<Ctor>_v`` per constructor with
+arguments: the argument itself for one (``float Value_v;``), an inline struct of ``_0``,
+``_1``, … for several, together with ``enum`` constants ``<T>_<Ctor>`` whose values are the tags
 ``0…n-1`` (constant constructors appear only there). A struct with just ``tag`` and such
 constants is an all-constant variant. An enum belongs to the longest type name ``T`` that
 prefixes all its constants.
@@ -346,10 +347,12 @@ class _Reader:
                         f"{', …' if len(ctor_names) > 8 else ''}",
                         self.loc(arm, arm.name),
                     )
-                if not isinstance(arm_struct, c_ast.Struct) or arm_struct.decls is None:
+                if isinstance(arm_struct, c_ast.Struct) and arm_struct.decls is None \
+                        and self.h.typedef_of_tag(arm_struct.name) is None:
                     raise SchemaError(
-                        f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} must be an inline "
-                        f"struct of the arguments _0, _1, …",
+                        f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} must be "
+                        f"the constructor's one argument, or an inline struct of its arguments "
+                        f"_0, _1, …",
                         self.loc(arm, arm.name),
                     )
                 arms[ctor] = arm
@@ -358,16 +361,21 @@ class _Reader:
             args: List[TypeExpr] = []
             if ctor in arms:
                 arm = arms[ctor]
-                params = _without_padding(arm.type.type.decls)  # type: ignore[attr-defined]
-                for i, m in enumerate(params):
-                    if m.name != f"_{i}":
-                        raise SchemaError(
-                            f"member {quoted(m.name)} of {quoted(arm.name)} in tagged "  # type: ignore[attr-defined]
-                            f"variant {quoted(c_name)}: "
-                            f"constructor arguments are named _0, _1, … in order (expected _{i})",
-                            self.loc(m, m.name),
-                        )
-                    args.append(self._member_type(m, c_name))
+                arm_struct = getattr(arm.type, "type", None)  # type: ignore[attr-defined]
+                if not (isinstance(arm_struct, c_ast.Struct) and arm_struct.decls is not None):
+                    # One argument: the arm is the argument itself (SPEC §4, as Sarek emits).
+                    args.append(self._member_type(arm, c_name))
+                else:
+                    params = _without_padding(arm_struct.decls)
+                    for i, m in enumerate(params):
+                        if m.name != f"_{i}":
+                            raise SchemaError(
+                                f"member {quoted(m.name)} of {quoted(arm.name)} in tagged "  # type: ignore[attr-defined]
+                                f"variant {quoted(c_name)}: "
+                                f"constructor arguments are named _0, _1, … in order (expected _{i})",
+                                self.loc(m, m.name),
+                            )
+                        args.append(self._member_type(m, c_name))
             ctors.append(CtorDecl(ctor, tuple(args), self.loc(node, f"{c_name}_{ctor}")))
         return VariantDecl(name, tuple(ctors), location)
 

@@ -5,8 +5,9 @@ field itself. ``align=True`` is passed *with* those explicit offsets only so tha
 records the element's alignment (``dtype.alignment == layout.align``) and checks, rather than
 chooses, the offsets. Names follow SPEC §4: records keep their field names (nested records are
 nested dtypes); a variant is ``tag`` at 0 and ``data`` at the payload offset, a union whose
-members ``<Ctor>_v`` (constructors with arguments only) overlap at its offset 0 and hold
-``_0``, ``_1``, … Each union member spans the whole union, as the header's arms do.
+members ``<Ctor>_v`` (constructors with arguments only) overlap at its offset 0: the argument
+itself for one argument, a struct of ``_0``, ``_1``, … spanning the whole union for several,
+as the header's arms do.
 
 numpy is imported here and only here: the rest of sarek_layout works without it.
 """
@@ -63,6 +64,9 @@ def dtype_of(t: Union[TRecord, TVariant]) -> Any:
         arms: List[Tuple[str, Any]] = []
         for (name, args), c in zip(t.ctors, vl.ctors):
             if not args:
+                continue
+            if len(args) == 1:  # one argument is the arm itself, as in the headers (SPEC §4)
+                arms.append((f"{name}_v", _member_dtype(args[0])))
                 continue
             arm = _struct_dtype(
                 np, [a.name for a in c.args], [_member_dtype(a.type) for a in c.args],

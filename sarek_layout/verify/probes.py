@@ -2,7 +2,8 @@
 
 For each schema type, probes ask for its ``sizeof``, its alignment, and the offset and size of
 every member a header in the SPEC §4 shape has: record fields; for a variant ``tag``, the
-union ``data``, each arm ``data.<Ctor>_v`` and each argument ``data.<Ctor>_v._0``. A member
+union ``data``, each arm ``data.<Ctor>_v`` and, for a constructor of several arguments,
+each argument ``data.<Ctor>_v._0`` (one argument is the arm itself). A member
 of record type is probed as a whole (offset and size); the nested record's own fields are
 probed once, as that record's own type (``probes_for`` adds every record the given types
 use), which proves the same offsets (``offsetof(T, a.b) == offsetof(T, a) + offsetof(A, b)``
@@ -68,6 +69,9 @@ def probes_for_type(st: SchemaType) -> List[Probe]:
         if not arm.args:
             continue
         name = f"data.{arm.name}_v"
+        if len(arm.args) == 1:  # the argument is the arm itself (SPEC §4, as Sarek emits)
+            _member(c, name, arm.args[0], out)
+            continue
         out.append(Probe(c, name, OFFSET, st.payload_offset))
         for a in arm.args:
             _member(c, f"{name}.{a.name}", a, out)

@@ -5,7 +5,8 @@ bundled fake libc, one preprocessor run with the target's own macros, pycparser,
 spelling member types). Unlike ``import-c``, which stops at the first problem, the check
 collects them all. Every schema type must be
 declared under its C name as a struct in the SPEC §4 shape: records with their fields in
-order, variants with ``tag`` and a union ``data`` of ``<Ctor>_v`` arms holding ``_0``, ``_1``…
+order, variants with ``tag`` and a union ``data`` of ``<Ctor>_v`` arms: the argument itself
+for a constructor of one argument, a struct of ``_0``, ``_1``… for several.
 Members whose names start with ``_sarek_`` are padding and are skipped, and so are static
 assertions, enums and helper functions, so hand-written headers may have them or not.
 
@@ -292,6 +293,17 @@ class _Checker:
         for arm, args in arms:
             decl = arm_decls[arm]
             arm_type = self.parsed.spell(decl.type, self.all_accepted)
+            if len(args) == 1:
+                # One argument is the arm itself (SPEC §4, as Sarek's own kernels read it).
+                if arm_type.kind == "struct" and arm_type.inline:
+                    self.probeable = False
+                    self.problem(decl, f"{c}.data.{arm}: header wraps the one argument in a "
+                                       f"struct; the arm is the argument itself (as Sarek "
+                                       f"reads v.data.{arm})")
+                    continue
+                _, t, record = args[0]
+                self.check_member_type(c, f"data.{arm}", decl, t, record)
+                continue
             if arm_type.kind != "struct" or arm_type.body is None:
                 self.probeable = False
                 self.problem(decl, f"{c}.data.{arm}: header says {arm_type.text}, schema says a "

@@ -22,7 +22,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
-from .gpu_probes import GLSL_PROBE, lay_out, parse_structs
+from .gpu_probes import GLSL_PROBE, lay_out, parse_structs, single_arms
 
 __all__ = ["compile_glsl", "reflection_source", "struct_layouts", "reflect_spirv",
            "GlslangDriver", "GLSLANG_ARGS"]
@@ -100,10 +100,15 @@ class GlslangDriver(Driver):
         esc = lambda n: escape(n, GLSL)  # noqa: E731
         structs = parse_structs(GLSL_PROBE, [t for _, t in headers.files])
 
+        single = single_arms(probes)
+
         def target(p: Probe) -> Tuple[str, str]:
-            """The struct and member a probe reads: arguments on the arm struct."""
+            """The struct and member a probe reads: arguments on the arm struct (a single
+            argument is probed as the arm itself, ``data.<Ctor>_v``)."""
             t = esc(p.c_type)
             parts = p.member.split(".")
+            if len(parts) == 2 and (p.c_type, parts[1]) in single:
+                return esc(_arm(t, parts[1][:-2])), esc("_0")
             if parts[0] == "data" and len(parts) == 3:
                 return esc(_arm(t, parts[1][:-2])), esc(parts[2])
             if parts[0] == "data":

@@ -166,6 +166,9 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
         if len(parts) == 3 and parts[0] == "data" and p.quantity == OFFSET:
             key = (p.c_type, parts[1])
             arity[key] = arity.get(key, 0) + 1
+    # An arm probed with no arguments below it holds one argument, stored as the arm itself
+    # (data.Value_v, SPEC §4): read through that constructor's one accessor.
+    single = single_arms(probes)
 
     def member_type(t: str, name: str) -> Tuple[str, str]:
         for m, mt, n in structs.get(t, []):
@@ -194,7 +197,13 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
             continue
         parts = p.member.split(".")
         elem = base + ".t[0]"
-        if parts[0] == "data" and len(parts) <= 2:
+        if len(parts) == 2 and (p.c_type, parts[1]) in single:
+            ctor = parts[1][:-2]
+            name = esc(accessor_name(t, ctor, 0, 1))
+            if name not in accessors:
+                raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
+            expr, et = f"{name}({elem})", accessors[name]
+        elif parts[0] == "data" and len(parts) <= 2:
             mt, _ = member_type(t, "data")
             expr, et = elem + ".data[0]", mt
         elif parts[0] == "data" and len(parts) == 3:
@@ -222,6 +231,19 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
     data = struct.pack(f"<{words}I", *range(1, words + 1))
     source = _render(lang, headers, types, structs, [*bits_needed, *types], outputs)
     return Program(source, data, 4 * max(len(outputs), 1), len(outputs))
+
+
+def single_arms(probes: Sequence[Probe]) -> "set":
+    """``(C type, "<Ctor>_v")`` of the arms that hold a single argument: probed as
+    ``data.<Ctor>_v`` with no ``data.<Ctor>_v._N`` below them."""
+    arms, with_args = set(), set()
+    for p in probes:
+        parts = p.member.split(".")
+        if parts[0] == "data" and len(parts) == 2:
+            arms.add((p.c_type, parts[1]))
+        elif parts[0] == "data" and len(parts) == 3:
+            with_args.add((p.c_type, parts[1]))
+    return arms - with_args
 
 
 def _word(lang: ProbeLanguage) -> str:

@@ -42,10 +42,8 @@ typedef struct Scene_item {
     int tag; /* offset 0 */
     unsigned char _sarek_pad0[4]; /* offset 4 */
     union {
-        struct {
-            alignas(8) Base_vec _0; /* offset 8 */
-            unsigned char _sarek_pad0[24]; /* offset 24 */
-        } Point_v; /* tag 0, 16 payload bytes */
+        unsigned char _sarek_bytes[40]; /* every payload byte (first: zero-initialising a value reaches them all) */
+        alignas(8) Base_vec Point_v; /* offset 8, tag 0 */
         struct {
             Base_id _0; /* offset 8 */
             unsigned char _sarek_pad0[4]; /* offset 12 */
@@ -59,7 +57,6 @@ static_assert(alignof(Scene_item) == 8, "sarek-layout: alignment of Scene_item m
 static_assert(__builtin_offsetof(Scene_item, tag) == 0, "sarek-layout: Scene_item::tag must be at offset 0");
 static_assert(__builtin_offsetof(Scene_item, data) == 8, "sarek-layout: Scene_item::data must be at offset 8");
 static_assert(__builtin_offsetof(Scene_item, data.Point_v) == 8, "sarek-layout: Scene_item::data.Point_v must be at offset 8");
-static_assert(__builtin_offsetof(Scene_item, data.Point_v._0) == 8, "sarek-layout: Scene_item::data.Point_v._0 must be at offset 8");
 static_assert(__builtin_offsetof(Scene_item, data.Ref_v) == 8, "sarek-layout: Scene_item::data.Ref_v must be at offset 8");
 static_assert(__builtin_offsetof(Scene_item, data.Ref_v._0) == 8, "sarek-layout: Scene_item::data.Ref_v._0 must be at offset 8");
 static_assert(__builtin_offsetof(Scene_item, data.Ref_v._1) == 16, "sarek-layout: Scene_item::data.Ref_v._1 must be at offset 16");
@@ -104,7 +101,7 @@ static inline Scene_item make_Scene_item_Point(Base_vec _0)
 {
     Scene_item _sarek_v = {};
     _sarek_v.tag = Scene_item_Point;
-    _sarek_v.data.Point_v._0 = sarek_layout_copy_Base_vec(_0);
+    _sarek_v.data.Point_v = sarek_layout_copy_Base_vec(_0);
     return _sarek_v;
 }
 

@@ -92,10 +92,7 @@ typedef struct Nest_event {
             float _2; /* offset 24 */
             unsigned char _sarek_pad0[28]; /* offset 28 */
         } Move_v; /* tag 1, 20 payload bytes */
-        struct {
-            alignas(8) Nest_stamp _0; /* offset 8 */
-            unsigned char _sarek_pad0[24]; /* offset 32 */
-        } Stamp_v; /* tag 2, 24 payload bytes */
+        alignas(8) Nest_stamp Stamp_v; /* offset 8, tag 2 */
     } data; /* offset 8, 48 bytes */
 } Nest_event;
 
@@ -111,7 +108,6 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Move_v._0) == 8, "sarek-lay
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Move_v._1) == 12, "sarek-layout: Nest_event::data.Move_v._1 must be at offset 12");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Move_v._2) == 24, "sarek-layout: Nest_event::data.Move_v._2 must be at offset 24");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Stamp_v) == 8, "sarek-layout: Nest_event::data.Stamp_v must be at offset 8");
-static_assert(SAREK_LAYOUT_OFFSETOF(Nest_event, data.Stamp_v._0) == 8, "sarek-layout: Nest_event::data.Stamp_v._0 must be at offset 8");
 
 #ifndef SAREK_LAYOUT_COPY_Nest_vec3
 #define SAREK_LAYOUT_COPY_Nest_vec3
@@ -175,7 +171,7 @@ static inline __host__ __device__ Nest_event make_Nest_event_Stamp(Nest_stamp _0
 {
     Nest_event _sarek_v = {};
     _sarek_v.tag = Nest_event_Stamp;
-    _sarek_v.data.Stamp_v._0 = sarek_layout_copy_Nest_stamp(_0);
+    _sarek_v.data.Stamp_v = sarek_layout_copy_Nest_stamp(_0);
     return _sarek_v;
 }
 

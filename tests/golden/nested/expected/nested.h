@@ -99,10 +99,7 @@ typedef struct Nest_event {
             float _2; /* offset 24 */
             unsigned char _sarek_pad0[28]; /* offset 28 */
         } Move_v; /* tag 1, 20 payload bytes */
-        struct {
-            SAREK_LAYOUT_ALIGN8 Nest_stamp _0; /* offset 8 */
-            unsigned char _sarek_pad0[24]; /* offset 32 */
-        } Stamp_v; /* tag 2, 24 payload bytes */
+        SAREK_LAYOUT_ALIGN8 Nest_stamp Stamp_v; /* offset 8, tag 2 */
     } data; /* offset 8, 48 bytes */
 } Nest_event;
 
@@ -118,7 +115,6 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_event, data.Move_v._0) == 8, "sarek-lay
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_event, data.Move_v._1) == 12, "sarek-layout: Nest_event::data.Move_v._1 must be at offset 12");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_event, data.Move_v._2) == 24, "sarek-layout: Nest_event::data.Move_v._2 must be at offset 24");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_event, data.Stamp_v) == 8, "sarek-layout: Nest_event::data.Stamp_v must be at offset 8");
-SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_event, data.Stamp_v._0) == 8, "sarek-layout: Nest_event::data.Stamp_v._0 must be at offset 8");
 
 #ifndef SAREK_LAYOUT_COPY_Nest_vec3
 #define SAREK_LAYOUT_COPY_Nest_vec3
@@ -182,7 +178,7 @@ SAREK_LAYOUT_FN Nest_event make_Nest_event_Stamp(Nest_stamp _0)
 {
     Nest_event _sarek_v = SAREK_LAYOUT_ZERO;
     _sarek_v.tag = Nest_event_Stamp;
-    _sarek_v.data.Stamp_v._0 = sarek_layout_copy_Nest_stamp(_0);
+    _sarek_v.data.Stamp_v = sarek_layout_copy_Nest_stamp(_0);
     return _sarek_v;
 }
 

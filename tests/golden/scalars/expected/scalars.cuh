@@ -109,10 +109,8 @@ enum {
 typedef struct unit_arg {
     int32_t tag; /* offset 0 */
     union {
-        struct {
-            int32_t _0; /* offset 4 */
-            unsigned char _sarek_pad0[4]; /* offset 8 */
-        } Tick_v; /* tag 1, 4 payload bytes */
+        unsigned char _sarek_bytes[8]; /* every payload byte (first: zero-initialising a value reaches them all) */
+        int32_t Tick_v; /* offset 4, tag 1 */
         struct {
             int32_t _0; /* offset 4 */
             int32_t _1; /* offset 8 */
@@ -125,7 +123,6 @@ static_assert(alignof(unit_arg) == 4, "sarek-layout: alignment of unit_arg must 
 static_assert(SAREK_LAYOUT_OFFSETOF(unit_arg, tag) == 0, "sarek-layout: unit_arg::tag must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(unit_arg, data) == 4, "sarek-layout: unit_arg::data must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(unit_arg, data.Tick_v) == 4, "sarek-layout: unit_arg::data.Tick_v must be at offset 4");
-static_assert(SAREK_LAYOUT_OFFSETOF(unit_arg, data.Tick_v._0) == 4, "sarek-layout: unit_arg::data.Tick_v._0 must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(unit_arg, data.Flag_v) == 4, "sarek-layout: unit_arg::data.Flag_v must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(unit_arg, data.Flag_v._0) == 4, "sarek-layout: unit_arg::data.Flag_v._0 must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(unit_arg, data.Flag_v._1) == 8, "sarek-layout: unit_arg::data.Flag_v._1 must be at offset 8");
@@ -141,7 +138,7 @@ static inline __host__ __device__ unit_arg make_unit_arg_Tick(int32_t _0)
 {
     unit_arg _sarek_v = {};
     _sarek_v.tag = unit_arg_Tick;
-    _sarek_v.data.Tick_v._0 = _0;
+    _sarek_v.data.Tick_v = _0;
     return _sarek_v;
 }
 

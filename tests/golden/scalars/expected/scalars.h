@@ -116,10 +116,8 @@ enum {
 typedef struct unit_arg {
     int32_t tag; /* offset 0 */
     union {
-        struct {
-            int32_t _0; /* offset 4 */
-            unsigned char _sarek_pad0[4]; /* offset 8 */
-        } Tick_v; /* tag 1, 4 payload bytes */
+        unsigned char _sarek_bytes[8]; /* every payload byte (first: zero-initialising a value reaches them all) */
+        int32_t Tick_v; /* offset 4, tag 1 */
         struct {
             int32_t _0; /* offset 4 */
             int32_t _1; /* offset 8 */
@@ -132,7 +130,6 @@ SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(unit_arg) == 4, "sarek-layout: a
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(unit_arg, tag) == 0, "sarek-layout: unit_arg::tag must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(unit_arg, data) == 4, "sarek-layout: unit_arg::data must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(unit_arg, data.Tick_v) == 4, "sarek-layout: unit_arg::data.Tick_v must be at offset 4");
-SAREK_LAYOUT_STATIC_ASSERT(offsetof(unit_arg, data.Tick_v._0) == 4, "sarek-layout: unit_arg::data.Tick_v._0 must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(unit_arg, data.Flag_v) == 4, "sarek-layout: unit_arg::data.Flag_v must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(unit_arg, data.Flag_v._0) == 4, "sarek-layout: unit_arg::data.Flag_v._0 must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(unit_arg, data.Flag_v._1) == 8, "sarek-layout: unit_arg::data.Flag_v._1 must be at offset 8");
@@ -148,7 +145,7 @@ SAREK_LAYOUT_FN unit_arg make_unit_arg_Tick(int32_t _0)
 {
     unit_arg _sarek_v = SAREK_LAYOUT_ZERO;
     _sarek_v.tag = unit_arg_Tick;
-    _sarek_v.data.Tick_v._0 = _0;
+    _sarek_v.data.Tick_v = _0;
     return _sarek_v;
 }
 

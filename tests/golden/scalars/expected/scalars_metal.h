@@ -96,10 +96,8 @@ enum {
 typedef struct unit_arg {
     int tag; /* offset 0 */
     union {
-        struct {
-            int _0; /* offset 4 */
-            unsigned char _sarek_pad0[4]; /* offset 8 */
-        } Tick_v; /* tag 1, 4 payload bytes */
+        unsigned char _sarek_bytes[8]; /* every payload byte (first: zero-initialising a value reaches them all) */
+        int Tick_v; /* offset 4, tag 1 */
         struct {
             int _0; /* offset 4 */
             int _1; /* offset 8 */
@@ -112,7 +110,6 @@ static_assert(alignof(unit_arg) == 4, "sarek-layout: alignment of unit_arg must 
 static_assert(__builtin_offsetof(unit_arg, tag) == 0, "sarek-layout: unit_arg::tag must be at offset 0");
 static_assert(__builtin_offsetof(unit_arg, data) == 4, "sarek-layout: unit_arg::data must be at offset 4");
 static_assert(__builtin_offsetof(unit_arg, data.Tick_v) == 4, "sarek-layout: unit_arg::data.Tick_v must be at offset 4");
-static_assert(__builtin_offsetof(unit_arg, data.Tick_v._0) == 4, "sarek-layout: unit_arg::data.Tick_v._0 must be at offset 4");
 static_assert(__builtin_offsetof(unit_arg, data.Flag_v) == 4, "sarek-layout: unit_arg::data.Flag_v must be at offset 4");
 static_assert(__builtin_offsetof(unit_arg, data.Flag_v._0) == 4, "sarek-layout: unit_arg::data.Flag_v._0 must be at offset 4");
 static_assert(__builtin_offsetof(unit_arg, data.Flag_v._1) == 8, "sarek-layout: unit_arg::data.Flag_v._1 must be at offset 8");
@@ -128,7 +125,7 @@ static inline unit_arg make_unit_arg_Tick(int _0)
 {
     unit_arg _sarek_v = {};
     _sarek_v.tag = unit_arg_Tick;
-    _sarek_v.data.Tick_v._0 = _0;
+    _sarek_v.data.Tick_v = _0;
     return _sarek_v;
 }
 

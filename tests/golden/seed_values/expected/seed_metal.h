@@ -93,9 +93,7 @@ enum {
 typedef struct Seed_colour {
     int tag; /* offset 0 */
     union {
-        struct {
-            float _0; /* offset 4 */
-        } Value_v; /* tag 1, 4 payload bytes */
+        float Value_v; /* offset 4, tag 1 */
     } data; /* offset 4, 4 bytes */
 } Seed_colour;
 
@@ -104,7 +102,6 @@ static_assert(alignof(Seed_colour) == 4, "sarek-layout: alignment of Seed_colour
 static_assert(__builtin_offsetof(Seed_colour, tag) == 0, "sarek-layout: Seed_colour::tag must be at offset 0");
 static_assert(__builtin_offsetof(Seed_colour, data) == 4, "sarek-layout: Seed_colour::data must be at offset 4");
 static_assert(__builtin_offsetof(Seed_colour, data.Value_v) == 4, "sarek-layout: Seed_colour::data.Value_v must be at offset 4");
-static_assert(__builtin_offsetof(Seed_colour, data.Value_v._0) == 4, "sarek-layout: Seed_colour::data.Value_v._0 must be at offset 4");
 
 static inline Seed_colour make_Seed_colour_Red(void)
 {
@@ -117,7 +114,7 @@ static inline Seed_colour make_Seed_colour_Value(float _0)
 {
     Seed_colour _sarek_v = {};
     _sarek_v.tag = Seed_colour_Value;
-    _sarek_v.data.Value_v._0 = _0;
+    _sarek_v.data.Value_v = _0;
     return _sarek_v;
 }
 
@@ -130,9 +127,7 @@ typedef struct Seed_option64 {
     int tag; /* offset 0 */
     unsigned char _sarek_pad0[4]; /* offset 4 */
     union {
-        struct {
-            alignas(8) uint2 _0; /* offset 8 */
-        } Some__v; /* tag 1, 8 payload bytes */
+        alignas(8) uint2 Some__v; /* offset 8, tag 1 */
     } data; /* offset 8, 8 bytes */
 } Seed_option64;
 
@@ -141,7 +136,6 @@ static_assert(alignof(Seed_option64) == 8, "sarek-layout: alignment of Seed_opti
 static_assert(__builtin_offsetof(Seed_option64, tag) == 0, "sarek-layout: Seed_option64::tag must be at offset 0");
 static_assert(__builtin_offsetof(Seed_option64, data) == 8, "sarek-layout: Seed_option64::data must be at offset 8");
 static_assert(__builtin_offsetof(Seed_option64, data.Some__v) == 8, "sarek-layout: Seed_option64::data.Some__v must be at offset 8");
-static_assert(__builtin_offsetof(Seed_option64, data.Some__v._0) == 8, "sarek-layout: Seed_option64::data.Some__v._0 must be at offset 8");
 
 static inline Seed_option64 make_Seed_option64_None_(void)
 {
@@ -154,7 +148,7 @@ static inline Seed_option64 make_Seed_option64_Some_(uint2 _0)
 {
     Seed_option64 _sarek_v = {};
     _sarek_v.tag = Seed_option64_Some_;
-    _sarek_v.data.Some__v._0 = _0;
+    _sarek_v.data.Some__v = _0;
     return _sarek_v;
 }
 
