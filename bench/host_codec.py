@@ -174,11 +174,12 @@ def main() -> int:
         a["tag"] = tag
         data = a["data"]
         by_ctor = {name: [args for nm, args in readings if nm == name] for name in tags}
-        for name, arity in (("Temp", 1), ("Count", 2), ("Flag", 1)):
+        for name in ("Temp", "Flag"):  # one argument: the union member is the argument itself
             where = np.nonzero(tag == tags[name])[0]
-            arm = data[f"{name}_v"]
-            for k in range(arity):
-                arm[f"_{k}"][where] = [args[k] for args in by_ctor[name]]
+            data[f"{name}_v"][where] = [args[0] for args in by_ctor[name]]
+        where = np.nonzero(tag == tags["Count"])[0]
+        for k in range(2):
+            data["Count_v"][f"_{k}"][where] = [args[k] for args in by_ctor["Count"]]
         where = np.nonzero(tag == tags["Located"])[0]
         arm = data["Located_v"]
         arm["_0"]["x"][where] = [args[0]["x"] for args in by_ctor["Located"]]
