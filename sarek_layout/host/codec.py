@@ -56,7 +56,7 @@ from ._runtime import (
     _sarek_unknown_tag,
 )
 from .fast import Compiled, NotFast, ctor_functions, record_functions
-from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, plan_of
+from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, elttype_key, plan_of
 
 __all__ = ["EncodeError", "DecodeError", "Codec", "RecordCodec", "VariantCodec", "codec_of", "byte_view"]
 
@@ -407,12 +407,12 @@ def _decoder(unpack_from: Callable[..., tuple], build: Callable[[tuple], tuple])
     return decode
 
 
-_CODECS: Dict[Tuple[object, Optional[str]], Codec] = {}
+_CODECS: Dict[Tuple[bytes, Optional[str]], Codec] = {}
 
 
 def codec_of(t: Union[TRecord, TVariant], name: Optional[str] = None) -> Codec:
     """The (cached) codec of a record or variant elttype; ``name`` is used in messages."""
-    key = (t, name)
+    key = (elttype_key(t), name)  # structural, in linear time (see elttype_key)
     codec = _CODECS.get(key)
     if codec is None:
         if isinstance(t, TRecord):

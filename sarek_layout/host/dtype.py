@@ -15,11 +15,11 @@ numpy is imported here and only here: the rest of sarek_layout works without it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, List, Tuple, Union
+from typing import Any, Dict, List, Tuple, Union
 
 from ..ir.types import SCALARS, TInt32, TRecord, TVariant
 from ..layout.core import record_layout_of, variant_layout
+from .plan import elttype_key
 
 __all__ = ["dtype_of", "SCALAR_DTYPE"]
 
@@ -49,9 +49,23 @@ def _member_dtype(t: object) -> Any:
     return t.numpy  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=4096)
+#: dtypes built, by the elttype's structural key (``plan.elttype_key``: ``TRecord``'s own
+#: ``==`` is exponential on distinct copies of shared nesting).
+_DTYPES: Dict[bytes, Any] = {}
+
+
 def dtype_of(t: Union[TRecord, TVariant]) -> Any:
     """The numpy structured dtype of a record or variant elttype (raises ``LayoutError``)."""
+    key = elttype_key(t)
+    found = _DTYPES.get(key)
+    if found is None:
+        if len(_DTYPES) > 4096:
+            _DTYPES.clear()
+        found = _DTYPES[key] = _dtype_of(t)
+    return found
+
+
+def _dtype_of(t: Union[TRecord, TVariant]) -> Any:
     np = _numpy()
     if isinstance(t, TRecord):
         layout = record_layout_of(t)

@@ -31,6 +31,7 @@ computes an offset. Every scalar fact (its ``struct`` character) comes from the 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -50,6 +51,7 @@ __all__ = [
     "Plan",
     "plan_of",
     "schema_plan_of",
+    "elttype_key",
 ]
 
 #: Most slots a plan may reach by inlining nested records (its own scalar members always
@@ -187,25 +189,60 @@ def _leaves(members: Sequence[PlanMember]) -> int:
 _Source = Tuple[str, int, int, Optional[Scalar], Optional[PlanKey]]
 
 
+#: Structural keys already computed, by object identity (the object is kept, so that its id
+#: is not reused while the entry lives).
+_KEYS: Dict[int, Tuple[object, bytes]] = {}
+
+
+def elttype_key(t: object) -> bytes:
+    """A digest of an elttype's structure: equal elttypes (``==``) get equal keys.
+
+    Caches key elttypes by this rather than by the elttype itself because ``TRecord``'s
+    ``==`` compares structurally, without memory: two distinct copies of shared nesting (a
+    deep schema loaded twice, ``{a: r; b: r}`` twenty levels down) compare in time
+    exponential in the depth, at every dictionary lookup. This is linear: each object is
+    digested once, from its members' digests.
+    """
+    found = _KEYS.get(id(t))
+    if found is not None and found[0] is t:
+        return found[1]
+    if isinstance(t, TRecord):
+        data: object = ("record", t.name, tuple((n, elttype_key(ft)) for n, ft in t.fields))
+    elif isinstance(t, TVariant):
+        data = ("variant", t.name, tuple((c, tuple(elttype_key(a) for a in args)) for c, args in t.ctors))
+    elif isinstance(t, Scalar):
+        data = ("scalar", t.name)
+    else:  # arrays, vectors: no layout, refused where a plan is built; small anyway
+        data = ("other", repr(t))
+    key = hashlib.blake2b(repr(data).encode(), digest_size=20).digest()
+    if len(_KEYS) > _Planner.LIMIT:
+        _KEYS.clear()
+    _KEYS[id(t)] = (t, key)
+    return key
+
+
 class _Planner:
     """Builds and memoises plans for one kind of key (elttypes, or schema types)."""
 
     #: Plans kept before the memo is emptied (a long-lived process may see many schemas).
     LIMIT = 1 << 16
 
-    def __init__(self, record_items: Callable, variant_parts: Callable) -> None:
+    def __init__(self, record_items: Callable, variant_parts: Callable,
+                 memo_key: Callable[[PlanKey], object]) -> None:
         self._record_items = record_items
         self._variant_parts = variant_parts
+        self._memo_key = memo_key
         self._memo: Dict[object, Plan] = {}
 
     def plan(self, key: PlanKey) -> Plan:
-        found = self._memo.get(key)
+        memo_key = self._memo_key(key)
+        found = self._memo.get(memo_key)
         if found is not None:
             return found
         if len(self._memo) > self.LIMIT:
             self._memo.clear()
         built = self._build(key)
-        self._memo[key] = built
+        self._memo[memo_key] = built
         return built
 
     def _record(self, key: PlanKey) -> RecordPlan:
@@ -325,8 +362,9 @@ def _schema_variant(st: SchemaType):
     return st.qualified_name, st.size, st.align, tag.offset, st.payload_offset, ctors
 
 
-_ELTTYPES = _Planner(_elt_record, _elt_variant)
-_SCHEMA_TYPES = _Planner(_schema_record, _schema_variant)
+_ELTTYPES = _Planner(_elt_record, _elt_variant, elttype_key)
+# A SchemaType is hashed and compared by identity: itself is the key.
+_SCHEMA_TYPES = _Planner(_schema_record, _schema_variant, lambda st: st)
 
 
 def plan_of(t: Union[TRecord, TVariant]) -> Plan:
