@@ -163,8 +163,10 @@ def test_cross_module_import(tmp_path):
         scene_mod = import_file(files["scene_layout.py"], "scene_layout")
     finally:
         sys.path.remove(str(tmp_path))
+        # Other tests (the fuzz pipeline) import modules of these names from their own folders.
         sys.modules.pop("base_layout", None)
-    base_vec = sys.modules["scene_layout"].Base_vec
+        sys.modules.pop("scene_layout", None)
+    base_vec = scene_mod.Base_vec
     hit = scene_mod.Scene_event_Hit(base_vec(1.5, 2), -(2**40))
     host = sl.load(str(base), str(scene))
     assert scene_mod.encode_Scene_event(hit) == host.encode("event", ("Hit", ({"x": 1.5, "n": 2}, -(2**40))))
@@ -316,6 +318,7 @@ def test_opaque_nested_records_across_modules(tmp_path):
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("base_layout", None)
+        sys.modules.pop("scene_layout", None)
     values = [i if i % 3 == 0 else i + 0.5 for i in range(80)]
     w = base.Base_wide(*values)
     body = scene.Scene_body(-1, w, True)
