@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Host codec throughput for N elements (default 1,000,000), against numpy structured arrays.
 
-    python bench/host_codec.py [-n 1000000] [--repeat 3]
+    python bench/host_codec.py [-n 1000000] [--repeat 3] [--section throughput|plans]...
 
 Types: examples/e2e/telemetry.toml — ``sample``, a 40-byte record (int32, int64, float64, a
 nested float32 pair, bool) and ``reading``, a 24-byte variant of five constructors mixing
@@ -18,6 +18,12 @@ Rows:
                Note: ``np.array(values, dtype)`` does not zero the padding bytes (it fills an
                uninitialised allocation field by field); the script counts how many
                elements came out with non-zero padding.
+
+Section ``plans`` measures the bound that decides when a byte plan stops inlining nested
+records (``host.plan.INLINE_SLOTS``): records of 2 to 1,024 scalars (``t0 = {a: float32; b:
+float64}``, ``tK = {a: t(K-1); b: t(K-1)}``), packed and unpacked with the API codec under
+several bounds, reported per scalar so that the rows compare across sizes.
+
 Nothing here is asserted: tests never time anything.
 """
 
@@ -70,13 +76,109 @@ def reading_pair(i: int) -> tuple:
     return ("Missing", ())
 
 
+def plans(repeat: int) -> None:
+    """Pack/unpack time per scalar of doubling records under several inlining bounds."""
+    from sarek_layout.host import codec as codec_module
+    from sarek_layout.host import plan as plan_module
+    from sarek_layout.ir.types import TFloat32, TFloat64, TRecord
+
+    levels = range(0, 10)
+    records = [TRecord("t0", [("a", TFloat32), ("b", TFloat64)])]
+    values: List[object] = [{"a": 1.5, "b": -2.25}]
+    for k in range(1, levels[-1] + 1):
+        records.append(TRecord(f"t{k}", [("a", records[-1]), ("b", records[-1])]))
+        values.append({"a": values[-1], "b": values[-1]})
+    scalars = 1 << 20  # per row: the element count is scaled so that every row packs this many
+    bounds = (16, 64, 256, 1 << 20)
+    saved = plan_module.INLINE_SLOTS
+    table = {}
+    try:
+        for bound in bounds:
+            plan_module.INLINE_SLOTS = bound
+            plan_module._ELTTYPES._memo.clear()
+            codec_module._CODECS.clear()
+            for k in levels:
+                codec = codec_module.codec_of(records[k])
+                n = scalars >> (k + 1)
+                items = [values[k]] * n
+                pack, data = best(lambda: codec.pack(items), repeat)
+                unpack = best(lambda: codec.unpack(data), repeat)[0]  # drop the million dicts
+                table[bound, k] = (pack * 1e9 / scalars, unpack * 1e9 / scalars)
+                print(f"  bound {bound:>7}  {2 << k:>5} scalars: pack {table[bound, k][0]:6.1f} ns, "
+                      f"unpack {table[bound, k][1]:6.1f} ns per scalar", file=sys.stderr, flush=True)
+    finally:
+        plan_module.INLINE_SLOTS = saved
+        plan_module._ELTTYPES._memo.clear()
+        codec_module._CODECS.clear()
+    # What the bound costs in code: the 22-level doubling schema (2^21 scalars per record).
+    from sarek_layout.codegen import render_headers
+    from sarek_layout.frontends import load_schema
+
+    tmp = Path(tempfile.mkdtemp(prefix="sarek-bench-"))
+    (tmp / "deep.toml").write_text(_doubling_toml(22))
+    code = {}
+    # Loaded once: the layout core's caches compare TRecords with ==, which is exponential
+    # between two distinct loads of this schema (a second load takes seconds).
+    schema = load_schema([str(tmp / "deep.toml")])
+    render_headers(schema, ["python"])  # compile the template once, outside the timings
+    try:
+        for bound in bounds[:-1]:  # unbounded never finishes here: that is the point
+            plan_module.INLINE_SLOTS = bound
+            plan_module._ELTTYPES._memo.clear()
+            plan_module._SCHEMA_TYPES._memo.clear()
+            codec_module._CODECS.clear()
+            built, _ = best(lambda: [codec_module.codec_of(st.elttype) for st in schema.types], 1)
+            rendered, files = best(lambda: render_headers(schema, ["python"]), 1)
+            code[bound] = (built, rendered, len(files[0].text))
+    finally:
+        plan_module.INLINE_SLOTS = saved
+        plan_module._ELTTYPES._memo.clear()
+        plan_module._SCHEMA_TYPES._memo.clear()
+        codec_module._CODECS.clear()
+    print()
+    print(f"Inlining bound: ns per scalar, pack / unpack, {scalars:,} scalars a row, best of {repeat} "
+          f"(Python {sys.version.split()[0]})")
+    print()
+    names = ["unbounded" if b >= 1 << 20 else str(b) for b in bounds]
+    print("| scalars per element | " + " | ".join(names) + " |")
+    print("|---:|" + "---:|" * len(bounds))
+    for k in levels:
+        cells = [f"{table[b, k][0]:.0f} / {table[b, k][1]:.0f}" for b in bounds]
+        print(f"| {2 << k:,} | " + " | ".join(cells) + " |")
+    print()
+    print("| 22 doubling levels | " + " | ".join(names[:-1]) + " |")
+    print("|---|" + "---:|" * (len(bounds) - 1))
+    print("| API codecs of every type built | "
+          + " | ".join(f"{code[b][0] * 1e3:.0f} ms" for b in bounds[:-1]) + " |")
+    print("| `-t python` rendered | " + " | ".join(f"{code[b][1] * 1e3:.0f} ms" for b in bounds[:-1]) + " |")
+    print("| generated module | " + " | ".join(f"{code[b][2] / 1e3:.0f} kB" for b in bounds[:-1]) + " |")
+
+
+def _doubling_toml(levels: int) -> str:
+    lines = ['module = "Deep"', "[[types]]", 'record = "t0"', 'fields = [["a", "float32"], ["b", "float64"]]']
+    for k in range(1, levels):
+        lines += ["[[types]]", f'record = "t{k}"', f'fields = [["a", "t{k - 1}"], ["b", "t{k - 1}"]]']
+    lines += ["[[types]]", 'variant = "v"',
+              f'constructors = [["A", ["t{levels - 1}"]], ["B", ["t{levels - 1}", "int32"]], ["C"]]']
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--section", action="append", choices=("throughput", "plans"),
+                        help="run only this section (repeatable; default: both)")
     args = parser.parse_args()
-    n, repeat = args.n, args.repeat
+    sections = args.section or ["throughput", "plans"]
+    if "throughput" in sections:
+        throughput(args.n, args.repeat)
+    if "plans" in sections:
+        plans(args.repeat)
+    return 0
 
+
+def throughput(n: int, repeat: int) -> None:
     schema = sl.load(str(SCHEMA))
     tmp = tempfile.mkdtemp(prefix="sarek-bench-")
     subprocess.run([sys.executable, "-m", "sarek_layout", "generate", str(SCHEMA), "-o", tmp,
@@ -174,11 +276,12 @@ def main() -> int:
         a["tag"] = tag
         data = a["data"]
         by_ctor = {name: [args for nm, args in readings if nm == name] for name in tags}
-        for name, arity in (("Temp", 1), ("Count", 2), ("Flag", 1)):
+        for name in ("Temp", "Flag"):  # one argument: the union member is the argument itself
             where = np.nonzero(tag == tags[name])[0]
-            arm = data[f"{name}_v"]
-            for k in range(arity):
-                arm[f"_{k}"][where] = [args[k] for args in by_ctor[name]]
+            data[f"{name}_v"][where] = [args[0] for args in by_ctor[name]]
+        where = np.nonzero(tag == tags["Count"])[0]
+        for k in range(2):
+            data["Count_v"][f"_{k}"][where] = [args[k] for args in by_ctor["Count"]]
         where = np.nonzero(tag == tags["Located"])[0]
         arm = data["Located_v"]
         arm["_0"]["x"][where] = [args[0]["x"] for args in by_ctor["Located"]]
@@ -204,7 +307,6 @@ def main() -> int:
         rate = n / seconds
         print(f"| {type_name} | {label} | {seconds:.3f} | {rate / 1e6:.2f} | "
               f"{rate * sizes[type_name] / 1e6:.0f} |")
-    return 0
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ CASES = [
     ('empty.json', '', ['empty file']),
     ('garbage.json', '', ['not UTF-8']),
     ('notes.yaml', '', ["unknown schema format '.yaml'"]),
-    # --- names: identifiers safe in C, C++, CUDA, OpenCL C and Python -------------------
+    # --- names: identifiers safe in C, C++, CUDA and OpenCL C (Python keywords are escaped) -
     ('type_underscore.json', '1:37', ["type name '_0' starts with '_'", "choose another name"]),
     ('module_underscore.toml', '1:10', ["module name '_geo' starts with '_'", 'set "module"']),
     ('double_underscore.json', '1:40', ["field name 'a__b' contains '__'"]),
@@ -106,6 +106,11 @@ CASES = [
     ('python_fixed.json', '1:37', ["would define 'EncodeError'", "the generated module itself"]),
     ('my-schema.json', '', ["would give 'my-schema_layout', which is not a Python identifier",
                             "rename the file"]),
+    # A Python keyword is escaped (``from`` -> ``from_``), unless that makes two names one.
+    ('python_keyword_clash.json', '1:77', ["type 'Py.hop' has fields 'from' and 'from_'",
+                                           "would both emit as 'from_'", "'from' is a Python keyword"]),
+    ('python_keyword_type.json', '1:85', ["would define 'None_' for type 'None_'",
+                                          "already taken by type 'None' (its C name 'None' is a Python keyword"]),
     # --- limits instead of crashes ------------------------------------------------------
     ('deep_records.toml', '302:10', ["type 'Deep_records.r100' nests types 101 levels deep",
                                      "the limit is 100"]),
@@ -232,7 +237,7 @@ CASES = [
     ('h_no_typedef_struct_declarations_in.h', '', ["no 'typedef struct' declarations in this header"]),
     ('h_c_preprocessor_nowhere_h_no.h', '2:10', ['C preprocessor: nowhere.h: No such file or directory']),
     ('h_c_parse_error.h', '2:31', ['C parse error']),
-    ('h_field_name_kernel_is_a.h', '2:26', ["field name 'kernel' is a keyword or reserved name in C, C++, CUDA, OpenCL C or Python"]),
+    ('h_field_name_kernel_is_a.h', '2:26', ["field name 'kernel' is a keyword or reserved name in C, C++, CUDA or OpenCL C"]),
     ('h_field_dunder.h', '2:28', ["field name 'a__b' contains '__'"]),
     ('h_long_name.h', '2:28', ['(64 characters) is longer than the limit of 63 characters']),
     ('h_keyword_class.h', '2:26', ["field name 'class' is a keyword"]),
@@ -277,7 +282,8 @@ CASES = [
 ]
 
 #: Refusals that only ``generate`` makes (the schema itself is fine for ``layout``).
-GENERATE_ONLY = {"python_param.json", "python_builtin.json", "python_fixed.json", "my-schema.json"}
+GENERATE_ONLY = {"python_param.json", "python_builtin.json", "python_fixed.json", "my-schema.json",
+                 "python_keyword_clash.json", "python_keyword_type.json"}
 
 #: Cases that once ran for hours or took all memory (a pattern that backtracks exponentially,
 #: a recursion without a limit): they are first run in a child process under a time and

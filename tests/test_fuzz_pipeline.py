@@ -240,7 +240,7 @@ def _import_and_round_trip(out: pathlib.Path) -> None:
 # --- invalid schemas: one hostile change to a valid one ---------------------------------------
 
 HOSTILE_NAMES = ["int", "default", "union", "class", "template", "__global", "kernel", "half",
-                 "None", "_Bool", "__x", "_X", "_sarek_pad0", "SAREK_LAYOUT_ZERO", "a__b",
+                 "_Bool", "__x", "_X", "_sarek_pad0", "SAREK_LAYOUT_ZERO", "a__b",
                  "INT32_MAX", "float4", "caf\u00e9", "x" * 64, "*/", "a*/b", 'a"b', "a\nb", "",
                  "2x", "a b", "a-b", "a.b", "uint8_t", "size_t", "linux", "stdout"]
 # A type or constructor is judged by the C names it is emitted as (Module_type,

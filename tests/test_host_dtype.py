@@ -44,7 +44,7 @@ def actual_leaves(t, dt):
     out = {}
     for path, offset, sub in dtype_leaves(dt):
         if isinstance(t, TVariant) and path != "tag":
-            path = variant_leaf_path(path)
+            path = variant_leaf_path(path, t)
         out[path] = (offset, sub)
     return out
 
@@ -66,13 +66,14 @@ def check_dtype(t):
             assert offset == layout.payload_offset
             assert data.itemsize == layout.size - layout.payload_offset
             assert list(data.names) == arms
-            for (name, args), ctor in zip(t.ctors, layout.ctors):
-                if not args:
-                    continue
-                sub, arm_offset = data.fields[f"{name}_v"][:2]
-                # Several arguments: a struct over the whole union; one: the argument itself.
-                want = data.itemsize if len(args) > 1 else ctor.args[0].size
-                assert arm_offset == 0 and sub.itemsize == want
+            for (name, args), arm in zip([c for c in t.ctors if c[1]], arms):
+                sub, arm_offset = data.fields[arm][:2]
+                assert arm_offset == 0
+                if len(args) == 1:  # the argument itself (SPEC §4): its own size
+                    assert sub.itemsize == layout_of(args[0]).size if isinstance(args[0], TRecord) \
+                        else sub.itemsize == args[0].size
+                else:  # a struct of _0, _1… spanning the union, as the header's arms do
+                    assert sub.itemsize == data.itemsize and sub.names == tuple(f"_{i}" for i in range(len(args)))
         else:
             assert dt.names == ("tag",)
 
@@ -88,8 +89,10 @@ WORKED = [
     (TRecord("r", [("flag", TBool), ("d", TFloat64)]), {"flag": 0, "d": 8}, 16, 8),
     (TRecord("r", [("a", TFloat32), ("inner", TRecord("i", [("b", TFloat32), ("c", TFloat32)]))]),
      {"a": 0, "inner.b": 4, "inner.c": 8}, 12, 4),
+    # One argument: the union member is the argument itself (SPEC §4: v.data.Value_v).
     (TVariant("c", [("Red", []), ("Value", [TFloat32])]), {"tag": 0, "data.Value_v": 4}, 8, 4),
     (TVariant("o", [("None_", []), ("Some_", [TFloat64])]), {"tag": 0, "data.Some__v": 8}, 16, 8),
+    (TVariant("s", [("Dot", [P]), ("No", [])]), {"tag": 0, "data.Dot_v.x": 4, "data.Dot_v.y": 8}, 12, 4),
     (TVariant("l", [("Nil", []), ("Pair", [TInt32, TFloat64])]),
      {"tag": 0, "data.Pair_v._0": 8, "data.Pair_v._1": 16}, 24, 8),
 ]
@@ -141,7 +144,7 @@ def test_conformance_variants_against_layout():
 
 
 @settings(max_examples=150, deadline=None)
-@given(element_types())
+@given(element_types(big=True))
 def test_hypothesis_schemas_against_layout(t):
     check_dtype(t)
 
@@ -149,17 +152,20 @@ def test_hypothesis_schemas_against_layout(t):
 # --- against the host C compiler ------------------------------------------------------------
 
 
+def _arm(name, args):
+    """A union member of SPEC §4's shape: the argument itself for one, else a struct."""
+    if len(args) == 1:
+        return f"    {C_TYPE[args[0]]} {name}_v;\n"
+    return "    struct { " + "".join(f"{C_TYPE[a]} _{i}; " for i, a in enumerate(args)) + f"}} {name}_v;\n"
+
+
 def _c_struct(t, c_name):
-    """A plain C declaration of ``t`` (x86-64's natural layout is Sarek's)."""
+    """A plain C declaration of ``t`` (x86-64's natural layout is Sarek's), written here
+    rather than taken from the generated header, with SPEC §4's member shapes."""
     if isinstance(t, TRecord):
         body = "".join(f"  {C_TYPE[ft]} {name};\n" for name, ft in t.fields)
         return f"typedef struct {{\n{body}}} {c_name};\n"
-    # One argument is the arm itself (SPEC §4); several make a struct of _0, _1…
-    arms = "".join(
-        (f"    {C_TYPE[args[0]]} {name}_v;\n" if len(args) == 1 else
-         "    struct { " + "".join(f"{C_TYPE[a]} _{i}; " for i, a in enumerate(args)) + f"}} {name}_v;\n")
-        for name, args in t.ctors if args
-    )
+    arms = "".join(_arm(name, args) for name, args in t.ctors if args)
     data = f"  union {{\n{arms}  }} data;\n" if arms else ""
     return f"typedef struct {{\n  int32_t tag;\n{data}}} {c_name};\n"
 
@@ -181,9 +187,15 @@ def test_dtypes_against_the_c_compiler(tmp_path):
         exprs += [f"sizeof({c_name})", f"_Alignof({c_name})"]
         expected += [("size", t, dt.itemsize), ("align", t, dt.alignment)]
         for path, offset, _ in dtype_leaves(dt):
-            # dtype member paths are C member paths too: data.Pair_v._1
+            # dtype member paths are C member paths too: data.Pair_v._1, data.Value_v
             exprs.append(f"offsetof({c_name}, {path})")
             expected.append((path, t, offset))
+        # A one-argument union member is the argument itself, of its own size (these plain
+        # declarations do not pad the other arms to the union, as the headers do).
+        for name, args in (t.ctors if isinstance(t, TVariant) else ()):
+            if len(args) == 1:
+                exprs.append(f"sizeof((({c_name} *)0)->data.{name}_v)")
+                expected.append((f"sizeof data.{name}_v", t, dt["data"][f"{name}_v"].itemsize))
     assert len(types) == 780 + 992 + 497
     measured = compile_probe(tmp_path, decls, exprs, "_sarek_dtype_probe")
     wrong = [(what, t, want, got) for (what, t, want), got in zip(expected, measured) if want != got]

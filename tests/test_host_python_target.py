@@ -7,16 +7,18 @@ import dataclasses
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import textwrap
+import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sarek_layout as sl
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 from sarek_layout.codegen import TARGETS, render_headers
 from sarek_layout.errors import SchemaError
 from sarek_layout.host import codec_of
@@ -100,7 +102,8 @@ def test_geometry_bytes_equal_the_host_codec(geometry_module):
     (lambda g: g.encode_Geometry_shape(("Circle", ())),
      "expected one of Geometry_shape_Circle, Geometry_shape_Rect"),
     (lambda g: g.pack_Geometry_shape([g.Geometry_shape_Empty(), g.Geometry_shape_Weighted("x", 1)]),
-     "element 1: cannot encode Geometry.shape, field 'Weighted._0': expected a number (float64)"),
+     # The same words as the API's pack (one runtime): the element index follows the type.
+     "cannot encode Geometry.shape (element 1), field 'Weighted._0': expected a number (float64)"),
 ])
 def test_generated_errors(geometry_module, make, message):
     with pytest.raises(geometry_module.EncodeError) as info:
@@ -160,8 +163,10 @@ def test_cross_module_import(tmp_path):
         scene_mod = import_file(files["scene_layout.py"], "scene_layout")
     finally:
         sys.path.remove(str(tmp_path))
+        # Other tests (the fuzz pipeline) import modules of these names from their own folders.
         sys.modules.pop("base_layout", None)
-    base_vec = sys.modules["scene_layout"].Base_vec
+        sys.modules.pop("scene_layout", None)
+    base_vec = scene_mod.Base_vec
     hit = scene_mod.Scene_event_Hit(base_vec(1.5, 2), -(2**40))
     host = sl.load(str(base), str(scene))
     assert scene_mod.encode_Scene_event(hit) == host.encode("event", ("Hit", ({"x": 1.5, "n": 2}, -(2**40))))
@@ -179,6 +184,159 @@ def test_name_clash_is_refused(tmp_path):
         {"record": "memoryview", "fields": [["x", "float32"]]}]}))
     with pytest.raises(SchemaError, match="'memoryview'.*already taken by a Python builtin"):
         render_headers(sl.load(str(path)).schema, ["python"])
+
+
+# --- the runtime is one file, pasted verbatim ------------------------------------------------
+
+RUNTIME = ROOT / "sarek_layout" / "host" / "_runtime.py"
+
+
+def _marked_region(text):
+    begin = text.index("# --- runtime: begin")
+    end = text.index("\n", text.index("# --- runtime: end")) + 1
+    return text[begin:end]
+
+
+def test_generated_modules_carry_the_runtime_verbatim(tmp_path):
+    """The API codecs import host/_runtime.py; every generated module holds its marked region
+    byte for byte, once, and defines no helper of its own under a runtime name, so the two
+    cannot drift."""
+    region = _marked_region(RUNTIME.read_text())
+    assert "def _sarek_scalar_problem" in region and "class EncodeError" in region
+    files = generate(tmp_path, str(EXAMPLES / "geometry.toml"))
+    text = files["geometry_layout.py"].read_text()
+    assert text.count(region) == 1
+    rest = text.replace(region, "")
+    defined = {line.split("(")[0].split(":")[0].split()[1] for line in region.splitlines()
+               if line.startswith(("def ", "class "))}
+    for name in defined:
+        assert f"def {name}(" not in rest and f"class {name}" not in rest, name
+    # The API's errors are the runtime's, with SarekLayoutError mixed in.
+    from sarek_layout.host import _runtime, DecodeError, EncodeError
+
+    assert issubclass(EncodeError, _runtime.EncodeError) and issubclass(EncodeError, sl.SarekLayoutError)
+    assert issubclass(DecodeError, _runtime.DecodeError) and issubclass(DecodeError, sl.SarekLayoutError)
+
+
+def test_generated_module_and_api_give_the_same_messages(tmp_path, geometry_module):
+    """One runtime, one wording: the same bad values give the same error text."""
+    g = geometry_module
+    schema = sl.load(str(EXAMPLES / "geometry.toml"))
+    pairs = [
+        (lambda: g.pack_Geometry_shape([g.Geometry_shape_Empty(), g.Geometry_shape_Weighted("x" * 99, 1)]),
+         lambda: schema.pack("shape", [("Empty", ()), ("Weighted", ("x" * 99, 1))])),
+        (lambda: g.encode_Geometry_particle(g.Geometry_particle(2**40, 1.0, g.Geometry_point(1.0, 2.0), True)),
+         lambda: schema.encode("particle", g.Geometry_particle(2**40, 1.0, g.Geometry_point(1.0, 2.0), True))),
+        (lambda: g.decode_Geometry_shape(b"\x07" + bytes(23)), lambda: schema.decode("shape", b"\x07" + bytes(23))),
+        (lambda: g.unpack_Geometry_point(bytes(9)), lambda: schema.unpack("point", bytes(9))),
+        (lambda: g.unpack_Geometry_point(bytes(8), count=2), lambda: schema.unpack("point", bytes(8), count=2)),
+    ]
+    for generated, api in pairs:
+        with pytest.raises(ValueError) as gen_error:
+            generated()
+        with pytest.raises(ValueError) as api_error:
+            api()
+        assert str(gen_error.value) == str(api_error.value)
+
+
+# --- Python keywords are escaped --------------------------------------------------------------
+
+KEYWORDS = {"module": "Kw", "types": [
+    {"record": "hop", "fields": [["from", "int32"], ["pass", "float64"], ["x", "bool"]]},
+    {"record": "trip", "fields": [["lambda", "hop"], ["None", "unit"], ["yield", "int64"]]},
+    {"variant": "step", "constructors": [["Jump", ["trip", "float32"]], ["Stay"]]},
+]}
+
+
+def test_keyword_names_are_escaped(tmp_path):
+    """Fields named like Python keywords (refused before issue #13) are emitted with a
+    trailing '_' in the generated module; the API keeps the schema's names."""
+    path = tmp_path / "kw.json"
+    path.write_text(json.dumps(KEYWORDS))
+    files = generate(tmp_path, str(path))
+    kw = import_file(files["kw_layout.py"], "kw_layout")
+    assert [f.name for f in dataclasses.fields(kw.Kw_trip)] == ["lambda_", "None_", "yield_"]
+    hop = kw.Kw_hop(from_=-3, pass_=2.5, x=True)
+    trip = kw.Kw_trip(lambda_=hop, None_=None, yield_=2**40)
+    assert (trip.lambda_.from_, trip.lambda_.pass_) == (-3, 2.5)
+    api = sl.load(str(path))
+    as_dict = {"lambda": {"from": -3, "pass": 2.5, "x": True}, "None": None, "yield": 2**40}
+    data = kw.encode_Kw_trip(trip)
+    assert data == api.encode("trip", as_dict)
+    assert data == struct.pack("=i4xdi4xi4xq", -3, 2.5, 1, 0, 2**40)  # SPEC §1 by hand
+    assert kw.decode_Kw_trip(data) == trip
+    assert api.decode("trip", data) == as_dict
+    jump = kw.Kw_step_Jump(trip, 0.5)
+    assert kw.decode_Kw_step(kw.encode_Kw_step(jump)) == jump
+    assert kw.encode_Kw_step(jump) == api.encode("step", ("Jump", (as_dict, 0.5)))
+    # The API reads attributes by the schema's names too (getattr(value, "from")).
+    hop_object = types.SimpleNamespace(**{"from": 1, "pass": 0.5, "x": False})
+    assert api.encode("hop", hop_object) == kw.encode_Kw_hop(kw.Kw_hop(1, 0.5, False))
+    # Messages and offset tables keep the schema's names.
+    assert dict(kw.OFFSETS_Kw_hop) == {"from": 0, "pass": 8, "x": 16}
+    with pytest.raises(kw.EncodeError, match="field 'lambda.from': expected an integer"):
+        kw.encode_Kw_trip(kw.Kw_trip(kw.Kw_hop(1.5, 2.5, True), None, 1))
+
+
+def test_a_keyword_that_clashes_once_escaped_is_refused(tmp_path):
+    path = tmp_path / "clash.json"
+    path.write_text(json.dumps({"module": "Kw", "types": [
+        {"record": "hop", "fields": [["from_", "int32"], ["from", "float64"]]}]}))
+    with pytest.raises(SchemaError, match=r"fields 'from' and 'from_'.*both emit as 'from_'"):
+        render_headers(sl.load(str(path)).schema, ["python"])
+    path.write_text(json.dumps({"module": "", "types": [
+        {"record": "None", "fields": [["x", "int32"]]}, {"record": "None_", "fields": [["x", "int32"]]}]}))
+    with pytest.raises(SchemaError, match=r"'None_' for type 'None_'.*taken by type 'None' \(its C name"):
+        render_headers(sl.load(str(path)).schema, ["python"])
+    # Alone, a type of module "" named like a keyword is a class with a trailing '_'.
+    path.write_text(json.dumps({"module": "", "types": [{"record": "None", "fields": [["x", "int32"]]}]}))
+    (f,) = render_headers(sl.load(str(path)).schema, ["python"])
+    (tmp_path / f.filename).write_text(f.text)
+    module = import_file(tmp_path / f.filename, "clash_layout")
+    assert module.decode_None(module.encode_None(module.None_(5))) == module.None_(5)
+    assert "None_" in module.__all__
+
+
+# --- records nested beyond what one plan inlines, across modules ------------------------------
+
+
+def test_opaque_nested_records_across_modules(tmp_path):
+    """A record of more scalars than a plan inlines, used by another module: packed by the
+    defining module's own encode_/decode_, imported; errors name the outer type and path."""
+    wide = [[f"f{i}", "int64" if i % 3 == 0 else "float32"] for i in range(80)]
+    (tmp_path / "base.json").write_text(json.dumps({"module": "Base", "types": [
+        {"record": "wide", "fields": wide}]}))
+    (tmp_path / "scene.json").write_text(json.dumps({"module": "Scene", "types": [
+        {"record": "body", "fields": [["pre", "int32"], ["w", "Base.wide"], ["alive", "bool"]]},
+        {"variant": "ev", "constructors": [["Hit", ["Base.wide", "body"]], ["Miss"]]}]}))
+    files = generate(tmp_path, str(tmp_path / "base.json"), str(tmp_path / "scene.json"))
+    assert "    encode_Base_wide,\n    decode_Base_wide,\n" in files["scene_layout.py"].read_text()
+    sys.path.insert(0, str(tmp_path))
+    try:
+        base = import_file(files["base_layout.py"], "base_layout")
+        scene = import_file(files["scene_layout.py"], "scene_layout")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("base_layout", None)
+        sys.modules.pop("scene_layout", None)
+    values = [i if i % 3 == 0 else i + 0.5 for i in range(80)]
+    w = base.Base_wide(*values)
+    body = scene.Scene_body(-1, w, True)
+    hit = scene.Scene_ev_Hit(w, body)
+    api = sl.load(str(tmp_path / "base.json"), str(tmp_path / "scene.json"))
+    w_dict = {f"f{i}": v for i, v in enumerate(values)}
+    body_dict = {"pre": -1, "w": w_dict, "alive": True}
+    assert scene.encode_Scene_body(body) == api.encode("body", body_dict)
+    assert scene.encode_Scene_ev(hit) == api.encode("ev", ("Hit", (w_dict, body_dict)))
+    assert scene.unpack_Scene_ev(scene.pack_Scene_ev([hit, scene.Scene_ev_Miss()])) == [hit, scene.Scene_ev_Miss()]
+    assert api.decode("body", scene.encode_Scene_body(body)) == body_dict
+    bad = scene.Scene_body(-1, base.Base_wide(*([1.5] * 80)), True)
+    with pytest.raises(scene.EncodeError) as gen_error:
+        scene.encode_Scene_body(bad)
+    with pytest.raises(sl.SarekLayoutError) as api_error:
+        api.encode("body", {**body_dict, "w": {k: 1.5 for k in w_dict}})
+    assert str(gen_error.value) == str(api_error.value) == (
+        "cannot encode Scene.body, field 'w.f0': expected an integer (int64), got 1.5 (float)")
 
 
 # --- every conformance shape and hypothesis schemas: generated bytes == codec bytes ----------
@@ -221,7 +379,7 @@ def test_conformance_shapes_generated_module(tmp_path):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_hypothesis_generated_module(tmp_path_factory, data):
-    types = data.draw(st.lists(element_types(), min_size=1, max_size=4))
+    types = data.draw(st.lists(element_types(big=True), min_size=1, max_size=4))
     doc = SchemaDocument("Hyp")
     for t in types:
         doc.add(t)
@@ -236,7 +394,8 @@ def test_hypothesis_generated_module(tmp_path_factory, data):
 
 
 def test_generated_modules_are_mypy_clean(tmp_path):
-    """mypy --strict on the example, a cross-module pair and 60 varied types (skips without mypy)."""
+    """mypy --strict on the example, a cross-module pair, 60 varied types, Python keywords and
+    records nested beyond one plan (skips without mypy)."""
     pytest.importorskip("mypy", reason="mypy not installed: pip install mypy")
     shutil.copy(EXAMPLES / "geometry.toml", tmp_path / "geometry.toml")
     (tmp_path / "base.json").write_text(json.dumps({"module": "Base", "types": [
@@ -250,11 +409,22 @@ def test_generated_modules_are_mypy_clean(tmp_path):
     for k, t in enumerate(conformance_records()):
         if k % 30 == 0:
             doc.add(t)
+    # Python keywords escaped; records nested beyond one plan, within and across modules.
+    (tmp_path / "kw.json").write_text(json.dumps(KEYWORDS))
+    deep = [{"record": "d0", "fields": [["a", "float32"], ["from", "bool"], ["c", "float64"]]}]
+    deep += [{"record": f"d{k}", "fields": [["a", f"d{k - 1}"], ["b", f"d{k - 1}"]]} for k in range(1, 8)]
+    deep += [{"variant": "dv", "constructors": [["One", ["d7"]], ["Two", ["d6", "WBase.wide"]], ["No"]]}]
+    (tmp_path / "wbase.json").write_text(json.dumps({"module": "WBase", "types": [
+        {"record": "wide", "fields": [[f"f{i}", "int32"] for i in range(70)]}]}))
+    (tmp_path / "wdeep.json").write_text(json.dumps({"module": "WDeep", "types": deep}))
     files = {}
     files.update(generate(tmp_path, str(tmp_path / "geometry.toml")))
     files.update(generate(tmp_path, str(tmp_path / "base.json"), str(tmp_path / "scene.json")))
     files.update(generate(tmp_path, doc.write(tmp_path / "mix.json")))
-    assert len(files) == 4
+    files.update(generate(tmp_path, str(tmp_path / "kw.json")))
+    files.update(generate(tmp_path, str(tmp_path / "wbase.json"), str(tmp_path / "wdeep.json")))
+    assert len(files) == 7
+    assert "encode_WBase_wide(" in files["wdeep_layout.py"].read_text()
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *map(str, files.values())],
         cwd=str(tmp_path), capture_output=True, text=True,

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import keyword
 import math
 import struct
 from typing import Callable, Dict, Iterator, List, Tuple
 
 from hypothesis import strategies as st
 
+from sarek_layout.host.plan import INLINE_SLOTS
 from sarek_layout.ir.names import emitted_name_problem, identifier_problem
 from sarek_layout.ir.types import (
     TBool,
@@ -147,18 +149,49 @@ def dtype_leaves(dt, base: int = 0, prefix: str = "") -> Iterator[Tuple[str, int
             yield f"{prefix}{name}", base + offset, sub
 
 
-def variant_leaf_path(dtype_path: str) -> str:
-    """``data.Circle_v._0.x`` (dtype member path) → ``Circle._0.x`` (layout leaf path); a
-    constructor of one argument is the arm itself: ``data.Value_v`` → ``Value._0``,
-    ``data.Where_v.x`` → ``Where._0.x`` (the test strategies' field names never look like
-    ``_0``)."""
+def variant_leaf_path(dtype_path: str, t) -> str:
+    """``data.Pair_v._1`` or, for a constructor of one argument (whose union member is the
+    argument itself, SPEC §4), ``data.Circle_v.x`` (dtype member paths) → ``Pair._1``,
+    ``Circle._0.x`` (layout leaf paths) of variant ``t``."""
     assert dtype_path.startswith("data."), dtype_path
     arm, _, rest = dtype_path[len("data."):].partition(".")
     assert arm.endswith("_v"), arm
-    first = rest.split(".", 1)[0]
-    if not (first.startswith("_") and first[1:].isdigit()):
-        rest = "_0" + ("." + rest if rest else "")
-    return f"{arm[:-2]}.{rest}"
+    ctor = arm[:-2]
+    if len(dict(t.ctors)[ctor]) == 1:
+        return f"{ctor}._0" + (f".{rest}" if rest else "")
+    return f"{ctor}.{rest}"
+
+
+def arm_parts(t, ctor: str, leaf_path: str) -> List[str]:
+    """The dtype member names under ``data`` that reach the layout leaf ``Ctor._N.x`` of
+    variant ``t``: ``[Ctor_v, _N, x]``, or ``[Ctor_v, x]`` for a one-argument constructor."""
+    _, arg, *rest = leaf_path.split(".")
+    if len(dict(t.ctors)[ctor]) == 1:
+        return [f"{ctor}_v", *rest]
+    return [f"{ctor}_v", arg, *rest]
+
+
+def check_numpy_row(np, t, row, v):
+    """Every leaf of value ``v`` reads back through the dtype's member names (SPEC §4: a
+    one-argument constructor's union member is the argument itself)."""
+    if isinstance(t, TVariant):
+        assert row["tag"] == [c for c, _ in t.ctors].index(v[0])
+    for path, want in leaf_values(t, v).items():
+        node = row
+        if isinstance(t, TVariant):
+            node = node["data"]
+            parts = arm_parts(t, v[0], path)
+        else:
+            parts = path.split(".")
+        for part in parts:
+            node = node[part]
+        got = node.item()
+        if isinstance(want, bool):
+            assert got == int(want)
+        elif want is None:
+            assert got == 0
+        else:
+            assert same(got, stored(TFloat32, want) if node.dtype == np.float32 else want), (t, path)
 
 
 # --- hypothesis strategies ------------------------------------------------------------------
@@ -181,15 +214,41 @@ def records(draw, depth: int = 2, allow_unit: bool = True) -> TRecord:
 
 
 @st.composite
-def variants(draw, allow_unit: bool = True) -> TVariant:
+def big_records(draw, allow_unit: bool = True) -> TRecord:
+    """A record whose byte plan cannot inline every nested record (``host.plan`` inlines up
+    to ``INLINE_SLOTS`` slots): a record of about that many scalar fields, or a small one,
+    nested one to three levels deep in records that hold it twice (``{a: r, b: r}``) among
+    other members, in any order. So plans mix inlined and opaque nested records, at several
+    levels, in fields and (through ``variants(big=True)``) in constructor arguments."""
+    scalars = ALL_SCALARS if allow_unit else CONFORMANCE_SCALARS
+    width = draw(st.integers(INLINE_SLOTS - 4, INLINE_SLOTS + 4))
+    wide = TRecord("w" + draw(_names), [(f"f{i}", draw(st.sampled_from(scalars))) for i in range(width)])
+    inner = draw(st.one_of(st.just(wide), records(depth=1, allow_unit=allow_unit)))
+    for _ in range(draw(st.integers(1, 2 if inner is wide else 3))):
+        extra = st.one_of(st.sampled_from(scalars), records(depth=0, allow_unit=allow_unit))
+        members = [("a", inner), ("b", inner)]
+        members += [(f"c{i}", draw(extra)) for i in range(draw(st.integers(0, 2)))]
+        inner = TRecord("d" + draw(_names), draw(st.permutations(members)))
+    return inner
+
+
+@st.composite
+def variants(draw, allow_unit: bool = True, big: bool = False) -> TVariant:
     scalars = ALL_SCALARS if allow_unit else CONFORMANCE_SCALARS
     arg = st.one_of(st.sampled_from(scalars), records(depth=1, allow_unit=allow_unit))
+    if big:
+        arg = st.one_of(arg, big_records(allow_unit=allow_unit))
     names = draw(st.lists(_names.map(str.capitalize), min_size=1, max_size=4, unique=True))
     ctors = [(n, draw(st.lists(arg, max_size=3))) for n in names]
     return TVariant("v" + draw(_names), ctors)
 
 
-def element_types(allow_unit: bool = True):
+def element_types(allow_unit: bool = True, big: bool = False):
+    """Records and variants with nested records; with ``big``, also records nested beyond
+    what one byte plan inlines (``big_records``), alone or as constructor arguments."""
+    if big:
+        return st.one_of(records(allow_unit=allow_unit), variants(allow_unit=allow_unit, big=True),
+                         big_records(allow_unit=allow_unit))
     return st.one_of(records(allow_unit=allow_unit), variants(allow_unit=allow_unit))
 
 
@@ -277,11 +336,16 @@ class SchemaDocument:
         return str(path)
 
 
+def py_attr(name: str) -> str:
+    """A schema name as the python target spells it: a Python keyword gets a trailing '_'."""
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def to_generated(module, doc: SchemaDocument, t, value):
     """A codec-form value (dicts, ``(ctor, args)``) as the generated module's objects."""
     if isinstance(t, TRecord):
         cls = getattr(module, doc.c_names[t])
-        return cls(**{n: to_generated(module, doc, ft, value[n]) for n, ft in t.fields})
+        return cls(**{py_attr(n): to_generated(module, doc, ft, value[n]) for n, ft in t.fields})
     if isinstance(t, TVariant):
         name, args = value
         cls = getattr(module, f"{doc.c_names[t]}_{name}")

@@ -20,10 +20,13 @@ __all__ = ["Target", "TARGETS", "DEFAULT_TARGETS"]
 
 
 def _python_view(schema: Schema, module: ModuleDecl) -> Any:
-    # Imported on use: the python target's view lives with the host code it mirrors.
+    # The lazy hook into the host stage: the python target's view lives with the host code
+    # it mirrors (host.python_target), which never imports codegen; this registry names the
+    # files, so it hands the view each module's file name.
     from ..host.python_target import python_view
+    from . import header_filename
 
-    return python_view(schema, module)
+    return python_view(schema, module, lambda m: header_filename(m, "python"))
 
 
 @dataclass(frozen=True)

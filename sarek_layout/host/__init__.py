@@ -1,8 +1,12 @@
 """Host stage: Python values and numpy arrays in the exact bytes the generated headers read.
 
 ``load`` (re-exported as ``sarek_layout.load``) gives a schema with ``dtype``, ``encode``,
-``decode``, ``pack`` and ``unpack`` per type; ``codec`` encodes without numpy, ``dtype``
-imports numpy only when called; ``python_target`` renders the standalone Python module.
+``decode``, ``pack`` and ``unpack`` per type; ``codec`` encodes without numpy (on the byte
+plans of ``plan``, linear in the schema, and the functions ``fast`` compiles from them),
+``dtype`` imports numpy only when called; ``python_target`` gathers the view of the
+standalone Python module. ``_runtime`` is the code both share: the codecs import it, and every
+generated module carries it verbatim. This stage never imports codegen; codegen reaches the
+python target through a lazy hook (``codegen.targets``).
 """
 
 from .codec import Codec, DecodeError, EncodeError, codec_of

@@ -3,22 +3,23 @@
 Every offset and itemsize is the layout core's, passed explicitly; numpy never places a
 field itself. ``align=True`` is passed *with* those explicit offsets only so that numpy
 records the element's alignment (``dtype.alignment == layout.align``) and checks, rather than
-chooses, the offsets. Names follow SPEC §4: records keep their field names (nested records are
-nested dtypes); a variant is ``tag`` at 0 and ``data`` at the payload offset, a union whose
-members ``<Ctor>_v`` (constructors with arguments only) overlap at its offset 0: the argument
-itself for one argument, a struct of ``_0``, ``_1``, … spanning the whole union for several,
-as the header's arms do.
+chooses, the offsets. Names follow SPEC §4, member for member with the C header: records keep
+their field names (nested records are nested dtypes); a variant is ``tag`` at 0 and ``data``
+at the payload offset, a union whose members ``<Ctor>_v`` (constructors with arguments only)
+overlap at its offset 0. For a constructor of one argument, ``<Ctor>_v`` is the argument
+itself (a scalar, or the nested record's dtype: ``data["Value_v"]``, as C reads
+``v.data.Value_v``); for several, a struct of ``_0``, ``_1``… that spans the whole union.
 
 numpy is imported here and only here: the rest of sarek_layout works without it.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, List, Tuple, Union
+from typing import Any, Dict, List, Tuple, Union
 
 from ..ir.types import SCALARS, TInt32, TRecord, TVariant
 from ..layout.core import record_layout_of, variant_layout
+from .plan import elttype_key
 
 __all__ = ["dtype_of", "SCALAR_DTYPE"]
 
@@ -48,9 +49,23 @@ def _member_dtype(t: object) -> Any:
     return t.numpy  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=4096)
+#: dtypes built, by the elttype's structural key (``plan.elttype_key``: ``TRecord``'s own
+#: ``==`` is exponential on distinct copies of shared nesting).
+_DTYPES: Dict[bytes, Any] = {}
+
+
 def dtype_of(t: Union[TRecord, TVariant]) -> Any:
     """The numpy structured dtype of a record or variant elttype (raises ``LayoutError``)."""
+    key = elttype_key(t)
+    found = _DTYPES.get(key)
+    if found is None:
+        if len(_DTYPES) > 4096:
+            _DTYPES.clear()
+        found = _DTYPES[key] = _dtype_of(t)
+    return found
+
+
+def _dtype_of(t: Union[TRecord, TVariant]) -> Any:
     np = _numpy()
     if isinstance(t, TRecord):
         layout = record_layout_of(t)
@@ -61,21 +76,23 @@ def dtype_of(t: Union[TRecord, TVariant]) -> Any:
     if isinstance(t, TVariant):
         vl = variant_layout(t.name, t.ctors)
         union_size = vl.size - vl.payload_offset
-        arms: List[Tuple[str, Any]] = []
+        arms: List[Tuple[str, Any, int]] = []  # (member name, dtype, offset in the union)
         for (name, args), c in zip(t.ctors, vl.ctors):
             if not args:
                 continue
-            if len(args) == 1:  # one argument is the arm itself, as in the headers (SPEC §4)
-                arms.append((f"{name}_v", _member_dtype(args[0])))
+            if len(args) == 1:  # the argument itself, at the payload offset (SPEC §4)
+                (arg,) = c.args
+                arms.append((f"{name}_v", _member_dtype(arg.type), arg.offset - vl.payload_offset))
                 continue
             arm = _struct_dtype(
                 np, [a.name for a in c.args], [_member_dtype(a.type) for a in c.args],
                 [a.offset - vl.payload_offset for a in c.args], union_size,
             )
-            arms.append((f"{name}_v", arm))
+            arms.append((f"{name}_v", arm, 0))
         names, formats, offsets = ["tag"], [SCALAR_DTYPE[TInt32]], [vl.tag_offset]
         if arms:
-            union = _struct_dtype(np, [n for n, _ in arms], [a for _, a in arms], [0] * len(arms), union_size)
+            union = _struct_dtype(np, [n for n, _, _ in arms], [a for _, a, _ in arms],
+                                  [o for _, _, o in arms], union_size)
             names.append("data")
             formats.append(union)
             offsets.append(vl.payload_offset)

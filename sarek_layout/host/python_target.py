@@ -1,38 +1,45 @@
 """The ``python`` target: view data for ``templates/python.py.j2``, a standalone module per
 schema file (``<stem>_layout.py``) that needs only the standard library.
 
-What the module holds, per type: a frozen dataclass for a record (one per constructor for a
-variant, plus a ``Union`` alias), ``SIZEOF_``/``ALIGNOF_``/``OFFSETS_`` constants, tags as
-``TAG`` class attributes and a ``TAGS_`` table, and ``encode_``/``decode_``/``pack_``/
-``unpack_`` functions built on one precompiled ``struct.Struct`` per record and constructor
-(the same ``host.plan`` formats as the host codec). Class names are the C names, so
-``Geometry_shape_Circle`` is both the C enum constant and the Python class.
+What the module holds: the shared runtime (``host._runtime``, pasted verbatim: the error
+classes, value checks, buffer and span helpers), then per type a frozen dataclass for a
+record (one per constructor for a variant, plus a ``Union`` alias),
+``SIZEOF_``/``ALIGNOF_``/``OFFSETS_`` constants, tags as ``TAG`` class attributes and a
+``TAGS_`` table, and ``encode_``/``decode_``/``pack_``/``unpack_`` functions built on one
+precompiled ``struct.Struct`` per record and constructor: the same plans (``host.plan``)
+as the API codecs, so the bytes are the same and the module is linear in the schema (a
+nested record beyond the plan's bound is packed by its own ``encode_`` function and read
+back by its ``decode_``). ``OFFSETS_T`` lists the plan's slots: every scalar leaf, except
+that a nested record packed whole is one entry (its own ``OFFSETS_`` lists the rest).
 
-This module only gathers names and numbers; the template spells them. Nested record classes
-are named from the declarations (``Module.name`` references), never from the structural
-elttype, because two modules may declare equal records under one name.
+Names: classes are the C names, so ``Geometry_shape_Circle`` is both the C enum constant
+and the Python class. A name that is a Python keyword (a field ``from``, a type ``None`` of
+module ``""``) is emitted with a trailing ``_`` (``from_``), as flatc does; a clash that this
+creates (fields ``from`` and ``from_``) is a ``SchemaError`` naming both. Messages and
+``OFFSETS_`` keys keep the schema's names. Nested records are named from the member model
+(``Member.record.c_name``), never from the structural elttype, because two modules may
+declare equal records under one name.
+
+This module gathers names and numbers; the template spells them. It never imports codegen:
+the codegen registry reaches it through a lazy hook (``codegen.targets``), which also hands it
+the file name of each module's output, so the two stages have no import cycle.
 """
 
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
+import os
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 from .._version import __version__
 from ..errors import SchemaError, quoted
-from ..ir.schema import (
-    ModuleDecl,
-    NamedType,
-    Schema,
-    SchemaType,
-    SourceLocation,
-    TypeExpr,
-    c_name_of,
-)
-from ..ir.types import Scalar, TRecord
-from .plan import SCALAR_FORMAT, RecordPlan, Slot, VariantPlan, plan_of
+from ..ir.schema import ModuleDecl, Schema, SchemaType, SourceLocation
+from ..ir.types import SCALARS, TInt32
+from ._runtime import _sarek_GC_PAUSE_MIN
+from .plan import PlanMember, RecordPlan, VariantPlan, schema_plan_of
 
 __all__ = [
     "PyField",
@@ -43,17 +50,36 @@ __all__ = [
     "PyType",
     "PyModuleView",
     "python_view",
+    "python_name",
     "python_module_name",
+    "runtime_text",
 ]
 
 TOOL = "sarek-layout"
 
-#: Python annotation of each scalar.
-_ANNOTATION = {"int32": "int", "int64": "int", "float32": "float", "float64": "float",
-               "bool": "bool", "unit": "None"}
-
-#: Names every generated module defines besides the per-type ones.
+#: Names every generated module defines besides the per-type ones (the runtime's classes).
 _FIXED_NAMES = ("EncodeError", "DecodeError")
+
+_RUNTIME_BEGIN = "# --- runtime: begin "
+_RUNTIME_END = "# --- runtime: end "
+
+
+@functools.lru_cache(maxsize=None)
+def runtime_text() -> str:
+    """The shared runtime as every generated module carries it: the marked region of
+    ``host/_runtime.py``, markers included, verbatim."""
+    from importlib import resources
+
+    text = resources.files(__package__).joinpath("_runtime.py").read_text(encoding="utf-8")
+    begin = text.index(_RUNTIME_BEGIN)
+    end = text.index("\n", text.index(_RUNTIME_END)) + 1
+    return text[begin:end]
+
+
+def python_name(name: str) -> str:
+    """How the python target spells a schema name: a Python keyword gets a trailing ``_``
+    (``from`` → ``from_``, ``None`` → ``None_``); every other name is kept."""
+    return name + "_" if keyword.iskeyword(name) else name
 
 
 @dataclass(frozen=True)
@@ -66,19 +92,20 @@ class PyField:
 
 @dataclass(frozen=True)
 class PySlot:
-    """One scalar the ``struct`` format packs, in format order.
+    """One value the ``struct`` format packs, in format order.
 
-    ``attr`` is the dotted attribute path from the value (``pos.x``, ``_0.x``); ``path`` the
-    layout's leaf path, for messages; ``scalar`` the schema scalar name; ``format`` its
-    ``struct`` character; ``source`` the expression the encoder reads it with (from
-    ``value`` or from the temporary holding its nested record, ``_sarek_r1.x``).
+    ``attr`` is the dotted attribute path from the value (``pos.x``, ``_0.x``, keywords
+    escaped); ``path`` the layout's path, for messages; ``scalar`` the schema scalar name, or
+    ``""`` for a nested record packed by its own ``encoder`` (``encode_<C name>``);
+    ``source`` the expression the encoder reads it with (from ``value`` or from the
+    temporary holding its nested record, ``_sarek_r1.x``).
     """
 
     attr: str
     path: str
     scalar: str
-    format: str
-    source: str = ""
+    source: str
+    encoder: str = ""
 
 
 @dataclass(frozen=True)
@@ -99,13 +126,15 @@ class PyNode:
     """How a decoded value is rebuilt from the unpacked tuple.
 
     ``kind`` ``scalar``: item ``index`` of the tuple (``scalar`` says how to read it);
-    ``kind`` ``record``: ``cls(*children)``.
+    ``record``: ``cls(*children)``; ``opaque``: ``decoder(item index)``, a nested record's
+    bytes read by its own ``decode_`` function.
     """
 
     kind: str
     cls: str = ""
     index: int = 0
     scalar: str = ""
+    decoder: str = ""
     children: Tuple["PyNode", ...] = ()
 
 
@@ -120,7 +149,7 @@ class PyCtor:
     slots: Tuple[PySlot, ...]
     #: One node per argument; the tuple's item 0 is the tag.
     args: Tuple[PyNode, ...]
-    #: The record arguments and their nested records, in the order they are fetched.
+    #: The record arguments and their nested records read in place, in fetch order.
     records: Tuple[PyRecordRef, ...] = ()
 
 
@@ -130,16 +159,22 @@ class PyType:
     name: str
     qualified_name: str
     c_name: str
+    #: The Python class (the C name, escaped if it is a keyword); for a variant, the alias.
+    cls: str
     size: int
     align: int
-    #: ``(dotted leaf path, offset)`` of every scalar leaf (variants: ``tag`` first).
+    #: ``(dotted path, offset)`` of every slot of the plan (variants: ``tag`` first).
     offsets: Tuple[Tuple[str, int], ...]
+    #: Scalars in one element (its largest constructor's): decoding many pauses the GC.
+    leaves: int
+    #: Whether decoding one element already builds enough objects to pause the GC.
+    pause_gc: bool
     # records
     fields: Tuple[PyField, ...] = ()
     format: str = ""
     slots: Tuple[PySlot, ...] = ()
     build: PyNode = PyNode("record")
-    #: The nested records, in the order they are fetched (the value itself is checked too).
+    #: The nested records read in place, in fetch order (the value itself is checked too).
     records: Tuple[PyRecordRef, ...] = ()
     # variants
     payload_offset: int = 0
@@ -154,25 +189,26 @@ class PyModuleView:
     source: str
     #: The Python module's own name (``geometry_layout``).
     module_name: str
+    #: The shared runtime's text (``runtime_text()``), pasted as it is.
+    runtime: str
+    #: ``(name, kind, struct format, int range or None)`` of every scalar, from the table.
+    scalars: Tuple[Tuple[str, str, str, str], ...]
+    #: The ``struct`` character of a variant's tag (an int32).
+    tag_format: str
     types: Tuple[PyType, ...]
-    #: ``(module name, (class names…))`` of other generated modules this one uses.
+    #: ``(module name, (names…))`` of other generated modules this one uses.
     imports: Tuple[Tuple[str, Tuple[str, ...]], ...]
     #: Every public name the module defines, for ``__all__``.
     exports: Tuple[str, ...]
 
 
-def python_module_name(module: ModuleDecl) -> str:
-    """The importable name of ``module``'s generated file (its filename without ``.py``).
+def python_module_name(module: ModuleDecl, filename: str) -> str:
+    """The importable name of ``module``'s generated file ``filename`` (without ``.py``).
 
     ``SchemaError`` when that is not a Python identifier (``my-schema.toml`` would give
     ``my-schema_layout``): the file name is what ``import`` sees, so it is refused rather
     than silently renamed.
     """
-    import os
-
-    from ..codegen import header_filename
-
-    filename = header_filename(module, "python")
     name = filename[: -len(".py")] if filename.endswith(".py") else filename
     if not (name.isascii() and name.isidentifier()) or keyword.iskeyword(name):
         raise SchemaError(
@@ -185,125 +221,138 @@ def python_module_name(module: ModuleDecl) -> str:
     return name
 
 
-def _record_c_name(owner: SchemaType, expr: TypeExpr) -> str:
-    assert isinstance(expr, NamedType)
-    return c_name_of(expr.module if expr.module is not None else owner.module, expr.name)
+def _annotation(m: PlanMember) -> str:
+    if m.scalar is not None:
+        return m.scalar.annotation
+    return python_name(m.record.key.c_name)  # type: ignore[union-attr]
 
 
-def _annotation(owner: SchemaType, t: object, expr: TypeExpr) -> str:
-    if isinstance(t, Scalar):
-        return _ANNOTATION[t.name]
-    return _record_c_name(owner, expr)
+def _fields(st: SchemaType, members: Tuple[PlanMember, ...]) -> Tuple[PyField, ...]:
+    """The dataclass fields of a record; ``SchemaError`` when escaping a keyword makes two of
+    them one name (``from`` and ``from_``)."""
+    seen: Dict[str, str] = {}
+    out = []
+    for m, declared in zip(members, st.members):
+        name = python_name(m.name)
+        if name in seen:
+            keyword_one, other = (m.name, seen[name]) if name != m.name else (seen[name], m.name)
+            raise SchemaError(
+                f"type {st.qualified_name!r} has fields {keyword_one!r} and {other!r}, which the "
+                f"python target would both emit as {name!r} ({keyword_one!r} is a Python "
+                f"keyword, escaped with a trailing '_'); rename one of them",
+                declared.location or st.decl.location,
+            )
+        seen[name] = m.name
+        out.append(PyField(name, _annotation(m)))
+    return tuple(out)
 
 
 class _Walker:
-    """Walks a value's declarations in leaf order, matching them with the plan's slots."""
+    """Walks a plan's members in slot order: the encoder's reads, the decoder's nodes."""
 
-    def __init__(self, schema: Schema, slots: Tuple[Slot, ...], first_index: int, path_prefix: str = "") -> None:
-        self.schema = schema
-        self.path_prefix = path_prefix
-        self.slots = slots
-        self.next = 0
+    def __init__(self, first_index: int) -> None:
         self.index = first_index
-        self.used_classes: List[str] = []
-        self.py_slots: List[PySlot] = []
+        self.slots: List[PySlot] = []
         self.records: List[PyRecordRef] = []
+        #: Nested records whose classes the code names (built in place, or annotated).
+        self.classes: List[SchemaType] = []
+        #: Nested records packed by their own encode_/decode_ functions.
+        self.opaque: List[SchemaType] = []
 
-    def node(self, owner: SchemaType, t: object, expr: TypeExpr, attr: str, holder: str = "value") -> PyNode:
-        """The node of the member at dotted path ``attr``, read from the variable ``holder``."""
-        member = attr.rsplit(".", 1)[-1]
-        if isinstance(t, TRecord):
-            c_name = _record_c_name(owner, expr)
-            self.used_classes.append(c_name)
-            var = f"_sarek_r{len(self.records) + 1}"
-            self.records.append(PyRecordRef(var, f"{holder}.{member}", attr, self.path_prefix + attr))
-            inner = self.schema.by_c_name(c_name)
-            decls = inner.decl.fields  # type: ignore[union-attr]
-            children = tuple(
-                self.node(inner, ft, d.type, f"{attr}.{name}", var)
-                for (name, ft), d in zip(inner.elttype.fields, decls)  # type: ignore[union-attr]
-            )
-            return PyNode("record", cls=c_name, children=children)
-        assert isinstance(t, Scalar)
-        slot = self.slots[self.next]
-        self.next += 1
-        # Cross-check: the plan's slot must be the leaf this walk reached.
-        assert slot.type == t and ".".join(map(_step_attr, slot.steps)) == attr, (slot, attr)
-        self.py_slots.append(PySlot(attr, slot.path, t.name, SCALAR_FORMAT[t], f"{holder}.{member}"))
-        index = self.index
+    def member(self, m: PlanMember, holder: str, attr_prefix: str, path_prefix: str) -> PyNode:
+        py = python_name(m.name)
+        attr, path, source = attr_prefix + py, path_prefix + m.name, f"{holder}.{py}"
+        if m.record is not None:
+            nested: SchemaType = m.record.key  # type: ignore[assignment]
+            if m.inline:
+                self.classes.append(nested)
+                var = f"_sarek_r{len(self.records) + 1}"
+                self.records.append(PyRecordRef(var, source, attr, path))
+                children = tuple(self.member(inner, var, attr + ".", path + ".")
+                                 for inner in m.record.members)
+                return PyNode("record", cls=python_name(nested.c_name), children=children)
+            self.opaque.append(nested)
+            self.slots.append(PySlot(attr, path, "", source, f"encode_{nested.c_name}"))
+            return PyNode("opaque", index=self._next(), decoder=f"decode_{nested.c_name}")
+        scalar = m.scalar.name  # type: ignore[union-attr]
+        self.slots.append(PySlot(attr, path, scalar, source))
+        return PyNode("scalar", index=self._next(), scalar=scalar)
+
+    def _next(self) -> int:
         self.index += 1
-        return PyNode("scalar", index=index, scalar=t.name)
+        return self.index - 1
 
 
-def _step_attr(step: object) -> str:
-    return f"_{step}" if isinstance(step, int) else str(step)
+def _annotated(members: Tuple[PlanMember, ...]) -> List[SchemaType]:
+    """The nested records that the dataclass fields of ``members`` are annotated with."""
+    return [m.record.key for m in members if m.record is not None]  # type: ignore[misc]
 
 
-def _record_type(schema: Schema, st: SchemaType) -> Tuple[PyType, List[str]]:
-    plan = plan_of(st.elttype)
+def _offsets(slots, prefix: Tuple[Tuple[str, int], ...] = ()) -> Tuple[Tuple[str, int], ...]:
+    return prefix + tuple((s.path, s.offset) for s in slots)
+
+
+def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
+    plan = schema_plan_of(st)
     assert isinstance(plan, RecordPlan)
-    walker = _Walker(schema, plan.slots, 0)
-    decls = st.decl.fields  # type: ignore[union-attr]
-    children = tuple(
-        walker.node(st, ft, d.type, name)
-        for (name, ft), d in zip(st.elttype.fields, decls)  # type: ignore[union-attr]
-    )
-    assert walker.next == len(plan.slots)
-    fields = tuple(
-        PyField(name, _annotation(st, ft, d.type))
-        for (name, ft), d in zip(st.elttype.fields, decls)  # type: ignore[union-attr]
-    )
+    walker = _Walker(0)
+    children = tuple(walker.member(m, "value", "", "") for m in plan.members)
+    assert len(walker.slots) == len(plan.slots)
+    walker.classes += _annotated(plan.members)
     view = PyType(
         kind="record",
         name=st.name,
         qualified_name=st.qualified_name,
         c_name=st.c_name,
-        size=plan.layout.size,
-        align=plan.layout.align,
-        offsets=tuple((s.path, s.offset) for s in plan.slots),
-        fields=fields,
+        cls=python_name(st.c_name),
+        size=plan.size,
+        align=plan.align,
+        offsets=_offsets(plan.slots),
+        leaves=plan.leaves,
+        pause_gc=plan.leaves >= _sarek_GC_PAUSE_MIN,
+        fields=_fields(st, plan.members),
         format=plan.format,
-        slots=tuple(walker.py_slots),
-        build=PyNode("record", cls=st.c_name, children=children),
+        slots=tuple(walker.slots),
+        build=PyNode("record", cls=python_name(st.c_name), children=children),
         records=tuple(walker.records),
     )
-    return view, walker.used_classes
+    return view, walker
 
 
-def _variant_type(schema: Schema, st: SchemaType) -> Tuple[PyType, List[str]]:
-    plan = plan_of(st.elttype)
+def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
+    plan = schema_plan_of(st)
     assert isinstance(plan, VariantPlan)
-    used: List[str] = []
+    used = _Walker(0)
     ctors = []
-    for ctor, decl in zip(plan.ctors, st.decl.ctors):  # type: ignore[union-attr]
-        walker = _Walker(schema, ctor.slots, 1, f"{ctor.name}.")  # item 0 of the unpacked tuple is the tag
-        args = tuple(
-            walker.node(st, at, expr, f"_{i}") for i, (at, expr) in enumerate(zip(ctor.args, decl.args))
-        )
-        assert walker.next == len(ctor.slots)
-        used += walker.used_classes
+    for ctor in plan.ctors:
+        walker = _Walker(1)  # item 0 of the unpacked tuple is the tag
+        args = tuple(walker.member(m, "value", "", f"{ctor.name}.") for m in ctor.members)
+        assert len(walker.slots) == len(ctor.slots)
+        used.classes += walker.classes + _annotated(ctor.members)
+        used.opaque += walker.opaque
         ctors.append(PyCtor(
             name=ctor.name,
             tag=ctor.tag,
             cls=f"{st.c_name}_{ctor.name}",
-            fields=tuple(PyField(f"_{i}", _annotation(st, at, expr))
-                         for i, (at, expr) in enumerate(zip(ctor.args, decl.args))),
+            fields=tuple(PyField(m.name, _annotation(m)) for m in ctor.members),
             format=ctor.format,
-            slots=tuple(walker.py_slots),
+            slots=tuple(walker.slots),
             args=args,
             records=tuple(walker.records),
         ))
-    offsets = [("tag", plan.layout.tag_offset)]
-    offsets += [(s.path, s.offset) for c in plan.ctors for s in c.slots]
+    offsets = _offsets([s for c in plan.ctors for s in c.slots], (("tag", plan.tag_offset),))
     view = PyType(
         kind="variant",
         name=st.name,
         qualified_name=st.qualified_name,
         c_name=st.c_name,
-        size=plan.layout.size,
-        align=plan.layout.align,
-        offsets=tuple(offsets),
-        payload_offset=plan.layout.payload_offset,
+        cls=python_name(st.c_name),
+        size=plan.size,
+        align=plan.align,
+        offsets=offsets,
+        leaves=plan.leaves,
+        pause_gc=plan.leaves >= _sarek_GC_PAUSE_MIN,
+        payload_offset=plan.payload_offset,
         ctors=tuple(ctors),
     )
     return view, used
@@ -311,29 +360,38 @@ def _variant_type(schema: Schema, st: SchemaType) -> Tuple[PyType, List[str]]:
 
 def _public_names(t: PyType) -> List[str]:
     c = t.c_name
-    names = [c, f"SIZEOF_{c}", f"ALIGNOF_{c}", f"OFFSETS_{c}",
+    names = [t.cls, f"SIZEOF_{c}", f"ALIGNOF_{c}", f"OFFSETS_{c}",
              f"encode_{c}", f"decode_{c}", f"pack_{c}", f"unpack_{c}"]
     if t.kind == "variant":
         names += [ctor.cls for ctor in t.ctors] + [f"TAGS_{c}", f"PAYLOAD_OFFSET_{c}"]
     return names
 
 
-def python_view(schema: Schema, module: ModuleDecl) -> PyModuleView:
-    """The view of ``module``'s Python file; ``SchemaError`` if two generated names clash."""
-    import os
+def _scalar_rows() -> Tuple[Tuple[str, str, str, str], ...]:
+    return tuple((s.name, s.kind, s.struct_format, repr(s.int_range)) for s in SCALARS.values())
 
+
+def python_view(schema: Schema, module: ModuleDecl, filename_of: Callable[[ModuleDecl], str]) -> PyModuleView:
+    """The view of ``module``'s Python file; ``filename_of`` names each module's generated
+    file. ``SchemaError`` if two generated names clash."""
     types = schema.dependency_order(schema.module_types(module))
     views: List[PyType] = []
     foreign: Dict[str, List[str]] = {}
+
+    def use(st: SchemaType, name: str) -> None:
+        if st.source is not module:
+            names = foreign.setdefault(python_module_name(st.source, filename_of(st.source)), [])
+            if name not in names:
+                names.append(name)
+
     for st in types:
-        view, used = (_record_type if st.kind == "record" else _variant_type)(schema, st)
+        view, walker = (_record_type if st.kind == "record" else _variant_type)(st)
         views.append(view)
-        for c_name in used:
-            source = schema.by_c_name(c_name).source
-            if source is not module:
-                names = foreign.setdefault(python_module_name(source), [])
-                if c_name not in names:
-                    names.append(c_name)
+        for nested in walker.classes:
+            use(nested, python_name(nested.c_name))
+        for nested in walker.opaque:
+            use(nested, f"encode_{nested.c_name}")
+            use(nested, f"decode_{nested.c_name}")
 
     owner: Dict[str, str] = {name: "the generated module itself" for name in _FIXED_NAMES}
     # Only a schema without a module prefix can name a type after a builtin (``list``…); the
@@ -346,21 +404,27 @@ def python_view(schema: Schema, module: ModuleDecl) -> PyModuleView:
     exports: List[str] = list(_FIXED_NAMES)
     for view, st in zip(views, types):
         for name in _public_names(view):
+            what = f"type {st.qualified_name!r}"
+            if name == view.cls != st.c_name:
+                what += (f" (its C name {st.c_name!r} is a Python keyword, escaped with a "
+                         f"trailing '_')")
             if name in owner:
                 raise SchemaError(
-                    f"the python target would define {name!r} for type {st.qualified_name!r}, "
-                    f"but that name is already taken by {owner[name]}; rename the type",
+                    f"the python target would define {name!r} for {what}, but that name is "
+                    f"already taken by {owner[name]}; rename the type",
                     st.decl.location,
                 )
-            owner[name] = f"type {st.qualified_name!r}"
+            owner[name] = what
             exports.append(name)
-    own_module_name = python_module_name(module)
     return PyModuleView(
         tool=TOOL,
         version=__version__,
         module=module.name,
         source=os.path.basename(module.path),
-        module_name=own_module_name,
+        module_name=python_module_name(module, filename_of(module)),
+        runtime=runtime_text(),
+        scalars=_scalar_rows(),
+        tag_format=TInt32.struct_format,
         types=tuple(views),
         imports=tuple((mod, tuple(names)) for mod, names in foreign.items()),
         exports=tuple(exports),

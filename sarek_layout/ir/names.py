@@ -3,7 +3,8 @@
 A schema name must be a plain ASCII identifier (``identifier_problem``). What else it must
 avoid depends on where it is emitted: a field or member name appears bare in every C-family
 struct, so it must be no keyword, built-in type, library name or predefined macro of C, C++,
-CUDA or OpenCL C (``emitted_name_problem``); a type appears as its C name ``Module_type``
+CUDA or OpenCL C (``emitted_name_problem``; a word reserved only in Python is no problem: the
+python target escapes it, ``from`` -> ``from_``); a type appears as its C name ``Module_type``
 and a constructor as ``Module_type_Ctor``, ``make_…`` and the arm ``Ctor_v``, and it is those
 emitted names that are judged (``file_scope_problem`` adds the functions a device compiler
 declares). A type ``float4`` of module ``NBody`` is emitted as ``NBody_float4`` and is fine;
@@ -61,9 +62,8 @@ imaginary vec_step"""
 # CUDA: everything with two leading underscores is already reserved; these are not.
 _CUDA = """dim3 threadIdx blockIdx blockDim gridDim warpSize"""
 
-_PYTHON = """False None True and as assert async await break class continue def del elif else
-except finally for from global if import in is lambda nonlocal not or pass raise return try
-while with yield"""
+# Python keywords are not refused: the python target escapes them (``from`` -> ``from_``,
+# host/python_target.py), as a word reserved in one output language only should be.
 
 # The fixed-width names the generated headers use (their own or <stdint.h>'s), and the other
 # type names <stddef.h> and <stdint.h> declare at file scope (a type of module "" named like
@@ -89,7 +89,7 @@ _DEVICE_FUNCTIONS = frozenset(
     clamp dot cross mad mix step smoothstep sign degrees radians select""".split()
 )
 
-RESERVED_WORDS = frozenset(" ".join((_C, _CPP, _OPENCL, _CUDA, _PYTHON, _LIBRARY)).split())
+RESERVED_WORDS = frozenset(" ".join((_C, _CPP, _OPENCL, _CUDA, _LIBRARY)).split())
 
 # OpenCL C vector types such as float4, int16, uchar3; CUDA's (nvcc includes them implicitly)
 # such as float1, longlong2, ulonglong4.
@@ -158,7 +158,7 @@ def c_name_problem(name: str) -> Optional[str]:
     """Why the identifier ``name`` (a schema name, or a C name built from several such as
     ``Module_type_Ctor``) must not appear in a generated file, or ``None``."""
     if name in RESERVED_WORDS:
-        return "is a keyword or reserved name in C, C++, CUDA, OpenCL C or Python"
+        return "is a keyword or reserved name in C, C++, CUDA or OpenCL C"
     if name in OBJECT_MACROS:
         return ("is a macro that a C-family compiler predefines (gcc's GNU modes, OpenCL C, "
                 "nvcc or PoCL), which would rewrite it")
