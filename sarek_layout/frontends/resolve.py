@@ -197,18 +197,15 @@ class _Resolver:
         # 4. build elttypes, lay them out and fill in their members, innermost first.
         elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
         types: Dict[Key, SchemaType] = {}
-        interned: Dict[tuple, TRecord] = {}
         for key in post_order:
             decl = self.by_module[key[0]][key[1]]
             members = resolved[key]
             if isinstance(decl, RecordDecl):
                 fields = [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)]
-                # Hash-consed: structurally equal records (two modules' identical `point`) are
-                # one object, so comparing elttypes never walks a deep nesting twice (equality
-                # of distinct equal records is exponential in the depth of doubling nesting).
-                # Nothing maps an elttype back to a schema type: members name their types.
-                signature = (decl.name, tuple((n, id(t)) for n, t in fields))
-                t: Union[TRecord, TVariant] = interned.setdefault(signature, TRecord(decl.name, fields))
+                # TRecord is hash-consed: structurally equal records (two modules' identical
+                # `point`) are one object. Nothing maps an elttype back to a schema type:
+                # members name their types.
+                t: Union[TRecord, TVariant] = TRecord(decl.name, fields)
             else:
                 t = TVariant(
                     decl.name,

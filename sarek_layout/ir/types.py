@@ -10,6 +10,7 @@ memoises on them and a deep structural hash at every lookup would make nesting q
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Tuple, Union
 
@@ -96,18 +97,43 @@ Field = Tuple[str, ElementType]
 Constructor = Tuple[str, Tuple[ElementType, ...]]
 
 
+#: Every live record, by its name and its fields' identities (see ``TRecord``).
+_RECORDS: "weakref.WeakValueDictionary[tuple, TRecord]" = weakref.WeakValueDictionary()
+
+
 @dataclass(frozen=True, eq=True)
 class TRecord(ElementType):
-    """A record: ``name`` and ``(field_name, elttype)`` pairs in declaration order."""
+    """A record: ``name`` and ``(field_name, elttype)`` pairs in declaration order.
+
+    Hash-consed: building a record equal to a live one, out of the same field objects,
+    returns that one. So records built from one another are identical wherever they are
+    equal, and comparing two of them never walks a deep nesting (two distinct equal copies
+    of a record of two copies of a record… would compare in time exponential in the depth,
+    and every cache keyed by records would pay it).
+    """
 
     name: str
     fields: Tuple[Field, ...]
     _hash: int = field(init=False, repr=False, compare=False)
 
-    def __init__(self, name: str, fields: Iterable[Field]) -> None:
+    def __new__(cls, name: str, fields: Iterable[Field]) -> "TRecord":
+        fields = tuple((n, t) for n, t in fields)
+        key = (name, tuple((n, id(t)) for n, t in fields))
+        found = _RECORDS.get(key)
+        if found is not None:
+            return found
+        self = object.__new__(cls)
         object.__setattr__(self, "name", name)
-        object.__setattr__(self, "fields", tuple((n, t) for n, t in fields))
-        object.__setattr__(self, "_hash", hash(("record", name, self.fields)))
+        object.__setattr__(self, "fields", fields)
+        object.__setattr__(self, "_hash", hash(("record", name, fields)))
+        _RECORDS[key] = self
+        return self
+
+    def __init__(self, name: str, fields: Iterable[Field]) -> None:
+        pass  # built by __new__
+
+    def __reduce__(self):
+        return TRecord, (self.name, self.fields)
 
     def __hash__(self) -> int:
         return self._hash
