@@ -130,3 +130,31 @@ def test_the_command_line_prints_one_line_per_refusal_and_at_most_50(tmp_path, c
     for i, line in enumerate(lines[:50]):
         assert line.startswith(f"{path}:1:") and line.endswith(f": error: unknown type 'unknown{i}'")
     assert lines[50] == "sarek-layout: error: 10 more errors not shown"
+
+
+def test_diff_against_a_revision_names_every_refusal_of_its_files(tmp_path, capsys, monkeypatch):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git not installed")
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@e", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path),
+           "PATH": __import__("os").environ["PATH"]}
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True,
+                       env=env)
+
+    git("init", "-q", "-b", "main")
+    schema = tmp_path / "geo.json"
+    schema.write_text('{"types": [\n{"record": "p", "fields": [["x", "nope"]]},\n'
+                      '{"record": "q", "fields": [["y", "nada"]]}]}\n')
+    git("add", "-A")
+    git("commit", "-q", "-m", "broken")
+    schema.write_text('{"types": [{"record": "p", "fields": [["x", "int32"]]}]}\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "--against", "HEAD", "geo.json"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "HEAD:geo.json:2:34: error: unknown type 'nope'",
+        "HEAD:geo.json:3:34: error: unknown type 'nada'"]
