@@ -242,6 +242,17 @@ def test_a_signature_with_sarek_type_next_to_its_struct_gives_one_type(tmp_path)
     assert [d.name for d in read_ocaml(str(path)).decls] == ["t"]
 
 
+def test_the_readme_example_reads_with_the_c_names_it_states(tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("**Sarek OCaml sources**"):]
+    block = section[section.index("```ocaml\n") + 9:section.index("```\n", section.index("```ocaml"))]
+    path = tmp_path / "geometry.ml"
+    path.write_text(block)
+    names = [t["c_name"] for t in layout_json(path)["types"]]
+    stated = block.split("(* in geometry.ml: ")[1].split(" *)")[0].split(", ")
+    assert names == stated
+
+
 # --- refusals of a whole file: what Sarek would silently not read ------------------------------
 
 NEAR_MISSES = [
