@@ -301,6 +301,20 @@ def test_edit_distance_table(a, b, distance):
     assert edit_distance(a, b, 2) == min(distance, 3)
 
 
+def test_an_attribute_inside_a_type_definition_is_reported_once(tmp_path, capsys):
+    path = tmp_path / "inside.ml"
+    # Inside a Sarek declaration, the parser stops at it: one report, not two.
+    path.write_text("type t = { x : int32 [@@sarek.type] ; y : int32 } [@@sarek.type]\n"
+                    # Inside a declaration without the attribute: the attribute is refused.
+                    "type u = { z : int32 [@@sarek.type] }\n")
+    assert main(["layout", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:1:22: error: expected ';' or '}}' after field 'x', found '['",
+        f"{path}:2:22: error: [@@sarek.type] is read only on type declarations (of the file or "
+        f"of a module's struct … end), and this one is inside a type's definition; write it "
+        f"after the whole declaration"]
+
+
 NO_TYPE = "(* kernels only *)\nlet k = [%kernel fun (v : float32 vector) -> v.(0) <- 1.0]\n"
 
 

@@ -47,6 +47,9 @@ from ..ir.schema import (
 from ..ir.types import SCALARS
 from .jsontoml import default_module_name
 from .ocaml_attributes import (
+    ELSEWHERE,
+    IN_TYPE,
+    ITEM_LEVEL,
     SAREK_ATTRIBUTES,
     NearMisses,
     misplaced_message,
@@ -386,7 +389,8 @@ class FileParser:
                         blocks.in_module_item[-1] = 0
             elif kind == LBRACKET:
                 if tokens.first_char(i) == "[":
-                    self._check_attribute(i, here and blocks.kinds[-1] != _OTHER)
+                    in_items = here and blocks.kinds[-1] != _OTHER
+                    self._check_attribute(i, ITEM_LEVEL if in_items else ELSEWHERE)
             elif kind == OTHER and here and tokens.is_text(i, ";;"):
                 blocks.bind(None, -1)
                 blocks.in_module_item[-1] = 0
@@ -426,9 +430,10 @@ class FileParser:
                     # Without its traceback: a kept one holds the parser's frames alive.
                     self.errors.append(e.with_traceback(None))
                     self.failed.add(self._declared_text(a, b))
-                else:
-                    self.decls.append(decl)
-                    self.decl_modules.append(module)
+                    continue  # one report for the declaration (a stray attribute in it
+                    # is often what the parser stopped at)
+                self.decls.append(decl)
+                self.decl_modules.append(module)
             elif block != _SIG:
                 name = self._declared_name(a, b)
                 if name is not None:
@@ -451,20 +456,21 @@ class FileParser:
     # -- attributes -----------------------------------------------------------------------
 
     def _check_attributes_in(self, a: int, b: int, claimed) -> None:
+        """The attributes of a type item other than the ``claimed`` Sarek ones (an
+        unclaimed ``[@@sarek.type]`` there is inside the definition)."""
         kinds = self.kinds
         for k in range(a, b):
             if kinds[k] == LBRACKET and k not in claimed:
-                # At the item's own depth an ``[@@…]`` is an item attribute of the type.
-                self._check_attribute(k, at_item_level=False)
+                self._check_attribute(k, IN_TYPE)
 
-    def _check_attribute(self, i: int, at_item_level: bool) -> None:
+    def _check_attribute(self, i: int, where: str) -> None:
         """Refuse ``[@@sarek.type]`` where Sarek would not read it, and near misses."""
         attr = self.attribute_at(i)
         if attr is None:
             return
         ats, name = attr
         if name in SAREK_ATTRIBUTES:
-            message = misplaced_message(ats, name, at_item_level)
+            message = misplaced_message(ats, name, where)
         else:
             target = self.near_misses.target(name)
             if target is None:

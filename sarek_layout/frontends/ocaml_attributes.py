@@ -21,6 +21,9 @@ __all__ = [
     "NearMisses",
     "edit_distance",
     "misplaced_message",
+    "ITEM_LEVEL",
+    "IN_TYPE",
+    "ELSEWHERE",
     "near_miss_message",
 ]
 
@@ -102,8 +105,14 @@ def near_miss_message(ats: str, attr_id: str, target: str) -> str:
     )
 
 
-def misplaced_message(ats: str, attr_id: str, at_item_level: bool) -> str:
-    """``[@@sarek.type]`` (or ``[@…]``, ``[@@@…]``) where Sarek does not read it."""
+#: Where a misplaced ``[@@sarek.type]`` is, for ``misplaced_message``.
+ITEM_LEVEL, IN_TYPE, ELSEWHERE = "item", "type", "elsewhere"
+
+
+def misplaced_message(ats: str, attr_id: str, where: str) -> str:
+    """``[@@sarek.type]`` (or ``[@…]``, ``[@@@…]``) where Sarek does not read it: ``where``
+    is ``ITEM_LEVEL`` (on another item), ``IN_TYPE`` (inside a type's definition) or
+    ``ELSEWHERE`` (in an expression, a class or an extension)."""
     if ats == "@":
         return (
             f"[@{attr_id}] has one '@', so it attaches to a field, constructor or type "
@@ -114,13 +123,14 @@ def misplaced_message(ats: str, attr_id: str, at_item_level: bool) -> str:
             f"floating attribute [@@@{attr_id}] marks no declaration; write [@@{attr_id}] "
             f"after a type declaration"
         )
-    if at_item_level:
-        return (
-            f"[@@{attr_id}] is read only on type declarations (of the file or of a module's "
-            f"struct … end), and it is not on a type declaration"
-        )
+    read_on = (f"[@@{attr_id}] is read only on type declarations (of the file or of a "
+               f"module's struct … end)")
+    if where == ITEM_LEVEL:
+        return f"{read_on}, and it is not on a type declaration"
+    if where == IN_TYPE:
+        return (f"{read_on}, and this one is inside a type's definition; write it after the "
+                f"whole declaration")
     return (
-        f"[@@{attr_id}] is read only on type declarations (of the file or of a module's "
-        f"struct … end), and this one is inside an expression, a class or an extension; "
-        f"move the type to the top level of the file or into a module"
+        f"{read_on}, and this one is inside an expression, a class or an extension; move the "
+        f"type to the top level of the file or into a module"
     )
