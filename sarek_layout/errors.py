@@ -3,13 +3,16 @@
 ``SarekLayoutError`` is the root: the command line turns any of them into a diagnostic and
 an exit status, and anything else reaching the top is a bug. ``LayoutError`` and its three
 typed payloads mirror Sarek's ``Sarek_ir_layout.layout_error``. ``SchemaError`` carries a
-source location so that messages read ``FILE:LINE:COL: error: …``.
+source location so that messages read ``FILE:LINE:COL: error: …``; ``SchemaErrors`` is several
+of them, independent refusals of the same input reported together (one line each), and is a
+``SchemaError`` itself (its first error's message and place), so every handler of one handles
+both. Every ``SchemaError`` lists what it stands for in ``.errors``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from .ir.schema import SourceLocation
@@ -23,6 +26,8 @@ __all__ = [
     "LayoutError",
     "layout_error_message",
     "SchemaError",
+    "SchemaErrors",
+    "raise_collected",
     "UsageError",
     "ToolchainMissing",
     "quoted",
@@ -127,6 +132,44 @@ class SchemaError(SarekLayoutError):
         if self.location is None:
             return f"error: {self.message}"
         return f"{self.location}: error: {self.message}"
+
+    @property
+    def errors(self) -> Tuple["SchemaError", ...]:
+        """The single refusals this error stands for: itself (``SchemaErrors``: several)."""
+        return (self,)
+
+
+class SchemaErrors(SchemaError):
+    """Several independent refusals of the same input, in the order they were found.
+
+    A reader or the resolver that can go on past a refusal (another declaration, another
+    type) collects them, so that one run names every refused type instead of the first only.
+    Knock-on errors (a type refused because a type it uses was) are not collected. As a
+    ``SchemaError`` it is its first error (``message``, ``location``); ``str()`` is one
+    ``FILE:LINE:COL: error: …`` line per error.
+    """
+
+    def __init__(self, errors: Sequence[SchemaError]) -> None:
+        flat: List[SchemaError] = [one for e in errors for one in e.errors]
+        if not flat:
+            raise ValueError("SchemaErrors needs at least one error")
+        super().__init__(flat[0].message, flat[0].location)
+        self._errors = tuple(flat)
+
+    @property
+    def errors(self) -> Tuple[SchemaError, ...]:
+        return self._errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self._errors)
+
+
+def raise_collected(errors: Sequence[SchemaError]) -> None:
+    """Raise what ``errors`` holds, if anything: one error as itself, several together."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise SchemaErrors(errors)
 
 
 class UsageError(SarekLayoutError):

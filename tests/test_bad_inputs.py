@@ -3,11 +3,12 @@
 ``tests/bad_inputs/`` holds one file per case, in the four input forms (JSON, TOML, OCaml
 ``.ml``, C ``.h``); ``CASES`` below says what each must give. Every case runs as
 ``sarek-layout generate CASE -o EMPTY_DIR`` with all four targets and a depfile, from inside
-the corpus folder, and must exit 2 with exactly one line on stderr, ``FILE:LINE:COL: error:
-…`` (``FILE: error: …`` where no line applies) holding every fragment, nothing on stdout, no
-traceback, and nothing written: the output folder stays empty and the corpus unchanged. The
-same file through ``layout`` (``import-c`` for a header) must give the same line, except for
-the refusals only ``generate`` can make (``GENERATE_ONLY``). Files the corpus cannot hold
+the corpus folder, and must exit 2 with exactly the expected lines on stderr (one for most
+cases; several where a file has several independent refusals, which are all reported), each
+``FILE:LINE:COL: error: …`` (``FILE: error: …`` where no line applies) holding its fragments,
+nothing on stdout, no traceback, and nothing written: the output folder stays empty and the
+corpus unchanged. The same file through ``layout`` (``import-c`` for a header) must give the
+same lines, except for the refusals only ``generate`` can make (``GENERATE_ONLY``). Files the corpus cannot hold
 (folders, FIFOs, symlink loops, hostile file names) are made on the fly by the tests below it.
 
 To add a case: put the file in ``tests/bad_inputs/`` and a row here; a file without a row (or
@@ -29,7 +30,8 @@ CORPUS = pathlib.Path(__file__).parent / "bad_inputs"
 TARGETS = ["-t", "c", "-t", "cuda", "-t", "opencl", "-t", "python"]
 
 # (schema files given together, "LINE:COL" in the last of them or "" for the file alone,
-#  fragments the message must contain; "{file}" stands for the last file's name)
+#  fragments the message must contain; "{file}" stands for the last file's name), or, for a
+# file refused several times: (files, [("LINE:COL", fragments), ...]), one pair a line.
 CASES = [
     # --- JSON and TOML: structure, references, layout rules ---------------------------------
     ('unknown.toml', '4:35', ["unknown type 'pointt'", "did you mean 'point'"]),
@@ -151,7 +153,15 @@ CASES = [
     ('ml_constructor_a_takes_a_single.ml', '1:15', ["constructor 'A' takes a single tuple argument written 'of (a * b)'"]),
     ('ml_polymorphic_variant_type_t.ml', '1:10', ["polymorphic variant type 't'"]),
     ('ml_polymorphic_variant_type_in_field.ml', '1:16', ["polymorphic variant type in field 'c'"]),
-    ('ml_gadt_syntax_a_is_not.ml', '2:7', ['GADT syntax (A : …) is not supported']),
+    # GADT syntax is read when it is a plain variant written another way; not a real GADT.
+    ('ml_gadt_result_is_another_type.ml', '4:18', ["GADT constructor 'A' returns 'w', not 't'",
+                                                   'a real GADT']),
+    ('ml_gadt_existential.ml', '2:9', ["type variable 'a in GADT constructor 'A'", 'existential']),
+    ('ml_gadt_record_argument.ml', '2:9', ["constructor 'A' has an inline record argument"]),
+    ('ml_gadt_curried.ml', '1:29', ["GADT constructor 'A' has a function-typed argument",
+                                    "(A : a * b -> t)"]),
+    ('ml_gadt_parameterised.ml', '1:6', ["parameterised type 't' is not supported"]),
+    ('ml_gadt_tuple_argument.ml', '1:14', ["written '(a * b) -> t'", "write 'a * b -> t'"]),
     ('ml_type_char_has_no_sarek.ml', '1:16', ["type 'char' has no Sarek layout"]),
     ('ml_type_string_has_no_sarek.ml', '1:15', ["type 'string' has no Sarek layout"]),
     ('ml_unknown_type_pointt_did_you.ml', '1:16', ["unknown type 'pointt'; did you mean 'point'?"]),
@@ -165,7 +175,8 @@ CASES = [
     ('ml_type_variable_a_in_field.ml', '1:16', ["type variable 'a in field 'x'"]),
     ('ml_type_variable_a_in_field_2.ml', '1:16', ["type variable 'a in field 'x'"]),
     ('ml_type_v_is_declared_at.ml', '2:16', ["type 'v' is declared at {file}:1:6 without [@@sarek.type]"]),
-    ('ml_sarek_type_is_read_only.ml', '2:26', ['[@@sarek.type] is read only on top-level type declarations, and this one is nested']),
+    ('ml_sarek_type_in_an_extension.ml', '2:35', ['[@@sarek.type] is read only on type declarations',
+                                                  'inside an expression, a class or an extension']),
     ('ml_it_is_not_on_a.ml', '1:11', ['it is not on a type declaration']),
     ('ml_sarek_type_has_one.ml', '1:24', ["[@sarek.type] has one '@'"]),
     ('ml_floating_attribute_sarek_type.ml', '1:1', ['floating attribute [@@@sarek.type]']),
@@ -204,6 +215,34 @@ CASES = [
                                        "Ml_mutual_recursion.b -> Ml_mutual_recursion.a"]),
     ('ml_huge_name.ml', '1:6', ["(20000 characters) is longer than the limit of 63 characters"]),
     ('ml_garbage.ml', '', ['binary file (NUL byte at offset 8); expected an OCaml source']),
+    # --- OCaml: what Sarek reads, and what it silently would not --------------------------
+    ('ml_near_miss_typ.ml', '2:1', ['[@@sarek.typ] is not [@@sarek.type]',
+                                    'Sarek ignores an attribute it does not know']),
+    ('ml_near_miss_case.ml', '1:43', ['[@@Sarek.Type] is not [@@sarek.type]']),
+    ('ml_near_miss_underscore.ml', '1:43', ['[@@sarek_type] is not [@@sarek.type]']),
+    ('ml_near_miss_private.ml', [('2:30', ['[@@sarek.type_privat] is not [@@sarek.type_private]']),
+                                 ('3:28', ['[@@sarek.types] is not [@@sarek.type]'])]),
+    ('ml_no_sarek_type.ml', '', ['this OCaml file declares no Sarek type']),
+    ('ml_one_good_type.ml ml_no_sarek_type.ml', '', ['this OCaml file declares no Sarek type']),
+    ('ml_duplicate_in_inner_modules.ml', '6:8', [
+        "duplicate type 'hit' (first defined at {file}:2:8, in module Rays)",
+        "so both are Ml_duplicate_in_inner_modules.hit (C name Ml_duplicate_in_inner_modules_hit)"]),
+    ('ml_signature_only.ml', '4:44', ["[@@sarek.type] on 't' in a signature makes no Sarek type",
+                                      "put [@@sarek.type] on its definition in the structure"]),
+    ('ml_inner_module_no_such_type.ml', '5:37', [
+        "unknown type 'Geo.pointt': module Geo of this file declares no Sarek type 'pointt'"]),
+    # --- several refusals of one file: every refused type named, knock-ons not ------------
+    ('ml_several_refusals.ml', [('4:19', ["field 'p' has a tuple type"]),
+                                ('6:6', ["parameterised type 'boxed'"]),
+                                ('10:23', ["type 'string' has no Sarek layout"])]),
+    ('ml_several_layout_refusals.ml', [
+        ('19:38', ["unknown type 'evnt'; did you mean 'event'?"]),
+        ('7:11', ["layout of 'job': field 'state' is a variant nested below top level"]),
+        ('16:24', ["layout of 'event': field 'Changed._1' is a variant nested below top level"])]),
+    ('several_refusals.json', [('6:14', ["record 'e' has no fields"]),
+                               ('2:54', ["unknown type 'qq'"]),
+                               ('4:38', ["layout of 'r': field 'tag' is a variant nested"])]),
+    # --- OCaml: hostile ------------------------------------------------------------------
     ('ml_backslash_newlines.ml', '1:9', ['unterminated string literal']),
     ('ml_backslash_newlines_in_comment.ml', '1:4',
      ['this comment contains an unterminated string literal']),
@@ -300,10 +339,16 @@ def _corpus_listing():
     return sorted((p.name, p.stat().st_size) for p in CORPUS.iterdir())
 
 
-def _generate_refuses(capsys, tmp_path, files, where, fragments):
-    """Run ``generate`` on ``files``; check the one-line refusal and that nothing was written.
+def _expected_lines(case):
+    """``[(where, fragments), ...]``: what each line of a case's refusal must hold."""
+    return case[1] if len(case) == 2 else [(case[1], case[2])]
 
-    Returns the diagnostic line.
+
+def _generate_refuses(capsys, tmp_path, files, where, fragments, more=()):
+    """Run ``generate`` on ``files``; check the refusal (one line, or one per ``(where,
+    fragments)`` of ``more`` after the first) and that nothing was written.
+
+    Returns the diagnostic lines, joined.
     """
     out = tmp_path / "out"
     out.mkdir()
@@ -314,17 +359,19 @@ def _generate_refuses(capsys, tmp_path, files, where, fragments):
     assert stdout == ""
     assert "Traceback" not in err
     lines = err.splitlines()
-    assert len(lines) == 1 and err.endswith("\n"), err
+    expected = [(where, fragments), *more]
+    assert len(lines) == len(expected) and err.endswith("\n"), err
     last = files[-1]
     if not last.isprintable():  # shown escaped, so that the diagnostic stays one line
         last = ascii(last)[1:-1]
-    prefix = f"{last}:{where}: error: " if where else f"{last}: error: "
-    assert lines[0].startswith(prefix), err
-    for fragment in fragments:
-        assert fragment.replace("{file}", last) in lines[0], err
+    for line, (at, wanted) in zip(lines, expected):
+        prefix = f"{last}:{at}: error: " if at else f"{last}: error: "
+        assert line.startswith(prefix), err
+        for fragment in wanted:
+            assert fragment.replace("{file}", last) in line, err
     assert list(out.iterdir()) == [], "a refused run wrote into the output folder"
     assert not depfile.exists(), "a refused run wrote the depfile"
-    return lines[0]
+    return "\n".join(lines)
 
 
 def test_the_corpus_has_at_least_60_cases_in_each_form():
@@ -343,13 +390,15 @@ def test_every_corpus_file_has_a_case():
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
 def test_bad_input_is_refused_and_nothing_is_written(case, tmp_path, capsys, monkeypatch):
-    files, where, fragments = case[0].split(), case[1], case[2]
+    files = case[0].split()
+    (where, fragments), *more = _expected_lines(case)
     monkeypatch.chdir(CORPUS)
     before = _corpus_listing()
     if case[0] in BOUNDED:
+        assert not more, "a bounded case is refused in one line"
         prefix = f"{files[-1]}:{where}: error: " if where else f"{files[-1]}: error: "
         check_refused_bounded(files, CORPUS, tmp_path, prefix, fragments)
-    line = _generate_refuses(capsys, tmp_path, files, where, fragments)
+    line = _generate_refuses(capsys, tmp_path, files, where, fragments, more)
     # The same refusal from the other commands that read schemas.
     command = ["import-c"] if files[-1].endswith(".h") and len(files) == 1 else ["layout"]
     status = main(command + files)

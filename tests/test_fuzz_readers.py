@@ -90,11 +90,13 @@ def check_outcome(path: pathlib.Path) -> None:
         with deadline(budget, f"reading {size} bytes of {printed(path)}"):
             schema = load_schema([str(path)])
     except SarekLayoutError as e:
-        message = str(e)
-        assert message and "\n" not in message.strip(), message
-        location = getattr(e, "location", None)
-        if location is not None and not _has_line_marker(path):
-            assert str(location).startswith(printed(path)), (str(location), printed(path))
+        # One line per refusal (a file may have several independent ones: ``SchemaErrors``).
+        for one in getattr(e, "errors", (e,)):
+            message = str(one)
+            assert message and "\n" not in message.strip(), message
+            location = getattr(one, "location", None)
+            if location is not None and not _has_line_marker(path):
+                assert str(location).startswith(printed(path)), (str(location), printed(path))
         return
     for t in schema.types:
         assert t.layout.size % t.layout.align == 0

@@ -148,12 +148,29 @@ ACCEPTED = [
     ("type t = A of int32 [@attr] | B [@@sarek.type]", {"t": ["A", "B"]}),
     ("let x = 1\ntype t = { a : int32 } [@@sarek.type] let y = 2", {"t": ["a"]}),
     ("type t = { a : int32 };; [@@@warning \"-30\"]\ntype u = A\n[@@sarek.type]", {"u": ["A"]}),
-    ("(* only code *) let f x = x", {}),
+    # GADT syntax whose result is the type itself: a plain variant, as Sarek's PPX reads it.
+    ("type v = A : v | B : float32 -> v | C : float32 * int32 -> v [@@sarek.type]",
+     {"v": ["A", "B", "C"]}),
+    ("type v =\n  | A\n  | B : (int32) -> (v) [@attr]\n  | C of int64\n[@@sarek.type]",
+     {"v": ["A", "B", "C"]}),
+    # Types of inner modules, at any depth, and the sig of a module that has a struct.
+    ("module M = struct type t = { a : int32 } [@@sarek.type] end", {"t": ["a"]}),
+    ("module M = struct module N = struct type t = A [@@sarek.type] end end", {"t": ["A"]}),
+    ("module M : sig type t = { a : int32 } [@@sarek.type] end = struct\n"
+     "  type t = { a : int32 } [@@sarek.type]\nend", {"t": ["a"]}),
+    ("module rec A : sig end = struct type a = X [@@sarek.type] end\n"
+     "and B : sig end = struct type b = Y [@@sarek.type] end", {"a": ["X"], "b": ["Y"]}),
+    ("module F (X : sig type t end) = struct type f = { q : int64 } [@@sarek.type] end",
+     {"f": ["q"]}),
+    ("let g () = let module L = struct type l = { l : int32 } [@@sarek.type] end in ()",
+     {"l": ["l"]}),
+    ("include struct type i = { i : int32 } [@@sarek.type] end", {"i": ["i"]}),
 ]
 
 
 @pytest.mark.parametrize("source, expected", ACCEPTED)
 def test_accepted_declarations(tmp_path, source, expected):
+    """Each was refused before (GADT syntax, ``[@@sarek.type]`` below the top level)."""
     path = tmp_path / "ok.ml"
     path.write_text(source)
     module = read_ocaml(str(path))
@@ -172,6 +189,189 @@ def test_type_expressions_and_containers(tmp_path, capsys):
     assert main(["layout", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{path}:2:8: error: layout of 't': field 'xs' has type TVec")
+
+
+# --- inner modules: registered under the file's module, as Sarek does -------------------------
+
+
+def test_types_of_inner_modules_are_the_files_types(tmp_path):
+    # Sarek_ppx.ml: tdecl_module = module_name_of_loc loc (the file), tdecl_name = the bare name.
+    path = tmp_path / "scene.ml"
+    path.write_text(
+        "module Geo = struct\n"
+        "  type point = { x : float32; y : float32 } [@@sarek.type]\n"
+        "  module Inner = struct type box = { lo : point; hi : point } [@@sarek.type] end\n"
+        "end\n"
+        "type sprite = { at : Geo.point; bounds : Geo.Inner.box; area : Inner.box }\n"
+        "[@@sarek.type]\n")
+    doc = {t["name"]: t for t in layout_json(path)["types"]}
+    assert [(t["module"], t["c_name"]) for t in doc.values()] == [
+        ("Scene", "Scene_point"), ("Scene", "Scene_box"), ("Scene", "Scene_sprite")]
+    # M.t written in the file is the file's own type (not a module "Geo" to be found elsewhere).
+    assert [f["type"] for f in doc["sprite"]["fields"]] == ["point", "box", "box"]
+    assert [leaf["path"] for leaf in doc["sprite"]["leaves"]][:3] == ["at.x", "at.y", "bounds.lo.x"]
+
+
+def test_a_module_path_of_another_file_stays_a_reference_to_that_file(tmp_path):
+    (tmp_path / "geometry_lib.ml").write_text(
+        "type point = { x : float32; y : float32 } [@@sarek.type]\n")
+    (tmp_path / "scene.ml").write_text(
+        "module Local = struct type tag = { id : int32 } [@@sarek.type] end\n"
+        "type sprite = { at : Geometry_lib.point; tag : Local.tag } [@@sarek.type]\n")
+    doc = layout_json(tmp_path / "geometry_lib.ml", tmp_path / "scene.ml")
+    sprite = doc["types"][-1]
+    assert [f["type"] for f in sprite["fields"]] == ["Geometry_lib.point", "tag"]
+
+
+def test_an_inner_module_shadows_another_files_module_of_the_same_name(tmp_path):
+    # OCaml looks a module name up in the file first, so Geometry_lib.point is the inner one.
+    (tmp_path / "geometry_lib.ml").write_text("type point = { x : float64 } [@@sarek.type]\n")
+    (tmp_path / "scene.ml").write_text(
+        "module Geometry_lib = struct type point = { x : int32 } [@@sarek.type] end\n"
+        "type sprite = { at : Geometry_lib.point } [@@sarek.type]\n")
+    doc = layout_json(tmp_path / "geometry_lib.ml", tmp_path / "scene.ml")
+    sprite = doc["types"][-1]
+    assert sprite["fields"][0]["type"] == "point" and sprite["size"] == 4
+
+
+def test_a_signature_with_sarek_type_next_to_its_struct_gives_one_type(tmp_path):
+    path = tmp_path / "m.ml"
+    path.write_text("module P : sig\n  type t = { a : int32 } [@@sarek.type]\n  val zero : t\n"
+                    "end = struct\n  type t = { a : int32 } [@@sarek.type]\n"
+                    "  let zero = { a = 0l }\nend\n")
+    assert [d.name for d in read_ocaml(str(path)).decls] == ["t"]
+
+
+def test_the_readme_example_reads_with_the_c_names_it_states(tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("**Sarek OCaml sources**"):]
+    block = section[section.index("```ocaml\n") + 9:section.index("```\n", section.index("```ocaml"))]
+    path = tmp_path / "geometry.ml"
+    path.write_text(block)
+    names = [t["c_name"] for t in layout_json(path)["types"]]
+    stated = block.split("(* in geometry.ml: ")[1].split(" *)")[0].split(", ")
+    assert names == stated
+
+
+# --- refusals of a whole file: what Sarek would silently not read ------------------------------
+
+NEAR_MISSES = [
+    ("[@@sarek.typ]", "sarek.type"),
+    ("[@@sarek_type]", "sarek.type"),
+    ("[@@sarek.types]", "sarek.type"),
+    ("[@@sarek.tpye]", "sarek.type"),   # two letters swapped: one edit
+    ("[@@Sarek.Type]", "sarek.type"),   # case
+    ("[@@SAREK.TYPE]", "sarek.type"),
+    ("[@@sarek.ty]", "sarek.type"),     # two edits
+    ("[@@sarek.type_privte]", "sarek.type_private"),
+    ("[@sarek.typ]", "sarek.type"),     # one '@' and misspelt
+    ("[@@@sarek.types]", "sarek.type"),
+]
+
+
+@pytest.mark.parametrize("attribute, target", NEAR_MISSES)
+def test_a_near_miss_of_the_attribute_is_refused_where_it_is(tmp_path, capsys, attribute, target):
+    path = tmp_path / "p.ml"
+    path.write_text(f"type ok = {{ a : int32 }} [@@sarek.type]\ntype p = {{ x : float32 }} {attribute}\n")
+    assert main(["layout", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"{path}:2:26: error: {attribute} is not [@@{target}]: Sarek ignores an "
+                   f"attribute it does not know, so this would be no Sarek type; write "
+                   f"[@@{target}] after the type declaration\n")
+
+
+@pytest.mark.parametrize("attribute", ["[@@sarek.t]", "[@@deriving show]", "[@sarek.module]",
+                                       "[@@sarek.module_private]", "[@@ocaml.warning \"-32\"]"])
+def test_attributes_that_are_not_near_misses_are_left_alone(tmp_path, attribute):
+    path = tmp_path / "p.ml"
+    path.write_text(f"type ok = {{ a : int32 }} [@@sarek.type]\ntype p = {{ x : float32 }} {attribute}\n"
+                    f"let[@sarek.module] f (x : float32) : float32 = x\n")
+    assert [d.name for d in read_ocaml(str(path)).decls] == ["ok"]
+
+
+@pytest.mark.parametrize("a, b, distance", [
+    ("sarek.type", "sarek.type", 0), ("sarek.typ", "sarek.type", 1),
+    ("sarek_type", "sarek.type", 1), ("sarek.tpye", "sarek.type", 1),
+    ("sarek.ty", "sarek.type", 2), ("sarek.t", "sarek.type", 3), ("", "abc", 3),
+    ("sarek.module", "sarek.type", 3),  # more than the limit: reported as limit + 1
+])
+def test_edit_distance_table(a, b, distance):
+    from sarek_layout.frontends.ocaml_attributes import edit_distance
+
+    assert edit_distance(a, b, 2) == min(distance, 3)
+
+
+def test_an_attribute_inside_a_type_definition_is_reported_once(tmp_path, capsys):
+    path = tmp_path / "inside.ml"
+    # Inside a Sarek declaration, the parser stops at it: one report, not two.
+    path.write_text("type t = { x : int32 [@@sarek.type] ; y : int32 } [@@sarek.type]\n"
+                    # Inside a declaration without the attribute: the attribute is refused.
+                    "type u = { z : int32 [@@sarek.type] }\n")
+    assert main(["layout", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:1:22: error: expected ';' or '}}' after field 'x', found '['",
+        f"{path}:2:22: error: [@@sarek.type] is read only on type declarations (of the file or "
+        f"of a module's struct … end), and this one is inside a type's definition; write it "
+        f"after the whole declaration"]
+
+
+NO_TYPE = "(* kernels only *)\nlet k = [%kernel fun (v : float32 vector) -> v.(0) <- 1.0]\n"
+
+
+@pytest.mark.parametrize("command", [["layout"], ["layout", "--json"], ["explain"],
+                                     ["generate", "-o", "OUT"], ["verify", "--toolchain", "gcc"],
+                                     ["diff", "GOOD"]])
+def test_a_file_with_no_sarek_type_is_refused_by_every_command(tmp_path, capsys, command):
+    good = tmp_path / "good.ml"
+    good.write_text("type p = { x : float32 } [@@sarek.type]\n")
+    path = tmp_path / "kernels.ml"
+    path.write_text(NO_TYPE)
+    argv = [str(tmp_path / "out") if a == "OUT" else str(good) if a == "GOOD" else a
+            for a in command]
+    schemas = [str(path)] if command[0] == "diff" else [str(good), str(path)]
+    assert main(argv + schemas) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (f"{path}: error: this OCaml file declares no Sarek type: no type declaration "
+                   f"carries [@@sarek.type] (or [@@sarek.type_private]); mark the element types, "
+                   f"or do not pass the file\n")
+    assert not (tmp_path / "out").exists()
+
+
+# --- several refusals at once -------------------------------------------------------------------
+
+
+def test_every_refused_declaration_of_a_file_is_reported(tmp_path):
+    path = tmp_path / "many.ml"
+    path.write_text("type a = { x : 'a } [@@sarek.type]\n"
+                    "type b = { y : int32 * int32 } [@@sarek.type]\n"
+                    "type c = { z : a } [@@sarek.type]\n"   # holds a refused type: not reported
+                    "type d = A : int32 -> e [@@sarek.type]\n"
+                    "type e = { w : char } [@@sarek.type]\n")
+    with pytest.raises(SchemaError) as info:
+        read_ocaml(str(path))
+    places = [(e.location.line, e.location.col) for e in info.value.errors]
+    assert places == [(1, 16), (2, 16), (4, 23), (5, 16)]
+    assert str(info.value).count("\n") == 3
+    assert info.value.location.line == 1  # as a SchemaError, it is its first error
+
+
+def test_knock_on_errors_of_one_root_cause_are_not_reported(tmp_path, capsys):
+    path = tmp_path / "chain.ml"
+    path.write_text("type a = { x : nope } [@@sarek.type]\n"
+                    "type b = { a : a } [@@sarek.type]\n"
+                    "type c = { b : b } [@@sarek.type]\n"
+                    "type r = { s : s } [@@sarek.type]\nand s = { r : r } [@@sarek.type]\n"
+                    "type u = { r : r } [@@sarek.type]\n"
+                    "type v = A | B [@@sarek.type]\n"
+                    "type w = { v : v } [@@sarek.type]\ntype z = { w : w } [@@sarek.type]\n")
+    assert main(["layout", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(": error: ")[0] for line in lines] == [
+        f"{path}:1:16", f"{path}:4:6", f"{path}:8:16"]
+    assert "unknown type 'nope'" in lines[0]
+    assert "recursive type 'Chain.r'" in lines[1]
+    assert "layout of 'w': field 'v' is a variant nested below top level" in lines[2]
 
 
 # --- the lexer ---------------------------------------------------------------------------------
@@ -250,5 +450,7 @@ def test_mutated_sources_give_a_schema_or_a_located_error(tmp_path, source, data
     try:
         load_schema([str(path)])
     except SarekLayoutError as e:
-        message = str(e)
-        assert message.startswith(f"{path}:") and "\n" not in message, message
+        lines = str(e).split("\n")  # several independent refusals: one line each
+        assert len(lines) == len(getattr(e, "errors", [e])), str(e)
+        for line in lines:
+            assert line.startswith(f"{path}:"), line

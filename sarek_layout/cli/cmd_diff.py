@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 def _load(paths, display):
     """The schema of ``paths`` (empty when there are none); errors in a revision's files
     name them ``REV:path``."""
-    from ..errors import SchemaError
+    from ..errors import SchemaError, raise_collected
     from ..ir.schema import Schema, SourceLocation
     from .common import load
 
@@ -84,10 +84,14 @@ def _load(paths, display):
     try:
         return load(paths)
     except SchemaError as e:
-        loc = e.location
-        if loc is None or loc.file not in display:
+        shown = [one if one.location is None or one.location.file not in display else
+                 SchemaError(one.message, SourceLocation(display[one.location.file],
+                                                         one.location.line, one.location.col))
+                 for one in e.errors]  # every refusal, when there are several
+        if shown == list(e.errors):
             raise
-        raise SchemaError(e.message, SourceLocation(display[loc.file], loc.line, loc.col)) from None
+        raise_collected(shown)
+        raise  # pragma: no cover - raise_collected raised
 
 
 def _compare(args, old_paths, new_paths, display=None, notes=()) -> int:

@@ -5,7 +5,8 @@ Each sub-command lives in its own module exposing ``add_parser(subparsers)`` and
 parser stays cheap; the work (and jinja2, cffi…) is imported inside ``run``.
 
 Exit status (SPEC §5): 0 all good, 1 a difference was found, 2 bad input or usage.
-Diagnostics go to stderr; a user never sees a traceback for bad input.
+Diagnostics go to stderr, one line per refusal (a run may report several, up to
+``MAX_ERRORS_SHOWN``); a user never sees a traceback for bad input.
 
 The exit status is the command's result whatever happens to its output: when the reader of
 stdout (or stderr) goes away (``verify … | head``, ``… | true``), later writes to that stream
@@ -28,6 +29,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import List, Optional
 
 PROG = "sarek-layout"
+
+#: Most refusals printed for one run (as compilers cap theirs); the rest are counted.
+MAX_ERRORS_SHOWN = 50
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS = ["layout", "generate", "import-c", "explain", "verify", "diff", "schema"]
@@ -166,7 +170,14 @@ def _main(argv: Optional[List[str]]) -> int:
     try:
         return int(args.run(args) or 0)
     except SchemaError as e:
-        print(str(e) if e.location is not None else f"{PROG}: error: {e.message}", file=sys.stderr)
+        # One line per refusal: a reader or the resolver may report several at once.
+        shown = e.errors[:MAX_ERRORS_SHOWN]
+        for one in shown:
+            print(str(one) if one.location is not None else f"{PROG}: error: {one.message}",
+                  file=sys.stderr)
+        if len(e.errors) > len(shown):
+            print(f"{PROG}: error: {len(e.errors) - len(shown)} more errors not shown",
+                  file=sys.stderr)
         return e.exit_status
     except SarekLayoutError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)

@@ -1,21 +1,28 @@
 """OCaml sources (SPEC §3): the ``[@@sarek.type]`` declarations of an ordinary Sarek file.
 
 A Sarek source holds kernels, ``let`` bindings, modules, comments and other types besides the
-element types. This reader tokenises the whole file (``ocaml_lexer``), finds the *top-level*
-``type`` items by bracket and ``struct``/``sig``/``begin``/``object``…``end`` depth, splits
-each item at its ``and`` keywords, and parses strictly only the declarations whose item
-attributes include ``[@@sarek.type]`` or ``[@@sarek.type_private]``. Everything else is
-skipped by its extent, never parsed, so any OCaml may surround the declarations.
+element types. This reader tokenises the whole file (``ocaml_lexer``), walks its blocks
+(brackets and ``struct``/``sig``/``begin``/``object`` … ``end``), finds the ``type`` items of
+the file's top level and of every ``struct … end`` (as Sarek's PPX does: its rule runs on
+every type declaration of a structure, at any depth), splits each item at its ``and``
+keywords, and parses strictly (``ocaml_decl``) only the declarations whose item attributes
+include ``[@@sarek.type]`` or ``[@@sarek.type_private]``. Everything else is skipped by its
+extent, never parsed, so any OCaml may surround the declarations.
 
-Accepted: records (``mutable`` fields, attributes on fields), variants with or without a
-leading ``|``, constant constructors, ``of a * b`` arguments, ``and`` chains, ``private``,
-type expressions ``name``, ``Module.name``, ``t array``, ``t vector``. Refused with the
-position of the offending token: parameterised types, type variables, inline records,
-``of (a * b)``, tuples, functions, polymorphic variants, GADT syntax, objects, abstract types,
-abbreviations, extensible types, types with no Sarek layout (``char``, ``string``…), a
-reference to a type of the same file that lacks the attribute, and a ``[@@sarek.type]``
-that is not on a top-level type declaration. Name checks, unknown types and the
-layout rules are left to ``resolve``, as for every front end.
+A type of an inner module belongs to the file's module, as Sarek registers it
+(``ocaml_scope``): ``t`` in ``module M`` of ``foo.ml`` is ``Foo.t`` (C name ``Foo_t``); two
+such types of one name are a duplicate, and ``M.t`` written in the file is rewritten to that
+type. A declaration in a signature (``sig … end``) is not a Sarek type (Sarek reads
+structures only): its ``[@@sarek.type]`` is accepted when the structure's definition carries
+one too, refused otherwise.
+
+Refused, each with the position of the offending token: what ``ocaml_decl`` refuses, types
+with no Sarek layout (``char``, ``string``…), a reference to a type of the same file that
+lacks the attribute, a ``[@@sarek.type]`` Sarek would not read, a misspelt one
+(``ocaml_attributes``), and a file with no Sarek type at all (the user gave it for a
+reason). Every independent refusal of the file is reported (``SchemaErrors``, in the order of
+the file), except after a lexical or bracket error, which leaves nothing to go on with. Name
+checks, unknown types and the layout rules are left to ``resolve``, as for every front end.
 
 The module is the file's stem, capitalised (``geometry_lib.ml`` → ``Geometry_lib``), which is
 how Sarek's own backends mangle ``Geometry_lib.point`` into ``Geometry_lib_point``.
@@ -24,30 +31,37 @@ how Sarek's own backends mangle ``Geometry_lib.point`` into ``Geometry_lib_point
 from __future__ import annotations
 
 from array import array
+from dataclasses import replace
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..errors import SchemaError, quoted
+from ..errors import SchemaError, quoted, raise_collected
 from ..ir.schema import (
     ContainerType,
-    CtorDecl,
-    FieldDecl,
     ModuleDecl,
     NamedType,
     RecordDecl,
     SourceLocation,
     TypeDecl,
     TypeExpr,
-    VariantDecl,
 )
 from ..ir.types import SCALARS
 from .jsontoml import default_module_name
+from .ocaml_attributes import (
+    ELSEWHERE,
+    IN_TYPE,
+    ITEM_LEVEL,
+    SAREK_ATTRIBUTES,
+    NearMisses,
+    misplaced_message,
+    near_miss_message,
+)
+from .ocaml_decl import DeclParser
 from .ocaml_lexer import (
     KEYWORD,
     LBRACKET,
     LIDENT,
     OP,
     RBRACKET,
-    TYVAR,
     UIDENT,
     OTHER,
     LineMap,
@@ -56,12 +70,10 @@ from .ocaml_lexer import (
     offsets_for,
     tokenize,
 )
+from .ocaml_scope import FILE_MODULE, InnerModules
 from .source_files import read_schema_bytes
 
 __all__ = ["read_ocaml", "SAREK_ATTRIBUTES", "NO_LAYOUT_TYPES"]
-
-#: Item attributes that make a type declaration part of the schema.
-SAREK_ATTRIBUTES = frozenset({"sarek.type", "sarek.type_private"})
 
 #: OCaml built-in types that have no Sarek element layout, with what to use instead.
 NO_LAYOUT_TYPES = {
@@ -78,20 +90,66 @@ NO_LAYOUT_TYPES = {
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _BLOCK_KEYWORDS = frozenset({"struct", "sig", "object", "begin"})
-# Keywords that start a new structure item when met at depth 0 (they end a type item).
+# Keywords that start a new item of a structure or signature (they end a type item).
 _ITEM_KEYWORDS = frozenset(
     {"let", "type", "module", "open", "include", "exception", "external", "class", "val"}
 )
-# A depth-0 ``type`` right after one of these is not a type item (``module type``, ``with
-# type``, ``let f : type a. …``, ``class type``).
+# A ``type`` right after one of these is not a type item (``module type``, ``with type``,
+# ``let f : type a. …``, ``class type``).
 _NOT_ITEM_AFTER = frozenset({"module", "with", "and", ":", "class"})
-
-
-#: Deepest parenthesised type expression read (real ones have one or two levels).
-_MAX_PARENS = 100
 
 #: Parts of an attribute id read (``sarek.type`` has two).
 _MAX_ATTRIBUTE_PARTS = 8
+
+# What encloses a token: the file's top level, a structure, a signature, anything else
+# (brackets, ``begin``/``object`` … ``end``). Type items exist in the first three.
+_TOP, _STRUCT, _SIG, _OTHER = range(4)
+
+
+class _Blocks:
+    """The keyword blocks open during the walk (``struct``, ``sig``, ``begin``, ``object``;
+    brackets need none: the token depths say when the walk is inside one), column-wise so
+    that ``begin begin begin …`` costs a few bytes a block. For each: its kind, the depth of
+    its items, the structure it is in, and the module name a ``module`` item has just bound
+    (with the depth of that item, for the ``struct`` that follows at the same depth)."""
+
+    __slots__ = ("kinds", "depths", "modules", "pending", "pending_depths", "in_module_item")
+
+    def __init__(self, source: str) -> None:
+        self.kinds = bytearray([_TOP])
+        self.depths = offsets_for(source)
+        self.depths.append(0)
+        self.modules = offsets_for(source)
+        self.modules.append(FILE_MODULE)
+        self.pending: List[Optional[str]] = [None]
+        self.pending_depths = offsets_for(source)
+        self.pending_depths.append(-1)
+        self.in_module_item = bytearray([0])
+
+    def push(self, kind: int, depth: int, module: int) -> None:
+        self.kinds.append(kind)
+        self.depths.append(depth)
+        self.modules.append(module)
+        self.pending.append(None)
+        self.pending_depths.append(-1)
+        self.in_module_item.append(0)
+
+    def pop(self) -> None:
+        for column in (self.kinds, self.depths, self.modules, self.pending,
+                       self.pending_depths, self.in_module_item):
+            column.pop()
+
+    def bind(self, name: Optional[str], depth: int) -> None:
+        self.pending[-1] = name
+        self.pending_depths[-1] = depth
+
+    def take(self, depth: int) -> Optional[str]:
+        """The module name bound for a ``struct`` at ``depth`` (then forgotten)."""
+        if self.pending_depths[-1] != depth:
+            return None
+        name = self.pending[-1]
+        self.bind(None, -1)
+        return name
 
 
 def _read_source(path: str) -> str:
@@ -114,18 +172,16 @@ def read_ocaml(path: str) -> ModuleDecl:
     text = _read_source(path)
     lines = LineMap(path, text)
     try:
-        return _FileParser(path, lines, tokenize(text, lines)).module()
+        return FileParser(path, lines, tokenize(text, lines)).module()
     except RecursionError:  # a backstop: the parser limits its own nesting
         raise SchemaError("OCaml source nested too deeply", SourceLocation(path)) from None
 
 
-def _describe(tok: Optional[Token]) -> str:
-    return "the end of the declaration" if tok is None else quoted(tok.text)
 
-
-class _FileParser:
-    """The file-level pass: bracket depths, type items, attributes. It reads the column-wise
-    ``Tokens`` by index, so that a file of a million tokens makes no million objects."""
+class FileParser:
+    """The file-level pass: blocks, type items, attributes, references. It reads the
+    column-wise ``Tokens`` by index, so that a file of a million tokens makes no million
+    objects; it keeps a few bytes per open block and a few integers per structure."""
 
     def __init__(self, path: str, lines: LineMap, tokens: Tokens) -> None:
         self.path = path
@@ -133,6 +189,18 @@ class _FileParser:
         self.tokens = tokens
         self.kinds = tokens.kinds
         self.depth = self._depths()
+        self.modules = InnerModules()
+        self.near_misses = NearMisses()
+        self.errors: List[SchemaError] = []
+        #: The Sarek declarations read, and the structure each is in.
+        self.decls: List[TypeDecl] = []
+        self.decl_modules: List[int] = []
+        #: Names of attributed declarations ``ocaml_decl`` refused (so not reported again).
+        self.failed: Set[str] = set()
+        #: Declarations without the attribute, in structures: name -> its name token.
+        self.plain: Dict[str, int] = {}
+        #: ``[@@sarek.type]`` on a declaration of a signature: (type name, attribute token).
+        self.in_signatures: List[Tuple[str, int]] = []
 
     def loc(self, tok: Token) -> SourceLocation:
         return self.lines.loc(tok.offset)
@@ -188,7 +256,7 @@ class _FileParser:
         ats = tokens.text(i + 1)
         if ats not in ("@", "@@", "@@@"):
             return None
-        parts = []
+        parts: List[str] = []
         j = i + 2
         while j < n and kinds[j] in (LIDENT, UIDENT, KEYWORD):
             if len(parts) == _MAX_ATTRIBUTE_PARTS:
@@ -209,89 +277,6 @@ class _FileParser:
         attr = self.attribute_at(i)
         return attr[0] if attr is not None else ""
 
-    def attribute_id(self, i: int) -> str:
-        attr = self.attribute_at(i)
-        return attr[1] if attr is not None else ""
-
-    def _item_end(self, i: int) -> Tuple[int, List[int]]:
-        """End of the type item whose first declaration starts at ``i``, and its ``and``s."""
-        tokens, kinds, depth = self.tokens, self.kinds, self.depth
-        ands = []
-        n = len(kinds)
-        while i < n:
-            if depth[i] == 0:
-                kind = kinds[i]
-                if kind == KEYWORD:
-                    word = tokens.text(i)
-                    if word in _ITEM_KEYWORDS:
-                        return i, ands
-                    if word == "and":
-                        ands.append(i)
-                elif kind == OTHER and tokens.is_text(i, ";;"):
-                    return i, ands
-                elif kind == LBRACKET and tokens.first_char(i) == "[":
-                    attr = self.attribute_at(i)
-                    if attr is not None and attr[0] == "@@@":
-                        return i, ands
-                    if i + 1 < n and kinds[i + 1] == OP and tokens.text(i + 1).startswith("%%"):
-                        return i, ands
-            i += 1
-        return n, ands
-
-    def module(self) -> ModuleDecl:
-        tokens, kinds, depth = self.tokens, self.kinds, self.depth
-        decls: List[TypeDecl] = []
-        plain: Dict[str, int] = {}  # declarations without the attribute: name -> token index
-        claimed: Set[int] = set()
-        i = 0
-        n = len(kinds)
-        while i < n:
-            if (
-                depth[i] == 0
-                and self.is_keyword(i, "type")
-                and not (i > 0 and tokens.text(i - 1) in _NOT_ITEM_AFTER)
-            ):
-                start = i + 1
-                start = self._skip_attributes(start, n, "@")
-                if start < n and self.is_keyword(start, "nonrec"):
-                    start += 1
-                end, ands = self._item_end(start)
-                bounds = [start] + [a + 1 for a in ands]
-                ends = ands + [end]
-                for a, b in zip(bounds, ends):
-                    attrs = [
-                        k
-                        for k in range(a, b)
-                        if depth[k] == 0
-                        and self.attribute_ats(k) == "@@"
-                    ]
-                    sarek = [k for k in attrs if self.attribute_id(k) in SAREK_ATTRIBUTES]
-                    if sarek:
-                        claimed.update(sarek)
-                        decls.append(_DeclParser(self, a, b).parse())
-                    else:
-                        name = next((k for k in range(a, b) if kinds[k] == LIDENT), None)
-                        if name is not None:
-                            plain.setdefault(tokens.text(name), name)
-                i = end
-                continue
-            i += 1
-        self._check_unclaimed(claimed)
-        module_decl = ModuleDecl(
-            default_module_name(self.path),
-            self.path,
-            "ocaml",
-            tuple(decls),
-            SourceLocation(self.path, 1, 1),
-        )
-        self._check_references(module_decl, plain)
-        return module_decl
-
-    def _skip_attributes(self, i: int, end: int, ats: str) -> int:
-        while i < end and self.attribute_ats(i) == ats:
-            i = self.matching(i) + 1
-        return i
-
     def matching(self, i: int) -> int:
         """Index of the token closing the bracket opened at ``i``."""
         depth = self.depth
@@ -302,468 +287,325 @@ class _FileParser:
             j += 1
         return j - 1
 
-    def _check_unclaimed(self, claimed: Set[int]) -> None:
-        kinds = self.kinds
-        for i in range(len(kinds)):
-            if kinds[i] != LBRACKET:
-                continue
-            attr = self.attribute_at(i)
-            if attr is None or attr[1] not in SAREK_ATTRIBUTES or i in claimed:
-                continue
-            ats, name = attr
-            where = self.loc_of(i)
-            if ats == "@":
-                raise SchemaError(
-                    f"[@{name}] has one '@', so it attaches to a field, constructor or type "
-                    f"expression; write [@@{name}] after the type declaration",
-                    where,
-                )
-            if ats == "@@@":
-                raise SchemaError(
-                    f"floating attribute [@@@{name}] marks no declaration; write [@@{name}] "
-                    f"after a type declaration",
-                    where,
-                )
-            context = (
-                "it is not on a type declaration"
-                if self.depth[i] == 0
-                else "this one is nested inside a module, a signature or an expression"
-            )
+    def _skip_attributes(self, i: int, end: int, ats: str) -> int:
+        while i < end and self.attribute_ats(i) == ats:
+            i = self.matching(i) + 1
+        return i
+
+    def _item_end(self, i: int, d: int) -> Tuple[int, List[int]]:
+        """End of the type item at depth ``d`` whose first declaration starts at ``i``, and
+        its ``and``s: the next item of the same structure or signature, or its ``end``."""
+        tokens, kinds, depth = self.tokens, self.kinds, self.depth
+        ands: List[int] = []
+        n = len(kinds)
+        while i < n:
+            if depth[i] == d:
+                kind = kinds[i]
+                if kind == KEYWORD:
+                    word = tokens.text(i)
+                    if word in _ITEM_KEYWORDS or word == "end":
+                        return i, ands
+                    if word == "and":
+                        ands.append(i)
+                elif kind == RBRACKET or (kind == OTHER and tokens.is_text(i, ";;")):
+                    return i, ands
+                elif kind == LBRACKET and tokens.first_char(i) == "[":
+                    attr = self.attribute_at(i)
+                    if attr is not None and attr[0] == "@@@":
+                        return i, ands
+                    if i + 1 < n and kinds[i + 1] == OP and tokens.text(i + 1).startswith("%%"):
+                        return i, ands
+            i += 1
+        return n, ands
+
+    # -- the walk -------------------------------------------------------------------------
+
+    def module(self) -> ModuleDecl:
+        self._walk()
+        decls = self._drop_inner_duplicates()
+        decls = self._check_references(decls)
+        self._check_signatures(decls)
+        if self.errors:
+            # In the order of the file, whichever check found them.
+            raise_collected(sorted(self.errors, key=_position))
+        if not decls:
             raise SchemaError(
-                f"[@@{name}] is read only on top-level type declarations, and {context}; "
-                f"move the type to the top level of the file",
-                where,
+                "this OCaml file declares no Sarek type: no type declaration carries "
+                "[@@sarek.type] (or [@@sarek.type_private]); mark the element types, or do "
+                "not pass the file",
+                SourceLocation(self.path),
             )
-
-    def _check_references(self, module: ModuleDecl, plain: Dict[str, int]) -> None:
-        declared = {d.name for d in module.decls}
-        for decl in module.decls:
-            exprs: List[TypeExpr] = (
-                [f.type for f in decl.fields]
-                if isinstance(decl, RecordDecl)
-                else [a for c in decl.ctors for a in c.args]
-            )
-            for expr in exprs:
-                while isinstance(expr, ContainerType):
-                    expr = expr.elem
-                if expr.module is not None or expr.name in declared:
-                    continue
-                if expr.name in NO_LAYOUT_TYPES:
-                    raise SchemaError(
-                        f"type {quoted(expr.name)} has no Sarek layout ({NO_LAYOUT_TYPES[expr.name]}); "
-                        f"element types are int32, int64, float32, float64, bool, unit, "
-                        f"records and variants",
-                        expr.location,
-                    )
-                if (
-                    expr.name in plain
-                    and expr.name not in SCALARS
-                    and expr.name not in ("int", "float")
-                ):
-                    raise SchemaError(
-                        f"type {quoted(expr.name)} is declared at {self.loc_of(plain[expr.name])} without "
-                        f"[@@sarek.type]; add the attribute to use it in a Sarek type",
-                        expr.location,
-                    )
-
-
-class _DeclParser:
-    """Strict parser of one type declaration (tokens ``[start, end)`` of the file)."""
-
-    def __init__(self, file: _FileParser, start: int, end: int) -> None:
-        self.file = file
-        self.toks = file.tokens
-        self.i = start
-        self.end = end
-        self.name = "?"
-        self.paren_depth = 0
-        # The token last looked at: the parser peeks at each token several times, and
-        # ``Tokens`` makes a new object per look.
-        self._seen_at = -1
-        self._seen: Optional[Token] = None
-
-    # -- cursor ---------------------------------------------------------------------------
-
-    def peek(self, k: int = 0) -> Optional[Token]:
-        j = self.i + k
-        if j >= self.end:
-            return None
-        if j != self._seen_at:
-            self._seen_at, self._seen = j, self.toks[j]
-        return self._seen
-
-    def peek_text(self, k: int = 0) -> Optional[str]:
-        tok = self.peek(k)
-        return None if tok is None else tok.text
-
-    def peek_kind(self, k: int = 0) -> Optional[int]:
-        tok = self.peek(k)
-        return None if tok is None else tok.kind
-
-    def at(self, text: str) -> bool:
-        tok = self.peek()
-        return tok is not None and tok.text == text
-
-    def next(self) -> Token:
-        tok = self.peek()
-        if tok is None:
-            raise self.error("unexpected end of the declaration")
-        self.i += 1
-        return tok
-
-    def loc(self, tok: Optional[Token]) -> SourceLocation:
-        if tok is None:
-            last = self.toks[self.end - 1] if self.end > 0 else None
-            if last is None:
-                return SourceLocation(self.file.path, 1, 1)
-            return self.file.lines.loc(last.offset + len(last.text))
-        return self.file.loc(tok)
-
-    def error(self, message: str, tok: Optional[Token] = None) -> SchemaError:
-        return SchemaError(message, self.loc(tok if tok is not None else self.peek()))
-
-    def expect(self, text: str, what: str) -> Token:
-        tok = self.peek()
-        if tok is None or tok.text != text:
-            raise self.error(f"expected {quoted(text)} {what}, found {_describe(tok)}")
-        return self.next()
-
-    def at_item_attribute(self) -> bool:
-        return self.i < self.end and self.file.attribute_ats(self.i) == "@@"
-
-    def skip_attributes(self) -> None:
-        """Skip ``[@…]`` attributes (on fields, constructors and type expressions)."""
-        while self.i < self.end and self.file.attribute_ats(self.i) == "@":
-            self.i = self.file.matching(self.i) + 1
-
-    # -- declaration ----------------------------------------------------------------------
-
-    def parse(self) -> TypeDecl:
-        tok = self.peek()
-        if tok is not None and (
-            tok.kind == TYVAR or tok.text in ("(", "_", "+", "-", "!", "+!", "-!", "!+", "!-")
-        ):
-            name = next(
-                (
-                    self.toks.text(k)
-                    for k in range(self.i, self.end)
-                    if self.toks.kinds[k] == LIDENT and not self.toks.is_text(k, "_")
-                ),
-                "?",
-            )
-            raise self.error(
-                f"parameterised type {quoted(name)} is not supported; Sarek element types must be "
-                f"concrete (declare one type per instance)",
-                tok,
-            )
-        name_tok = self.next()
-        if name_tok.kind != LIDENT:
-            raise self.error(
-                f"expected a type name (starting with a lowercase letter), found {quoted(name_tok.text)}",
-                name_tok,
-            )
-        self.name = name_tok.text
-        location = self.loc(name_tok)
-        tok = self.peek()
-        if tok is None or self.at_item_attribute():
-            raise self.error(
-                f"abstract type {quoted(self.name)} has no definition; [@@sarek.type] needs a record "
-                f"or a variant",
-                name_tok,
-            )
-        if tok.text == "+=":
-            raise self.error(f"extensible variant {quoted(self.name)} is not supported", tok)
-        if tok.text != "=":
-            raise self.error(
-                f"expected '=' after the type name {quoted(self.name)}, found {quoted(tok.text)}",
-                tok,
-            )
-        self.next()
-        decl = self.body(name_tok, location, allow_manifest=True)
-        tok = self.peek()
-        if tok is not None and tok.text == "constraint":
-            raise self.error(
-                "type constraints are not supported (element types have no parameters)", tok
-            )
-        while self.at_item_attribute():
-            self.i = self.file.matching(self.i) + 1
-        if self.peek() is not None:
-            raise self.error(
-                f"unexpected {quoted(self.peek_text())} after the declaration of {quoted(self.name)}"
-            )
-        return decl
-
-    def body(self, name_tok: Token, location: SourceLocation, allow_manifest: bool) -> TypeDecl:
-        if self.at("private"):
-            self.next()
-        tok = self.peek()
-        if tok is None:
-            raise self.error(f"expected the definition of {quoted(self.name)}")
-        if tok.text == "..":
-            raise self.error(f"extensible variant {quoted(self.name)} is not supported", tok)
-        if tok.text == "{":
-            return RecordDecl(self.name, self.record(), location)
-        if tok.text == "|" or (tok.kind == UIDENT and not self._is_path(self.i)):
-            return VariantDecl(self.name, self.variant(), location)
-        if tok.text in ("true", "false") or (tok.text == "(" and self.peek_text(1) == ")"):
-            raise self.error(
-                f"constructor {quoted(tok.text)} is not supported; use a capitalised name", tok
-            )
-        if tok.text == "[":
-            raise self.error(
-                f"polymorphic variant type {quoted(self.name)} is not supported; declare an ordinary "
-                f"variant (type t = A | B)",
-                tok,
-            )
-        # A manifest: either an abbreviation (refused) or a re-export ``= M.t = {…}``.
-        self.type_app("abbreviation")
-        after = self.peek()
-        if allow_manifest and after is not None and after.text == "=":
-            self.next()
-            return self.body(name_tok, location, allow_manifest=False)
-        if after is not None and after.text in ("|", "of"):
-            raise self.error(
-                f"expected a constructor name (capitalised) in variant {quoted(self.name)}, found "
-                f"{quoted(tok.text)}",
-                tok,
-            )
-        if not (
-            after is None or self.at_item_attribute() or after.text in ("constraint", "*", "->")
-        ):
-            raise self.error(
-                f"unexpected {quoted(after.text)} after the definition of {quoted(self.name)}",
-                after,
-            )
-        raise SchemaError(
-            f"type abbreviation {quoted(self.name)} cannot be a Sarek type; [@@sarek.type] needs a "
-            f"record or a variant (scalar names such as float32 are built in)",
-            location,
+        return ModuleDecl(
+            default_module_name(self.path),
+            self.path,
+            "ocaml",
+            tuple(decls),
+            SourceLocation(self.path, 1, 1),
         )
 
-    def _is_path(self, i: int) -> bool:
-        return i + 1 < self.end and self.toks[i + 1].text == "."
+    def _walk(self) -> None:
+        """Every token once: blocks opened and closed, module names bound, type items read
+        (and jumped over), every other attribute checked."""
+        tokens, kinds, depth = self.tokens, self.kinds, self.depth
+        blocks = _Blocks(tokens.source)
+        n = len(kinds)
+        i = 0
+        while i < n:
+            kind = kinds[i]
+            d = depth[i]
+            # Directly among the items of the innermost block, not inside a bracket in it.
+            here = d == blocks.depths[-1]
+            if kind == KEYWORD:
+                word = tokens.text(i)
+                if word == "type":
+                    block = blocks.kinds[-1]
+                    if here and block != _OTHER and not (
+                        i > 0 and tokens.text(i - 1) in _NOT_ITEM_AFTER
+                    ):
+                        i = self._type_item(i, block, blocks.modules[-1])
+                        blocks.bind(None, -1)
+                        blocks.in_module_item[-1] = 0
+                        continue
+                elif word == "struct":
+                    inner = self.modules.add(blocks.take(d), blocks.modules[-1])
+                    blocks.push(_STRUCT, d + 1, inner)
+                elif word == "sig":
+                    blocks.push(_SIG, d + 1, blocks.modules[-1])
+                elif word in _BLOCK_KEYWORDS:
+                    blocks.push(_OTHER, d + 1, blocks.modules[-1])
+                elif word == "end":
+                    blocks.pop()
+                elif word == "module":  # ``let module M = struct`` may be in brackets
+                    blocks.bind(self._module_name(i + 1), d)
+                    if here:
+                        blocks.in_module_item[-1] = 1
+                elif word == "and":
+                    if here and blocks.in_module_item[-1]:  # module rec A … and B …
+                        blocks.bind(self._module_name(i + 1), d)
+                elif word in _ITEM_KEYWORDS:
+                    if blocks.pending_depths[-1] == d:
+                        blocks.bind(None, -1)
+                    if here:
+                        blocks.in_module_item[-1] = 0
+            elif kind == LBRACKET:
+                if tokens.first_char(i) == "[":
+                    in_items = here and blocks.kinds[-1] != _OTHER
+                    self._check_attribute(i, ITEM_LEVEL if in_items else ELSEWHERE)
+            elif kind == OTHER and here and tokens.is_text(i, ";;"):
+                blocks.bind(None, -1)
+                blocks.in_module_item[-1] = 0
+            i += 1
 
-    # -- records --------------------------------------------------------------------------
+    def _module_name(self, i: int) -> Optional[str]:
+        """The module a ``module`` (or ``and``) at ``i - 1`` binds, if it binds one."""
+        n = len(self.kinds)
+        if i < n and self.is_keyword(i, "rec"):
+            i += 1
+        if i < n and self.kinds[i] == UIDENT:
+            return self.tokens.text(i)
+        return None  # ``module type S``, ``module _``, ``and x = …`` of a let
 
-    def record(self) -> Tuple[FieldDecl, ...]:
-        self.expect("{", "to open the record")
-        fields: List[FieldDecl] = []
-        while True:
-            self.skip_attributes()
-            if self.at("}"):
-                self.next()
-                return tuple(fields)
-            if self.at("mutable"):
-                self.next()
-            tok = self.next()
-            if tok.kind != LIDENT or tok.text == "_":
-                raise self.error(
-                    f"expected a field name (starting with a lowercase letter) in record "
-                    f"{quoted(self.name)}, found {quoted(tok.text)}",
-                    tok,
-                )
-            self.skip_attributes()
-            self.expect(":", f"after the field name {quoted(tok.text)}")
-            start = self.peek()
-            texpr = self.type_app(f"field {quoted(tok.text)}")
-            self.skip_attributes()
-            after = self.peek()
-            if after is not None and after.text == "*":
-                raise self.error(
-                    f"field {quoted(tok.text)} has a tuple type, which has no Sarek layout; declare a "
-                    f"record type for it",
-                    start,
-                )
-            if after is not None and after.text == "->":
-                raise self.error(
-                    f"field {quoted(tok.text)} has a function type, which is not data", start
-                )
-            fields.append(FieldDecl(tok.text, texpr, self.loc(tok)))
-            if self.at(";"):
-                self.next()
-            elif not self.at("}"):
-                raise self.error(
-                    f"expected ';' or '}}' after field {quoted(tok.text)}, found {_describe(self.peek())}"
-                )
+    def _type_item(self, i: int, block: int, module: int) -> int:
+        """Read the type item whose ``type`` keyword is at ``i``, directly in a ``block`` of
+        structure ``module``; return where it ends."""
+        kinds, depth = self.kinds, self.depth
+        d = depth[i]
+        n = len(kinds)
+        start = self._skip_attributes(i + 1, n, "@")
+        self._check_attributes_in(i + 1, start, claimed=())
+        if start < n and self.is_keyword(start, "nonrec"):
+            start += 1
+        end, ands = self._item_end(start, d)
+        for a, b in zip([start] + [x + 1 for x in ands], ands + [end]):
+            sarek = [
+                k for k in range(a, b)
+                if kinds[k] == LBRACKET and depth[k] == d and self._is_sarek_attribute(k)
+            ]
+            if sarek and block == _SIG:
+                self.in_signatures.append((self._declared_text(a, b), sarek[0]))
+            elif sarek:
+                try:
+                    decl = DeclParser(self, a, b).parse()
+                except SchemaError as e:
+                    # Without its traceback: a kept one holds the parser's frames alive.
+                    self.errors.append(e.with_traceback(None))
+                    self.failed.add(self._declared_text(a, b))
+                    continue  # one report for the declaration (a stray attribute in it
+                    # is often what the parser stopped at)
+                self.decls.append(decl)
+                self.decl_modules.append(module)
+            elif block != _SIG:
+                name = self._declared_name(a, b)
+                if name is not None:
+                    self.plain.setdefault(self.tokens.text(name), name)
+            self._check_attributes_in(a, b, claimed=sarek)
+        return end
 
-    # -- variants -------------------------------------------------------------------------
+    def _is_sarek_attribute(self, i: int) -> bool:
+        attr = self.attribute_at(i)
+        return attr is not None and attr[0] == "@@" and attr[1] in SAREK_ATTRIBUTES
 
-    def variant(self) -> Tuple[CtorDecl, ...]:
-        ctors: List[CtorDecl] = []
-        if self.at("|"):
-            self.next()
-        while True:
-            tok = self.next()
-            if tok.kind != UIDENT:
-                raise self.error(
-                    f"expected a constructor name (capitalised) in variant {quoted(self.name)}, "
-                    f"found {quoted(tok.text)}",
-                    tok,
-                )
-            self.skip_attributes()
-            args: List[TypeExpr] = []
-            nxt = self.peek()
-            if nxt is not None and nxt.text == ":":
-                raise self.error(
-                    f"GADT syntax ({tok.text} : …) is not supported; write '{tok.text} of …'",
-                    nxt,
-                )
-            if nxt is not None and nxt.text == "of":
-                self.next()
-                args = self.ctor_args(tok.text)
-            self.skip_attributes()
-            ctors.append(CtorDecl(tok.text, tuple(args), self.loc(tok)))
-            nxt = self.peek()
-            if nxt is None or self.at_item_attribute() or nxt.text == "constraint":
-                return tuple(ctors)
-            if nxt.text != "|":
-                raise self.error(
-                    f"expected '|' or the end of variant {quoted(self.name)}, found {quoted(nxt.text)}",
-                    nxt,
-                )
-            self.next()
+    def _declared_name(self, a: int, b: int) -> Optional[int]:
+        """The name token of the declaration in ``[a, b)`` (``t`` of ``type ('a, 'b) t``)."""
+        return next((k for k in range(a, b) if self.kinds[k] == LIDENT), None)
 
-    def ctor_args(self, ctor: str) -> List[TypeExpr]:
-        tok = self.peek()
-        if tok is not None and tok.text == "{":
-            raise self.error(
-                f"constructor {quoted(ctor)} has an inline record, which is not supported; declare a "
-                f"record type and use its name as the argument",
-                tok,
+    def _declared_text(self, a: int, b: int) -> str:
+        name = self._declared_name(a, b)
+        return "?" if name is None else self.tokens.text(name)
+
+    # -- attributes -----------------------------------------------------------------------
+
+    def _check_attributes_in(self, a: int, b: int, claimed) -> None:
+        """The attributes of a type item other than the ``claimed`` Sarek ones (an
+        unclaimed ``[@@sarek.type]`` there is inside the definition)."""
+        kinds = self.kinds
+        for k in range(a, b):
+            if kinds[k] == LBRACKET and k not in claimed:
+                self._check_attribute(k, IN_TYPE)
+
+    def _check_attribute(self, i: int, where: str) -> None:
+        """Refuse ``[@@sarek.type]`` where Sarek would not read it, and near misses."""
+        attr = self.attribute_at(i)
+        if attr is None:
+            return
+        ats, name = attr
+        if name in SAREK_ATTRIBUTES:
+            message = misplaced_message(ats, name, where)
+        else:
+            target = self.near_misses.target(name)
+            if target is None:
+                return
+            message = near_miss_message(ats, name, target)
+        self.errors.append(SchemaError(message, self.loc_of(i)))
+
+    def _check_signatures(self, decls: List[TypeDecl]) -> None:
+        """A ``[@@sarek.type]`` in a signature is fine when the definition is a Sarek type
+        too; alone, it would make none (Sarek reads structures only)."""
+        sarek = {d.name for d in decls} | self.failed
+        for name, attribute in self.in_signatures:
+            if name not in sarek:
+                self.errors.append(SchemaError(
+                    f"[@@sarek.type] on {quoted(name)} in a signature makes no Sarek type: "
+                    f"Sarek reads the type declarations of structures only, and this file "
+                    f"declares no Sarek type {quoted(name)}; put [@@sarek.type] on its "
+                    f"definition in the structure",
+                    self.loc_of(attribute),
+                ))
+
+    # -- the declarations as Sarek registers them --------------------------------------------
+
+    def _drop_inner_duplicates(self) -> List[TypeDecl]:
+        """Two Sarek types of one name, one in an inner module: both would be
+        ``<File>.<name>``. (Two at the top level are left to ``resolve``, as in every form.)"""
+        first: Dict[str, int] = {}
+        kept: List[TypeDecl] = []
+        kept_modules: List[int] = []
+        module = default_module_name(self.path)
+        for index, (decl, where) in enumerate(zip(self.decls, self.decl_modules)):
+            if decl.name in first:
+                other = first[decl.name]
+                if where != FILE_MODULE or self.decl_modules[other] != FILE_MODULE:
+                    self.errors.append(SchemaError(
+                        f"duplicate type {quoted(decl.name)} (first defined at "
+                        f"{self.decls[other].location}{self._in_module(self.decl_modules[other])}): "
+                        f"Sarek registers a type of an inner module under the file's module, "
+                        f"so both are {module}.{decl.name} (C name "
+                        f"{module}_{decl.name}); rename one of them",
+                        decl.location,
+                    ))
+                    continue
+            else:
+                first[decl.name] = index
+            kept.append(decl)
+            kept_modules.append(where)
+        self.decls, self.decl_modules = kept, kept_modules
+        return kept
+
+    def _in_module(self, index: int) -> str:
+        return "" if index == FILE_MODULE else f", in module {self.modules.path(index)}"
+
+    def _check_references(self, decls: List[TypeDecl]) -> List[TypeDecl]:
+        """Every type name the declarations use, as the file means it: ``M.t`` of an inner
+        module ``M`` becomes the file's own ``t``; built-in types with no layout and types
+        declared without the attribute are refused here, where the reason is known."""
+        sarek: Dict[str, int] = {}
+        for index, decl in enumerate(decls):
+            sarek.setdefault(decl.name, index)
+        checked = []
+        for decl in decls:
+            # A new declaration only where a reference was rewritten (few are): a record of
+            # thousands of fields is not copied.
+            if isinstance(decl, RecordDecl):
+                types = [self._reference(f.type, sarek) for f in decl.fields]
+                if any(t is not f.type for t, f in zip(types, decl.fields)):
+                    decl = replace(decl, fields=tuple(
+                        f if t is f.type else replace(f, type=t)
+                        for t, f in zip(types, decl.fields)))
+            else:
+                args = [[self._reference(a, sarek) for a in c.args] for c in decl.ctors]
+                if any(x is not y for new, c in zip(args, decl.ctors) for x, y in zip(new, c.args)):
+                    decl = replace(decl, ctors=tuple(
+                        replace(c, args=tuple(new)) for new, c in zip(args, decl.ctors)))
+            checked.append(decl)
+        return checked
+
+    def _reference(self, expr: TypeExpr, sarek: Dict[str, int]) -> TypeExpr:
+        """``expr`` as it refers (rewritten for an inner module), or itself after a refusal
+        (collected: the other references are independent)."""
+        if isinstance(expr, ContainerType):
+            elem = self._reference(expr.elem, sarek)
+            return expr if elem is expr.elem else replace(expr, elem=elem)
+        try:
+            return self._named_reference(expr, sarek)
+        except SchemaError as e:
+            self.errors.append(e.with_traceback(None))
+            return expr
+
+    def _named_reference(self, expr: NamedType, sarek: Dict[str, int]) -> NamedType:
+        name = expr.name
+        if expr.module is not None:
+            parts = expr.module.split(".")
+            if not self.modules.has_name(parts[0]):
+                if len(parts) > 1:
+                    raise SchemaError(
+                        f"nested module path {str(expr)[:200]} names no module of this file; "
+                        f"refer to a type of another schema file as Module.name",
+                        expr.location,
+                    )
+                return expr  # a type of another schema file, or an unknown module: resolve
+            index = sarek.get(name)
+            if index is not None and self.modules.ends_with(self.decl_modules[index], parts):
+                return NamedType(name, None, expr.location)  # the file's own type
+            if name in self.failed:
+                return expr  # refused where it is declared: not again here
+            if name in self.plain:
+                raise self._without_attribute(str(expr), name, expr.location)
+            raise SchemaError(
+                f"unknown type {quoted(str(expr))}: module {expr.module} of this file declares no "
+                f"Sarek type {quoted(name)}",
+                expr.location,
             )
-        args = []
-        while True:
-            args.append(self.type_app(f"an argument of {quoted(ctor)}", ctor_arg=ctor))
-            self.skip_attributes()
-            nxt = self.peek()
-            if nxt is not None and nxt.text == "->":
-                raise self.error(
-                    f"constructor {quoted(ctor)} has a function-typed argument (or GADT syntax), which "
-                    f"is not supported",
-                    nxt,
-                )
-            if nxt is None or nxt.text != "*":
-                return args
-            self.next()
-
-    # -- type expressions -----------------------------------------------------------------
-
-    def type_app(self, what: str, ctor_arg: Optional[str] = None) -> TypeExpr:
-        """An atom followed by postfix type constructors (``point``, ``float32 vector``)."""
-        start = self.peek()
-        expr = self.atom(what, ctor_arg)
-        self.skip_attributes()
-        while True:
-            tok = self.peek()
-            if tok is None or tok.kind not in (LIDENT, UIDENT) or tok.text == "_":
-                return expr
-            if tok.kind == UIDENT:
-                if not self._is_path(self.i):
-                    return expr
-                path = self.path_text()
-                raise self.error(
-                    f"type constructor {quoted(path)} (in {what}) has no Sarek layout; only 'array' and "
-                    f"'vector' exist, and neither has an element layout",
-                    tok,
-                )
-            if tok.text not in ("array", "vector"):
-                raise self.error(
-                    f"type constructor {quoted(tok.text)} (in {what}) has no Sarek layout; only 'array' "
-                    f"and 'vector' exist, and neither has an element layout",
-                    tok,
-                )
-            self.next()
-            expr = ContainerType(expr, tok.text, self.loc(start))
-            self.skip_attributes()
-
-    def path_text(self) -> str:
-        parts = [self.next().text]
-        while self.at(".") and self.peek_kind(1) in (UIDENT, LIDENT):
-            self.next()
-            parts.append(self.next().text)
-        return ".".join(parts)
-
-    def atom(self, what: str, ctor_arg: Optional[str]) -> TypeExpr:
-        tok = self.peek()
-        if tok is None:
-            raise self.error(f"expected a type for {what}")
-        if tok.kind == TYVAR:
-            raise self.error(
-                f"type variable {tok.text} in {what}: parameterised and polymorphic types are not "
-                f"supported; element types must be concrete",
-                tok,
+        if name in sarek or name in self.failed:
+            return expr
+        if name in NO_LAYOUT_TYPES:
+            raise SchemaError(
+                f"type {quoted(name)} has no Sarek layout ({NO_LAYOUT_TYPES[name]}); "
+                f"element types are int32, int64, float32, float64, bool, unit, "
+                f"records and variants",
+                expr.location,
             )
-        if tok.kind == LIDENT:
-            self.next()
-            if tok.text == "_":
-                raise self.error(f"wildcard type '_' in {what}; write a concrete type", tok)
-            nxt = self.peek()
-            if nxt is not None and nxt.text == ":":
-                raise self.error(f"labelled function type in {what} is not data", tok)
-            return NamedType(tok.text, None, self.loc(tok))
-        if tok.kind == UIDENT:
-            if not self._is_path(self.i):
-                raise self.error(
-                    f"expected a type for {what}, found constructor {quoted(tok.text)}", tok
-                )
-            module = self.next().text
-            self.next()  # "."
-            name = self.next()
-            if name.kind == UIDENT:
-                raise self.error(
-                    f"nested module path {module}.{name.text}… is not supported; refer to a type "
-                    f"of another schema file as Module.name",
-                    tok,
-                )
-            if name.kind != LIDENT:
-                raise self.error(
-                    f"expected a type name after {quoted(module + '.')}, found {quoted(name.text)}",
-                    name,
-                )
-            return NamedType(name.text, module, self.loc(tok))
-        if tok.text == "(":
-            return self.parenthesised(what, ctor_arg)
-        if tok.text == "[":
-            raise self.error(f"polymorphic variant type in {what} is not supported", tok)
-        if tok.kind == OP and tok.text.startswith("<"):
-            raise self.error(f"object type in {what} is not supported", tok)
-        if tok.kind == OP and tok.text.startswith("#"):
-            raise self.error(f"class type in {what} is not supported", tok)
-        if tok.kind == OP and tok.text[0] in "?~":
-            raise self.error(f"labelled function type in {what} is not data", tok)
-        raise self.error(f"expected a type for {what}, found {quoted(tok.text)}", tok)
+        if name in self.plain and name not in SCALARS and name not in ("int", "float"):
+            raise self._without_attribute(name, name, expr.location)
+        return expr
 
-    def parenthesised(self, what: str, ctor_arg: Optional[str]) -> TypeExpr:
-        open_tok = self.next()
-        if self.at("module"):
-            raise self.error(f"first-class module type in {what} is not supported", open_tok)
-        # Each level is a Python call: a limit instead of a RecursionError on hostile input.
-        if self.paren_depth >= _MAX_PARENS:
-            raise self.error(
-                f"type in {what} is nested in more than {_MAX_PARENS} parentheses", open_tok
-            )
-        self.paren_depth += 1
-        inner = self.type_app(what)
-        self.paren_depth -= 1
-        self.skip_attributes()
-        tok = self.peek()
-        if tok is not None and tok.text == ",":
-            raise self.error(
-                f"parameterised type application in {what} is not supported; element types must "
-                f"be concrete",
-                open_tok,
-            )
-        if tok is not None and tok.text == "*":
-            if ctor_arg is not None:
-                raise self.error(
-                    f"constructor {quoted(ctor_arg)} takes a single tuple argument written 'of (a * b)', "
-                    f"which has no Sarek layout; write 'of a * b' for several arguments",
-                    open_tok,
-                )
-            raise self.error(
-                f"tuple type in {what} has no Sarek layout; declare a record type", open_tok
-            )
-        if tok is not None and tok.text == "->":
-            raise self.error(f"function type in {what} is not data", open_tok)
-        self.expect(")", f"to close the parenthesis opened at {self.loc(open_tok)}")
-        return inner
+    def _without_attribute(self, written: str, name: str, where: SourceLocation) -> SchemaError:
+        return SchemaError(
+            f"type {quoted(written)} is declared at {self.loc_of(self.plain[name])} without "
+            f"[@@sarek.type]; add the attribute to use it in a Sarek type",
+            where,
+        )
+
+
+def _position(error: SchemaError) -> Tuple[int, int]:
+    location = error.location
+    return (0, 0) if location is None else (location.line, location.col)

@@ -5,6 +5,12 @@ decided here, once, in a fixed order so that the same input always gives the sam
 error: names (identifiers, keywords, duplicates), references (unknown types,
 unknown module), recursion, nesting depth, C-name collisions, and finally the layout rules.
 
+Every refusal of a type is collected, not only the first: the checks go on with the other
+types and all are raised together (``SchemaErrors``, in the order above). A type refused is
+*broken*; a type that uses a broken one is not checked further, so one root cause is reported
+once (``b`` holding an unknown type is refused; ``c`` holding ``b`` is not reported again).
+A problem with a module itself (its name, a module given twice) stops at once.
+
 Walks are iterative and types are built and laid out in dependency order, so a chain of
 thousands of nested records needs no deep Python recursion and each record is laid out once.
 """
@@ -12,15 +18,13 @@ thousands of nested records needs no deep Python recursion and each record is la
 from __future__ import annotations
 
 import difflib
-from typing import Dict, List, Sequence, Tuple, Union
+from typing import Dict, List, Sequence, Set, Tuple, Union
 
-from ..errors import LayoutError, SchemaError, layout_error_message, quoted
+from ..errors import LayoutError, SchemaError, layout_error_message, quoted, raise_collected
 from ..ir.names import RESERVED_WORDS, emitted_name_problem, file_scope_problem, identifier_problem
 from ..ir.predefined import OBJECT_MACROS
 from ..ir.schema import (
     ContainerType,
-    CtorDecl,
-    FieldDecl,
     ModuleDecl,
     NamedType,
     RecordDecl,
@@ -60,77 +64,125 @@ def _check_name(
         raise SchemaError(f"{what} {quoted(name)} {problem}; choose another name", location)
 
 
-def _check_module(module: ModuleDecl, seen_modules: Dict[str, ModuleDecl]) -> None:
+def _check_module(
+    module: ModuleDecl, seen_modules: Dict[str, ModuleDecl], errors: List[SchemaError],
+    broken: Set[int], misnamed: Set[int],
+) -> None:
+    """Names and shapes of ``module``'s declarations, every refusal added to ``errors``: the
+    ``id`` of a malformed declaration goes in ``broken``, of one with a bad name in
+    ``misnamed``. A problem with the module itself is raised at once (with ``errors``)."""
     if module.name:
         problem = identifier_problem(module.name, file_scope=True)
         if problem is not None:
-            raise SchemaError(
+            raise_collected(errors + [SchemaError(
                 f"module name {quoted(module.name)} {problem}; set \"module\" to a valid identifier",
                 module.location,
-            )
+            )])
     if module.name in seen_modules:
         other = seen_modules[module.name]
-        raise SchemaError(
+        raise_collected(errors + [SchemaError(
             f"module {module.name!r} is also defined by {other.path}; "
             f"give one of them another \"module\" name",
             module.location,
-        )
+        )])
     seen_modules[module.name] = module
 
     seen_types: Dict[str, TypeDecl] = {}
     for decl in module.decls:
-        _check_name("type name", decl.name, decl.location, file_scope=True)
-        if decl.name in SCALARS or decl.name in _ALIASES:
-            raise SchemaError(
-                f"type name {decl.name!r} is a built-in scalar name; choose another name",
-                decl.location,
-            )
-        if decl.name in seen_types:
-            raise SchemaError(
-                f"duplicate type {decl.name!r} (first defined at {seen_types[decl.name].location})",
-                decl.location,
-            )
-        seen_types[decl.name] = decl
-        if isinstance(decl, RecordDecl):
-            if not decl.fields:
-                raise SchemaError(
-                    f"record {decl.name!r} has no fields; an element type needs at least one",
-                    decl.location,
-                )
-            _check_members("field", decl.name, decl.fields)
-        else:
-            if not decl.ctors:
-                raise SchemaError(
-                    f"variant {decl.name!r} has no constructors; it needs at least one",
-                    decl.location,
-                )
-            _check_members("constructor", decl.name, decl.ctors)
+        # A type with a name that cannot be emitted is refused, but stays whole: its layout
+        # and its users' are still checked (not its C names: that would say it twice). A
+        # malformed one (a duplicate, nothing in it) is broken: it is not laid out, and its
+        # users are not reported again.
+        bad_name = _collect(errors, _check_name, "type name", decl.name, decl.location,
+                            file_scope=True)
+        malformed = _collect(errors, _check_shape, decl, seen_types)
+        if decl.name not in seen_types:
+            seen_types[decl.name] = decl
+        members = decl.fields if isinstance(decl, RecordDecl) else decl.ctors
+        what = "field" if isinstance(decl, RecordDecl) else "constructor"
+        seen: Dict[str, SourceLocation] = {}
+        for member in members:
+            bad_name |= _collect(errors, _check_name, f"{what} name", member.name,
+                                 member.location, emitted=what == "field")
+            if member.name in seen:
+                malformed = True
+                errors.append(SchemaError(
+                    f"duplicate {what} {member.name!r} in {decl.name!r} (first at {seen[member.name]})",
+                    member.location,
+                ))
+            seen.setdefault(member.name, member.location)
+        if malformed:
+            broken.add(id(decl))
+        if bad_name:
+            misnamed.add(id(decl))
 
 
-def _check_members(
-    what: str, type_name: str, members: Sequence[Union[FieldDecl, CtorDecl]]
-) -> None:
-    seen: Dict[str, SourceLocation] = {}
-    for member in members:
-        _check_name(f"{what} name", member.name, member.location, emitted=what == "field")
-        if member.name in seen:
+def _collect(errors: List[SchemaError], check, *args, **kwargs) -> bool:
+    """Run ``check``; a refusal is added to ``errors``. True when there was one."""
+    try:
+        check(*args, **kwargs)
+    except SchemaError as e:
+        errors.append(e.with_traceback(None))  # a kept traceback holds frames alive
+        return True
+    return False
+
+
+def _check_shape(decl: TypeDecl, seen_types: Dict[str, TypeDecl]) -> None:
+    if decl.name in SCALARS or decl.name in _ALIASES:
+        raise SchemaError(
+            f"type name {decl.name!r} is a built-in scalar name; choose another name",
+            decl.location,
+        )
+    if decl.name in seen_types:
+        raise SchemaError(
+            f"duplicate type {decl.name!r} (first defined at {seen_types[decl.name].location})",
+            decl.location,
+        )
+    if isinstance(decl, RecordDecl):
+        if not decl.fields:
             raise SchemaError(
-                f"duplicate {what} {member.name!r} in {type_name!r} (first at {seen[member.name]})",
-                member.location,
+                f"record {decl.name!r} has no fields; an element type needs at least one",
+                decl.location,
             )
-        seen[member.name] = member.location
+    elif not decl.ctors:
+        raise SchemaError(
+            f"variant {decl.name!r} has no constructors; it needs at least one",
+            decl.location,
+        )
 
 
 class _Resolver:
-    def __init__(self, modules: Sequence[ModuleDecl]) -> None:
+    def __init__(
+        self, modules: Sequence[ModuleDecl], errors: List[SchemaError], broken_decls: Set[int],
+        misnamed_decls: Set[int],
+    ) -> None:
         self.modules = list(modules)
+        self.errors = errors
         self.by_module: Dict[str, Dict[str, TypeDecl]] = {}
         self.module_of: Dict[Key, ModuleDecl] = {}
+        #: Types refused (or using a refused one): not checked further, never laid out.
+        self.broken: Set[Key] = set()
+        #: Types with a name refused already: their C names are not judged again.
+        self.misnamed: Set[Key] = set()
+        #: Every type once, in declaration order (a duplicate, already refused, is left out).
+        self.order: List[Key] = []
         for module in self.modules:
             table = self.by_module.setdefault(module.name, {})
             for decl in module.decls:
+                key = (module.name, decl.name)
+                if decl.name in table:
+                    continue
                 table[decl.name] = decl
-                self.module_of[(module.name, decl.name)] = module
+                self.module_of[key] = module
+                self.order.append(key)
+                if id(decl) in broken_decls:
+                    self.broken.add(key)
+                if id(decl) in misnamed_decls:
+                    self.misnamed.add(key)
+
+    def refuse(self, key: Key, error: SchemaError) -> None:
+        self.errors.append(error)
+        self.broken.add(key)
 
     # -- references -----------------------------------------------------------------------
 
@@ -169,35 +221,46 @@ class _Resolver:
     # -- the whole schema -----------------------------------------------------------------
 
     def run(self) -> Schema:
+        order = self.order
         # 1. resolve every reference, collecting each type's direct dependencies.
         resolved: Dict[Key, list] = {}
         deps: Dict[Key, List[Key]] = {}
-        order: List[Key] = []
-        for module in self.modules:
-            for decl in module.decls:
-                key = (module.name, decl.name)
-                order.append(key)
-                members = _member_exprs(decl)
-                resolved[key] = [
-                    [self.resolve_expr(e, module.name) for e in exprs] for _, exprs, _ in members
-                ]
-                found: List[Key] = []
-                for exprs in resolved[key]:
-                    for r in exprs:
-                        _collect_keys(r, found)
-                deps[key] = list(dict.fromkeys(found))
+        for key in order:
+            if key in self.broken:
+                continue
+            decl = self.by_module[key[0]][key[1]]
+            refs: list = []
+            for _, exprs, _ in _member_exprs(decl):
+                refs.append([])
+                for e in exprs:
+                    try:
+                        refs[-1].append(self.resolve_expr(e, key[0]))
+                    except SchemaError as error:  # each unknown name is its own mistake
+                        self.refuse(key, error.with_traceback(None))
+            if key in self.broken:
+                continue
+            resolved[key] = refs
+            found: List[Key] = []
+            for exprs in refs:
+                for r in exprs:
+                    _collect_keys(r, found)
+            deps[key] = list(dict.fromkeys(found))
 
         # 2. recursion, nesting depth, and a dependency order (iterative DFS).
-        post_order = self._dependency_order(order, deps)
+        post_order = self._dependency_order([k for k in order if k in deps], deps)
 
         # 3. C names must be unique once mangled, enum constants and helpers included.
-        self._check_c_names(order)
-        self._check_member_names(order, resolved)
+        named = [k for k in order if k not in self.misnamed and k not in self.broken]
+        self._check_c_names(named)
+        self._check_member_names([k for k in named if k in resolved], resolved)
 
         # 4. build elttypes, lay them out and fill in their members, innermost first.
         elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
         types: Dict[Key, SchemaType] = {}
         for key in post_order:
+            if key in self.broken or any(d in self.broken for d in deps[key]):
+                self.broken.add(key)  # a knock-on of a type refused above: not reported
+                continue
             decl = self.by_module[key[0]][key[1]]
             members = resolved[key]
             if isinstance(decl, RecordDecl):
@@ -221,9 +284,10 @@ class _Resolver:
                 else:
                     layout = variant_layout(t.name, t.ctors)
             except LayoutError as e:
-                raise SchemaError(
+                self.refuse(key, SchemaError(
                     layout_error_message(e.error), _member_location(decl, e.error.field)
-                ) from None
+                ))
+                continue
             member_types = [[r if isinstance(r, Scalar) else types[r] for r in refs] for refs in members]
             own_members, items, arms = members_of(decl, layout, member_types)
             types[key] = SchemaType(
@@ -239,12 +303,17 @@ class _Resolver:
                 items=items,
                 arms=arms,
             )
+        raise_collected(self.errors)
         return Schema(tuple(self.modules), tuple(types[k] for k in order))
 
     def _dependency_order(self, order: List[Key], deps: Dict[Key, List[Key]]) -> List[Key]:
+        """``order`` (types whose references resolved) with every type after the types it
+        uses. A cycle is refused once, at the type it returns to, and breaks every type on
+        it; a type using a broken one is dropped silently (a knock-on)."""
         state: Dict[Key, int] = {}  # 1 = on the stack, 2 = done
         depth: Dict[Key, int] = {}
         post: List[Key] = []
+        broken = self.broken
         for root in order:
             if root in state:
                 continue
@@ -253,16 +322,20 @@ class _Resolver:
             while stack:
                 key, it = stack[-1]
                 for dep in it:
+                    if dep in broken or dep not in deps:
+                        continue  # refused already: its users are dropped when they finish
                     if state.get(dep) == 1:
                         cycle = [k for k, _ in stack]
                         cycle = cycle[cycle.index(dep):] + [dep]
                         decl = self.by_module[dep[0]][dep[1]]
                         path = " -> ".join(_display(k) for k in cycle)
-                        raise SchemaError(
+                        self.refuse(dep, SchemaError(
                             f"recursive type {_display(dep)!r} ({path}): element types must have a "
                             f"fixed size; store an index into another buffer instead",
                             decl.location,
-                        )
+                        ))
+                        broken.update(cycle)
+                        continue
                     if dep not in state:
                         state[dep] = 1
                         stack.append((dep, iter(deps[dep])))
@@ -270,58 +343,79 @@ class _Resolver:
                 else:
                     stack.pop()
                     state[key] = 2
+                    if key in broken or any(d in broken or d not in deps for d in deps[key]):
+                        broken.add(key)
+                        continue
                     depth[key] = 1 + max((depth[d] for d in deps[key]), default=0)
                     if depth[key] > MAX_NESTING:
                         decl = self.by_module[key[0]][key[1]]
-                        raise SchemaError(
+                        self.refuse(key, SchemaError(
                             f"type {_display(key)!r} nests types {depth[key]} levels deep; "
                             f"the limit is {MAX_NESTING}",
                             decl.location,
-                        )
+                        ))
+                        continue
                     post.append(key)
         return post
 
     def _check_c_names(self, order: List[Key]) -> None:
+        """Every C name of ``order``'s types free and unique. One cause is reported once:
+        a constructor's enum constant and ``make_`` helper share it, a type's constructors
+        are not judged when the type's own C name is refused (theirs start with it), and a
+        module whose prefix spoils every C name (``M__x_``) is refused at its first type."""
         taken: Dict[str, str] = {}
+        errors = self.errors
+        refused: Set[Key] = set()
+        spoilt_modules: Set[str] = set()
 
-        def claim(c_name: str, owner: str, location: SourceLocation) -> None:
+        def claim(c_name: str, owner: str, location: SourceLocation) -> bool:
             # Each part is a safe name, but joined they can spell a reserved one
             # (module "size" + type "t" = size_t; type "t_" + constructor "A" = t__A).
             problem = file_scope_problem(c_name)
             if problem is not None:
                 parts = "the type or its module" if owner.startswith("type") else (
                     "the constructor or its type")
-                raise SchemaError(
+                errors.append(SchemaError(
                     f"C name {c_name!r} of {owner} {problem}; rename {parts}", location
-                )
+                ))
+                return False
             if c_name in taken and taken[c_name] != owner:
-                raise SchemaError(
+                errors.append(SchemaError(
                     f"C name {c_name!r} of {owner} collides with {taken[c_name]}; "
                     f"rename one of them",
                     location,
-                )
+                ))
+                return False
             taken[c_name] = owner
+            return True
 
         for key in order:
             decl = self.by_module[key[0]][key[1]]
-            claim(c_name_of(*key), f"type {_display(key)!r}", decl.location)
+            if key[0] in spoilt_modules:
+                refused.add(key)
+                continue
+            if not claim(c_name_of(*key), f"type {_display(key)!r}", decl.location):
+                refused.add(key)
+                if key[0] and file_scope_problem(c_name_of(key[0], "a")) is not None:
+                    spoilt_modules.add(key[0])
         for key in order:
             decl = self.by_module[key[0]][key[1]]
-            if isinstance(decl, VariantDecl):
+            if key not in refused and isinstance(decl, VariantDecl):
                 c_name = c_name_of(*key)
                 for ctor in decl.ctors:
                     owner = f"constructor {_display(key)}.{ctor.name}"
-                    claim(f"{c_name}_{ctor.name}", owner, ctor.location)
-                    claim(f"make_{c_name}_{ctor.name}", owner, ctor.location)
+                    if not (claim(f"{c_name}_{ctor.name}", owner, ctor.location)
+                            and claim(f"make_{c_name}_{ctor.name}", owner, ctor.location)):
+                        continue
                     if ctor.args:
                         # The union arm <Ctor>_v is a member name, emitted bare. ('__' in
                         # it, as Sarek's own `Some_` gives, is harmless in a member name.)
                         arm = f"{ctor.name}_v"
                         if arm in RESERVED_WORDS or arm in OBJECT_MACROS:
-                            raise SchemaError(
+                            errors.append(SchemaError(
                                 f"union arm {arm!r} of {owner} is a reserved word or a "
                                 f"predefined macro of a C-family compiler; rename the "
-                                f"constructor", ctor.location)
+                                f"constructor", ctor.location))
 
 
     def _check_member_names(self, order: List[Key], resolved: Dict[Key, list]) -> None:
@@ -348,12 +442,12 @@ class _Resolver:
                 fix = "rename the type (a variant's struct has the members tag, data, <Ctor>_v)"
             if clashes:
                 name, location = clashes[0]
-                raise SchemaError(
+                self.errors.append(SchemaError(
                     f"type {_display(key)!r} has a member {name!r} and uses the type {name!r} "
                     f"in the same struct, which C++ refuses (the member would change what "
                     f"{name!r} means there); {fix}",
                     location,
-                )
+                ))
 
 
 def _display(key: Key) -> str:
@@ -402,9 +496,13 @@ def _member_location(decl: TypeDecl, field_path: str) -> SourceLocation:
 
 
 def resolve(modules: Sequence[ModuleDecl]) -> Schema:
-    """Check and resolve ``modules`` together; raises ``SchemaError`` at the first problem."""
+    """Check and resolve ``modules`` together. Raises ``SchemaError`` for one refusal and
+    ``SchemaErrors`` (a ``SchemaError`` too) for several, in the order the checks run."""
     seen: Dict[str, ModuleDecl] = {}
+    errors: List[SchemaError] = []
+    broken: Set[int] = set()
+    misnamed: Set[int] = set()
     for module in modules:
-        _check_module(module, seen)
-    return _Resolver(modules).run()
+        _check_module(module, seen, errors, broken, misnamed)
+    return _Resolver(modules, errors, broken, misnamed).run()
 

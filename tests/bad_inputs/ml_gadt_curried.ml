@@ -1,0 +1,1 @@
+type t = A : int32 -> int32 -> t [@@sarek.type]

@@ -1,0 +1,3 @@
+type t =
+  | A : 'a -> t
+[@@sarek.type]

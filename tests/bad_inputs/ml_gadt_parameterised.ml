@@ -1,0 +1,1 @@
+type _ t = A : int32 t [@@sarek.type]

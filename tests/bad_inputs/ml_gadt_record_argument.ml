@@ -1,0 +1,3 @@
+type t =
+  | A : { x : int32 } -> t
+[@@sarek.type]

@@ -1,0 +1,6 @@
+type w = W [@@sarek.type]
+
+type t =
+  | A : int32 -> w
+  | B : t
+[@@sarek.type]

@@ -1,3 +1,0 @@
-type t =
-  | A : int32 -> t
-[@@sarek.type]

@@ -1,0 +1,1 @@
+type point = { x : float32; y : float32 } [@@Sarek.Type]

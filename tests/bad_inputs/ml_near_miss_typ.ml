@@ -1,0 +1,2 @@
+type point = { x : float32; y : float32 }
+[@@sarek.typ]

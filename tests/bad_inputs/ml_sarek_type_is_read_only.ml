@@ -1,3 +1,0 @@
-module M = struct
-  type t = { x : int32 } [@@sarek.type]
-end
