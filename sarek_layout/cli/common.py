@@ -39,7 +39,7 @@ def add_c_header_options(parser: argparse.ArgumentParser) -> None:
 def c_header_options(args: argparse.Namespace) -> CHeaderOptions:
     """The ``add_c_header_options`` options of ``args``; a malformed ``--c-module`` is a
     usage error of one line (checked here, not by argparse, which adds its usage lines)."""
-    from ..errors import UsageError
+    from ..errors import UsageError, quoted
     from ..frontends.c_modules import CHeaderOptions, module_choices, parse_module_assignment
 
     assignments = []
@@ -47,7 +47,7 @@ def c_header_options(args: argparse.Namespace) -> CHeaderOptions:
         try:
             assignments.append(parse_module_assignment(text))
         except ValueError as e:
-            raise UsageError(f"--c-module {text}: {e}") from None
+            raise UsageError(f"--c-module {quoted(text, 80)}: {e}") from None
     return CHeaderOptions(tuple(getattr(args, "include_dirs", ())),
                           tuple(getattr(args, "defines", ())), module_choices(assignments))
 

@@ -83,6 +83,11 @@ class CHeaderOptions:
         return CHeaderOptions(self.include_dirs, self.defines, modules)
 
 
+def _one_line(text: str) -> str:
+    """A file name as typed, or its ``repr`` when it holds characters that do not print."""
+    return text if text.isprintable() else repr(text)
+
+
 def _module_problem(module: str) -> Optional[str]:
     return None if module == "" else identifier_problem(module, file_scope=True)
 
@@ -92,10 +97,10 @@ def parse_module_assignment(text: str) -> Tuple[str, str]:
     empty MODULE means no module (C names are the bare type names)."""
     header, sep, module = text.rpartition("=")
     if not sep or not header:
-        raise ValueError(f"expected HEADER=MODULE (e.g. shapes.h=Geometry), not {text!r}")
+        raise ValueError(f"expected HEADER=MODULE (e.g. shapes.h=Geometry), not {quoted(text)}")
     problem = _module_problem(module)
     if problem is not None:
-        raise ValueError(f"module name {module!r} {problem}")
+        raise ValueError(f"module name {quoted(module)} {problem}")
     return header, module
 
 
@@ -105,7 +110,8 @@ def module_choices(assignments: Iterable[Tuple[str, str]]) -> Dict[str, ModuleCh
     chosen: Dict[str, ModuleChoice] = {}
     for header, module in assignments:
         key = os.path.realpath(header)
-        choice = ModuleChoice(module, f"--c-module {header}={module}")
+        # Shown in messages of one line: a file name with a newline is escaped.
+        choice = ModuleChoice(module, f"--c-module {_one_line(header)}={module}")
         if key in chosen and chosen[key].module != module:
             raise UsageError(f"{chosen[key].how} and {choice.how} give one header two modules")
         chosen.setdefault(key, choice)
@@ -123,7 +129,7 @@ def check_module_headers(options: CHeaderOptions, paths: Sequence[str],
     given = {os.path.realpath(p) for p in headers}
     for key, choice in options.modules.items():
         if key not in given:
-            shown = ", ".join(headers) or "none"
+            shown = ", ".join(_one_line(h) for h in headers) or "none"
             raise UsageError(f"{choice.how}: that header is not among the C headers given "
                              f"(headers given: {shown})")
 
