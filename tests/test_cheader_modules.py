@@ -252,3 +252,21 @@ def test_a_second_module_comment_is_refused(tmp_path, monkeypatch, capsys):
                                     "// sarek-layout: module Geo\n" + GEO_TYPES)
     status, out, err = run(capsys, "layout", "geo.h")
     assert status == 2 and err.startswith("geo.h:2:1: error: a second") and "geo.h:1:1" in err
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="diff --against reads git")
+def test_diff_against_a_revision_gives_its_copy_of_a_header_the_module(tmp_path, monkeypatch,
+                                                                      capsys):
+    monkeypatch.chdir(tmp_path)
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run(git + ["init", "-q", "."], check=True)
+    (tmp_path / "shapes.h").write_text(GEO_TYPES)
+    subprocess.run(git + ["add", "shapes.h"], check=True)
+    subprocess.run(git + ["commit", "-qm", "v1"], check=True)
+    (tmp_path / "shapes.h").write_text(GEO_TYPES.replace("float y;", "float y; float z;"))
+    status, out, err = run(capsys, "diff", "--against", "HEAD", "shapes.h", "--json",
+                           "--c-module", "shapes.h=Geo")
+    assert status == 1, err
+    changes = json.loads(out)["changes"]
+    # One type, Geo.vec2, on both sides: it grew (not removed under one name, added under another).
+    assert {c["type"] for c in changes} == {"Geo.vec2"}, changes
