@@ -16,9 +16,11 @@ headers generated from a schema with ``bool``/``unit`` fields read back as ``int
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
-header) *in the header itself*; types from included headers may be referenced and become
-``Module.name`` references to those headers' modules. Other declarations (functions, static
-assertions, enums, unions, scalar typedefs) are not types of the schema.
+header) *in the header itself*, plus those of included headers that are not given but that
+its types use. Which header holds a type, and how a member names a type of another header,
+is decided for all the headers of a command together (``c_namespace``: one namespace of
+typedef names, as in C). Other declarations (functions, static assertions, enums, unions,
+scalar typedefs) are not types of the schema.
 
 **Tagged variants** (the shape of SPEC §4): a struct whose members, ignoring padding, are
 ``int32_t tag;`` and a union ``data`` of one member ``<Ctor>_v`` per constructor with
@@ -30,11 +32,13 @@ prefixes all its constants.
 
 **Padding** members, whose names start with ``_sarek_``, are skipped wherever they are.
 
-**Module name and C names.** The module is the header's stem, capitalised, *when* every
-typedef name of the header starts with ``<stem>_`` (stem compared case-insensitively, the
-prefix spelled the same in all of them): the prefix is stripped and becomes the module, so
-``Geometry_point`` in ``geometry.h`` reads back as ``Geometry.point``. Otherwise the module
-is ``""`` (no prefix) and the type names are the typedef names, so C names never change.
+**Module name and C names** (``c_modules``): ``--c-module HEADER=MODULE``, else a
+``// sarek-layout: module NAME`` comment in the header, else the header's stem, capitalised,
+*when* every typedef name of the header starts with ``<stem>_`` (stem compared
+case-insensitively, the prefix spelled the same in all of them): the prefix is stripped and
+becomes the module, so ``Geometry_point`` in ``geometry.h`` reads back as
+``Geometry.point``. Otherwise the module is ``""`` (no prefix) and the type names are the
+typedef names. Whatever the module, C names never change.
 
 Refused, with the C source position: pointers, arrays, bit-fields, ``char``, ``bool``,
 ``short``, ``long`` (its size differs between ABIs), unsigned and other non-Sarek scalar
