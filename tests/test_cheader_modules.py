@@ -104,6 +104,16 @@ def test_layout_of_a_header_and_the_header_it_includes_given_together(repro, cap
     assert as_measured(types, ["vec2", "body"]) == expected
 
 
+def test_import_c_of_headers_given_together_gives_schemas_that_load_together(repro, capsys):
+    status, _, err = run(capsys, "import-c", "inc/vec.h", "top.h", "-o", "out")
+    assert status == 0, err
+    top = (repro / "out" / "top.toml").read_text()
+    assert 'record = "vec2"' not in top and '["p", "vec2"]' in top  # vec.h's type, used
+    types = layout_json(capsys, "out/vec.toml", "out/top.toml")
+    expected = gcc_layout(repro, ["top.h"], {"vec2": ["x", "y"], "body": ["p", "v"]}, ["-Iinc"])
+    assert as_measured(types, ["vec2", "body"]) == expected
+
+
 def test_diamond_include_is_one_type(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "vec.h").write_text(VEC_H)
