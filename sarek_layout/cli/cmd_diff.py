@@ -33,6 +33,9 @@ def add_parser(sub) -> None:
                    help="accept the breaking changes of this type (name, Module.name or C "
                    "name; repeatable): they are still listed, and no longer fail")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    from .common import add_c_header_options
+
+    add_c_header_options(p)
     p.set_defaults(run=run)
 
 
@@ -72,7 +75,24 @@ def run(args: argparse.Namespace) -> int:
         return _compare(args, files.old, files.new, files.display, files.notes)
 
 
-def _load(paths, display):
+def _copies_of(args, display):
+    """Each revision copy of a header that a ``--c-module`` names -> that header: the copy
+    (``REV:path``) gets its module. Empty outside ``--against``."""
+    import os
+
+    from .common import c_header_options
+
+    chosen = c_header_options(args).modules
+    copies = {}
+    for copy, shown in display.items():
+        rel = shown.split(":", 1)[1].replace("/", os.sep)
+        for header in chosen:  # the work-tree header at the same path in the repository
+            if header.endswith(os.sep + rel):
+                copies[copy] = header
+    return copies
+
+
+def _load(paths, display, args):
     """The schema of ``paths`` (empty when there are none); errors in a revision's files
     name them ``REV:path``."""
     from ..errors import SchemaError, raise_collected
@@ -82,7 +102,7 @@ def _load(paths, display):
     if not paths:
         return Schema((), ())
     try:
-        return load(paths)
+        return load(paths, args, copies=_copies_of(args, display))
     except SchemaError as e:
         shown = [one if one.location is None or one.location.file not in display else
                  SchemaError(one.message, SourceLocation(display[one.location.file],
@@ -100,10 +120,16 @@ def _compare(args, old_paths, new_paths, display=None, notes=()) -> int:
 
     from ..abi.diff import diff_schemas
     from ..abi.report import report_json, report_lines, summary_line
+    from ..frontends.c_modules import check_module_headers
+    from .common import c_header_options
 
     display = display or {}
-    old = _load(old_paths, display)
-    new = _load(new_paths, {})
+    # A --c-module header must be one of the headers of either side (or, with --against,
+    # of the work tree's SCHEMA files).
+    check_module_headers(c_header_options(args), list(old_paths) + list(new_paths)
+                         if not display else list(args.paths) + list(new_paths))
+    old = _load(old_paths, display, args)
+    new = _load(new_paths, {}, args)
     report = diff_schemas(old, new)
     if args.allow:
         report = report.allow(_allowed_names(args.allow, old, new))

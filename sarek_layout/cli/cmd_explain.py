@@ -37,6 +37,9 @@ def add_parser(sub) -> None:
         action="store_true",
         help="with --svg/--html: write nothing; exit 1 and name the files that are missing or stale",
     )
+    from .common import add_c_header_options
+
+    add_c_header_options(p)
     p.set_defaults(run=run)
 
 
@@ -95,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.check and not (args.svg or args.html):
         raise UsageError("--check needs --svg or --html (it checks those files)")
-    schema = load(args.schemas)
+    schema = load(args.schemas, args)
     types = select_types(schema, args.type)
     walks = walk_types(types, schema.types)
 

@@ -56,6 +56,9 @@ def add_parser(sub) -> None:
         help="also write a dependency file (Make syntax, read by make and ninja): each output "
         "depends on its schema files; a path that make and ninja cannot both read is refused",
     )
+    from .common import add_c_header_options
+
+    add_c_header_options(p)
     p.set_defaults(run=run)
 
 
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from ..codegen.writer import depfile_text, plan, unified_diff, write_files
     from .common import load
 
-    schema = load(args.schemas)
+    schema = load(args.schemas, args)
     files = render_headers(schema, args.targets or DEFAULT_TARGETS)
     writing = not (args.check or args.diff)
     # Every output path is judged before any old output is read back or anything written.

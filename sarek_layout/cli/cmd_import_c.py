@@ -1,4 +1,5 @@
-"""``sarek-layout import-c HEADER... [--json] [-o DIR] [-I DIR] [-D NAME[=VALUE]]``.
+"""``sarek-layout import-c HEADER... [--json] [-o DIR] [-I DIR] [-D NAME[=VALUE]]
+[--c-module HEADER=MODULE]``.
 
 Reads existing C headers' ``typedef struct`` declarations (see ``frontends.cheader``), checks
 them as a schema (all headers together, so they may refer to each other), and prints each as
@@ -29,22 +30,9 @@ def add_parser(sub) -> None:
         help="write one schema file per header into DIR, <header stem>.toml (.json with "
         "--json), creating DIR if needed (required with several headers)",
     )
-    p.add_argument(
-        "-I",
-        dest="include_dirs",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="add DIR to the preprocessor's include path",
-    )
-    p.add_argument(
-        "-D",
-        dest="defines",
-        action="append",
-        default=[],
-        metavar="NAME[=VALUE]",
-        help="define a preprocessor macro",
-    )
+    from .common import add_c_header_options
+
+    add_c_header_options(p)
     p.set_defaults(run=run)
 
 
@@ -55,9 +43,11 @@ def run(args: argparse.Namespace) -> int:
     from ..codegen.output_paths import Output, check_outputs, printable
     from ..codegen.writer import write_files
     from ..errors import UsageError
-    from ..frontends.cheader import read_header
+    from ..frontends.c_modules import check_module_headers
+    from ..frontends.c_namespace import read_headers
     from ..frontends.resolve import resolve
     from ..schema_writers import to_json, to_toml
+    from .common import c_header_options
 
     if len(args.headers) > 1 and not args.output_dir:
         raise UsageError("several headers give several schemas: write them with -o DIR")
@@ -69,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
         outputs = [Output(os.path.join(args.output_dir, os.path.splitext(os.path.basename(h))[0] + suffix),
                           f"schema of {printable(h)}") for h in args.headers]
         check_outputs(outputs, args.headers, writing=True)
-    modules = [read_header(h, args.include_dirs, args.defines) for h in args.headers]
+    options = c_header_options(args)
+    check_module_headers(options, args.headers, all_headers=True)
+    # Together: a type of one header used by another is that header's (c_namespace).
+    modules = read_headers(args.headers, options)
     resolve(modules)  # every check a schema gets, before anything is printed
 
     texts = []

@@ -21,6 +21,9 @@ def add_parser(sub) -> None:
                    "their fields, constructors list their args); leaves multiply with nesting, "
                    "and a document of more than 1,000,000 is refused")
     p.add_argument("--type", metavar="NAME", help="only this type (name, Module.name or C name)")
+    from .common import add_c_header_options
+
+    add_c_header_options(p)
     p.set_defaults(run=run)
 
 
@@ -30,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from ..report import schema_json, text_report
     from .common import load, select_types
 
-    schema = load(args.schemas)
+    schema = load(args.schemas, args)
     types = select_types(schema, args.type)
     if args.json:
         import json

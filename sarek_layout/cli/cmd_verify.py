@@ -31,6 +31,9 @@ def add_parser(sub) -> None:
                    help="compare the structs recorded in the DWARF of this object, static "
                    "library, shared library or executable (ELF, built with -g) instead of "
                    "compiling headers (also compile with --toolchain/--header); repeatable")
+    from .common import add_c_header_options
+
+    add_c_header_options(p)
     p.set_defaults(run=run)
 
 
@@ -60,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.schemas:
         raise UsageError("verify needs at least one SCHEMA file")
-    schema = load(args.schemas)
+    schema = load(args.schemas, args)
     objects_status = None
     if args.object:
         from ..verify.objects import verify_objects

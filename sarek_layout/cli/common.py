@@ -1,21 +1,80 @@
-"""Helpers shared by the sub-commands: loading schemas and picking types by name."""
+"""Helpers shared by the sub-commands: the options of C header schemas, loading schemas and
+picking types by name."""
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+import argparse
 
-from ..errors import UsageError
-from ..ir.schema import Schema, SchemaType
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: the sub-commands'
+# parsers call ``add_c_header_options`` at start-up, which must stay cheap (cli/main.py).
+if TYPE_CHECKING:
+    from typing import Optional, Sequence, Tuple
+
+    from ..frontends.c_modules import CHeaderOptions
+    from ..ir.schema import Schema, SchemaType
 
 
-def load(paths: Sequence[str]) -> Schema:
+def add_c_header_options(parser: argparse.ArgumentParser) -> None:
+    """``-I``, ``-D`` and ``--c-module``: how the C headers among the inputs are read. Every
+    command that reads schemas takes them (docs/c-headers.md)."""
+    group = parser.add_argument_group(
+        "C headers (.h inputs)",
+        "Headers are preprocessed with a small bundled libc and read together: their typedef "
+        "names share one namespace, as in C. See docs/c-headers.md.",
+    )
+    group.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                       help="add DIR to the preprocessor's include path (repeatable)")
+    group.add_argument("-D", dest="defines", action="append", default=[],
+                       metavar="NAME[=VALUE]", help="define a preprocessor macro (repeatable)")
+    group.add_argument(
+        "--c-module", dest="c_modules", action="append", default=[],
+        metavar="HEADER=MODULE",
+        help="the module of the types of HEADER, one of the headers given (repeatable; an "
+        "empty MODULE means none). It wins over the header's own "
+        "'// sarek-layout: module NAME' comment and over the rule by file name; the "
+        "typedef names must be MODULE_<name>, as C names never change",
+    )
+
+
+def c_header_options(args: argparse.Namespace) -> CHeaderOptions:
+    """The ``add_c_header_options`` options of ``args``; a malformed ``--c-module`` is a
+    usage error of one line (checked here, not by argparse, which adds its usage lines)."""
+    from ..errors import UsageError, quoted
+    from ..frontends.c_modules import CHeaderOptions, module_choices, parse_module_assignment
+
+    assignments = []
+    for text in getattr(args, "c_modules", ()):
+        try:
+            assignments.append(parse_module_assignment(text))
+        except ValueError as e:
+            raise UsageError(f"--c-module {quoted(text, 80)}: {e}") from None
+    return CHeaderOptions(tuple(getattr(args, "include_dirs", ())),
+                          tuple(getattr(args, "defines", ())), module_choices(assignments))
+
+
+def load(paths: Sequence[str], args: Optional[argparse.Namespace] = None,
+         copies: Optional[dict] = None) -> Schema:
+    """The schema of ``paths``, C headers read with ``args``' C header options (none: the
+    defaults). A ``--c-module`` header that is not among ``paths`` is a usage error, unless
+    ``copies`` is given: then ``paths`` are copies (``copy -> the header it stands for``) of
+    one side of ``diff``, which checks the headers of both sides itself."""
     from ..frontends import load_schema
+    from ..frontends.c_modules import check_module_headers
 
-    return load_schema(paths)
+    if args is None:
+        return load_schema(paths)
+    options = c_header_options(args)
+    if copies is None:
+        check_module_headers(options, paths)
+    else:
+        options = options.with_copies(copies)
+    return load_schema(paths, options)
 
 
 def select_types(schema: Schema, name: Optional[str]) -> Tuple[SchemaType, ...]:
     """All types, or the one ``name`` designates (bare, ``Module.name`` or C name)."""
+    from ..errors import UsageError
+
     if name is None:
         return schema.types
     found = schema.find(name)

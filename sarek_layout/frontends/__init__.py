@@ -1,18 +1,23 @@
 """Front-end stage: schema files of every supported syntax, read into the schema IR.
 
 ``read_module`` picks the reader by file suffix; ``load_schema`` reads several files and
-resolves them together (they share a namespace through ``Module.name`` references). Readers
-are imported only for the formats actually given.
+resolves them together (they share a namespace through ``Module.name`` references). C headers
+are read together (``c_namespace``: in C all typedef names share one namespace), with the
+preprocessor options and modules of ``c_modules.CHeaderOptions``. Readers are imported only
+for the formats actually given.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from ..errors import SchemaError
 from ..ir.schema import ModuleDecl, Schema, SourceLocation
+
+if TYPE_CHECKING:
+    from .c_modules import CHeaderOptions
 
 __all__ = ["READERS", "read_module", "load_schema"]
 
@@ -56,11 +61,26 @@ def _check_regular(path: str) -> None:
         )
 
 
-def load_schema(paths: Iterable[str]) -> Schema:
-    """Read and resolve ``paths`` together into one laid-out ``Schema``."""
+def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = None) -> Schema:
+    """Read and resolve ``paths`` together into one laid-out ``Schema``; the C headers among
+    them are read together, with ``c_headers`` (include folders, macros, modules)."""
     from .resolve import resolve
 
     paths = list(paths)
     if not paths:
         raise SchemaError("no schema files given")
-    return resolve([read_module(p) for p in paths])
+    is_header = [os.path.splitext(p)[1].lower() == ".h" for p in paths]
+    headers = [p for p, h in zip(paths, is_header) if h]
+    modules = []
+    header_modules = None
+    for p, header in zip(paths, is_header):
+        if not header:
+            modules.append(read_module(p))
+            continue
+        if header_modules is None:  # all headers at the first one: they share typedef names
+            from .c_modules import CHeaderOptions
+            from .c_namespace import read_headers
+
+            header_modules = iter(read_headers(headers, c_headers or CHeaderOptions()))
+        modules.append(next(header_modules))
+    return resolve(modules)

@@ -16,9 +16,11 @@ headers generated from a schema with ``bool``/``unit`` fields read back as ``int
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
-header) *in the header itself*; types from included headers may be referenced and become
-``Module.name`` references to those headers' modules. Other declarations (functions, static
-assertions, enums, unions, scalar typedefs) are not types of the schema.
+header) *in the header itself*, plus those of included headers that are not given but that
+its types use. Which header holds a type, and how a member names a type of another header,
+is decided for all the headers of a command together (``c_namespace``: one namespace of
+typedef names, as in C). Other declarations (functions, static assertions, enums, unions,
+scalar typedefs) are not types of the schema.
 
 **Tagged variants** (the shape of SPEC §4): a struct whose members, ignoring padding, are
 ``int32_t tag;`` and a union ``data`` of one member ``<Ctor>_v`` per constructor with
@@ -30,11 +32,13 @@ prefixes all its constants.
 
 **Padding** members, whose names start with ``_sarek_``, are skipped wherever they are.
 
-**Module name and C names.** The module is the header's stem, capitalised, *when* every
-typedef name of the header starts with ``<stem>_`` (stem compared case-insensitively, the
-prefix spelled the same in all of them): the prefix is stripped and becomes the module, so
-``Geometry_point`` in ``geometry.h`` reads back as ``Geometry.point``. Otherwise the module
-is ``""`` (no prefix) and the type names are the typedef names, so C names never change.
+**Module name and C names** (``c_modules``): ``--c-module HEADER=MODULE``, else a
+``// sarek-layout: module NAME`` comment in the header, else the header's stem, capitalised,
+*when* every typedef name of the header starts with ``<stem>_`` (stem compared
+case-insensitively, the prefix spelled the same in all of them): the prefix is stripped and
+becomes the module, so ``Geometry_point`` in ``geometry.h`` reads back as
+``Geometry.point``. Otherwise the module is ``""`` (no prefix) and the type names are the
+typedef names. Whatever the module, C names never change.
 
 Refused, with the C source position: pointers, arrays, bit-fields, ``char``, ``bool``,
 ``short``, ``long`` (its size differs between ABIs), unsigned and other non-Sarek scalar
@@ -47,7 +51,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, quoted
 from ..ir.names import PADDING_PREFIX
@@ -71,11 +75,11 @@ from .c_extensions import (
 from .c_enums import enum_value
 from .c_places import Places
 from .c_preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
+from .c_modules import header_module_name
 from .c_reader import SCALAR_SPELLINGS, STDINT, CDeclarations, StructTypedef, canonical, parse
-from .jsontoml import default_module_name
 from .source_files import check_regular_file
 
-__all__ = ["read_header", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
+__all__ = ["read_header", "read_unit", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
 
 #: C spelling -> the schema scalar it reads as (the C target's spellings, first scalar
 #: first: int32_t is read as int32, never as bool or unit, which C cannot tell apart).
@@ -104,22 +108,6 @@ _WHY_NOT = [
     (re.compile(r"^void$"), "void is not data"),
 ]
 
-def header_module_name(path: str, c_names: Sequence[str]) -> Tuple[str, Dict[str, str]]:
-    """The module of a header and each typedef name's schema name (see the module docs)."""
-    stem = default_module_name(path)
-    prefix_len = len(stem) + 1
-    if c_names and stem:
-        prefixes = {n[:prefix_len] for n in c_names}
-        if (
-            len(prefixes) == 1
-            and next(iter(prefixes)).lower() == stem.lower() + "_"
-            and all(len(n) > prefix_len for n in c_names)
-        ):
-            module = next(iter(prefixes))[:-1]
-            return module, {n: n[prefix_len:] for n in c_names}
-    return "", {n: n for n in c_names}
-
-
 def _without_padding(members):
     """Struct members less the explicit padding ``_sarek_…`` that generated headers contain."""
     return [m for m in members if not (m.name or "").startswith(PADDING_PREFIX)]
@@ -129,6 +117,15 @@ def _without_padding(members):
 
 
 class _Reader:
+    """One header given as a schema: its translation unit (the header and what it includes,
+    preprocessed and parsed) and the schema declarations built from it.
+
+    Which typedefs belong to its schema, under which module and names, and how a member
+    names a type of another header, is decided for all headers together
+    (``c_namespace``): it fills in ``module``, ``names`` and ``refer`` before ``module``
+    is called.
+    """
+
     def __init__(self, path: str, ast, places: Places, extensions: Sequence[Extension] = ()) -> None:
         self.path = path
         self.ast = ast
@@ -138,20 +135,36 @@ class _Reader:
         self.h = CDeclarations(file_of=places.file_of)
         self.h.add(ast, default_file=path)
         self.main_file = path
-        # Module of every file that declares struct typedefs, and each C name's schema name.
-        self.module_of: Dict[str, str] = {}
-        self.schema_name: Dict[str, Tuple[str, str]] = {}
-        by_file: Dict[str, List[str]] = {}
-        for c_name in self.h.order:
-            td = self.h.struct_typedefs[c_name]
-            if self._body(td) is not None:
-                by_file.setdefault(td.file, []).append(c_name)
-        for file, names in by_file.items():
-            module, mapping = header_module_name(file, names)
-            self.module_of[file] = module
-            for c_name, name in mapping.items():
-                self.schema_name[c_name] = (module, name)
+        #: The schema's module, and the schema name of each C typedef name in it: the
+        #: header's own typedef structs and those copied from headers not given.
+        self.module_name = ""
+        self.names: Dict[str, str] = {}
+        #: ``refer(c_name, where)``: how a member names the typedef struct ``c_name``.
+        self.refer: Callable[[str, SourceLocation], NamedType] = self._refer_alone
         self._check_alignments(extensions)
+
+    def _refer_alone(self, c_name: str, where: SourceLocation) -> NamedType:
+        return NamedType(self.names[c_name], None, where)
+
+    def typedef_location(self, c_name: str) -> SourceLocation:
+        return self.loc(self.h.struct_typedefs[c_name].node, c_name)
+
+    def defined_typedefs(self) -> List[str]:
+        """The typedef structs with members in this translation unit, in order."""
+        return [c for c in self.h.order if self._body(self.h.struct_typedefs[c]) is not None]
+
+    def references(self, c_name: str) -> Iterator[Tuple[str, object]]:
+        """``(typedef name, member)`` for each typedef struct a member of ``c_name`` names
+        (union arms and their inline structs included); iterative, whatever the nesting."""
+        body = self._body(self.h.struct_typedefs[c_name])
+        stack = list(getattr(body, "decls", None) or ())
+        while stack:
+            member = stack.pop()
+            spelled = self.h.spell(member.type)
+            if spelled.kind in ("struct", "union") and spelled.inline:
+                stack.extend(getattr(spelled.body, "decls", None) or ())
+            elif spelled.kind == "struct" and spelled.name in self.h.struct_typedefs:
+                yield spelled.name, member
 
     # -- alignments of 8 (c_extensions) ---------------------------------------------------
 
@@ -230,37 +243,34 @@ class _Reader:
     # -- the module -----------------------------------------------------------------------
 
     def module(self) -> ModuleDecl:
-        names = [
-            c
-            for c in self.h.order
-            if self.h.struct_typedefs[c].file == self.path
-            and self._body(self.h.struct_typedefs[c]) is not None
-        ]
-        if not names:
-            raise SchemaError(
-                "no 'typedef struct' declarations in this header; sarek-layout reads element "
-                "types from typedef'd structs of int32_t/int64_t/float/double members",
-                SourceLocation(self.path),
-            )
+        """The schema of this header: its typedefs in the order C declares them."""
+        names = [c for c in self.h.order if c in self.names]
         owners = self._enum_owners(names)
         decls = [self._decl(c, owners.get(c, [])) for c in names]
-        module = self.module_of.get(self.path, "")
-        return ModuleDecl(module, self.path, "c", tuple(decls), SourceLocation(self.path, 1, 1))
+        return ModuleDecl(self.module_name, self.path, "c", tuple(decls),
+                          SourceLocation(self.path, 1, 1))
 
     def _enum_owners(self, names: List[str]) -> Dict[str, List[Tuple[str, object]]]:
-        """Enum constants of the header, grouped under the type whose C name prefixes them
-        (the longest such name): in time linear in the enums' size, whatever their number."""
+        """Enum constants grouped under the type whose C name prefixes them (the longest such
+        name declared in the enum's own file): in time linear in the enums' size, whatever
+        their number."""
         owners: Dict[str, List[Tuple[str, object]]] = {}
-        known = set(names)
+        by_file: Dict[str, Set[str]] = {}
+        for n in names:
+            by_file.setdefault(self.h.struct_typedefs[n].file, set()).add(n)
         # Names longer than any identifier a target accepts are refused anyway (resolve).
-        lengths = sorted({len(n) for n in names if len(n) <= _MAX_OWNER_NAME}, reverse=True)
+        lengths = {
+            file: sorted({len(n) for n in known if len(n) <= _MAX_OWNER_NAME}, reverse=True)
+            for file, known in by_file.items()
+        }
         for file, enumerators in self.h.enums:
-            if file != self.path or not enumerators:
+            known = by_file.get(file)
+            if not known or not enumerators:
                 continue
             # T owns the enum when every constant starts with "T_": T_ prefixes their
             # common prefix.
             common = os.path.commonprefix([n for n, _ in enumerators])[: _MAX_OWNER_NAME + 1]
-            for k in lengths:
+            for k in lengths[file]:
                 if k < len(common) and common[k] == "_" and common[:k] in known:
                     owners.setdefault(common[:k], []).extend(enumerators)
                     break
@@ -271,7 +281,7 @@ class _Reader:
 
         td = self.h.struct_typedefs[c_name]
         body = self._body(td)
-        _, name = self.schema_name[c_name]
+        name = self.names[c_name]
         # The name as first written: ``struct T {`` (or the typedef line for an anonymous struct).
         named_at = body if td.tag and getattr(body, "coord", None) is not None else td.node
         location = self.loc(named_at, c_name)
@@ -437,7 +447,8 @@ class _Reader:
                     f"and use its name",
                     where,
                 )
-            if spelled.name not in self.schema_name:
+            td = self.h.struct_typedefs.get(spelled.name) if spelled.name else None
+            if td is None or self._body(td) is None:
                 if spelled.name:
                     raise SchemaError(
                         f"{what} has type {quoted(spelled.name)}, a struct declared but not "
@@ -449,7 +460,7 @@ class _Reader:
                     f"of the headers read",
                     where,
                 )
-            return self._named(spelled.name, where)
+            return self.refer(spelled.name, where)
         if spelled.kind == "union":
             raise SchemaError(
                 f"{what} is a union, which has no Sarek layout outside the tagged-variant "
@@ -478,22 +489,16 @@ class _Reader:
             where,
         )
 
-    def _named(self, c_name: str, where: SourceLocation) -> NamedType:
-        module, name = self.schema_name[c_name]
-        td = self.h.struct_typedefs[c_name]
-        if td.file == self.path:
-            return NamedType(name, None, where)
-        return NamedType(name, module or None, where)
-
 
 #: Longest type name that can own enum constants (names above 63 characters are refused).
 _MAX_OWNER_NAME = 255
 
 
-def read_header(
+def read_unit(
     path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
-) -> ModuleDecl:
-    """Read the ``typedef struct`` declarations of the C header ``path`` into a ``ModuleDecl``."""
+) -> _Reader:
+    """Preprocess and parse the header ``path`` (with what it includes): refusals that need
+    no schema (packing, alignments other than 8, bad C) are raised here."""
     # A FIFO or device given as the header: refused before anything opens it for good.
     check_regular_file(path)
     cpp = preprocess(path, include_dirs, defines)
@@ -502,4 +507,15 @@ def read_header(
     for ext in extensions:  # packing and alignments other than 8: no parse needed
         if ext.verdict is not None:
             raise places.extension_error(ext, ext.verdict)
-    return _Reader(path, parse(text, path, places), places, extensions).module()
+    return _Reader(path, parse(text, path, places), places, extensions)
+
+
+def read_header(
+    path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
+) -> ModuleDecl:
+    """Read the ``typedef struct`` declarations of the C header ``path`` into a ``ModuleDecl``
+    (``c_namespace.read_headers`` of this one header)."""
+    from .c_modules import CHeaderOptions
+    from .c_namespace import read_headers
+
+    return read_headers([path], CHeaderOptions(tuple(include_dirs), tuple(defines)))[0]

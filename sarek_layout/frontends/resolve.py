@@ -11,6 +11,13 @@ types and all are raised together (``SchemaErrors``, in the order above). A type
 once (``b`` holding an unknown type is refused; ``c`` holding ``b`` is not reported again).
 A problem with a module itself (its name, a module given twice) stops at once.
 
+Module ``""`` (no C prefix) is one namespace, whatever the number of files that declare it: in
+C every name without a prefix is in the one global namespace, so module-less files (C headers
+read together, the schemas ``import-c`` writes for them) may use each other's types by bare
+name, and a name declared in two of them is a duplicate. A bare name that a named module does
+not declare is looked up in module ``""`` too (a C header with a prefix may use a type of one
+without).
+
 Walks are iterative and types are built and laid out in dependency order, so a chain of
 thousands of nested records needs no deep Python recursion and each record is laid out once.
 """
@@ -65,12 +72,15 @@ def _check_name(
 
 
 def _check_module(
-    module: ModuleDecl, seen_modules: Dict[str, ModuleDecl], errors: List[SchemaError],
+    module: ModuleDecl, seen_modules: Dict[str, ModuleDecl],
+    types_of_modules: Dict[str, Dict[str, TypeDecl]], errors: List[SchemaError],
     broken: Set[int], misnamed: Set[int],
 ) -> None:
     """Names and shapes of ``module``'s declarations, every refusal added to ``errors``: the
     ``id`` of a malformed declaration goes in ``broken``, of one with a bad name in
-    ``misnamed``. A problem with the module itself is raised at once (with ``errors``)."""
+    ``misnamed``. A problem with the module itself is raised at once (with ``errors``).
+    ``types_of_modules`` holds the types seen so far by module name: module ``""`` may be
+    declared by several files, which share its names."""
     if module.name:
         problem = identifier_problem(module.name, file_scope=True)
         if problem is not None:
@@ -78,16 +88,16 @@ def _check_module(
                 f"module name {quoted(module.name)} {problem}; set \"module\" to a valid identifier",
                 module.location,
             )])
-    if module.name in seen_modules:
+    if module.name and module.name in seen_modules:
         other = seen_modules[module.name]
         raise_collected(errors + [SchemaError(
             f"module {module.name!r} is also defined by {other.path}; "
             f"give one of them another \"module\" name",
             module.location,
         )])
-    seen_modules[module.name] = module
+    seen_modules.setdefault(module.name, module)
 
-    seen_types: Dict[str, TypeDecl] = {}
+    seen_types = types_of_modules.setdefault(module.name, {})
     for decl in module.decls:
         # A type with a name that cannot be emitted is refused, but stays whole: its layout
         # and its users' are still checked (not its C names: that would say it twice). A
@@ -188,6 +198,7 @@ class _Resolver:
 
     def _unknown(self, expr: NamedType, module: str) -> SchemaError:
         candidates = list(SCALARS) + list(_ALIASES) + list(self.by_module.get(module, {}))
+        candidates += list(self.by_module.get("", {})) if module else []
         for other, table in self.by_module.items():
             if other != module and other:
                 candidates.extend(f"{other}.{n}" for n in table)
@@ -206,6 +217,8 @@ class _Resolver:
                 return _ALIASES[expr.name]
             if expr.name in self.by_module.get(module, {}):
                 return (module, expr.name)
+            if module and expr.name in self.by_module.get("", {}):
+                return ("", expr.name)  # the module-less namespace, as C's global one
             raise self._unknown(expr, module)
         if expr.module not in self.by_module:
             known = ", ".join(sorted(m for m in self.by_module if m)) or "none"
@@ -499,10 +512,11 @@ def resolve(modules: Sequence[ModuleDecl]) -> Schema:
     """Check and resolve ``modules`` together. Raises ``SchemaError`` for one refusal and
     ``SchemaErrors`` (a ``SchemaError`` too) for several, in the order the checks run."""
     seen: Dict[str, ModuleDecl] = {}
+    types_of_modules: Dict[str, Dict[str, TypeDecl]] = {}
     errors: List[SchemaError] = []
     broken: Set[int] = set()
     misnamed: Set[int] = set()
     for module in modules:
-        _check_module(module, seen, errors, broken, misnamed)
+        _check_module(module, seen, types_of_modules, errors, broken, misnamed)
     return _Resolver(modules, errors, broken, misnamed).run()
 
