@@ -229,7 +229,7 @@ def test_hand_edited_member_types_are_caught(header, tmp_path, capsys):
     status, out, _ = verify(capsys, "--object", tmp_path / "narrow.o")
     assert status == 1
     assert f"Geometry_particle.mass: layout says member size 8, {tmp_path / 'narrow.o'} says 4" in out
-    assert f"Geometry_particle.mass: layout says type float64" not in out  # float is a float
+    assert "Geometry_particle.mass: layout says type float64" not in out  # float is a float
 
 
 def test_missing_and_renamed_members_and_arms(tmp_path, capsys):

@@ -216,7 +216,9 @@ def read_object(path: str, names: Collection[str]) -> List[ObjectImage]:
     or too large; ``ToolchainMissing`` when pyelftools is not installed.
     """
     try:
-        import elftools  # noqa: F401
+        import importlib
+
+        importlib.import_module("elftools")  # only to say it is missing, before any work
     except ImportError:
         raise ToolchainMissing("verify --object reads DWARF with pyelftools, which is not "
                                "installed: pip install pyelftools (or sarek-layout[verify])") \
