@@ -78,8 +78,11 @@ STDINT = frozenset(
 
 def canonical(names: Sequence[str]) -> str:
     """One spelling per C type: ``['long', 'long', 'int']`` → ``long long``, ``['signed']``
-    → ``int``, ``['unsigned', 'short', 'int']`` → ``unsigned short``."""
+    → ``int``, ``['unsigned', 'short', 'int']`` → ``unsigned short``; ``signed char`` stays
+    itself (C's three character types are distinct: plain ``char`` may be either)."""
     words = list(names)
+    if "char" in words and "signed" in words:
+        return "signed char"
     unsigned = "unsigned" in words
     words = [w for w in words if w not in ("signed", "unsigned")]
     longs = words.count("long")
