@@ -179,11 +179,12 @@ length
 
 #: GLSL 4.50 for Vulkan (``layout(std430)`` buffers); 64-bit integers through
 #: GL_EXT_shader_explicit_arithmetic_types_int64, doubles are core (device feature
-#: shaderFloat64).
+#: shaderFloat64). uint8 and float16 are never struct members (they live in packed 32-bit
+#: words, ``shader_views``): these are the types their accessors return and ``make_`` takes.
 GLSL = ShaderDialect(
     name="glsl",
     scalar={"int32": "int", "int64": "int64_t", "float32": "float", "float64": "double",
-            "bool": "int", "unit": "int"},
+            "bool": "int", "unit": "int", "uint8": "uint", "float16": "float"},
     word="uint",
     word2="uvec2",
     raw64=frozenset(),
@@ -219,10 +220,12 @@ texture_external bitcast select
 
 #: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``, int64
 #: and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is unchanged).
+#: uint8 and float16 live in packed 32-bit words; their accessors give ``u32`` and ``f32``
+#: (``f16`` would need the shader-f16 feature).
 WGSL = ShaderDialect(
     name="wgsl",
     scalar={"int32": "i32", "int64": "vec2<u32>", "float32": "f32", "float64": "vec2<u32>",
-            "bool": "i32", "unit": "i32"},
+            "bool": "i32", "unit": "i32", "uint8": "u32", "float16": "f32"},
     word="u32",
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64"}),
