@@ -64,6 +64,12 @@ COMMANDS = [
     ["layout", "deep.toml"],
     ["layout", "deep.toml", "--json", "--no-leaves"],
     ["generate", "deep.toml", "-o", "out", "-t", "c", "-t", "cuda", "-t", "opencl"],
+    # The shading languages keep records as 32-bit words: a word-by-word copy made these
+    # files (and the time and memory to write them) grow with the bytes of the types.
+    ["generate", "deep.toml", "-o", "out", "-t", "glsl"],
+    ["generate", "deep.toml", "-o", "out", "-t", "wgsl"],
+    ["generate", "deep.toml", "-o", "out", "-t", "metal"],
+    ["generate", "deep.toml", "-o", "out", "-t", "python"],
     ["explain", "deep.toml"],
     ["explain", "deep.toml", "--svg", "deep.svg", "--html", "deep.html"],
     ["layout", "chain.json"],
@@ -84,6 +90,11 @@ def test_commands_on_deep_nesting_are_bounded(schemas, args):
         path = schemas / name
         if path.exists():
             assert path.stat().st_size < 8 << 20
+    if args[0] == "generate":
+        # Generated files are linear in the schema's members (tens of kilobytes here), not in
+        # the 64 MiB that its largest type occupies.
+        written = {p.name: p.stat().st_size for p in (schemas / "out").iterdir()}
+        assert written and all(size < 2 << 20 for size in written.values()), written
 
 
 def test_json_that_would_list_millions_of_leaves_is_refused_with_what_to_do(schemas):
@@ -104,3 +115,31 @@ def test_generated_headers_for_deep_nesting_compile_and_agree(schemas):
     header = (schemas / "out" / "deep.h")
     if header.exists():  # written by the generate case above when it ran first
         assert os.path.getsize(header) < 1 << 20
+
+
+def test_shader_compilers_on_deep_nesting(tmp_path):
+    """What the shader compilers make of the doubling schema (docs/gpu-apis.md, "Large
+    types"). naga validates the whole 22-level WGSL file. glslang's own time and memory grow
+    with the scalar leaves of every struct a generated function takes or builds (1.6 GB at 20
+    levels, more than 4 GB at 22), however short the file: 14 levels (2^14 leaves in one
+    record) must compile, under the same limits as the commands above."""
+    (tmp_path / "deep.toml").write_text(_doubling_toml())
+    (tmp_path / "deep14.toml").write_text(_doubling_toml(14).replace('"Deep"', '"Deep14"'))
+    proc = _run(["generate", "deep.toml", "deep14.toml", "-o", "out", "-t", "glsl", "-t", "wgsl"],
+                tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out"
+
+    require_toolchain("naga")
+    from sarek_layout.verify.drivers.wgsl import validate_wgsl
+
+    validate_wgsl((out / "deep.wgsl").read_text())
+
+    require_toolchain("glslang")
+    (out / "probe.comp").write_text(
+        "#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+        '#include "deep14.glsl"\nlayout(local_size_x = 1) in;\nvoid main() {}\n')
+    glslang = subprocess.run(["glslangValidator", "-V", "probe.comp", "-o", "probe.spv"],
+                             cwd=out, capture_output=True, text=True, timeout=TIME_LIMIT,
+                             preexec_fn=_limits)
+    assert glslang.returncode == 0, glslang.stdout + glslang.stderr

@@ -292,6 +292,22 @@ def test_c_enum_numbering_counts_from_the_previous_constant(tmp_path):
     assert [(c["name"], c["tag"]) for c in ctors] == [("A", 0), ("B", 1), ("C", 2)]
 
 
+@pytest.mark.parametrize("directive", ['# 1 "elsewhere.h"', "#pragma pack(1)"])
+def test_a_hash_in_the_middle_of_a_line_is_stray_where_gcc_says(tmp_path, directive):
+    # pycparser honours a line marker or pragma anywhere; C only at the start of a line. Read
+    # mid-line, the marker would move the error into a file that does not exist, and the
+    # pragma would pack a struct that gcc refuses to compile at all.
+    header = write(tmp_path, "stray.h", "typedef struct P {\n  int x; "
+                   f"{directive}\n  char c; double y; }} P;\n")
+    gcc = subprocess.run(["gcc", "-fsyntax-only", "-x", "c", header], capture_output=True,
+                         text=True)
+    assert gcc.returncode != 0 and f"{header}:2:10: error: stray" in gcc.stderr, gcc.stderr
+    with pytest.raises(SarekLayoutError) as info:
+        read_header(header)
+    assert str(info.value).startswith(f"{header}:2:10: ")
+    assert "stray '#'" in str(info.value)
+
+
 # --- what is read: the header and the files cpp included, never what a line marker names ------
 
 

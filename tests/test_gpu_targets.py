@@ -93,6 +93,25 @@ def test_64_bit_needs_are_stated_only_when_used(tmp_path):
     assert "long x;" in metal and "uint2 d;" in metal and "double" not in metal.split("*/", 1)[1]
 
 
+@pytest.mark.parametrize("words", [32, 33])
+def test_long_word_ranges_are_loops_and_the_glsl_file_says_so(words, tmp_path):
+    """A record of more than 32 words (and the payload holding it) is copied with loops,
+    which GLSL marks [[unroll]] and whose extension it then enables; 32 words are spelled
+    one by one. Both files compile."""
+    schema = _schema(tmp_path, [
+        {"record": "r", "fields": [[f"f{i}", "float32"] for i in range(words)]},
+        {"variant": "v", "constructors": [["A", ["r"]], ["C", []]]}])
+    glsl, wgsl = _files(schema, "glsl")["m.glsl"], _files(schema, "wgsl")["m.wgsl"]
+    looped = words > 32
+    assert ("#extension GL_EXT_control_flow_attributes : require" in glsl) == looped
+    assert ("[[unroll]] for (uint _sarek_k = 0u;" in glsl) == looped
+    assert ("for (var _sarek_k = 0u;" in wgsl) == looped
+    for text in (glsl, wgsl):  # make_M_v_A copies r's last word by its index, or in the loop
+        assert (f"= _sarek_t[{words - 1}];" in text) != looped
+    for target in ("glsl", "wgsl"):
+        _compiles(target, _files(schema, target), tmp_path)
+
+
 def test_bool_and_unit_are_32_bit_integers(tmp_path):
     schema = _schema(tmp_path, [{"record": "p", "fields": [["b", "bool"], ["u", "unit"]]}])
     assert "int b;" in _files(schema, "glsl")["m.glsl"]

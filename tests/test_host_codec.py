@@ -192,8 +192,8 @@ def test_new_scalars_out_of_range_name_the_field(form, field, bad, message):
 
 @pytest.mark.parametrize("value, message", [
     (("Circl", ()), "unknown constructor 'Circl'; expected one of Circle, Rect, Weighted, Empty"),
-    (("Circle", ({"x": 1.0, "y": 2.0},)), "constructor 'Circle' takes 2 argument(s), got 1"),
-    (("Empty", (1,)), "constructor 'Empty' takes 0 argument(s), got 1"),
+    (("Circle", ({"x": 1.0, "y": 2.0},)), "constructor 'Circle' takes 2 arguments, got 1"),
+    (("Empty", (1,)), "constructor 'Empty' takes 0 arguments, got 1"),
     (("Circle", ({"x": 1.0}, 3.0)), "field 'Circle._0.y': missing field 'y'"),
     (("Weighted", (1.0, 2**31)), "field 'Weighted._1': 2147483648 is out of range for int32"),
     (("Weighted", ("1", 2)), "field 'Weighted._0': expected a number (float64)"),
@@ -205,6 +205,16 @@ def test_bad_variant_values(geo, value, message):
     with pytest.raises(EncodeError) as info:
         geo.encode("shape", value)
     assert "Geometry.shape" in str(info.value) and message in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("value", [("Circle", (1.0,)), ("Weighted", (1.0,)), ("Empty", (1,)), ("Empty", None)])
+def test_a_wrong_argument_count_blames_the_constructor_not_a_field(geo, value):
+    """A constructor given the wrong arguments is the variant's fault: the message names the
+    constructor and no field (once it said "field 'Circle'")."""
+    with pytest.raises(EncodeError) as info:
+        geo.encode("shape", value)
+    assert info.value.field is None and ", field" not in str(info.value), str(info.value)
+    assert f"constructor {value[0]!r}" in str(info.value), str(info.value)
 
 
 def test_bad_record_values(geo):

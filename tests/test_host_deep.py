@@ -126,9 +126,10 @@ def test_api_codec_round_trips_the_deep_variant(deep):
 
 
 def test_caches_find_an_equal_deep_type_in_linear_time(tmp_path):
-    """Two equal but distinct 30-level types (a schema loaded twice, say): the second gets
-    the first's plan and codec. ``TRecord.==`` is exponential on such copies, so the host
-    caches key by a structural digest instead (``plan.elttype_key``)."""
+    """Two equal 30-level types built apart (a schema loaded twice, say): the second gets the
+    first's plan and codec at once. TRecord is hash-consed, so they are one object; the host
+    caches would also key such copies by a structural digest (``plan.elttype_key``), never
+    by ``==`` (exponential on unshared copies)."""
     script = textwrap.dedent(
         """
         from sarek_layout.ir.types import TFloat32, TFloat64, TRecord
@@ -142,11 +143,9 @@ def test_caches_find_an_equal_deep_type_in_linear_time(tmp_path):
             return t
 
         first, second = chain(), chain()
-        assert first is not second
+        assert first is second  # hash-consed
         assert codec_of(second) is codec_of(first)
         assert plan_of(second) is plan_of(first)
-        # (Built from the second copy's parts: the layout core's own caches still compare
-        # with ==, so mixing the two copies there would take hours.)
         other = TRecord("t29", [("a", second.fields[0][1]), ("b", TFloat32)])
         assert plan_of(other) is not plan_of(second)
         print("ok")

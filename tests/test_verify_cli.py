@@ -87,6 +87,24 @@ def test_failing_header_assertions_still_yield_the_numbers(capsys):
     assert "Plain_mixed.mass: layout says offset 8, gcc -m32 says 4" in out
 
 
+def test_a_header_whose_own_assertion_fails_does_not_pass_even_when_every_number_agrees(capsys, tmp_path):
+    """The numbers measured with the assertions switched off all agree, but the header as
+    given does not compile: once this exited 0 with "agrees"."""
+    require_toolchain("gcc")
+    assert main(["generate", "-t", "c", "-o", str(tmp_path), GEOMETRY]) == 0
+    header = tmp_path / "geometry.h"
+    text = header.read_text()
+    first = text.index("typedef struct")
+    header.write_text(text[:first] + '_Static_assert(sizeof(int) == 3, "an unrelated user assertion");\n'
+                      + text[first:])
+    capsys.readouterr()
+    status, out, _ = verify(capsys, GEOMETRY, "--header", str(header), "--toolchain", "gcc")
+    assert status == 1, out
+    assert "FAILED" in _row(out, "gcc") and "agrees (" not in _row(out, "gcc"), out
+    assert "an unrelated user assertion" in out
+    assert out.rstrip().splitlines()[-1].startswith("0 of 1 toolchain agree"), out
+
+
 def test_alignment_specifier_fixes_i386(capsys):
     require_toolchain("gcc-m32")
     status, out, _ = verify(capsys, PLAIN, "--header", str(DATA / "plain_fixed.h"))

@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Sequence, Tuple
 
 from ..errors import UsageError
+from ..frontends import READERS
 
 __all__ = ["SCHEMA_SUFFIXES", "schema_files", "RevisionFiles", "at_revision", "MAX_BLOB_BYTES"]
 
-#: Suffixes of schema files (the front ends' readers), for folders.
-SCHEMA_SUFFIXES = (".json", ".toml", ".ml", ".h")
+#: Suffixes of schema files, for folders: those the front ends have a reader for.
+SCHEMA_SUFFIXES = tuple(READERS)
 
 #: Largest schema file read from git (a schema is kilobytes; this only stops a huge blob).
 MAX_BLOB_BYTES = 64 * 1024 * 1024

@@ -10,6 +10,16 @@ that move its bits in and out of those words; a record argument goes through the
 deep records nest. Everything is decided here from the member model (offsets, holes), as
 names and numbers; the templates only spell them.
 
+Linear in the schema, not in its bytes: a record made of two copies of the previous one
+doubles its words at every level, so a file may not list every word of a type. A range of
+words (a record's words, a payload) is *unrolled*, spelled word by word with constant
+indices, only when it has at most ``UNROLL_WORDS`` words; a longer one is zeroed and copied
+with a loop, one line whatever its length. Short ranges stay unrolled because device
+compilers turn constant indices into registers, while a loop over a local array keeps it in
+memory: on Mesa's lavapipe, a kernel using a 528-byte variant builds in 0.8 s word by word and
+in 54 s with WGSL's loops (GLSL marks its loops ``[[unroll]]``, and they build as fast as
+words; docs/gpu-apis.md, "Large types").
+
 Metal is a C++ dialect with unions: its header is the C-family one (shared macros, dialect
 ``METAL``), and its view is ``module_view`` with the names MSL reserves escaped.
 
@@ -67,6 +77,10 @@ __all__ = [
 
 #: Bytes in one payload word.
 WORD = 4
+
+#: The longest range of words spelled word by word (see the module docstring): 32 words
+#: (128 bytes) keep every record and payload of the examples and goldens unrolled.
+UNROLL_WORDS = 32
 
 
 def escape(name: str, dialect) -> str:
@@ -142,6 +156,8 @@ class Slot:
     #: a scalar of whole words or a record.
     shift: int = 0
     bits: int = 0
+    #: Whether its words are copied one by one (a scalar's always are), else with a loop.
+    unrolled: bool = True
 
 
 @dataclass(frozen=True)
@@ -150,6 +166,8 @@ class SArg:
 
     ``refs`` spells the payload words it occupies as ``(index, component)`` of ``data``:
     ``(3, "")`` is ``data[3]``; ``(1, "y")`` is ``data[1].y`` (payload of two-word elements).
+    Empty when ``slot.unrolled`` is false: the templates copy those ``slot.words`` words from
+    ``slot.word`` in a loop (they can be millions).
     """
 
     name: str
@@ -196,6 +214,9 @@ class SType:
     members: Tuple[SMember, ...]
     #: 32-bit words in one element (size / 4).
     words: int
+    #: Whether ``words`` (a record's) or ``payload_words`` (a variant's) are zeroed and copied
+    #: word by word, else with loops.
+    unrolled: bool = True
     make_name: str = ""
     # records: their fields in words, and the word conversions of the record
     slots: Tuple[Slot, ...] = ()
@@ -220,6 +241,10 @@ class SModuleView:
     types: Tuple[SType, ...]
     uses_int64: bool
     uses_float64: bool
+    #: Some range of words is copied with a loop (a type of more than ``unroll_bytes``).
+    has_loops: bool = False
+    #: ``UNROLL_WORDS`` in bytes (for the banner).
+    unroll_bytes: int = 0
     #: WGSL cannot include: the files (of the same target) to concatenate before this one.
     needs: Tuple[str, ...] = ()
     #: uint8 or float16 is stored somewhere (the file then says how they are kept).
@@ -371,7 +396,7 @@ def _slot(source: str, m: ModelMember, base: int, dialect, owner: str) -> Slot:
     words = _words_of(m.size, f"{owner} member {m.name!r}", dialect.name, m.location)
     if kind == "record":
         return Slot(source, kind, type_, at // WORD, words,
-                    from_words_name(type_), to_words_name(type_))
+                    from_words_name(type_), to_words_name(type_), unrolled=words <= UNROLL_WORDS)
     return Slot(source, kind, type_, at // WORD, words)
 
 
@@ -403,7 +428,7 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
     return SType(
         kind="record", name=st.name, qualified_name=st.qualified_name, c_name=c_name,
         size=st.size, align=st.align, members=members, words=words,
-        make_name=make, slots=slots,
+        unrolled=words <= UNROLL_WORDS, make_name=make, slots=slots,
         from_words=from_words_name(c_name),
         to_words=to_words_name(c_name),
         fields=fields,
@@ -436,7 +461,7 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: b
                                           dialect),
                                    f"the accessor of argument {i} of {where}", arm.location)
             slot = _slot(a.name, a, p, dialect, where)
-            refs = tuple(
+            refs = () if not slot.unrolled else tuple(
                 ((slot.word + k) // 2, "x" if (slot.word + k) % 2 == 0 else "y") if wide
                 else (slot.word + k, "")
                 for k in range(slot.words)
@@ -453,7 +478,8 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: b
         kind="variant", name=st.name, qualified_name=st.qualified_name, c_name=c_name,
         size=st.size, align=st.align, members=head,
         words=_words_of(st.size, owner, dialect.name, st.decl.location),
-        payload_offset=p, payload_words=payload_words, data=data, ctors=tuple(ctors),
+        unrolled=payload_words <= UNROLL_WORDS, payload_offset=p, payload_words=payload_words,
+        data=data, ctors=tuple(ctors),
     )
 
 
@@ -510,12 +536,14 @@ def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
     used = _scalars_used(types)
     needs = tuple(os.path.splitext(os.path.basename(d.path))[0] + suffix
                   for d in module_dependencies(schema, module))
+    type_views = tuple(views[id(st)] for st in types)
     return SModuleView(
         tool=TOOL, version=__version__, module=module.name,
-        source=os.path.basename(module.path),
-        types=tuple(views[id(st)] for st in types),
-        uses_int64="int64" in used, uses_float64="float64" in used, needs=needs,
-        uses_small=bool(used & {"uint8", "float16"}),
+        source=os.path.basename(module.path), types=type_views,
+        uses_int64="int64" in used, uses_float64="float64" in used,
+        # A type's words bound its slots' and arguments', so its own flag says it all.
+        has_loops=any(not t.unrolled for t in type_views), unroll_bytes=UNROLL_WORDS * WORD,
+        needs=needs, uses_small=bool(used & {"uint8", "float16"}),
     )
 
 

@@ -267,6 +267,36 @@ def _shorten(message: str, limit: int = 200) -> str:
     return message if len(message) <= limit else f"{message[: limit - 3]}..."
 
 
+_strict_lexer_class = None
+
+
+def _strict_lexer():
+    """pycparser's lexer, but a ``#`` starts a line marker or a pragma only at the start of a
+    line, as in C. pycparser honours one anywhere, so ``int x; # 1 "other.h"`` would move what
+    follows (and every message about it) into a file that does not exist; gcc calls that
+    ``#`` stray, and so do we."""
+    global _strict_lexer_class
+    if _strict_lexer_class is None:
+        from pycparser.c_lexer import CLexer
+
+        class StrictLexer(CLexer):
+            def _refuse_mid_line_hash(self) -> None:
+                hash_at = self._pos - 1  # both handlers run just past the ``#``
+                if self._lexdata[self._line_start:hash_at].strip(" \t\f\v"):
+                    self._error("stray '#' in program (a directive starts a line)", hash_at)
+
+            def _handle_ppline(self):
+                self._refuse_mid_line_hash()
+                return super()._handle_ppline()
+
+            def _handle_pppragma(self):
+                self._refuse_mid_line_hash()
+                return super()._handle_pppragma()
+
+        _strict_lexer_class = StrictLexer
+    return _strict_lexer_class
+
+
 def parse(text: str, path: str, places=None, what: str = "C parse error"):
     """pycparser's AST of preprocessed ``text`` (``SchemaError`` at the place for bad C).
 
@@ -275,7 +305,7 @@ def parse(text: str, path: str, places=None, what: str = "C parse error"):
     """
     from pycparser import c_parser
 
-    parser = c_parser.CParser()
+    parser = c_parser.CParser(lexer=_strict_lexer())
     # The same budget whoever calls: too deep a nesting then stops at the same token, so
     # the position in the message does not depend on the caller's stack.
     limit = sys.getrecursionlimit()

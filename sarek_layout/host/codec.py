@@ -162,12 +162,14 @@ def _split_variant(type_name: str, plan: VariantPlan, value: object) -> Tuple[Ct
     if not isinstance(args, (tuple, list)):
         example = ", ".join(f"_{i}" for i in range(arity)) + ("," if arity == 1 else "")
         raise EncodeError(
-            type_name, name,
-            f"arguments must be a tuple (or a list) of {arity}, e.g. ({name!r}, ({example})); "
+            type_name, None,
+            f"constructor {name!r}: arguments must be a tuple (or a list) of {arity}, e.g. ({name!r}, ({example})); "
             f"got {_sarek_describe(args)}",
         )
     if len(args) != arity:
-        raise EncodeError(type_name, name, f"constructor {name!r} takes {arity} argument(s), got {len(args)}")
+        # The variant itself is at fault, not a field of it: no field in the message.
+        plural = "argument" if arity == 1 else "arguments"
+        raise EncodeError(type_name, None, f"constructor {name!r} takes {arity} {plural}, got {len(args)}")
     return ctor, args
 
 

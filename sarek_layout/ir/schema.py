@@ -98,6 +98,10 @@ class SourceLocation:
         return f"{file}:{self.line}:{max(self.col, 1)}"
 
     def __repr__(self) -> str:
+        # Never resolves a lazy position: a repr (say, of a big schema in a test failure) must
+        # not scan the source once per location.
+        if self._locator is not None:
+            return f"SourceLocation({self.file!r}, path={self.path!r})"
         return f"SourceLocation({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
@@ -179,7 +183,7 @@ class ModuleDecl:
     name: str
     path: str
     format: str  # "json" | "toml" | "ocaml" | "c"
-    decls: Tuple[TypeDecl, ...]
+    decls: Tuple[TypeDecl, ...] = field(repr=False)
     location: SourceLocation = field(compare=False)
 
 

@@ -74,7 +74,9 @@ class ToolchainResult:
 
     @property
     def ok(self) -> bool:
-        return self.status in (AGREES, SKIPPED)
+        # A header whose own assertions fail does not compile as given, even when every
+        # number measured with them switched off agrees: the user's build would stop there.
+        return self.status in (AGREES, SKIPPED) and not self.note
 
 
 def differences(
@@ -94,6 +96,8 @@ def differences(
 
 
 def _result_cell(r: ToolchainResult) -> str:
+    if r.status == AGREES and r.note:
+        return f"FAILED (its own assertions fail; {r.values} values agree)"
     if r.status == AGREES:
         return f"agrees ({r.values} values)"
     if r.status == DISAGREES:
@@ -154,7 +158,7 @@ def detail_lines(results: Sequence[ToolchainResult], max_lines: int = 50) -> Lis
 def summary_line(results: Sequence[ToolchainResult], structure: Sequence[StructureProblem] = (),
                  types: int = 0) -> str:
     ran = [r for r in results if r.status != SKIPPED]
-    bad = [r for r in ran if r.status != AGREES]
+    bad = [r for r in ran if not r.ok]
     skipped = len(results) - len(ran)
     text = (f"{len(ran) - len(bad)} of {len(ran)} toolchain{'s' if len(ran) != 1 else ''} "
             f"agree with the layout")
