@@ -254,3 +254,36 @@ def test_field_accessors_are_claimed_like_every_file_scope_name(tmp_path):
     with pytest.raises(SchemaError, match="Texels_texel_n"):
         render_headers(schema, ["glsl"])
     render_headers(schema, ["c"])
+
+
+def test_uint8_and_float16_in_types_copied_with_loops(tmp_path):
+    """Past UNROLL_WORDS words a type's words are copied with loops: the packed words of its
+    uint8 and float16 travel with them, and the accessors still read the right bytes."""
+    import json
+
+    from sarek_layout.frontends import load_schema
+    from sarek_layout.verify.run import verify_schema
+
+    fields = [["n", "uint8"], ["h", "float16"], ["m", "uint8"]]
+    fields += [[f"f{i}", "float32"] for i in range(36)] + [["last", "float16"], ["k", "uint8"]]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"module": "Big", "types": [
+        {"record": "big", "fields": fields},
+        {"variant": "v", "constructors": [["A", ["uint8", "big", "float16"]],
+                                          ["B", ["float16", "uint8", "float64"]], ["C", []]]}]}))
+    schema = load_schema([str(path)])
+    headers = generated_headers(schema, ["glsl", "wgsl"])
+    assert "[[unroll]] for" in headers["glsl"].files[0][1]
+    assert "for (var _sarek_k" in headers["wgsl"].files[0][1]
+    names = [n for n in ("glslang", "naga", "vulkan", "webgpu") if _installed(n)]
+    if not names:
+        pytest.skip("no GLSL or WGSL toolchain installed")
+    report = verify_schema(schema, toolchains=names)
+    assert all(r.status == "agrees" for r in report.results), report.format()
+    assert any(r.values > 0 for r in report.results)
+
+
+def _installed(name: str) -> bool:
+    from sarek_layout import toolchains
+
+    return toolchains.TOOLCHAINS[name].available
