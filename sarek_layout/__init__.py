@@ -16,8 +16,8 @@ _LAZY = {
         ("LayoutError", "MisalignedField", "NestedVariant", "SarekLayoutError", "SchemaError",
          "UnsupportedField", "layout_error_message"), "errors"),
     **dict.fromkeys(
-        ("TArray", "TBool", "TFloat32", "TFloat64", "TInt32", "TInt64", "TRecord", "TUnit",
-         "TVariant", "TVec"), "ir.types"),
+        ("TArray", "TBool", "TFloat16", "TFloat32", "TFloat64", "TInt32", "TInt64", "TRecord",
+         "TUint8", "TUnit", "TVariant", "TVec"), "ir.types"),
     **dict.fromkeys(
         ("CtorLayout", "Leaf", "RecordLayout", "ScalarLayout", "VariantLayout",
          "elttype_layout", "record_layout", "scalar_align", "scalar_size", "variant_layout"),
@@ -28,8 +28,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .errors import (LayoutError, MisalignedField, NestedVariant, SarekLayoutError,
                          SchemaError, UnsupportedField, layout_error_message)
-    from .ir.types import (TArray, TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit,
-                           TVariant, TVec)
+    from .ir.types import (TArray, TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64,
+                           TRecord, TUint8, TUnit, TVariant, TVec)
     from .layout.core import (CtorLayout, Leaf, RecordLayout, ScalarLayout, VariantLayout,
                               elttype_layout, record_layout, scalar_align, scalar_size,
                               variant_layout)
@@ -58,6 +58,8 @@ __all__ = [
     "TFloat64",
     "TBool",
     "TUnit",
+    "TFloat16",
+    "TUint8",
     "TRecord",
     "TVariant",
     "TArray",

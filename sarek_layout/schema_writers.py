@@ -12,7 +12,8 @@ Limits, each a ``ValueError`` (never silently different text):
 * C: the text is a plain declaration of the types (natural C layout, which is Sarek's on
   x86-64), not the ABI-pinned header ``generate`` writes; ``array``/``vector`` members cannot
   be written, and ``bool``/``unit`` become ``int32_t`` (C has no 4-byte bool), so they read
-  back as ``int32``. The module is the header's stem: write the file as ``file_name(m, "c")``.
+  back as ``int32``; ``float16`` members are ``sarek_layout_float16``, whose typedef the text
+  declares as generated headers do. The module is the header's stem: write the file as ``file_name(m, "c")``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .ir.schema import (
     VariantDecl,
     c_name_of,
 )
+from .ir.names import FLOAT16_TYPEDEF
 from .ir.types import scalar_named
 
 __all__ = ["to_json", "to_toml", "to_ocaml", "to_c", "file_name", "WRITERS", "SUFFIXES"]
@@ -237,10 +239,13 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
         return c_name_of(expr.module, expr.name)
 
     includes = []
+    uses_float16 = False
     for decl in module.decls:
         for expr in _members(decl):
             while isinstance(expr, ContainerType):
                 expr = expr.elem
+            scalar = scalar_named(expr.name) if expr.module is None else None
+            uses_float16 = uses_float16 or (scalar is not None and scalar.name == "float16")
             if expr.module not in (None, module.name):
                 include = file_name(expr.module, "c")
                 if include not in includes:
@@ -252,6 +257,10 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
     lines += [f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>"]
     lines += [f'#include "{inc}"' for inc in includes]
     lines.append("")
+    if uses_float16:
+        # The typedef generated headers declare: float16 members hold binary16 bits.
+        lines += ["#ifndef SAREK_LAYOUT_FLOAT16", "#define SAREK_LAYOUT_FLOAT16",
+                  f"typedef uint16_t {FLOAT16_TYPEDEF};", "#endif", ""]
     # Typedefs first, in declaration order (the order the reader reports), then the struct
     # bodies in dependency order, as C needs a member's type complete before its use.
     lines += [

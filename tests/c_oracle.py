@@ -11,8 +11,9 @@ Description format::
     ("record", name, [(field, type), ...])
     ("variant", name, [(ctor, [type, ...]), ...])
 
-where ``type`` is a scalar name (int32, int64, float32, float64, bool, unit) or the name of
-another described record.
+where ``type`` is a scalar name (int32, int64, float32, float64, bool, unit, float16, uint8)
+or the name of another described record. A float16 is written as what C can hold of it on
+every ABI, its binary16 bits in a ``uint16_t`` (C11 has no 2-byte float type).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ C_SCALAR = {
     "int64": "int64_t",
     "float32": "float",
     "float64": "double",
+    "float16": "uint16_t",
+    "uint8": "uint8_t",
 }
 
 _counter = itertools.count()

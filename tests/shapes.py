@@ -15,11 +15,13 @@ from hypothesis import strategies as st
 from c_oracle import Measured
 from sarek_layout import (
     TBool,
+    TFloat16,
     TFloat32,
     TFloat64,
     TInt32,
     TInt64,
     TRecord,
+    TUint8,
     TUnit,
     TVariant,
     RecordLayout,
@@ -33,10 +35,46 @@ SCALAR = {
     "float64": TFloat64,
     "bool": TBool,
     "unit": TUnit,
+    "float16": TFloat16,
+    "uint8": TUint8,
 }
 
 #: The scalar set of Sarek's own exhaustive conformance enumeration.
 CONFORMANCE_SCALARS = ("int32", "float32", "bool", "int64", "float64")
+
+#: Sarek's newer scalars, with one of each older alignment, for their own (smaller)
+#: enumeration: every record and variant where a 1- or 2-byte member can leave a hole of
+#: 1 to 3 bytes before a 4- or 8-aligned one.
+NEW_SCALARS_ENUMERATION = ("uint8", "float16", "int32", "float64")
+
+
+def new_scalar_records() -> Iterator[tuple]:
+    """Every record of 1–4 fields over ``NEW_SCALARS_ENUMERATION``: 4 + 16 + 64 + 256 = 340."""
+    n = 0
+    for count in range(1, 5):
+        for combo in itertools.product(NEW_SCALARS_ENUMERATION, repeat=count):
+            yield ("record", f"n{n}", [(f"f{i}", t) for i, t in enumerate(combo)])
+            n += 1
+
+
+def new_scalar_variants() -> Iterator[tuple]:
+    """Every variant of 1–2 constructors with 0–3 arguments over ``NEW_SCALARS_ENUMERATION``
+    whose arguments include a uint8 or a float16: 1 + 4 + 16 + 64 = 85 argument lists,
+    70 of them with a new scalar; variants of one constructor of those, and of two
+    constructors where one of them has one: 70 + (85² − 15²) = 7,070."""
+    arg_lists = [args for count in range(4)
+                 for args in itertools.product(NEW_SCALARS_ENUMERATION, repeat=count)]
+
+    def new(args) -> bool:
+        return any(t in ("uint8", "float16") for t in args)
+
+    n = 0
+    for count in range(1, 3):
+        for combo in itertools.product(arg_lists, repeat=count):
+            if not any(new(args) for args in combo):
+                continue
+            yield ("variant", f"w{n}", [(f"C{i}", list(args)) for i, args in enumerate(combo)])
+            n += 1
 
 
 def conformance_records() -> Iterator[tuple]:

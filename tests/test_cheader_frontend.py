@@ -338,3 +338,51 @@ def test_line_markers_never_choose_what_is_read(tmp_path, monkeypatch):
     assert "is a pointer" in str(info.value)
     assert str(info.value).startswith(f"{secret}:1:")  # where the marker says, as gcc does
     assert secret not in opened, "a line marker made the reader open a file cpp never included"
+
+
+# --- Sarek's newer scalars -------------------------------------------------------------------
+
+
+def test_generated_headers_of_uint8_and_float16_read_back_to_their_schema(tmp_path, capsys):
+    schema = str(ROOT / "tests" / "data" / "pixels.toml")
+    assert main(["generate", schema, "-o", str(tmp_path), "-t", "c"]) == 0
+    capsys.readouterr()
+    assert layout_of(tmp_path / "pixels.h") == layout_of(schema)
+
+
+@pytest.mark.parametrize("member, scalar", [
+    ("uint8_t v;", "uint8"),
+    ("unsigned char v;", "uint8"),
+    ("sarek_layout_float16 v;", "float16"),
+])
+def test_uint8_and_the_float16_typedef_are_read(tmp_path, member, scalar):
+    path = tmp_path / "t.h"
+    path.write_text("#include <stdint.h>\ntypedef uint16_t sarek_layout_float16;\n"
+                    f"typedef struct T {{ double d; {member} }} T;\n")
+    assert [f.type.name for f in read_header(str(path)).decls[0].fields] == ["float64", scalar]
+
+
+@pytest.mark.parametrize("member, typedef, fragments", [
+    ("uint16_t v;", "", ["'uint16_t': 16-bit integers have no Sarek layout",
+                         "a float16 is written sarek_layout_float16, a typedef of uint16_t"]),
+    ("unsigned short v;", "", ["16-bit integers", "sarek_layout_float16"]),
+    ("_Float16 v;", "", ["before '_Float16' (a float16 is written sarek_layout_float16"]),
+    ("__fp16 v;", "", ["before '__fp16' (a float16 is written sarek_layout_float16"]),
+    ("int8_t v;", "", ["signed 8-bit integers have no Sarek layout; use uint8_t"]),
+    ("signed char v;", "", ["signed 8-bit integers"]),
+    ("char v;", "", ["char has no Sarek layout (whether it is signed depends on the ABI); use uint8_t"]),
+    ("uint32_t v;", "", ["unsigned types have no Sarek layout, except uint8_t"]),
+    ("sarek_layout_float16 v;", "typedef float sarek_layout_float16;\n",
+     ["type sarek_layout_float16, which must be a typedef of uint16_t, not 'float'"]),
+    ("sarek_layout_float16 v;", "typedef int16_t sarek_layout_float16;\n", ["not 'int16_t'"]),
+])
+def test_what_is_not_uint8_or_float16_is_refused_with_how_to_write_it(tmp_path, capsys, member,
+                                                                       typedef, fragments):
+    path = tmp_path / "t.h"
+    path.write_text(f"#include <stdint.h>\n{typedef}typedef struct T {{ int32_t a; {member} }} T;\n")
+    assert main(["import-c", str(path)]) == 2
+    err = capsys.readouterr().err
+    line = 3 if typedef else 2
+    assert err.startswith(f"{path}:{line}:") and err.count("\n") == 1, err
+    for fragment in fragments:
+        assert fragment in err, err

@@ -112,7 +112,7 @@ def test_cuda_headers_need_no_libc_under_nvrtc(toolchain, example_headers, tmp_p
 # --- make_ helpers at run time: byte images on x86-64 and i386 -------------------------------
 
 _C_TYPE = {"int32": "int32_t", "bool": "int32_t", "unit": "int32_t", "int64": "int64_t",
-           "float32": "float", "float64": "double"}
+           "float32": "float", "float64": "double", "float16": "uint16_t", "uint8": "uint8_t"}
 
 
 def _helper_program(schema) -> str:
@@ -156,6 +156,8 @@ def _helper_program(schema) -> str:
             prefix = ctor.name + "."
             for leaf in ctor.leaves:
                 v = next(value)
+                if leaf.type.name == "uint8":
+                    v = v % 251 + 1  # a uint8 literal must fit (-Werror)
                 rest = leaf.path[len(prefix):]  # _0 or _0.x.y
                 idx, _, sub = rest.partition(".")
                 target = f"a{idx[1:]}" + (f".{sub}" if sub else "")
@@ -178,10 +180,11 @@ def _arg_c_name(schema, st_, ctor_name, index) -> str:
 
 @pytest.mark.parametrize("toolchain", ["gcc", "g++", "gcc-m32"])
 def test_make_helpers_zero_every_padding_byte(toolchain, tmp_path):
-    """Examples plus the nested/cross-module goldens: run on x86-64 and i386."""
+    """Examples plus the nested/cross-module goldens and uint8/float16 members (holes of 1
+    to 3 bytes): run on x86-64 and i386."""
     tc = require_toolchain(toolchain)
     golden = pathlib.Path(__file__).resolve().parent / "golden"
-    cases = [EXAMPLE_SCHEMAS,
+    cases = [EXAMPLE_SCHEMAS, [str(golden.parent / "data" / "pixels.toml")],
              sorted(str(p) for p in (golden / "nested").glob("*.toml")),
              sorted(str(p) for p in (golden / "cross_module").glob("*.toml")),
              sorted(str(p) for p in (golden / "seed_values").glob("*.toml"))]

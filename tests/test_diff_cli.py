@@ -97,6 +97,35 @@ def test_variant_rules(tmp_path, capsys):
     assert ("", "payload-moved") in found and ("", "size-changed") in found
 
 
+@pytest.mark.parametrize("old_fields, new_fields, status, lines", [
+    # A byte or a half float in a hole: compatible, old readers never look there.
+    ([("a", "uint8"), ("d", "float64")], [("a", "uint8"), ("b", "uint8"), ("h", "float16"),
+                                          ("d", "float64")], 0,
+     ["compatible: Geo.p.b: added in padding: uint8 at offset 1 [member-added]",
+      "compatible: Geo.p.h: added in padding: float16 at offset 2 [member-added]"]),
+    # Same bytes, another meaning: every change of scalar type breaks.
+    ([("a", "uint8"), ("d", "float64")], [("a", "int32"), ("d", "float64")], 1,
+     ["breaking: Geo.p.a: type changed: uint8 -> int32 [member-type-changed]"]),
+    ([("h", "float16"), ("i", "int32")], [("h", "uint8"), ("i", "int32")], 1,
+     ["breaking: Geo.p.h: type changed: float16 -> uint8 [member-type-changed]"]),
+    ([("h", "float16"), ("i", "int32")], [("h", "float32"), ("i", "int32")], 1,
+     ["breaking: Geo.p.h: type changed: float16 -> float32 [member-type-changed]"]),
+    # A wider member moves what follows and grows the record.
+    ([("a", "uint8"), ("b", "uint8")], [("a", "float16"), ("b", "uint8")], 1,
+     ["breaking: Geo.p: size changed: 2 -> 4 [size-changed]",
+      "breaking: Geo.p: alignment changed: 1 -> 2 [align-changed]",
+      "breaking: Geo.p.a: type changed: uint8 -> float16 [member-type-changed]",
+      "breaking: Geo.p.b: offset changed: 1 -> 2 [member-moved]"]),
+])
+def test_changes_of_uint8_and_float16(tmp_path, capsys, old_fields, new_fields, status, lines):
+    old = schema(tmp_path / "old" / "geo.json", [rec("p", *old_fields)])
+    new = schema(tmp_path / "new" / "geo.json", [rec("p", *new_fields)])
+    got, out, err = run(capsys, old, new)
+    assert (got, err) == (status, ""), out
+    # Each line after its place (``geo.json:L:C: ``); the last line is the summary.
+    assert sorted(line.split(": ", 1)[1] for line in out.splitlines()[:-1]) == sorted(lines), out
+
+
 def test_renames_are_named(tmp_path, capsys):
     old = schema(tmp_path / "a" / "geo.json", [rec("pt", ("x", "float32"), ("y", "float32")),
                                                var("v", ("A", ["int32"]), ("B", []))])

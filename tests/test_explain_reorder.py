@@ -13,9 +13,10 @@ import random
 import pytest
 
 from conftest import EXAMPLES
-from sarek_layout import TFloat32, TFloat64, TInt32, TRecord, record_layout
+from sarek_layout import TFloat16, TFloat32, TFloat64, TInt32, TRecord, TUint8, record_layout
 from sarek_layout.cli.main import main
-from sarek_layout.explain.reorder import advise, best_order, inversions, smallest_size
+from sarek_layout.explain import reorder
+from sarek_layout.explain.reorder import advise, best_order, inversions, smallest_size, suggested_order
 from sarek_layout.frontends import load_schema
 from shapes import SCALAR, CONFORMANCE_SCALARS
 
@@ -41,7 +42,7 @@ def _brute_force(members):
     return min((_size(members, p), _inversions(p), p) for p in itertools.permutations(range(len(members))))
 
 
-_SIZE = {"int32": 4, "float32": 4, "bool": 4, "int64": 8, "float64": 8}
+_SIZE = {"int32": 4, "float32": 4, "bool": 4, "int64": 8, "float64": 8, "float16": 2, "uint8": 1}
 
 # Nested records of several shapes: sizes 8, 12, 16 and 24 at alignment 4 or 8.
 NESTED = {
@@ -92,6 +93,21 @@ def test_optimal_with_nested_records():
     """Up to 5 fields over int32, float64 and nested records of sizes 8, 12, 16, 24."""
     names = ("int32", "float64", *NESTED)
     checked, _ = _check_records(names, 5, lambda t: NESTED.get(t) or SCALAR[t])
+    assert checked == sum(6 ** n for n in range(1, 6))
+
+
+# Records of Sarek's newer scalars: 3 bytes at alignment 1, 4 at alignment 2.
+SMALL_NESTED = {
+    "bytes3": TRecord("bytes3", [("a", TUint8), ("b", TUint8), ("c", TUint8)]),
+    "halfbyte": TRecord("halfbyte", [("h", TFloat16), ("b", TUint8)]),
+}
+
+
+def test_optimal_with_uint8_and_float16_fields():
+    """Up to 5 fields over uint8, float16, int32, float64 and records of 1- and 2-byte
+    members, against the brute force."""
+    names = ("uint8", "float16", "int32", "float64", *SMALL_NESTED)
+    checked, _ = _check_records(names, 5, lambda t: SMALL_NESTED.get(t) or SCALAR[t])
     assert checked == sum(6 ** n for n in range(1, 6))
 
 
@@ -188,6 +204,51 @@ def test_exact_against_an_unrestricted_search_on_larger_records():
         assert best_order(members) == _subset_search(members), members
 
 
+# 1- and 2-byte members (uint8, float16, records of them: sizes 1, 2, 3, 4, 6 at alignments 1
+# and 2) among Sarek's 4- and 8-aligned ones.
+_SMALL_MEMBERS = ((1, 1), (2, 2), (3, 1), (4, 2), (6, 2), (4, 4), (8, 8), (12, 4), (2, 1))
+
+
+def test_band_search_with_1_and_2_byte_members_is_proved_and_exact(monkeypatch):
+    """Every record through the banded search (not only the large ones): it must prove its
+    answer and give the very order of the independent exponential search."""
+    monkeypatch.setattr(reorder, "_SMALL_SEARCH", 0)
+    rnd = random.Random(15)
+    for _ in range(120):
+        pool = rnd.sample(_SMALL_MEMBERS, rnd.randint(2, 5))
+        members = [rnd.choice(pool) for _ in range(rnd.randint(5, 12))]
+        order, exact = suggested_order(members)
+        assert exact and order == _subset_search(members), members
+
+
+@pytest.mark.parametrize("through_band", [False, True])
+def test_a_uint8_travels_past_every_8_byte_field(monkeypatch, through_band):
+    """Why the 4/8 band does not carry over: the best order moves one uint8 past 40 doubles
+    (40 swaps; moving the seven others to the front would cost 280)."""
+    if through_band:
+        monkeypatch.setattr(reorder, "_SMALL_SEARCH", 0)
+    members = [(1, 1)] + [(8, 8)] * 40 + [(1, 1)] * 7
+    order, exact = suggested_order(members)
+    assert exact and order == tuple(range(1, 41)) + (0,) + tuple(range(41, 48))
+    assert _size(members, order) == 328 and inversions(order) == 40
+    # Four and four: both ways cost 160 swaps; the earliest-declared first wins.
+    members = [(1, 1)] * 4 + [(8, 8)] * 40 + [(1, 1)] * 4
+    order, exact = suggested_order(members)
+    assert exact and order == (0, 1, 2, 3, 44, 45, 46, 47) + tuple(range(4, 44))
+
+
+def test_large_records_with_1_and_2_byte_members_get_a_smallest_size_order():
+    """Beyond what the budget proves, the order still has the smallest size, and the search
+    says it is not proved."""
+    rnd = random.Random(4)
+    scalars = ((4, 4), (8, 8), (4, 4), (8, 8), (4, 4), (4, 4), (2, 2), (1, 1))
+    members = [rnd.choice(scalars) for _ in range(480)]
+    order, exact = suggested_order(members)
+    assert sorted(order) == list(range(480))
+    assert _size(members, order) == -(-sum(s for s, _ in members) // 8) * 8
+    assert not exact  # about 300 swaps: more than this budget can prove
+
+
 def test_inversions_and_smallest_size():
     rnd = random.Random(5)
     for n in range(0, 40):
@@ -196,6 +257,9 @@ def test_inversions_and_smallest_size():
         assert inversions(order) == _inversions(order)
     for _ in range(200):
         members = [rnd.choice(_SAREK_MEMBERS) for _ in range(rnd.randint(1, 7))]
+        assert smallest_size(members) == _brute_force(members)[0], members
+    for _ in range(200):
+        members = [rnd.choice(_SMALL_MEMBERS) for _ in range(rnd.randint(1, 7))]
         assert smallest_size(members) == _brute_force(members)[0], members
 
 
@@ -208,6 +272,8 @@ _NESTED_JSON = [
     {"record": "mixed", "fields": [["d", "float64"], ["i", "int32"]]},                # 16, align 8
 ]
 _FIELD_TYPES = ("int32", "float32", "bool", "int64", "float64", "pair", "trio", "mixed")
+# Every scalar, Sarek's newer 1- and 2-byte ones included.
+_ALL_SCALARS = ("int32", "float32", "bool", "unit", "int64", "float64", "float16", "uint8")
 
 
 def _limited(memory_bytes):
@@ -229,12 +295,13 @@ def _explain_subprocess(args):
                           preexec_fn=_limited(2 * 1024 ** 3))
 
 
-@pytest.mark.parametrize("n", [480, 2000])
-def test_large_records_finish_with_a_size_optimal_order(tmp_path, n):
+@pytest.mark.parametrize("n, types", [(480, _FIELD_TYPES), (2000, _FIELD_TYPES),
+                                      (480, _ALL_SCALARS), (2000, _ALL_SCALARS)])
+def test_large_records_finish_with_a_size_optimal_order(tmp_path, n, types):
     from c_oracle import measure
 
     rnd = random.Random(n)
-    fields = [[f"f{i}", rnd.choice(_FIELD_TYPES)] for i in range(n)]
+    fields = [[f"f{i}", rnd.choice(types)] for i in range(n)]
     path = tmp_path / "wide.json"
     path.write_text(json.dumps({"module": "Big", "types": [
         *_NESTED_JSON, {"record": "wide", "fields": fields}]}))
@@ -252,11 +319,11 @@ def test_large_records_finish_with_a_size_optimal_order(tmp_path, n):
     # The compiler measures both orders; no order can be smaller than the sum of the field
     # sizes (as the compiler measures them) rounded up to the largest alignment.
     nested = [("record", d["record"], [tuple(f) for f in d["fields"]]) for d in _NESTED_JSON]
-    scalars = [("record", f"one_{t}", [("v", t)]) for t in ("int32", "float32", "bool", "int64", "float64")]
+    scalars = [("record", f"one_{t}", [("v", t)]) for t in _ALL_SCALARS]
     measured = measure(nested + scalars + [("record", "declared", [tuple(f) for f in fields]),
                                            ("record", "suggested", [tuple(f) for f in new_fields])])
-    size_of = {t: (measured[t] if t in measured else measured[f"one_{t}"]).size for t in _FIELD_TYPES}
-    align_of = {t: (measured[t] if t in measured else measured[f"one_{t}"]).align for t in _FIELD_TYPES}
+    size_of = {t: (measured[t] if t in measured else measured[f"one_{t}"]).size for t in types}
+    align_of = {t: (measured[t] if t in measured else measured[f"one_{t}"]).align for t in types}
     big = max(align_of[t] for _, t in fields)
     bound = -(-sum(size_of[t] for _, t in fields) // big) * big
     assert measured["suggested"].size == bound < measured["declared"].size

@@ -48,7 +48,7 @@ BUDGET = settings(max_examples=EXAMPLES, deadline=None, database=None,
 TARGETS = ["-t", "c", "-t", "cuda", "-t", "opencl", "-t", "python"]
 #: Examples nvcc compiles (when installed): it runs its host and device passes per file.
 CUDA_EXAMPLES = 12
-SCALARS = ["int32", "int64", "float32", "float64", "bool", "unit"]
+SCALARS = ["int32", "int64", "float32", "float64", "bool", "unit", "float16", "uint8"]
 _NOWHERE = SourceLocation("<fuzz>")
 
 # Names that meet the generated code's own: members (tag, data), helper locals and parameters

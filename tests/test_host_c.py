@@ -15,7 +15,18 @@ import sarek_layout as sl
 from conftest import EXAMPLES, require_toolchain
 from sarek_layout.codegen import render_headers
 from sarek_layout.host import codec_of
-from sarek_layout.ir.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TRecord, TUnit, TVariant
+from sarek_layout.ir.types import (
+    TBool,
+    TFloat16,
+    TFloat32,
+    TFloat64,
+    TInt32,
+    TInt64,
+    TRecord,
+    TUint8,
+    TUnit,
+    TVariant,
+)
 from test_host_support import (
     SchemaDocument,
     arm_parts,
@@ -26,6 +37,8 @@ from test_host_support import (
     element_types,
     import_file,
     leaf_values,
+    new_scalar_records,
+    new_scalar_variants,
     stored,
     to_generated,
     values_of,
@@ -47,8 +60,23 @@ def c_literal(t, v) -> str:
         return repr(float(v))
     if t is TBool:
         return "1" if v else "0"
+    if t is TUint8:
+        return f"(uint8_t)({v})"
+    if t is TFloat16:
+        # gcc's own conversion to binary16 (x86-64 has _Float16), stored as the bits the
+        # header's sarek_layout_float16 holds: independent of Python's struct "e".
+        if math.isinf(v):
+            return "0xfc00" if v < 0 else "0x7c00"
+        return f"sarek_test_f16_bits((_Float16)({float(v)!r}))"
     assert t is TUnit
     return "0"
+
+
+#: What the C side needs for float16 literals.
+F16_BITS = """#include <stdint.h>
+#include <string.h>
+static inline uint16_t sarek_test_f16_bits(_Float16 x) { uint16_t b; memcpy(&b, &x, 2); return b; }
+"""
 
 
 class CBuilder:
@@ -101,8 +129,8 @@ def build_in_c(tmp_path, header_text, builder, total, module_name):
 
     ffi = cffi.FFI()
     ffi.cdef("size_t fill(unsigned char *out);")
-    ffi.set_source(module_name, "#include <math.h>\n#include <string.h>\n" + header_text + "\n" + builder.source(),
-                   extra_compile_args=["-O0"])
+    ffi.set_source(module_name, "#include <math.h>\n#include <string.h>\n" + F16_BITS + header_text + "\n"
+                   + builder.source(), extra_compile_args=["-O0"])
     path = ffi.compile(tmpdir=str(tmp_path), verbose=False)
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
@@ -221,6 +249,50 @@ def test_conformance_bytes_from_c_equal_python(tmp_path):
                 assert got_value == want, (t, path_)
 
 
+def test_new_scalars_bytes_from_c_equal_python(tmp_path):
+    """Sarek's newer scalars: all 340 records of {uint8, float16, int32, float64}, every
+    constructor of every 20th of their 7,070 variants, and nested records holding them
+    (holes of 1 to 3 bytes everywhere), built by gcc with the generated header (float16
+    values converted by gcc's _Float16) and by the codec, byte for byte; numpy reads every
+    value back."""
+    require_toolchain("cffi")
+    doc = SchemaDocument("Small")
+    cases = []
+    for t in new_scalar_records():
+        doc.add(t)
+        cases.append((t, distinct_value(t)))
+    for k, t in enumerate(new_scalar_variants()):
+        if k % 20 == 0:
+            doc.add(t)
+            cases += [(t, distinct_value(t, i)) for i in range(len(t.ctors))]
+    bytes3 = TRecord("b3", [("a", TUint8), ("b", TUint8), ("c", TUint8)])
+    half = TRecord("h", [("b", TUint8), ("h", TFloat16), ("t", bytes3)])
+    outer = TRecord("o", [("t", bytes3), ("h", half), ("d", TFloat64), ("u", TUint8)])
+    var = TVariant("w", [("A", [bytes3, TFloat16]), ("B", []), ("C", [TUint8, outer]), ("D", [half])])
+    for t in (outer, var):
+        doc.add(t)
+        cases += [(t, distinct_value(t, i)) for i in range(len(t.ctors) if isinstance(t, TVariant) else 1)]
+    path = doc.write(tmp_path / "small.json")
+    builder = CBuilder(doc.c_names)
+    for t, v in cases:
+        builder.add(t, v)
+    chunks = [codec_of(t).encode(v) for t, v in cases]
+    got = build_in_c(tmp_path, c_header(path), builder, sum(map(len, chunks)), "_sarek_host_small_c")
+    at = 0
+    for (t, v), chunk in zip(cases, chunks):
+        assert got[at:at + len(chunk)] == chunk, (t, v, got[at:at + len(chunk)].hex(), chunk.hex())
+        at += len(chunk)
+    assert sum(isinstance(t, TVariant) for t, _ in cases) > 700  # values of constructors
+
+    np = pytest.importorskip("numpy")
+    from sarek_layout.host.dtype import dtype_of
+
+    at = 0
+    for (t, v), chunk in zip(cases, chunks):
+        check_numpy_row(np, t, np.frombuffer(got[at:at + len(chunk)], dtype_of(t))[0], v)
+        at += len(chunk)
+
+
 def test_dtypes_against_the_generated_header(tmp_path):
     """sizeof, alignment, every leaf offset, and the size of ``data`` and of each union arm,
     as gcc lays out the generated header, equal the dtype's (geometry, 780 records, every
@@ -231,6 +303,8 @@ def test_dtypes_against_the_generated_header(tmp_path):
 
     doc = SchemaDocument("Probe")
     for t in conformance_records():
+        doc.add(t)
+    for t in new_scalar_records():
         doc.add(t)
     for k, t in enumerate(conformance_variants()):
         if k % 41 == 0:

@@ -15,7 +15,18 @@ import sarek_layout as sl
 from conftest import EXAMPLES
 from sarek_layout.host import DecodeError, EncodeError, codec_of
 from sarek_layout.host.schema_api import UnknownType
-from sarek_layout.ir.types import TBool, TFloat32, TInt32, TInt64, TRecord, TUnit, TVariant
+from sarek_layout.ir.types import (
+    TBool,
+    TFloat16,
+    TFloat32,
+    TFloat64,
+    TInt32,
+    TInt64,
+    TRecord,
+    TUint8,
+    TUnit,
+    TVariant,
+)
 from test_host_support import (
     FORMAT,
     check_numpy_row,
@@ -117,6 +128,66 @@ def test_bad_scalars_name_type_and_field(field, bad, message):
     text = str(info.value)
     assert f"Mod.s, field {field!r}" in text and message in text, text
     assert info.value.type_name == "Mod.s" and info.value.field == field
+
+
+# Sarek's newer scalars: a uint8 is 0..255, a float16 whatever IEEE binary16 holds (65504 is
+# its largest finite value; what rounds beyond it is refused, not stored as infinity).
+SMALL = TRecord("px", [("r", TUint8), ("h", TFloat16), ("b", TUint8), ("d", TFloat64)])
+SMALL_OK = {"r": 1, "h": 1.5, "b": 255, "d": -2.0}
+
+
+@little_endian
+def test_new_scalars_bytes_and_values():
+    c = codec_of(SMALL, "Mod.px")
+    data = c.encode(SMALL_OK)
+    # r@0, h@2 (binary16 1.5 = 0x3e00), b@4, three bytes of padding, d@8.
+    assert data == bytes([1, 0, 0x00, 0x3E, 255, 0, 0, 0]) + struct.pack("<d", -2.0)
+    back = c.decode(data)
+    assert back == SMALL_OK and type(back["h"]) is float and type(back["r"]) is int
+    for h in (65504.0, -65504.0, 2.0 ** -24, float("inf"), 0.1):
+        assert c.decode(c.encode({**SMALL_OK, "h": h}))["h"] == struct.unpack("<e", struct.pack("<e", h))[0]
+    np = pytest.importorskip("numpy")
+    row = np.frombuffer(data, sl.host.dtype_of(SMALL))[0]
+    assert (row["r"], row["h"], row["b"]) == (1, np.float16(1.5), 255)
+    assert row.dtype["h"] == np.float16 and row.dtype["r"] == np.uint8
+
+
+class _Attrs:
+    def __init__(self, values):
+        self.__dict__.update(values)
+
+
+@pytest.mark.parametrize("form", ["dict", "mapping", "object", "pack", "variant"])
+@pytest.mark.parametrize("field, bad, message", [
+    ("h", 1e6, "1000000.0 is out of range for float16"),
+    ("h", 65520.0, "65520.0 is out of range for float16"),
+    ("h", "x", "expected a number (float16)"),
+    ("r", 256, "256 is out of range for uint8 [0, 255]"),
+    ("b", -1, "-1 is out of range for uint8 [0, 255]"),
+    ("r", 1.0, "expected an integer (uint8), got 1.0 (float)"),
+])
+def test_new_scalars_out_of_range_name_the_field(form, field, bad, message):
+    """Refused the same way whichever path encodes the value: a plain dict (the fast path
+    first), a mapping the fast path does not take, an attribute object, many at once, and
+    as a constructor argument."""
+    import types
+
+    value = {**SMALL_OK, field: bad}
+    where = field
+    if form == "dict":
+        encode = codec_of(SMALL, "Mod.px").encode
+    elif form == "mapping":
+        encode, value = codec_of(SMALL, "Mod.px").encode, types.MappingProxyType(value)
+    elif form == "object":
+        encode, value = codec_of(SMALL, "Mod.px").encode, _Attrs(value)
+    elif form == "pack":
+        encode, value = codec_of(SMALL, "Mod.px").pack, [SMALL_OK, value]
+    else:
+        variant = TVariant("v", [("A", []), ("P", [TUint8, SMALL])])
+        encode, value, where = codec_of(variant, "Mod.v").encode, ("P", (7, value)), f"P._1.{field}"
+    with pytest.raises(EncodeError) as info:
+        encode(value)
+    assert info.value.field == where and message in str(info.value), str(info.value)
 
 
 @pytest.mark.parametrize("value, message", [

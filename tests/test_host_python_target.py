@@ -239,6 +239,46 @@ def test_generated_module_and_api_give_the_same_messages(tmp_path, geometry_modu
         assert str(gen_error.value) == str(api_error.value)
 
 
+SMALL = {"module": "Small", "types": [
+    {"record": "px", "fields": [["r", "uint8"], ["h", "float16"], ["b", "uint8"], ["d", "float64"]]},
+    {"variant": "v", "constructors": [["A"], ["P", ["uint8", "px"]], ["H", ["float16"]]]},
+]}
+
+
+def test_new_scalars_in_the_generated_module(tmp_path):
+    """uint8 and float16 in a generated module: the API's bytes and values, and its errors
+    word for word (a float16 beyond binary16's range is refused, as the API refuses it)."""
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(SMALL))
+    m = import_file(generate(tmp_path, str(path))["small_layout.py"], "small_layout")
+    api = sl.load(str(path))
+    px = m.Small_px(1, 1.5, 255, -2.0)
+    assert m.encode_Small_px(px) == api.encode("px", {"r": 1, "h": 1.5, "b": 255, "d": -2.0})
+    back = m.decode_Small_px(m.encode_Small_px(px))
+    assert back == px and type(back.h) is float
+    p = m.Small_v_P(7, px)
+    assert m.encode_Small_v(p) == api.encode("v", ("P", (7, {"r": 1, "h": 1.5, "b": 255, "d": -2.0})))
+    assert m.unpack_Small_v(m.pack_Small_v([p, m.Small_v_H(-0.5), m.Small_v_A()])) == [
+        p, m.Small_v_H(-0.5), m.Small_v_A()]
+    pairs = [
+        (lambda: m.encode_Small_px(m.Small_px(1, 1e6, 0, 0.0)),
+         "cannot encode Small.px, field 'h': 1000000.0 is out of range for float16"),
+        (lambda: m.encode_Small_px(m.Small_px(256, 1.0, 0, 0.0)),
+         "cannot encode Small.px, field 'r': 256 is out of range for uint8 [0, 255]"),
+        (lambda: m.encode_Small_v(m.Small_v_P(-1, px)),
+         "cannot encode Small.v, field 'P._0': -1 is out of range for uint8 [0, 255]"),
+        (lambda: m.encode_Small_v(m.Small_v_H(70000.0)),
+         "cannot encode Small.v, field 'H._0': 70000.0 is out of range for float16"),
+    ]
+    for call, message in pairs:
+        with pytest.raises(m.EncodeError) as info:
+            call()
+        assert str(info.value) == message
+    with pytest.raises(sl.SarekLayoutError) as info:
+        api.encode("v", ("H", (70000.0,)))
+    assert str(info.value) == pairs[-1][1]
+
+
 # --- Python keywords are escaped --------------------------------------------------------------
 
 KEYWORDS = {"module": "Kw", "types": [
@@ -394,8 +434,8 @@ def test_hypothesis_generated_module(tmp_path_factory, data):
 
 
 def test_generated_modules_are_mypy_clean(tmp_path):
-    """mypy --strict on the example, a cross-module pair, 60 varied types, Python keywords and
-    records nested beyond one plan (skips without mypy)."""
+    """mypy --strict on the example, a cross-module pair, 60 varied types, Python keywords,
+    records nested beyond one plan and the uint8/float16 scalars (skips without mypy)."""
     pytest.importorskip("mypy", reason="mypy not installed: pip install mypy")
     shutil.copy(EXAMPLES / "geometry.toml", tmp_path / "geometry.toml")
     (tmp_path / "base.json").write_text(json.dumps({"module": "Base", "types": [
@@ -423,7 +463,9 @@ def test_generated_modules_are_mypy_clean(tmp_path):
     files.update(generate(tmp_path, doc.write(tmp_path / "mix.json")))
     files.update(generate(tmp_path, str(tmp_path / "kw.json")))
     files.update(generate(tmp_path, str(tmp_path / "wbase.json"), str(tmp_path / "wdeep.json")))
-    assert len(files) == 7
+    (tmp_path / "small.json").write_text(json.dumps(SMALL))
+    files.update(generate(tmp_path, str(tmp_path / "small.json")))
+    assert len(files) == 8
     assert "encode_WBase_wide(" in files["wdeep_layout.py"].read_text()
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *map(str, files.values())],

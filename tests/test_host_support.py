@@ -18,11 +18,13 @@ from sarek_layout.host.plan import INLINE_SLOTS
 from sarek_layout.ir.names import emitted_name_problem, identifier_problem
 from sarek_layout.ir.types import (
     TBool,
+    TFloat16,
     TFloat32,
     TFloat64,
     TInt32,
     TInt64,
     TRecord,
+    TUint8,
     TUnit,
     TVariant,
 )
@@ -30,12 +32,16 @@ from sarek_layout.layout.core import record_layout_of, variant_layout
 
 #: The scalars of the conformance shapes (unit has no value worth a shape of its own).
 CONFORMANCE_SCALARS = (TInt32, TFloat32, TBool, TInt64, TFloat64)
-ALL_SCALARS = CONFORMANCE_SCALARS + (TUnit,)
+#: Every scalar, Sarek's newer 2- and 1-byte ones included (the hypothesis strategies).
+ALL_SCALARS = CONFORMANCE_SCALARS + (TUnit, TFloat16, TUint8)
 
-FORMAT = {TInt32: "i", TFloat32: "f", TBool: "i", TUnit: "i", TInt64: "q", TFloat64: "d"}
+FORMAT = {TInt32: "i", TFloat32: "f", TBool: "i", TUnit: "i", TInt64: "q", TFloat64: "d",
+          TFloat16: "e", TUint8: "B"}
+# A float16 in C is its binary16 bits in a uint16_t (C11 has no 2-byte float type).
 C_TYPE = {TInt32: "int32_t", TFloat32: "float", TBool: "int32_t", TUnit: "int32_t",
-          TInt64: "int64_t", TFloat64: "double"}
-NUMPY = {TInt32: "=i4", TFloat32: "=f4", TBool: "=i4", TUnit: "=i4", TInt64: "=i8", TFloat64: "=f8"}
+          TInt64: "int64_t", TFloat64: "double", TFloat16: "uint16_t", TUint8: "uint8_t"}
+NUMPY = {TInt32: "=i4", TFloat32: "=f4", TBool: "=i4", TUnit: "=i4", TInt64: "=i8", TFloat64: "=f8",
+         TFloat16: "=f2", TUint8: "=u1"}
 
 
 def conformance_records() -> Iterator[TRecord]:
@@ -61,6 +67,22 @@ def conformance_variants() -> Iterator[TVariant]:
             k += 1
 
 
+def new_scalar_records() -> Iterator[TRecord]:
+    """The 340 records of ``shapes.new_scalar_records`` (uint8, float16, int32, float64)."""
+    from shapes import new_scalar_records as descriptions, to_elttype
+
+    for d in descriptions():
+        yield to_elttype(d, {})
+
+
+def new_scalar_variants() -> Iterator[TVariant]:
+    """The 7,070 variants of ``shapes.new_scalar_variants``."""
+    from shapes import new_scalar_variants as descriptions, to_elttype
+
+    for d in descriptions():
+        yield to_elttype(d, {})
+
+
 def layout_of(t):
     return record_layout_of(t) if isinstance(t, TRecord) else variant_layout(t.name, t.ctors)
 
@@ -80,6 +102,10 @@ def scalar_value(t, k: int):
         return -(k + 0.25) * 1e10
     if t is TBool:
         return k % 2 == 0
+    if t is TFloat16:  # binary16 holds these exactly, the largest finite one included
+        return -65504.0 if k % 7 == 3 else (k % 1000) + 0.5
+    if t is TUint8:
+        return 255 if k % 8 == 2 else (k * 37 + 1) % 256
     return None
 
 
@@ -125,6 +151,8 @@ def stored(t, v):
     """What a scalar reads back as after a trip through its bytes."""
     if t is TFloat32:
         return struct.unpack("=f", struct.pack("=f", v))[0]
+    if t is TFloat16:
+        return struct.unpack("=e", struct.pack("=e", v))[0]
     if t is TBool:
         return bool(v)
     return v
@@ -259,6 +287,8 @@ _SCALAR_STRATEGY = {
     TFloat64: st.floats(allow_nan=False),
     TBool: st.booleans(),
     TUnit: st.none(),
+    TFloat16: st.floats(width=16, allow_nan=False),
+    TUint8: st.integers(0, 255),
 }
 
 
@@ -284,7 +314,7 @@ def test_conformance_shape_counts():
 
 
 def test_distinct_values_are_distinct_per_type():
-    for t in CONFORMANCE_SCALARS:
+    for t in CONFORMANCE_SCALARS + (TFloat16, TUint8):
         seen = [scalar_value(t, k) for k in range(8)]
         if t is not TBool:
             assert len(set(seen)) == 8, t

@@ -406,3 +406,86 @@ def test_long_archive_member_names(tmp_path):
     assert [i.label for i in images] == [f"{tmp_path / 'lib.a'}(a_rather_long_object_name.o)"]
     assert images[0].structs["Geometry_point"]
 
+
+
+# --- Sarek's newer scalars, and a constructor whose one argument is a record ------------------
+
+PIXELS = pathlib.Path(__file__).resolve().parent / "data" / "pixels.toml"
+PIXELS_USE = ("Pixels_rgb g_rgb; Pixels_texel g_texel; Pixels_sample g_sample; "
+              "Pixels_value g_value; Pixels_small g_small;\n")
+
+
+@pytest.fixture(scope="module")
+def pixels_header(tmp_path_factory) -> pathlib.Path:
+    out = tmp_path_factory.mktemp("pixels")
+    assert main(["generate", str(PIXELS), "-o", str(out), "-t", "c", "-t", "cuda"]) == 0
+    return out / "pixels.h"
+
+
+def verify_pixels(capsys, *argv) -> tuple:
+    status = main(["verify", str(PIXELS), *map(str, argv)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("toolchain, flags", [
+    ("gcc", ()), ("clang", ()), ("gcc-m32", ()), ("g++", ()), ("aarch64", ()), ("armhf", ()),
+    ("ppc64", ()), ("s390x", ())])
+def test_uint8_and_float16_objects_agree(pixels_header, tmp_path, capsys, toolchain, flags):
+    """uint8 members are 1-byte unsigned chars in DWARF, float16 ones the 16 unsigned bits of
+    sarek_layout_float16; Pixels_value has Color of rgb, an arm that is the record itself."""
+    folder = objects_in(tmp_path, pixels_header)
+    obj = compile_object(toolchain, f'#include "pixels.h"\n{PIXELS_USE}', folder, *flags)
+    status, out, err = verify_pixels(capsys, "--object", obj)
+    assert (status, err) == (0, ""), out + err
+    assert f"{obj}  agrees (5 types, " in out
+
+
+def test_a_2_byte_float_is_a_float16_and_wrong_small_types_are_caught(pixels_header, tmp_path,
+                                                                      capsys):
+    require_toolchain("gcc")
+    text = pixels_header.read_text()
+    # gcc's own 2-byte float (_Float16 on x86-64) for the float16 typedef: the same layout.
+    as_float = text.replace("typedef uint16_t sarek_layout_float16;",
+                            "typedef _Float16 sarek_layout_float16;")
+    signed = text.replace("    uint8_t id; /* offset 0 */", "    int8_t id; /* offset 0 */").replace(
+        "    sarek_layout_float16 depth;", "    int16_t depth;")
+    assert as_float != text and signed != text
+    for name, edited in (("as_float", as_float), ("signed", signed)):
+        (tmp_path / "pixels.h").write_text(edited)
+        compile_object("gcc", f'#include "pixels.h"\n{PIXELS_USE}', tmp_path, name=name)
+    status, out, _ = verify_pixels(capsys, "--object", tmp_path / "as_float.o")
+    assert status == 0, out
+    status, out, _ = verify_pixels(capsys, "--object", tmp_path / "signed.o")
+    assert status == 1
+    obj = tmp_path / "signed.o"
+    assert f"Pixels_sample.id: layout says type uint8, {obj} says int8_t (1-byte signed char)" in out
+    assert (f"Pixels_sample.depth: layout says type float16, {obj} says int16_t (2-byte signed "
+            f"integer)") in out
+    assert out.count("layout says") == 2, out
+
+
+def test_an_arm_that_is_its_one_record_argument_agrees(tmp_path, capsys):
+    """SPEC §4: a constructor of one record argument stores the record itself as its arm
+    (``Geometry_point P_v;``), not a struct of ``_0``: its fields are the record's."""
+    schema = tmp_path / "one.toml"
+    schema.write_text('module = "One"\n[[types]]\nrecord = "pt"\nfields = [["x", "float32"], '
+                      '["y", "int32"]]\n[[types]]\nvariant = "v"\n'
+                      'constructors = [["A"], ["P", ["pt"]]]\n')
+    assert main(["generate", str(schema), "-o", str(tmp_path), "-t", "c"]) == 0
+    capsys.readouterr()
+    obj = compile_object("gcc", '#include "one.h"\nOne_v g_v;\n', tmp_path)
+    status = main(["verify", str(schema), "--object", str(obj)])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, ""), out
+    assert f"{obj}  agrees (2 types, " in out
+    # Another struct of the same fields in that arm is caught.
+    obj = compile_object("gcc", textwrap.dedent("""\
+        #include <stdint.h>
+        typedef struct One_pt { float x; int32_t y; } One_pt;
+        typedef struct Other { float x; int32_t y; } Other;
+        typedef struct One_v { int32_t tag; union { Other P_v; } data; } One_v;
+        One_v g_v; One_pt g_pt;
+        """), tmp_path, name="other")
+    assert main(["verify", str(schema), "--object", str(obj)]) == 1
+    assert "One_v.data.P_v._0: the layout has it (pt at offset 4)" in capsys.readouterr().out

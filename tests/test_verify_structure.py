@@ -201,3 +201,45 @@ def test_a_bit_field_member_is_reported_and_not_probed(tmp_path):
     assert [str(p) for p in problems] == [
         f"{header}:2:44: Conf_r.b: header declares a bit-field, schema says a whole int32"]
     assert passed == []
+
+
+# --- Sarek's newer scalars: each target's spellings of uint8 and float16 ----------------------
+
+_TINY = ("typedef struct Tiny_t {{ {b} b; {b} pad_; {h} h; }} Tiny_t;\n")
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tiny") / "tiny.json"
+    path.write_text('{"module": "Tiny", "types": [{"record": "t", "fields": '
+                    '[["b", "uint8"], ["pad_", "uint8"], ["h", "float16"]]}]}')
+    return load_schema([str(path)])
+
+
+@pytest.mark.parametrize("name, prelude, b, h", [
+    ("t.h", "typedef uint16_t sarek_layout_float16;\n", "uint8_t", "sarek_layout_float16"),
+    ("t.h", "typedef unsigned short sarek_layout_float16;\n", "unsigned char", "sarek_layout_float16"),
+    ("t.cuh", "#include <stdint.h>\ntypedef uint16_t sarek_layout_float16;\n", "uint8_t",
+     "sarek_layout_float16"),
+    ("t.clh", "typedef ushort sarek_layout_float16;\n", "uchar", "sarek_layout_float16"),
+])
+def test_uint8_and_float16_spellings_per_target(tmp_path, tiny, name, prelude, b, h):
+    assert _check(tmp_path, tiny, prelude + _TINY.format(b=b, h=h), name) == ([], ["Tiny_t"])
+
+
+@pytest.mark.parametrize("name, prelude, b, h, message", [
+    ("t.h", "", "uint8_t", "uint16_t",
+     "Tiny_t.h: header says uint16_t, schema says float16 (16 unsigned bits do not say they are "
+     "a float16's: write sarek_layout_float16)"),
+    ("t.clh", "", "uchar", "ushort",
+     "Tiny_t.h: header says unsigned short, schema says float16 (16 unsigned bits do not say they are "
+     "a float16's: write sarek_layout_float16)"),
+    ("t.clh", "typedef ushort sarek_layout_float16;\n", "char", "sarek_layout_float16",
+     "Tiny_t.b: header says char, schema says uint8 (write uchar)"),
+    ("t.h", "typedef uint16_t sarek_layout_float16;\n", "int8_t", "sarek_layout_float16",
+     "Tiny_t.b: header says int8_t, schema says uint8 (write uint8_t)"),
+])
+def test_uint8_and_float16_near_misses(tmp_path, tiny, name, prelude, b, h, message):
+    messages = _check(tmp_path, tiny, prelude + _TINY.format(b=b, h=h), name)[0]
+    assert messages[0] == message  # (and the same for pad_ when the uint8s are wrong)
+    assert len(messages) == (2 if message.startswith("Tiny_t.b") else 1)

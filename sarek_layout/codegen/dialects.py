@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Mapping
 
+from ..ir.names import FLOAT16_TYPEDEF
+
 __all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL"]
 
 
@@ -40,8 +42,16 @@ class Dialect:
     reserved_words: FrozenSet[str] = frozenset()
 
 
+# A float16 member of a C-family header is the typedef its prelude declares
+# (``ir.names.FLOAT16_TYPEDEF``): a 16-bit unsigned integer holding the IEEE 754 binary16
+# bits. C11/C++11, NVRTC and OpenCL C without cl_khr_fp16 have no 2-byte float type a struct
+# member may have, so each stores the bits (kernels convert: CUDA ``__ushort_as_half``,
+# OpenCL ``vload_half``), and the name tells ``import-c`` and ``verify --header`` that the
+# member is a float16. Metal has ``half``.
+
 _FIXED_WIDTH = {"int32": "int32_t", "int64": "int64_t", "float32": "float", "float64": "double",
-                "bool": "int32_t", "unit": "int32_t"}
+                "bool": "int32_t", "unit": "int32_t", "float16": FLOAT16_TYPEDEF,
+                "uint8": "uint8_t"}
 
 #: One header for C11 and C++11: the prelude defines the SAREK_LAYOUT_* macros per language.
 C = Dialect(
@@ -76,7 +86,7 @@ CUDA = Dialect(
 OPENCL = Dialect(
     name="opencl",
     scalar={"int32": "int", "int64": "long", "float32": "float", "float64": "double",
-            "bool": "int", "unit": "int"},
+            "bool": "int", "unit": "int", "float16": FLOAT16_TYPEDEF, "uint8": "uchar"},
     align8_before="",
     align8_after=" __attribute__((aligned(8)))",
     alignof="__alignof__",
@@ -105,11 +115,12 @@ array_ref packed_int2 packed_int3 packed_int4 as_type access imageblock sample_m
 
 #: Metal Shading Language (a C++14 dialect): ``long`` is 64-bit and 8-aligned; MSL has no
 #: ``double``, so a float64 is kept as its raw 64-bit words (``uint2``, 8-aligned: the layout
-#: is unchanged); ``bool`` is 1 byte in MSL, so bool/unit are ``int``.
+#: is unchanged); ``bool`` is 1 byte in MSL, so bool/unit are ``int``. MSL has 2-byte
+#: ``half`` (align 2) and 1-byte ``uchar`` natively: float16 and uint8 are those.
 METAL = Dialect(
     name="metal",
     scalar={"int32": "int", "int64": "long", "float32": "float", "float64": "uint2",
-            "bool": "int", "unit": "int"},
+            "bool": "int", "unit": "int", "float16": "half", "uint8": "uchar"},
     align8_before="alignas(8) ",
     align8_after="",
     alignof="alignof",
@@ -168,11 +179,12 @@ length
 
 #: GLSL 4.50 for Vulkan (``layout(std430)`` buffers); 64-bit integers through
 #: GL_EXT_shader_explicit_arithmetic_types_int64, doubles are core (device feature
-#: shaderFloat64).
+#: shaderFloat64). uint8 and float16 are never struct members (they live in packed 32-bit
+#: words, ``shader_views``): these are the types their accessors return and ``make_`` takes.
 GLSL = ShaderDialect(
     name="glsl",
     scalar={"int32": "int", "int64": "int64_t", "float32": "float", "float64": "double",
-            "bool": "int", "unit": "int"},
+            "bool": "int", "unit": "int", "uint8": "uint", "float16": "float"},
     word="uint",
     word2="uvec2",
     raw64=frozenset(),
@@ -208,10 +220,12 @@ texture_external bitcast select
 
 #: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``, int64
 #: and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is unchanged).
+#: uint8 and float16 live in packed 32-bit words; their accessors give ``u32`` and ``f32``
+#: (``f16`` would need the shader-f16 feature).
 WGSL = ShaderDialect(
     name="wgsl",
     scalar={"int32": "i32", "int64": "vec2<u32>", "float32": "f32", "float64": "vec2<u32>",
-            "bool": "i32", "unit": "i32"},
+            "bool": "i32", "unit": "i32", "uint8": "u32", "float16": "f32"},
     word="u32",
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64"}),

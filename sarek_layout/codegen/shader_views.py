@@ -30,9 +30,15 @@ starting with ``gl_`` (a reserved prefix) gets the prefix ``sarek_``. Accessors 
 ``i`` of several (SPEC §4's arm naming). File-scope names that would collide once escaped or
 joined are refused with the schema location.
 
-Words: every scalar of the table is a whole number of 32-bit words (``Scalar.size`` is read,
-never assumed); a smaller scalar would need a byte shift within its word, which
-``_words_of`` refuses until such a scalar exists.
+Words and bytes: without 8- and 16-bit storage (extensions and device features), a GLSL or
+WGSL struct member is at least 32 bits. A scalar smaller than a word (``uint8``, ``float16``)
+is therefore kept, with whatever else shares its 32-bit word (other such scalars, padding
+bytes), in a ``uint`` member ``_sarek_bytes<N>``: the C header's offsets, size and stride are
+unchanged, and the scalar is read by an accessor (``<T>_<field>(v)`` for a record field, the
+constructor accessors for an argument) that shifts and masks its word (``unpackHalf2x16`` /
+``unpack2x16float`` for a float16), and written by the ``make_`` functions. A record whose
+size is not a multiple of 4 bytes (three ``uint8``), or that sits at an offset that is not,
+has no struct with the C layout in these languages, and is refused in these targets only.
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ __all__ = [
     "SMember",
     "Slot",
     "SArg",
+    "SField",
     "SCtor",
     "SType",
     "SModuleView",
@@ -63,7 +70,9 @@ __all__ = [
     "wgsl_view",
     "metal_view",
     "accessor_name",
+    "field_accessor_name",
     "arm_struct_name",
+    "PACKED_PREFIX",
 ]
 
 #: Bytes in one payload word.
@@ -89,6 +98,16 @@ def accessor_name(c_name: str, ctor: str, index: int, arity: int) -> str:
     return f"{c_name}_{ctor}_v" if arity == 1 else f"{c_name}_{ctor}_{index}"
 
 
+def field_accessor_name(c_name: str, field: str) -> str:
+    """``<c_name>_<field>``: the accessor of a record field kept inside a 32-bit word."""
+    return f"{c_name}_{field}"
+
+
+#: Name prefix of the ``uint`` members holding scalars smaller than a word (numbered per
+#: struct: ``_sarek_bytes0``…).
+PACKED_PREFIX = PADDING_PREFIX + "bytes"
+
+
 def arm_struct_name(c_name: str, ctor: str) -> str:
     """GLSL's overlay struct of one constructor (the whole element, typed as that arm)."""
     return f"{c_name}_{ctor}_arm"
@@ -100,8 +119,10 @@ def arm_struct_name(c_name: str, ctor: str) -> str:
 @dataclass(frozen=True)
 class SMember:
     """A struct member: ``kind`` ``scalar`` (``type`` = schema scalar name), ``record``
-    (``type`` = the record's emitted name), ``padding`` (``words`` 32-bit words) or ``data``
-    (a variant's payload: ``words`` elements of ``word``/``word2``, per ``wide``)."""
+    (``type`` = the record's emitted name), ``padding`` (``words`` 32-bit words), ``packed``
+    (one ``uint`` word holding the scalars smaller than a word in ``parts``, with any padding
+    bytes beside them) or ``data`` (a variant's payload: ``words`` elements of
+    ``word``/``word2``, per ``wide``)."""
 
     name: str
     kind: str
@@ -110,6 +131,11 @@ class SMember:
     size: int
     words: int = 0
     wide: bool = False
+    #: ``packed``: the scalars in the word (``Slot.source`` is the field, or the argument).
+    parts: Tuple["Slot", ...] = ()
+    #: A record's ``scalar``, ``record`` or ``packed`` member: where it is in the record's
+    #: words (``packed``: its ``word``).
+    slot: Optional["Slot"] = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +152,10 @@ class Slot:
     #: A record's word conversions (empty for a scalar).
     from_words: str = ""
     to_words: str = ""
+    #: A scalar smaller than a word: its bit offset in ``word`` and its width (8, 16); 0 for
+    #: a scalar of whole words or a record.
+    shift: int = 0
+    bits: int = 0
     #: Whether its words are copied one by one (a scalar's always are), else with a loop.
     unrolled: bool = True
 
@@ -146,6 +176,18 @@ class SArg:
     type: str
     slot: Slot
     refs: Tuple[Tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class SField:
+    """A record field smaller than a word: read by the accessor ``accessor`` from the packed
+    member ``member`` (``slot`` says its bit offset and width)."""
+
+    name: str
+    accessor: str
+    type: str
+    member: str
+    slot: Slot
 
 
 @dataclass(frozen=True)
@@ -180,6 +222,8 @@ class SType:
     slots: Tuple[Slot, ...] = ()
     from_words: str = ""
     to_words: str = ""
+    #: Fields kept inside packed words, read by accessors.
+    fields: Tuple[SField, ...] = ()
     # variants
     payload_offset: int = 0
     #: Payload words (size - payload offset) / 4, and the ``data`` member (None: no payload).
@@ -203,6 +247,8 @@ class SModuleView:
     unroll_bytes: int = 0
     #: WGSL cannot include: the files (of the same target) to concatenate before this one.
     needs: Tuple[str, ...] = ()
+    #: uint8 or float16 is stored somewhere (the file then says how they are kept).
+    uses_small: bool = False
 
 
 # --- building ----------------------------------------------------------------------------
@@ -228,8 +274,10 @@ class _Names:
 def _words_of(size: int, what: str, target: str, location) -> int:
     if size % WORD:
         raise SchemaError(
-            f"{what} is {size} bytes; the {target} target keeps payloads and padding in 32-bit "
-            f"words and cannot express it", location)
+            f"{what} is {size} bytes; the {target} target keeps every type in whole 32-bit "
+            f"words (GLSL and WGSL have no 8- or 16-bit storage without extensions), so no "
+            f"struct there has this size: make it a multiple of 4 bytes (a uint8 field), or "
+            f"leave {target} out of the targets", location)
     return size // WORD
 
 
@@ -239,33 +287,78 @@ def _member_type(m: ModelMember, dialect) -> Tuple[str, str]:
     return "record", escape(m.record.c_name, dialect)  # type: ignore[union-attr]
 
 
-def _struct_members(items: Sequence[Item], dialect, owner: str, location) -> Tuple[SMember, ...]:
-    """Members and holes as struct members: each run of holes one ``_sarek_pad<N>`` array of
-    words; member names escaped and checked for clashes within the struct."""
+def _sub_word(m: ModelMember) -> bool:
+    """A scalar smaller than a 32-bit word (uint8, float16): kept inside a packed word."""
+    return m.scalar is not None and m.size < WORD
+
+
+def _struct_members(items: Sequence[Item], dialect, owner: str, location,
+                    base: int = 0) -> Tuple[SMember, ...]:
+    """Members and holes as struct members, word by word: a member of whole words as itself;
+    each run of whole padding words one ``_sarek_pad<N>`` array; each word holding scalars
+    smaller than a word (with the padding bytes beside them) one ``uint _sarek_bytes<N>``
+    (its scalars in ``parts``, bit offsets from ``base``). Member names are escaped and
+    checked for clashes within the struct. Linear in the items: whole words are counted,
+    never visited one by one."""
     out: List[SMember] = []
     seen: Dict[str, str] = {}
-    run_start: Optional[int] = None
-    run_end = 0
-    count = 0
+    pad_start: Optional[int] = None
+    pad_end = 0
+    pads = packs = 0
+    packed_word: Optional[int] = None  # offset of the word being filled with small scalars
+    parts: List[Slot] = []
 
-    def flush() -> None:
-        nonlocal run_start, count
-        if run_start is not None:
-            size = run_end - run_start
-            words = _words_of(size, f"a padding run of {owner} at offset {run_start}",
-                              dialect.name, location)
-            out.append(SMember(f"{PADDING_PREFIX}pad{count}", "padding", "", run_start, size,
-                               words))
-            count += 1
-            run_start = None
+    def flush_pad() -> None:
+        nonlocal pad_start, pads
+        if pad_start is not None:
+            size = pad_end - pad_start
+            out.append(SMember(f"{PADDING_PREFIX}pad{pads}", "padding", "", pad_start, size,
+                               size // WORD))
+            pads += 1
+            pad_start = None
+
+    def flush_packed() -> None:
+        nonlocal packed_word, packs, parts
+        if packed_word is not None:
+            name = f"{PACKED_PREFIX}{packs}"
+            slot = Slot(name, "packed", "", (packed_word - base) // WORD, 1)
+            out.append(SMember(name, "packed", "", packed_word, WORD, 1,
+                               parts=tuple(parts), slot=slot))
+            packs += 1
+            packed_word, parts = None, []
+
+    def pad(start: int, end: int) -> None:
+        """Whole padding words ``[start, end)``."""
+        nonlocal pad_start, pad_end
+        if start >= end:
+            return
+        flush_packed()
+        if pad_start is None:
+            pad_start = start
+        pad_end = end
+
+    def into_word(offset: int) -> None:
+        """Bytes at ``offset`` go into a packed word (starting one if needed)."""
+        nonlocal packed_word
+        word = offset - offset % WORD
+        if packed_word != word:
+            flush_packed()
+            flush_pad()
+            packed_word = word
 
     for item in items:
         if isinstance(item, Hole):
-            if run_start is None:
-                run_start = item.offset
-            run_end = item.end
+            # Bytes of a word that holds small scalars stay in that packed word; whole words
+            # of padding are padding members.
+            first_whole = -(-item.offset // WORD) * WORD
+            last_whole = item.end - item.end % WORD
+            if item.offset % WORD:
+                into_word(item.offset)
+            if first_whole < last_whole:
+                pad(first_whole, last_whole)
+            if item.end % WORD and item.end > first_whole:
+                into_word(item.end - 1)
             continue
-        flush()
         name = escape(item.name, dialect)
         if name in seen:
             raise SchemaError(
@@ -273,22 +366,38 @@ def _struct_members(items: Sequence[Item], dialect, owner: str, location) -> Tup
                 f"{name!r}, which {owner} already has; rename one of them",
                 item.location or location)
         seen[name] = item.name
+        if _sub_word(item):
+            into_word(item.offset)
+            parts.append(_slot(name, item, base, dialect, owner))
+            continue
+        flush_packed()
+        flush_pad()
         kind, type_ = _member_type(item, dialect)
-        out.append(SMember(name, kind, type_, item.offset, item.size))
-    flush()
+        out.append(SMember(name, kind, type_, item.offset, item.size,
+                           slot=_slot(name, item, base, dialect, owner)))
+    flush_packed()
+    flush_pad()
     return tuple(out)
 
 
 def _slot(source: str, m: ModelMember, base: int, dialect, owner: str) -> Slot:
     kind, type_ = _member_type(m, dialect)
-    if (m.offset - base) % WORD:
-        raise SchemaError(f"{owner} member {m.name!r} is not at a 32-bit word boundary; the "
-                          f"{dialect.name} target cannot express it", m.location)
+    at = m.offset - base
+    if _sub_word(m):
+        return Slot(source, kind, type_, at // WORD, 1, shift=8 * (at % WORD), bits=8 * m.size)
+    if at % WORD:
+        what = f"record {type_!r}" if kind == "record" else f"a {type_}"
+        raise SchemaError(
+            f"{owner} member {m.name!r} ({what}) is at byte {m.offset}, inside a 32-bit word; "
+            f"the {dialect.name} target keeps records and wide scalars in whole words (GLSL "
+            f"and WGSL have no 8- or 16-bit storage without extensions): give the record a "
+            f"size that is a multiple of 4 bytes, or leave {dialect.name} out of the targets",
+            m.location)
     words = _words_of(m.size, f"{owner} member {m.name!r}", dialect.name, m.location)
     if kind == "record":
-        return Slot(source, kind, type_, (m.offset - base) // WORD, words,
-                    from_words_name(type_), to_words_name(type_), words <= UNROLL_WORDS)
-    return Slot(source, kind, type_, (m.offset - base) // WORD, words)
+        return Slot(source, kind, type_, at // WORD, words,
+                    from_words_name(type_), to_words_name(type_), unrolled=words <= UNROLL_WORDS)
+    return Slot(source, kind, type_, at // WORD, words)
 
 
 def from_words_name(c_name: str) -> str:
@@ -306,15 +415,23 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
                          st.decl.location)
     owner = f"type {st.qualified_name!r}"
     make = names.claim(f"make_{c_name}", f"the make_ function of {owner}", st.decl.location)
+    words = _words_of(st.size, owner, dialect.name, st.decl.location)
     members = _struct_members(st.items, dialect, owner, st.decl.location)
     slots = tuple(_slot(escape(m.name, dialect), m, 0, dialect, owner) for m in st.members)
-    words = _words_of(st.size, owner, dialect.name, st.decl.location)
+    fields = tuple(
+        SField(part.source, names.claim(
+            escape(field_accessor_name(c_name, part.source), dialect),
+            f"the accessor of field {part.source!r} of {owner}", st.decl.location),
+            part.type, m.name, part)
+        for m in members if m.kind == "packed" for part in m.parts
+    )
     return SType(
         kind="record", name=st.name, qualified_name=st.qualified_name, c_name=c_name,
         size=st.size, align=st.align, members=members, words=words,
         unrolled=words <= UNROLL_WORDS, make_name=make, slots=slots,
         from_words=from_words_name(c_name),
         to_words=to_words_name(c_name),
+        fields=fields,
     )
 
 
@@ -426,7 +543,7 @@ def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
         uses_int64="int64" in used, uses_float64="float64" in used,
         # A type's words bound its slots' and arguments', so its own flag says it all.
         has_loops=any(not t.unrolled for t in type_views), unroll_bytes=UNROLL_WORDS * WORD,
-        needs=needs,
+        needs=needs, uses_small=bool(used & {"uint8", "float16"}),
     )
 
 

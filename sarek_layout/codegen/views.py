@@ -181,6 +181,8 @@ class ModuleView:
     types: Tuple[TypeView, ...]
     #: The OpenCL header then needs fp64 (cl_khr_fp64).
     uses_float64: bool
+    #: The C-family preludes then declare the float16 typedef (``dialects.FLOAT16_TYPEDEF``).
+    uses_float16: bool = False
 
 
 # --- members and padding -----------------------------------------------------------------
@@ -396,9 +398,9 @@ def type_view(st: SchemaType, used_idents: Optional[set] = None,
     return _variant_view(st, used, _copies_needed(st, defined))
 
 
-def _uses_float64(types: Sequence[SchemaType]) -> bool:
-    """Whether a float64 is stored anywhere in ``types``, nested records included (each
-    record visited once)."""
+def _uses_scalar(types: Sequence[SchemaType], scalar: str) -> bool:
+    """Whether a ``scalar`` (a schema name: ``float64``) is stored anywhere in ``types``,
+    nested records included (each record visited once)."""
     seen: Set[int] = set()
     todo = list(types)
     while todo:
@@ -408,7 +410,7 @@ def _uses_float64(types: Sequence[SchemaType]) -> bool:
         seen.add(id(st))
         members = [*st.members, *(a for arm in st.arms for a in arm.args)]
         for m in members:
-            if m.scalar is not None and m.scalar.name == "float64":
+            if m.scalar is not None and m.scalar.name == scalar:
                 return True
             if m.record is not None:
                 todo.append(m.record)
@@ -442,5 +444,6 @@ def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:
         module=module.name,
         source=os.path.basename(module.path),
         types=tuple(views),
-        uses_float64=_uses_float64(types),
+        uses_float64=_uses_scalar(types, "float64"),
+        uses_float16=_uses_scalar(types, "float16"),
     )

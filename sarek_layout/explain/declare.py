@@ -28,10 +28,12 @@ def _cut(text: str, syntax: str) -> str:
         # One entry per line: the ``types`` array element, without the array's comma.
         return next(line.strip().rstrip(",") for line in lines if line.strip().startswith('{"record"'))
     if syntax == "c":
-        # Everything between the header's preamble (guard, includes) and its closing #endif.
+        # Everything between the header's preamble (guard, includes, the float16 typedef the
+        # header already has) and its closing #endif.
         body = [i for i, line in enumerate(lines) if line.strip() and not line.startswith("#")
                 and not line.startswith("/*")]
-        return "\n".join(lines[body[0]:body[-1] + 1])
+        first = next(i for i in body if lines[i].startswith("typedef struct"))
+        return "\n".join(lines[first:body[-1] + 1])
     return text.strip()
 
 

@@ -41,9 +41,26 @@ field count; but every optimal order stays in a narrow band around the declarati
 The search is therefore restricted to the states within that band: O(n) states for n
 fields, and the same answer. ``tests/test_explain_reorder.py`` checks it against a brute
 force over all permutations and against an unrestricted search written in the test.
-Other alignments (the API accepts any powers of two) use the unrestricted search, which is
-polynomial with the number of kinds as the exponent: fine for the small records it is
-meant for.
+
+Records with 1- and 2-byte members (uint8, float16, records of them). Every member's size is
+still a multiple of its alignment, so the smallest size is still ``align_up(sum, A)`` (the
+members by decreasing alignment leave no hole), but there are up to fifteen kinds, and the
+band argument above does not carry over: a single uint8 may have to travel past hundreds of
+8-aligned members (``u8, f64 × 479, u8 × 7``: the best order moves the first uint8 to the
+end). What does stay small is how many members are out of place at once: after any ``t``
+members, ``d(t)`` of the first ``t`` declared are not yet placed (as many later ones are).
+So the search runs over the states with ``d(t) <= W`` for a growing width ``W``, exactly
+within that band, and stops when the answer is proved best overall: every member pair
+(an early one not yet placed, a later one already placed) is a swapped pair, so an order that
+ever leaves the band has at least ``(W + 1) ** 2`` of them, and a band answer with fewer swaps
+than that is the exact one (ties included). Small records are proved at ``W`` of 1 to 3.
+A record so large and mixed that its band answer cannot be proved within a fixed budget of
+states gets the best order within the widest band searched (still of the smallest size, its
+swaps the fewest within that band, ``Advice.exact`` false); and if no band within the budget
+holds an order of the smallest size, the members by decreasing alignment (stable), which
+always does. The budget counts states, not seconds, so the answer does not depend on the
+machine. Members whose sizes are not multiples of their alignments (the API accepts any)
+use the unrestricted search.
 """
 
 from __future__ import annotations
@@ -56,7 +73,7 @@ from ..ir.schema import RecordDecl, SchemaType
 from ..ir.types import TRecord
 from ..layout.core import RecordLayout, align_up, member_size_align
 
-__all__ = ["Advice", "best_order", "smallest_size", "smallest_size_of", "order_size", "inversions", "advise"]
+__all__ = ["Advice", "best_order", "suggested_order", "smallest_size", "smallest_size_of", "order_size", "inversions", "advise"]
 
 _INF = float("inf")
 
@@ -104,31 +121,50 @@ def _validate(members: Sequence[Tuple[int, int]]) -> None:
 
 def _parity_kinds(members: Sequence[Tuple[int, int]], big: int) -> bool:
     """Whether every member is ``big``- or ``big/2``-aligned with a size that is a multiple
-    of its alignment: Sarek's records always are (see the module docstring)."""
+    of its alignment: Sarek's records of 4- and 8-byte members always are (module docstring)."""
     return all(align in (big, big // 2) and size % align == 0 for size, align in members)
+
+
+def _whole_kinds(members: Sequence[Tuple[int, int]]) -> bool:
+    """Whether every member's size is a multiple of its alignment, as every C type's is."""
+    return all(size % align == 0 for size, align in members)
+
+
+#: Records whose unrestricted search has at most this many states are searched that way.
+_SMALL_SEARCH = 20_000
+#: States the banded search may visit for one record, all bands together: a fixed part and
+#: a part per field (a record of 480 fields: about a quarter of a second).
+_BAND_STATES = 60_000
+_BAND_STATES_PER_FIELD = 100
 
 
 def smallest_size(members: Sequence[Tuple[int, int]]) -> int:
     """The smallest size of any order of the ``(size, align)`` members.
 
-    Arithmetic for Sarek's kinds of member (largest alignment first leaves no hole), so the
-    plain report can say whether a reorder would help without searching for the order.
+    Arithmetic whenever sizes are multiples of alignments (largest alignment first leaves no
+    hole), so the plain report can say whether a reorder would help without searching.
     """
     _validate(members)
     if not members:
         return 0
     big = max(align for _, align in members)
-    if _parity_kinds(members, big):
+    if _whole_kinds(members):
         return align_up(sum(size for size, _ in members), big)
     return order_size(members, best_order(members))
 
 
 def best_order(members: Sequence[Tuple[int, int]]) -> Tuple[int, ...]:
     """The suggested order (declaration indices) of ``(size, align)`` members; see the module doc."""
+    return suggested_order(members)[0]
+
+
+def suggested_order(members: Sequence[Tuple[int, int]]) -> Tuple[Tuple[int, ...], bool]:
+    """``(order, exact)``: the suggested order, and whether it is proved the best by the
+    documented key (always, but for very large records with 1- or 2-byte members)."""
     _validate(members)
     n = len(members)
     if n == 0:
-        return ()
+        return (), True
     big = max(align for _, align in members)
     total = sum(size for size, _ in members)
     by_kind: Dict[Tuple[int, int], List[int]] = {}
@@ -141,12 +177,135 @@ def best_order(members: Sequence[Tuple[int, int]]) -> Tuple[int, ...]:
         order = _search(kinds, queues, n, big, budget, _band(kinds, queues, big))
         if order is None:  # the band argument says this cannot happen
             raise AssertionError(f"reorder: no order within the band for {list(members)}")
-        return order
+        return order, True
+    states = budget + 1
+    for queue in queues:
+        states *= len(queue) + 1
+    if _whole_kinds(members) and states > _SMALL_SEARCH:
+        return _banded_best(members, kinds, queues, big, budget)
     while True:
         order = _search(kinds, queues, n, big, budget, None)
         if order is not None:
-            return order
+            return order, True
         budget += big  # the next possible size; declaration order bounds the loop
+
+
+def _banded_best(members: Sequence[Tuple[int, int]], kinds: List[Tuple[int, int]],
+                 queues: List[List[int]], big: int, budget: int) -> Tuple[Tuple[int, ...], bool]:
+    """The best order within a band around the declaration (module docstring), widened
+    where it holds no order and then everywhere, until the answer is proved best overall or
+    the state budget would be spent; failing any order, the members by decreasing alignment."""
+    n = len(members)
+    widths = [1] * (n + 1)  # widths[t]: how many members may be out of place after t
+    found: Optional[Tuple[int, ...]] = None
+    left = _BAND_STATES + _BAND_STATES_PER_FIELD * n
+    stretch: Dict[int, int] = {}  # layer where the band emptied -> stretch widened before it
+    while left > 0:
+        result = _band_search(kinds, queues, n, big, budget, widths, left)
+        if result is None:
+            break  # the budget ran out inside this band
+        order, cost, used, emptied = result
+        left -= used
+        if order is None:
+            # No order stays in the band: widen it over a stretch before the layer where it
+            # emptied (a longer stretch each time the same layer empties again).
+            stretch[emptied] = 2 * stretch.get(emptied, _WIDEN // 2)
+            for t in range(max(0, emptied - stretch[emptied]), emptied + 1):
+                widths[t] += 1
+            continue
+        found = order
+        narrowest = min(widths)
+        # Leaving the band costs at least (narrowest + 1)² swaps; a band of width n // 2
+        # holds every order.
+        if cost < (narrowest + 1) ** 2 or narrowest >= n // 2:
+            return order, True
+        if used * _WIDER_COSTS > left:
+            break  # a band one wider would not fit in what is left
+        widths = [w + 1 for w in widths]
+    if found is not None:
+        return found, False
+    return tuple(sorted(range(n), key=lambda i: -members[i][1])), False
+
+
+#: Stretch (in placements) over which a band that emptied is first widened.
+_WIDEN = 16
+#: States a band one wider needs, over the states of the band before it (measured: 5 to 8).
+_WIDER_COSTS = 10
+
+
+def _band_search(
+    kinds: List[Tuple[int, int]], queues: List[List[int]], n: int, big: int, budget: int,
+    widths: Sequence[int], max_states: int,
+) -> Optional[Tuple[Optional[Tuple[int, ...]], int, int, int]]:
+    """The best order (and its swaps) among those with at most ``budget`` bytes of holes
+    that never have more than ``widths[t]`` of the first ``t`` declared members unplaced
+    after ``t`` placements, with the states visited: ``(order, swaps, states, 0)``, or
+    ``(None, 0, states, t)`` when no such order gets past ``t`` placements, or ``None``
+    when more than ``max_states`` states would be needed. A state is (members placed per
+    kind, holes, offset modulo ``big``)."""
+    k = len(kinds)
+    sizes = [size for size, _ in kinds]
+    aligns = [align for _, align in kinds]
+    lengths = [len(queue) for queue in queues]
+    kind_of = [0] * n
+    for j, queue in enumerate(queues):
+        for i in queue:
+            kind_of[i] = j
+    # before[i][l]: members of kind l declared before member i; declared[t][l]: of the first t.
+    before: List[Tuple[int, ...]] = []
+    counts = [0] * k
+    declared = [tuple(counts)]
+    for i in range(n):
+        before.append(tuple(counts))
+        counts[kind_of[i]] += 1
+        declared.append(tuple(counts))
+    kinds_range = range(k)
+
+    def moves(state, t: int):
+        placed, holes, offset = state
+        ahead = declared[t + 1]
+        width = widths[t + 1]
+        lacking = [ahead[l] - placed[l] for l in kinds_range]
+        out_of_place = sum(x for x in lacking if x > 0)
+        for j in kinds_range:
+            count = placed[j]
+            if count == lengths[j]:
+                continue
+            hole = -offset % aligns[j]
+            if holes + hole > budget:
+                continue
+            if out_of_place - (lacking[j] > 0) > width:
+                continue
+            member = queues[j][count]
+            earlier = before[member]
+            # Members declared before this one and not yet placed end up after it.
+            cost = member - sum(p if p < e else e for p, e in zip(placed, earlier))
+            yield member, cost, (placed[:j] + (count + 1,) + placed[j + 1:], holes + hole,
+                                 (offset + hole + sizes[j]) % big)
+
+    start = ((0,) * k, 0, 0)
+    layers = [[start]]
+    used = 1
+    for t in range(n):
+        layer = list(dict.fromkeys(s for state in layers[-1] for _, _, s in moves(state, t)))
+        if not layer:
+            return None, 0, used, t + 1
+        used += len(layer)
+        if used > max_states:
+            return None
+        layers.append(layer)
+    cost_to_go: Dict[tuple, float] = {state: 0 for state in layers[n]}
+    for t in range(n - 1, -1, -1):
+        for state in layers[t]:
+            cost_to_go[state] = min(
+                (cost + cost_to_go[s] for _, cost, s in moves(state, t)), default=_INF)
+    order = []
+    state = start
+    for t in range(n):
+        goal = cost_to_go[state]
+        member, _, state = min((m, c, s) for m, c, s in moves(state, t) if c + cost_to_go[s] == goal)
+        order.append(member)
+    return tuple(order), int(cost_to_go[start]), used, 0
 
 
 def _band(kinds: List[Tuple[int, int]], queues: List[List[int]], big: int) -> Callable[[State], bool]:
@@ -250,6 +409,9 @@ class Advice:
     order: Tuple[int, ...]
     size: int
     new_size: int
+    #: Whether the order is proved the best by the documented key (module docstring); the
+    #: size is the smallest either way.
+    exact: bool = True
 
     @property
     def saved(self) -> int:
@@ -285,5 +447,5 @@ def advise(st: SchemaType) -> Optional[Advice]:
     members = _members(st)
     if members is None:
         return None
-    order = best_order(members)
-    return Advice(st, order, st.layout.size, order_size(members, order))
+    order, exact = suggested_order(members)
+    return Advice(st, order, st.layout.size, order_size(members, order), exact)

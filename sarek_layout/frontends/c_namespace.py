@@ -34,6 +34,7 @@ import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..errors import SchemaError, quoted
+from ..ir.names import FLOAT16_TYPEDEF
 from ..ir.schema import ModuleDecl, NamedType, SourceLocation
 from .c_modules import CHeaderOptions, decide_module, name_in_module
 from .cheader import _Reader, read_unit
@@ -100,7 +101,8 @@ class _Namespace:
         if not own:
             raise SchemaError(
                 "no 'typedef struct' declarations in this header; sarek-layout reads element "
-                "types from typedef'd structs of int32_t/int64_t/float/double members",
+                "types from typedef'd structs of int32_t/int64_t/uint8_t/float/double/"
+                f"{FLOAT16_TYPEDEF} members",
                 SourceLocation(unit.path),
             )
         unit.module_name, unit.names = decide_module(unit.path, own, options,

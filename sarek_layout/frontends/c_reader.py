@@ -22,12 +22,15 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, quoted
+from ..ir.names import FLOAT16_TYPEDEF
 from ..ir.schema import SourceLocation
 from .c_extensions import unescape_file_name
 from .c_preprocess import FAKE_LIBC
 
 __all__ = [
     "SCALAR_SPELLINGS",
+    "INTENT_TYPEDEFS",
+    "FLOAT16_HINT",
     "STDINT",
     "canonical",
     "Spelled",
@@ -38,17 +41,30 @@ __all__ = [
 
 #: Schema scalar -> the C spellings that mean it on every ABI of a header target (the
 #: generated headers' own spelling first). Anything else is not that scalar: ``long`` is 4
-#: bytes on i386, ``long long`` is 16 in OpenCL C, a C ``bool`` is 1 byte.
+#: bytes on i386, ``long long`` is 16 in OpenCL C, a C ``bool`` is 1 byte. A float16 is the
+#: typedef generated headers declare (``FLOAT16_TYPEDEF``, its binary16 bits in 16 unsigned
+#: bits): a bare ``uint16_t`` says nothing of what its bits mean.
 _C_FAMILY = {
     "int32": ("int32_t", "int"), "bool": ("int32_t", "int"), "unit": ("int32_t", "int"),
     "int64": ("int64_t", "long long"), "float32": ("float",), "float64": ("double",),
+    "float16": (FLOAT16_TYPEDEF,), "uint8": ("uint8_t", "unsigned char"),
 }
 SCALAR_SPELLINGS: Dict[str, Dict[str, Tuple[str, ...]]] = {
     "c": _C_FAMILY,
     "cuda": _C_FAMILY,
     "opencl": {"int32": ("int",), "bool": ("int",), "unit": ("int",), "int64": ("long",),
-               "float32": ("float",), "float64": ("double",)},
+               "float32": ("float",), "float64": ("double",), "float16": (FLOAT16_TYPEDEF,),
+               "uint8": ("uchar", "unsigned char")},
 }
+
+#: Typedef names that say what a member means, never followed to what they name.
+INTENT_TYPEDEFS = frozenset({FLOAT16_TYPEDEF})
+
+#: C's 2-byte float spellings, which are no C11 (nor in every target): a member of one is
+#: written with ``FLOAT16_TYPEDEF`` instead.
+FLOAT16_HINT = (f"a float16 is written {FLOAT16_TYPEDEF}, a typedef of uint16_t (ushort in "
+                f"OpenCL C) holding its IEEE 754 binary16 bits")
+_FLOAT16_SPELLINGS = frozenset({"_Float16", "__fp16", "half", "__half", "__bf16"})
 
 #: Names of <stdint.h> and <stddef.h>: never followed through the fake libc's typedefs, so a
 #: member keeps the name its header wrote (``int8_t``, not ``signed char``).
@@ -62,8 +78,11 @@ STDINT = frozenset(
 
 def canonical(names: Sequence[str]) -> str:
     """One spelling per C type: ``['long', 'long', 'int']`` → ``long long``, ``['signed']``
-    → ``int``, ``['unsigned', 'short', 'int']`` → ``unsigned short``."""
+    → ``int``, ``['unsigned', 'short', 'int']`` → ``unsigned short``; ``signed char`` stays
+    itself (C's three character types are distinct: plain ``char`` may be either)."""
     words = list(names)
+    if "char" in words and "signed" in words:
+        return "signed char"
     unsigned = "unsigned" in words
     words = [w for w in words if w not in ("signed", "unsigned")]
     longs = words.count("long")
@@ -177,7 +196,7 @@ class CDeclarations:
         stdint name, nor through a name in ``stop``); iterative, whatever the chain."""
         from pycparser import c_ast
 
-        stops = STDINT | frozenset(stop)
+        stops = STDINT | INTENT_TYPEDEFS | frozenset(stop)
         seen: Set[str] = set()
         through = ""  # the typedef name a struct was reached through
         while True:
@@ -302,7 +321,9 @@ def parse(text: str, path: str, places=None, what: str = "C parse error"):
                 tok = parser._peek()
                 where = _error_location(path, tok.filename or path, tok.lineno, tok.column)
                 before = f" before {quoted(tok.value)}"
-                if tok.type == "ID":
+                if tok.value in _FLOAT16_SPELLINGS:
+                    before += f" ({FLOAT16_HINT})"
+                elif tok.type == "ID":
                     before += " (an unknown type name? declare or include it before this line)"
             except Exception:  # a private API: fall back to the file alone
                 where, before = SourceLocation(path), ""

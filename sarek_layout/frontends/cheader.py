@@ -11,8 +11,11 @@ included) and ``c_enums`` evaluates enum constants. This module turns the declar
 a schema, stopping at the first problem.
 Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
 ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
-float64; a struct typedef → that type. C has no 4-byte ``bool`` or ``unit``, so
-headers generated from a schema with ``bool``/``unit`` fields read back as ``int32``.
+float64; ``uint8_t``, ``unsigned char`` → uint8; ``sarek_layout_float16`` (which must be a
+typedef of ``uint16_t``, as generated headers declare it) → float16; a struct typedef → that
+type. C has no 4-byte ``bool`` or ``unit``, so headers generated from a schema with
+``bool``/``unit`` fields read back as ``int32``; a bare ``uint16_t`` or ``_Float16`` is
+refused with a word on how to write a float16.
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
@@ -40,8 +43,9 @@ becomes the module, so ``Geometry_point`` in ``geometry.h`` reads back as
 ``Geometry.point``. Otherwise the module is ``""`` (no prefix) and the type names are the
 typedef names. Whatever the module, C names never change.
 
-Refused, with the C source position: pointers, arrays, bit-fields, ``char``, ``bool``,
-``short``, ``long`` (its size differs between ABIs), unsigned and other non-Sarek scalar
+Refused, with the C source position: pointers, arrays, bit-fields, ``char`` and
+``signed char``, ``bool``, ``short`` and other 16-bit integers, ``long`` (its size differs
+between ABIs), unsigned types other than ``uint8_t`` and other non-Sarek scalar
 types, enums, unions outside the tagged-variant shape, inline struct definitions as members,
 references to structs that are not typedef'd in the headers read, packing and alignment
 extensions (above), and enum constants whose values are not 64-bit integers.
@@ -54,7 +58,7 @@ import re
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, quoted
-from ..ir.names import PADDING_PREFIX
+from ..ir.names import FLOAT16_TYPEDEF, PADDING_PREFIX
 from ..ir.schema import (
     CtorDecl,
     FieldDecl,
@@ -76,7 +80,15 @@ from .c_enums import enum_value
 from .c_places import Places
 from .c_preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
 from .c_modules import header_module_name
-from .c_reader import SCALAR_SPELLINGS, STDINT, CDeclarations, StructTypedef, canonical, parse
+from .c_reader import (
+    FLOAT16_HINT,
+    SCALAR_SPELLINGS,
+    STDINT,
+    CDeclarations,
+    StructTypedef,
+    canonical,
+    parse,
+)
 from .source_files import check_regular_file
 
 __all__ = ["read_header", "read_unit", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
@@ -89,22 +101,25 @@ for _scalar, _spellings in SCALAR_SPELLINGS["c"].items():
         _SCALARS.setdefault(_spelling, _scalar)
 
 _WHY_NOT = [
-    (re.compile(r"^(signed |unsigned )?char$"), "char has no Sarek layout; use int32_t"),
+    (re.compile(r"^char$"), "char has no Sarek layout (whether it is signed depends on the "
+                            "ABI); use uint8_t (0..255) or int32_t"),
+    (re.compile(r"^signed char$|^int8_t$"),
+     "signed 8-bit integers have no Sarek layout; use uint8_t (0..255) or int32_t"),
     (re.compile(r"^_Bool$|^bool$"), "C bool is 1 byte, Sarek's bool is 4: use int32_t"),
     (
-        re.compile(r"^u?int(8|16)_t$|short"),
-        "8- and 16-bit integers have no Sarek layout; use int32_t",
+        re.compile(r"^u?int16_t$|short"),
+        f"16-bit integers have no Sarek layout; use int32_t ({FLOAT16_HINT})",
     ),
     (
         re.compile(r"unsigned|^uint\d+_t$"),
-        "unsigned types have no Sarek layout; use int32_t or int64_t",
+        "unsigned types have no Sarek layout, except uint8_t; use int32_t or int64_t",
     ),
     (re.compile(r"^long double$"), "long double has no Sarek layout; use double"),
     (
         re.compile(r"^(signed )?long( int)?$"),
         "long is 4 or 8 bytes depending on the ABI; use int32_t or int64_t",
     ),
-    (re.compile(r"_t$"), "only int32_t and int64_t are fixed-width Sarek scalars"),
+    (re.compile(r"_t$"), "only int32_t, int64_t and uint8_t are fixed-width Sarek scalars"),
     (re.compile(r"^void$"), "void is not data"),
 ]
 
@@ -478,6 +493,8 @@ class _Reader:
             )
         if spelled.kind != "scalar":
             raise SchemaError(f"{what} has a type sarek-layout cannot read", where)
+        if spelled.text == FLOAT16_TYPEDEF:
+            self._check_float16_typedef(what, where)
         if spelled.text in _SCALARS:
             return NamedType(_SCALARS[spelled.text], None, where)
         for pattern, why in _WHY_NOT:
@@ -485,9 +502,24 @@ class _Reader:
                 raise SchemaError(f"{what} has type {quoted(spelled.text)}: {why}", where)
         raise SchemaError(
             f"{what} has type {quoted(spelled.text)}, which has no Sarek layout; use int32_t, "
-            f"int64_t, float, double or a typedef struct",
+            f"int64_t, uint8_t, float, double, {FLOAT16_TYPEDEF} or a typedef struct",
             where,
         )
+
+    def _check_float16_typedef(self, what: str, where: SourceLocation) -> None:
+        """The float16 typedef is read by its name: it must name the 16 unsigned bits
+        generated headers give it, or the C layout would not be a float16's."""
+        target = self.h.aliases.get(FLOAT16_TYPEDEF)
+        spelled = self.h.spell(target) if target is not None else None
+        if spelled is None or spelled.kind != "scalar" \
+                or spelled.text not in ("uint16_t", "unsigned short"):
+            found = "" if spelled is None else f", not {quoted(spelled.text)}"
+            raise SchemaError(
+                f"{what} has type {FLOAT16_TYPEDEF}, which must be a typedef of uint16_t"
+                f"{found} (typedef uint16_t {FLOAT16_TYPEDEF};: the float16's IEEE 754 "
+                f"binary16 bits)",
+                where,
+            )
 
 
 #: Longest type name that can own enum constants (names above 63 characters are refused).

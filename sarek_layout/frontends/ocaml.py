@@ -82,10 +82,9 @@ NO_LAYOUT_TYPES = {
     "bytes": "bytes have no fixed size",
     "nativeint": "its size depends on the platform; use int32 or int64",
     "exn": "exceptions are not data",
-    "int8": "use int32",
+    "int8": "use uint8 or int32",
     "int16": "use int32",
-    "uint8": "use int32",
-    "uint16": "use int32",
+    "uint16": "use int32, or float16 for a half float",
 }
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
@@ -590,8 +589,7 @@ class FileParser:
         if name in NO_LAYOUT_TYPES:
             raise SchemaError(
                 f"type {quoted(name)} has no Sarek layout ({NO_LAYOUT_TYPES[name]}); "
-                f"element types are int32, int64, float32, float64, bool, unit, "
-                f"records and variants",
+                f"element types are {', '.join(SCALARS)}, records and variants",
                 expr.location,
             )
         if name in self.plain and name not in SCALARS and name not in ("int", "float"):

@@ -24,6 +24,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "PADDING_PREFIX",
     "OWN_PREFIX",
+    "FLOAT16_TYPEDEF",
     "RESERVED_WORDS",
     "identifier_problem",
     "emitted_name_problem",
@@ -111,6 +112,12 @@ _LIBRARY_PATTERN = re.compile(
 #: their preludes and include guards (``SAREK_LAYOUT_…``), OpenCL check typedefs
 #: (``sarek_layout_check_…``).
 OWN_PREFIX = "sarek_layout_"
+
+#: The C-family typedef of a float16 member (``typedef uint16_t sarek_layout_float16;``, in
+#: OpenCL C ``ushort``): the member holds the IEEE 754 binary16 bits, which every C-family
+#: target can store, and the name tells a reader of the header (``import-c``,
+#: ``verify --header``) that those 16 bits are a float16.
+FLOAT16_TYPEDEF = OWN_PREFIX + "float16"
 
 
 def identifier_problem(name: object, *, file_scope: bool = False) -> Optional[str]:

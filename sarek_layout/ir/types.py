@@ -1,7 +1,7 @@
 """Sarek element types ("elttypes"): the immutable type model everything else is built on.
 
-Mirrors ``Sarek_ir_types.elttype`` so that Python and OCaml read side by side: six scalar
-values, records and variants by value (a nested record is the whole ``TRecord``), and
+Mirrors ``Sarek_ir_types.elttype`` so that Python and OCaml read side by side: eight scalar
+values (upstream's newer ``TFloat16`` and ``TUint8`` included), records and variants by value (a nested record is the whole ``TRecord``), and
 arrays/vectors, which exist in the IR but have no element layout.
 
 All nodes are frozen and hashable. Aggregates cache their hash, because the layout core
@@ -23,6 +23,8 @@ __all__ = [
     "TFloat64",
     "TBool",
     "TUnit",
+    "TFloat16",
+    "TUint8",
     "SCALARS",
     "ALIASES",
     "scalar_named",
@@ -79,9 +81,16 @@ TFloat32 = Scalar("float32", 4, 4, "float", "f", "=f4", "float")
 TFloat64 = Scalar("float64", 8, 8, "float", "d", "=f8", "float")
 TBool = Scalar("bool", 4, 4, "bool", "i", "=i4", "bool")
 TUnit = Scalar("unit", 4, 4, "unit", "i", "=i4", "None")
+# The two newer Sarek scalars, natural alignment as in C (upstream's Sarek_ir_layout gives
+# TFloat16 size 2, align 2). A float16 is IEEE 754 binary16: a Python float here, ``struct``'s
+# "e" (which refuses what binary16 cannot hold), numpy's f2; each target's spelling is its
+# dialect's (C-family headers hold its bits in a 16-bit unsigned integer: README, "float16").
+TFloat16 = Scalar("float16", 2, 2, "float", "e", "=f2", "float")
+TUint8 = Scalar("uint8", 1, 1, "int", "B", "=u1", "int", (0, 255))
 
 #: The scalars by their schema spelling.
-SCALARS = {s.name: s for s in (TInt32, TInt64, TFloat32, TFloat64, TBool, TUnit)}
+SCALARS = {s.name: s for s in (TInt32, TInt64, TFloat32, TFloat64, TBool, TUnit, TFloat16,
+                               TUint8)}
 
 #: Other spellings of scalars that type expressions accept. ``float`` is Sarek's GPU float:
 #: its PPX marshals a ``float`` record field as 4 bytes (``"float" -> 4 (* GPU float32 *)``)

@@ -247,8 +247,8 @@ def align_up(offset: int, align: int) -> int:
 
 
 def scalar_size(t: ElementType) -> int:
-    """Byte size of a scalar (the scalar table's): 4 for int32/float32/bool/unit, 8 for
-    int64/float64."""
+    """Byte size of a scalar (the scalar table's): 1 for uint8, 2 for float16, 4 for
+    int32/float32/bool/unit, 8 for int64/float64."""
     if isinstance(t, Scalar):
         return t.size
     raise ValueError(f"scalar_size: not a scalar type: {t!r}")
@@ -286,7 +286,7 @@ def _place(
     for name, t in members:
         cls = type(t)  # exact classes first: this is the hot loop
         if cls is Scalar or isinstance(t, Scalar):
-            size = align = t.size  # type: ignore[union-attr]
+            size, align = t.size, t.align  # type: ignore[union-attr]
         elif isinstance(t, TRecord):
             try:
                 inner = _nested_record_layout(t)

@@ -5,7 +5,8 @@ schema type by its C name, and compares, definition by definition (one per compi
 that differs), the size, the alignment where DWARF records it, and for every member of the
 SPEC §4 shape (record fields; a variant's ``tag``, ``data``, each arm ``<Ctor>_v`` and each
 argument ``_0``, ``_1``…) its offset, its alignment where recorded, its width and what kind
-of type it is (a ``float`` where the schema says ``int32`` is caught even at the same width).
+of type it is (a ``float`` where the schema says ``int32`` is caught even at the same width;
+a float16 is 16 unsigned bits, as generated headers store it, or a compiler's 2-byte float).
 Padding members (``_sarek_…``) are the header's business and are skipped.
 
 The expected numbers are the member model's (``SchemaType.members``/``arms``); nothing here
@@ -26,6 +27,7 @@ __all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
 PADDING_PREFIX = "_sarek_"
 _FLOATS = ("float32", "float64")
 _INTEGER_ENCODINGS = ("signed", "signed char")
+_UNSIGNED = ("float16", "uint8")
 
 
 @dataclass(frozen=True)
@@ -198,9 +200,12 @@ class _Checker:
             self.value(path, "offset", st.payload_offset, None if found.offset is None
                        else base + found.offset)
             arm_base = base + (found.offset or 0)
-            if found.type.kind == "struct" and found.type.members:
+            if len(arm.args) == 1 and _is_the_argument(arm.args[0], found.type):
+                # SPEC §4: a one-argument arm is the argument itself (a record too).
+                self.member_type(path, arm.args[0], found)
+            elif found.type.kind == "struct" and found.type.members:
                 self.members(path + ".", arm.args, found.type.members, arm_base)
-            elif len(arm.args) == 1:  # SPEC §4: a one-argument arm may be the argument itself
+            elif len(arm.args) == 1:
                 self.member_type(path, arm.args[0], found)
             else:
                 self.differ(path, "type", f"a struct of {len(arm.args)} arguments",
@@ -243,6 +248,14 @@ class _Checker:
             self.differ(path, "type", m.record.c_name, _describe(t))
 
 
+def _is_the_argument(arg: Member, t: TypeInfo) -> bool:
+    """Whether the arm of type ``t`` is the constructor's one argument ``arg`` itself, not a
+    struct of ``_0``: a scalar, or the argument's record by its C name."""
+    if arg.record is None:
+        return t.kind != "struct"
+    return t.kind == "struct" and arg.record.c_name in t.names
+
+
 def _visible(members: Sequence[MemberInfo]) -> List[MemberInfo]:
     return [m for m in members if not m.name.startswith(PADDING_PREFIX)]
 
@@ -252,10 +265,19 @@ def _named(members: Sequence[MemberInfo]) -> Dict[str, MemberInfo]:
 
 
 def _scalar_matches(scalar: str, t: TypeInfo) -> bool:
+    if t.kind != "base":
+        # int32, int64, bool and unit may be a C enum (an int); nothing else is a scalar.
+        return t.kind == "enum" and scalar not in _FLOATS and scalar not in _UNSIGNED
     if scalar in _FLOATS:
-        return t.kind == "base" and t.encoding == "float"
-    # int32, int64, and bool and unit (stored as int32_t): a signed integer, or a C enum.
-    return (t.kind == "base" and t.encoding in _INTEGER_ENCODINGS) or t.kind == "enum"
+        return t.encoding == "float"
+    if scalar == "float16":
+        # Its binary16 bits in 16 unsigned bits (sarek_layout_float16 is a uint16_t), or a
+        # compiler's own 2-byte float (_Float16, __fp16, MSL half); the width is checked apart.
+        return t.encoding in ("unsigned", "float")
+    if scalar == "uint8":
+        return t.encoding in ("unsigned char", "unsigned")
+    # int32, int64, and bool and unit (stored as int32_t): a signed integer.
+    return t.encoding in _INTEGER_ENCODINGS
 
 
 def _describe(t: TypeInfo) -> str:

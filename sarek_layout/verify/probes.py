@@ -40,6 +40,10 @@ class Probe:
     member: str  # "" for SIZE and ALIGN
     quantity: str
     expected: int
+    #: The member's scalar type (``uint8``…), "" for a record member or the type itself:
+    #: languages that keep scalars smaller than a word inside words (GLSL, WGSL) read those
+    #: through accessors.
+    scalar: str = ""
 
     @property
     def label(self) -> str:
@@ -49,8 +53,9 @@ class Probe:
 
 
 def _member(c_type: str, path: str, m: Member, out: List[Probe]) -> None:
-    out.append(Probe(c_type, path, OFFSET, m.offset))
-    out.append(Probe(c_type, path, MEMBER_SIZE, m.size))
+    scalar = m.scalar.name if m.scalar is not None else ""
+    out.append(Probe(c_type, path, OFFSET, m.offset, scalar))
+    out.append(Probe(c_type, path, MEMBER_SIZE, m.size, scalar))
 
 
 def probes_for_type(st: SchemaType) -> List[Probe]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import ToolchainMissing, UsageError
+from ..errors import SchemaError, ToolchainMissing, UsageError
 from ..ir.schema import Schema, SchemaType
 from ..toolchains import TOOLCHAINS, Toolchain
 from .compare import (
@@ -30,6 +30,7 @@ from .tools import memory_limit_mb, timeout_seconds
 from .probes import Probe, probes_for
 
 __all__ = ["VerifyReport", "verify_schema", "select_toolchains", "generated_headers",
+           "rendered_headers",
            "user_headers", "measure_with"]
 
 
@@ -91,16 +92,39 @@ def select_toolchains(
     return chosen, False
 
 
-def generated_headers(schema: Schema, targets: Sequence[str]) -> Dict[str, HeaderSet]:
-    """The headers ``generate`` would write now, grouped by target."""
+#: Targets that keep every type in 32-bit words and refuse what cannot be (GLSL, WGSL).
+_WORD_TARGETS = ("glsl", "wgsl")
+
+
+def rendered_headers(schema: Schema, targets: Sequence[str]
+                     ) -> Tuple[Dict[str, HeaderSet], Dict[str, SchemaError]]:
+    """The headers ``generate`` would write now, grouped by target, and why each target that
+    cannot express ``schema`` refused it: GLSL and WGSL keep every type in whole 32-bit words,
+    so a record of three uint8 has no struct there (``codegen.shader_views``); the C-family
+    targets express every schema, and their refusals are raised."""
     from ..codegen import render_headers
 
-    files = render_headers(schema, list(dict.fromkeys(targets)))
     out: Dict[str, HeaderSet] = {}
+    refused: Dict[str, SchemaError] = {}
     for target in dict.fromkeys(targets):
-        mine = [f for f in files if f.target == target]
+        try:
+            mine = render_headers(schema, [target])
+        except SchemaError as e:
+            if target not in _WORD_TARGETS:
+                raise
+            refused[target] = e
+            continue
         out[target] = HeaderSet(tuple((f.filename, f.text) for f in mine),
                                 tuple(f.filename for f in mine))
+    return out, refused
+
+
+def generated_headers(schema: Schema, targets: Sequence[str]) -> Dict[str, HeaderSet]:
+    """The headers ``generate`` would write now, grouped by target (a target's refusal is
+    raised)."""
+    out, refused = rendered_headers(schema, targets)
+    if refused:
+        raise next(iter(refused.values()))
     return out
 
 
@@ -118,7 +142,7 @@ def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Prob
     except ProbeFailed as e:
         return ToolchainResult(toolchain, FAILED, len(probes), error=e.output)
     diffs = differences(probes, m.passes, toolchain.display)
-    values = len(probes) * len(m.passes)
+    values = sum(v is not None for _, vs in m.passes for v in vs)
     status = DISAGREES if diffs else AGREES
     return ToolchainResult(toolchain, status, values, diffs, note=m.note, seconds=m.seconds,
                            builds=m.builds)
@@ -139,6 +163,7 @@ def verify_schema(
     timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
     types = list(schema.types if types is None else types)
     report = VerifyReport(types=len(types))
+    refused: Dict[str, SchemaError] = {}
     header_sets: Dict[str, HeaderSet]
     probes_by_target: Dict[str, List[Probe]] = {}
     if headers:
@@ -156,13 +181,21 @@ def verify_schema(
             report.structure.extend(problems)
             probes_by_target[target] = probes_for(passed)
     else:
-        chosen, _ = select_toolchains(toolchains)
+        chosen, named = select_toolchains(toolchains)
         targets = sorted({t.target for t in chosen if t.available})
-        header_sets = generated_headers(schema, targets) if targets else {}
+        header_sets, refused = rendered_headers(schema, targets)
+        if refused and named:
+            # Asked for by name: that target's refusal is the answer (exit 2).
+            raise next(iter(refused.values()))
         common = probes_for(types)
         probes_by_target = {t: common for t in targets}
     for tc in chosen:
-        if not tc.available or tc.target not in header_sets:
+        if not headers and tc.target in refused:
+            e = refused[tc.target]
+            where = f" ({e.location})" if e.location is not None else ""
+            result = ToolchainResult(tc, SKIPPED, error=f"{tc.target} cannot express a type"
+                                     f"{where}; `generate -t {tc.target}` says why")
+        elif not tc.available or tc.target not in header_sets:
             result = ToolchainResult(tc, SKIPPED, error=tc.unavailable_reason)
         elif not probes_by_target[tc.target] and types:
             result = ToolchainResult(tc, SKIPPED, error="no type passed the header structure check")

@@ -11,8 +11,9 @@ Members whose names start with ``_sarek_`` are padding and are skipped, and so a
 assertions, enums and helper functions, so hand-written headers may have them or not.
 
 Scalar members must have a spelling that means the schema's scalar on every ABI of the
-header's target (``int32_t``/``int``, ``int64_t``/``long long``, ``float``, ``double``; in
-OpenCL C ``int``/``long``); the messages say what the header has against what the schema
+header's target (``int32_t``/``int``, ``int64_t``/``long long``, ``float``, ``double``,
+``uint8_t``/``unsigned char``, ``sarek_layout_float16``; in OpenCL C ``int``/``long``/``uchar``);
+the messages say what the header has against what the schema
 says, and why a near miss (``long``, ``bool``, OpenCL ``long long``) is wrong. A member of
 record type must be the very struct the header declares under the C name the schema's
 declaration names (``B.point`` is ``B_point``, even when ``A_point`` has the same fields).
@@ -66,6 +67,10 @@ _WHY = {
     ("c", "_Bool"): "C bool is 1 byte, a Sarek bool is 4",
     ("cuda", "_Bool"): "C++ bool is 1 byte, a Sarek bool is 4",
     ("opencl", "_Bool"): "OpenCL C bool has no storable size",
+    **{(target, bits): "16 unsigned bits do not say they are a float16's"
+       for target, bits in (("c", "uint16_t"), ("cuda", "uint16_t"), ("opencl", "ushort"),
+                            ("c", "unsigned short"), ("cuda", "unsigned short"),
+                            ("opencl", "unsigned short"))},
 }
 
 
@@ -351,8 +356,8 @@ class _Checker:
         if isinstance(t, Scalar):
             if spelled.kind == "scalar" and spelled.text in self.accepted[t.name]:
                 return
-            why = _WHY.get((self.target, spelled.text)) if t.name not in ("float32", "float64") \
-                else None
+            why = _WHY.get((self.target, spelled.text)) \
+                if t.name not in ("float32", "float64", "uint8") else None
             write = f"write {self.accepted[t.name][0]}"
             hint = f" ({why}: {write})" if why else f" ({write})"
             self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says {t.name}{hint}")

@@ -56,7 +56,8 @@ class Measurement:
     come from a second compile with assertions switched off).
     """
 
-    passes: Tuple[Tuple[str, Tuple[int, ...]], ...]
+    #: ``None`` for a value the toolchain cannot measure (not compared, not counted).
+    passes: Tuple[Tuple[str, Tuple[Optional[int], ...]], ...]
     seconds: float = 0.0
     note: Optional[str] = None
     builds: int = 1

@@ -7,8 +7,10 @@ type ``T``, ``struct SarekProbe<N> { uint a; T t[2]; }``: the reflected array st
 reflected member offsets of ``T`` and of the structs it uses are every member offset. A
 constructor argument, kept in payload words, is measured on the arm struct
 ``<T>_<Ctor>_arm`` the file declares (the element typed as that constructor); the accessors
-that read the words are measured by running them (the ``vulkan`` toolchain). One glslang and
-one spirv-cross invocation for the whole probe list.
+that read the words are measured by running them (the ``vulkan`` toolchain). So are the
+uint8 and float16 members, which live inside 32-bit words (``_sarek_bytes<N>``): SPIR-V gives
+the words' offsets, not a byte's within one, so glslang leaves those values unmeasured. One
+glslang and one spirv-cross invocation for the whole probe list.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ import os
 import subprocess
 import tempfile
 import time
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
-from .gpu_probes import GLSL_PROBE, lay_out, parse_structs, single_arms
+from .gpu_probes import GLSL_PROBE, SMALL_SCALARS, below_a_word, lay_out, parse_structs, single_arms
 
 __all__ = ["compile_glsl", "reflection_source", "struct_layouts", "reflect_spirv",
            "GlslangDriver", "GLSLANG_ARGS"]
@@ -133,17 +135,21 @@ class GlslangDriver(Driver):
                 return GLSL_PROBE.scalar_size[type_name]
             return probe_struct.get(type_name, {}).get("t", (-1, "", -1))[2]
 
-        values: List[int] = []
+        values: List[Optional[int]] = []
         for p in probes:
             t, member = target(p)
             if p.quantity == SIZE:
                 values.append(size_of(t))
             elif p.quantity == ALIGN:
                 values.append(probe_struct[t].get("t", (-1, "", -1))[0])
+            elif p.scalar in SMALL_SCALARS and member not in layouts.get(t, {}):
+                # Kept inside a 32-bit word (_sarek_bytes<N>): SPIR-V has no offset for a
+                # byte of a member. The vulkan toolchain measures it by running the accessor.
+                values.append(None)
             else:
                 offset, type_name, _ = layouts.get(t, {}).get(member, (-1, "", -1))
                 values.append(offset if p.quantity == OFFSET else size_of(type_name))
-        return Measurement((("", tuple(values)),), time.perf_counter() - start)
+        return Measurement((("", below_a_word(probes, values)),), time.perf_counter() - start)
 
 
 #: SPIR-V opcodes and decorations the layout reader needs (SPIR-V 1.x specification).

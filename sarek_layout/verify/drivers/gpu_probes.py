@@ -12,6 +12,15 @@ size, measured the same way. The layout is never consulted: types come from the 
 declarations and accessor signatures of the files themselves, and the input buffer's size is
 an upper bound computed from those declarations.
 
+Scalars smaller than a word (``uint8``, ``float16``) live inside 32-bit words, read by
+accessors, so the word fill cannot place them to the byte. For those the shader first copies
+the element and refills every word that can hold them (each ``_sarek_bytes<N>`` member and
+every word of a variant's ``data``) with patterns of its own: byte ``k`` of the element's word
+``w`` holds ``1 + k + 4 (w mod 29)`` in one copy, ``1 + (w / 29) mod 29`` in a second and
+``1 + w / 841`` in a third (every byte 1 to 116: no pattern is a NaN as a float16). The
+accessor's bits in the three copies give the byte's offset (``k + 4 w``, up to 390 KB into
+the element); its size is how many of its bytes the pattern fills.
+
 ``probe_program(language, headers, probes)`` writes the shader; ``decode`` turns the output
 buffer into one value per probe.
 """
@@ -21,15 +30,19 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
 from . import HeaderSet, ProbeFailed
 
 __all__ = ["lay_out", "ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
-           "parse_structs", "parse_accessors", "PADDING"]
+           "parse_structs", "parse_accessors", "PADDING", "SMALL_SCALARS", "below_a_word"]
 
 PADDING = "_sarek_pad"
+#: Members of 32-bit words that hold scalars smaller than a word.
+PACKED = "_sarek_bytes"
+#: The scalars smaller than a word, which GLSL and WGSL keep inside words.
+SMALL_SCALARS = frozenset({"uint8", "float16"})
 
 
 def lay_out(headers: HeaderSet, folder: str) -> List[str]:
@@ -145,7 +158,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
     """The probe shader for ``probes`` over ``headers`` (``escape`` maps a schema name to the
     name the target emits; default: the target dialect's escaping)."""
     from ...codegen import dialects
-    from ...codegen.shader_views import accessor_name, escape as escape_name
+    from ...codegen.shader_views import accessor_name, escape as escape_name, field_accessor_name
 
     dialect = dialects.GLSL if lang.name == "glsl" else dialects.WGSL
     esc = escape or (lambda n: escape_name(n, dialect))
@@ -185,6 +198,24 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
         return f"sarek_probe_bits_{_ident(t)}({expr})"
 
     outputs: List[str] = []
+    patterned: Dict[str, None] = {}  # types whose words the small-scalar patterns refill
+    small_bits: Dict[str, None] = {}  # accessor return types read back as bits
+
+    def small(expr_of, t: str, i: int, et: str, quantity: str) -> str:
+        """The offset or size of a scalar smaller than a word, read by ``expr_of(element)``
+        (an accessor call) on the three patterned copies of the element (module doc)."""
+        patterned[t] = None
+        small_bits[et] = None
+        start = f"sarek_s{i}"
+        elem = f"sarek_in.p{i}.t[0]"
+        reads = [f"sarek_small_bits_{_ident(et)}({expr_of(f'sarek_pat_{k}_{_ident(t)}({elem}, {start})')})"
+                 for k in "ABC"]
+        if quantity == OFFSET:
+            a, b, c = (f"(({r} & 0xFFu) - 1u)" for r in reads)
+            return f"({a} % 4u + 4u * ({a} / 4u + 29u * {b} + 841u * {c}))"
+        return " + ".join(f"{_word(lang)}((({reads[0]} >> {8 * k}u) & 0xFFu) != 0u)"
+                          for k in range(4))
+
     for p in probes:
         t = esc(p.c_type)
         i = probe_index(t)
@@ -197,6 +228,13 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
             continue
         parts = p.member.split(".")
         elem = base + ".t[0]"
+        if p.scalar in SMALL_SCALARS and len(parts) == 1:  # a record field inside a word
+            name = esc(field_accessor_name(t, parts[0]))
+            if name not in accessors:
+                raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
+            outputs.append(small(lambda e, name=name: f"{name}({e})", t, i, accessors[name],
+                                 p.quantity))
+            continue
         if len(parts) == 2 and (p.c_type, parts[1]) in single:
             ctor = parts[1][:-2]
             name = esc(accessor_name(t, ctor, 0, 1))
@@ -217,6 +255,10 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
             member = esc(parts[0])
             mt, index = member_type(t, member)
             expr, et = f"{elem}.{member}{index}", mt
+        if p.scalar in SMALL_SCALARS and parts[0] == "data" and len(parts) >= 2:
+            call = expr.split("(", 1)[0]  # an argument inside a payload word: its accessor
+            outputs.append(small(lambda e, call=call: f"{call}({e})", t, i, et, p.quantity))
+            continue
         if p.quantity == OFFSET:
             outputs.append(f"({bits(expr, et)}.x - {start}) * 4u")
         elif et in structs:  # MEMBER_SIZE of a record: its own measured size
@@ -229,8 +271,65 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
     total = sum(8 + 2 * _size_bound(t, lang, structs, memo) for t in types) + 16
     words = total // 4
     data = struct.pack(f"<{words}I", *range(1, words + 1))
-    source = _render(lang, headers, types, structs, [*bits_needed, *types], outputs)
+    helpers = _small_helpers(lang, structs, patterned, small_bits)
+    source = _render(lang, headers, types, structs, [*bits_needed, *types], outputs, helpers)
     return Program(source, data, 4 * max(len(outputs), 1), len(outputs))
+
+
+#: Bits of a small scalar's accessor value, by the accessor's return type.
+_SMALL_BITS = {
+    "glsl": {"uint": "_sarek_x", "float": "packHalf2x16(vec2(_sarek_x, 0.0))"},
+    "wgsl": {"u32": "_sarek_x", "f32": "pack2x16float(vec2<f32>(_sarek_x, 0.0))"},
+}
+
+
+def _small_helpers(lang: ProbeLanguage, structs: Structs, patterned, small_bits) -> str:
+    """The pattern fills, the patterned copies of each type and the bits readers (module doc)."""
+    if not patterned:
+        return ""
+    out: List[str] = []
+    glsl = lang.name == "glsl"
+    fills = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
+             "C": "1u + _sarek_w / 841u"}
+    for k, first in fills.items():
+        lanes = (f"{first}" if k == "A" else f"({first}) * 0x01010101u")
+        if k == "A":
+            lanes = "_sarek_b | ((_sarek_b + 1u) << 8u) | ((_sarek_b + 2u) << 16u) | ((_sarek_b + 3u) << 24u)"
+        if glsl:
+            body = (f"uint _sarek_b = {first}; return {lanes};" if k == "A" else f"return {lanes};")
+            out.append(f"uint sarek_lanes_{k}(uint _sarek_w) {{ {body} }}\n")
+        else:
+            body = (f"let _sarek_b = {first}; return {lanes};" if k == "A" else f"return {lanes};")
+            out.append(f"fn sarek_lanes_{k}(_sarek_w: u32) -> u32 {{ {body} }}\n")
+    for t in patterned:
+        for k in fills:
+            lines = []
+            for name, mt, n in structs.get(t, []):
+                if name.startswith(PACKED) and not n:
+                    lines.append(f"r.{name} = sarek_lanes_{k}(e.{name} - s);")
+                elif name == "data" and n:
+                    if mt in ("uvec2", "vec2<u32>"):
+                        value = (f"uvec2(sarek_lanes_{k}(e.data[j].x - s), sarek_lanes_{k}(e.data[j].y - s))"
+                                 if glsl else
+                                 f"vec2<u32>(sarek_lanes_{k}(e.data[j].x - s), sarek_lanes_{k}(e.data[j].y - s))")
+                    else:
+                        value = f"sarek_lanes_{k}(e.data[j] - s)"
+                    lines.append(f"for (int j = 0; j < {n}; j++) {{ r.data[j] = {value}; }}" if glsl else
+                                 f"for (var j = 0u; j < {n}u; j++) {{ r.data[j] = {value}; }}")
+            body = " ".join(lines)
+            if glsl:
+                out.append(f"{t} sarek_pat_{k}_{_ident(t)}({t} e, uint s) {{ {t} r = e; {body} return r; }}\n")
+            else:
+                out.append(f"fn sarek_pat_{k}_{_ident(t)}(e: {t}, s: u32) -> {t} {{ var r = e; {body} return r; }}\n")
+    for et in small_bits:
+        bits = _SMALL_BITS[lang.name].get(et)
+        if bits is None:
+            raise ProbeFailed(lang.name, f"an accessor of a uint8 or float16 returns {et}")
+        if glsl:
+            out.append(f"uint sarek_small_bits_{_ident(et)}({et} _sarek_x) {{ return {bits}; }}\n")
+        else:
+            out.append(f"fn sarek_small_bits_{_ident(et)}(_sarek_x: {et}) -> u32 {{ return {bits}; }}\n")
+    return "".join(out)
 
 
 def single_arms(probes: Sequence[Probe]) -> "set":
@@ -272,7 +371,7 @@ def _bits_function(lang: ProbeLanguage, t: str, structs: Structs) -> str:
             f"{f'[{ln - 1}]' if ln else ''}).y); }}\n")
 
 
-def _render(lang, headers, types, structs, needed, outputs) -> str:
+def _render(lang, headers, types, structs, needed, outputs, helpers: str = "") -> str:
     parts: List[str] = []
     order = _struct_order(needed, structs)
     if lang.name == "glsl":
@@ -285,6 +384,7 @@ def _render(lang, headers, types, structs, needed, outputs) -> str:
         parts.extend(f"    SarekProbe{i} p{i};\n" for i in types.values())
         parts.append("} sarek_in;\nlayout(std430, binding = 1) buffer SarekOut { uint v[]; } sarek_out;\n")
         parts.extend(_bits_function(lang, t, structs) for t in order)
+        parts.append(helpers)
         parts.append("layout(local_size_x = 1) in;\nvoid main() {\n")
         for t, i in types.items():
             parts.append(f"    uint sarek_s{i} = sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x;\n")
@@ -300,6 +400,7 @@ def _render(lang, headers, types, structs, needed, outputs) -> str:
     parts.append("}\n@group(0) @binding(0) var<storage, read> sarek_in: SarekIn;\n"
                  "@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
     parts.extend(_bits_function(lang, t, structs) for t in order)
+    parts.append(helpers)
     parts.append("@compute @workgroup_size(1)\nfn main() {\n")
     for t, i in types.items():
         parts.append(f"    let sarek_s{i} = sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x;\n")
@@ -329,3 +430,15 @@ def _struct_order(names: List[str], structs: Structs) -> List[str]:
 def decode(program: Program, output: bytes) -> Tuple[int, ...]:
     """One value per probe, from the output buffer."""
     return struct.unpack(f"<{program.count}I", output[:4 * program.count])
+
+
+def below_a_word(probes: Sequence[Probe], values: Sequence[int]) -> Tuple[Optional[int], ...]:
+    """``values`` with the alignments these probes cannot resolve left unmeasured.
+
+    A type's alignment is read as where it starts after a 32-bit word, and every GLSL or WGSL
+    struct is at least 4-aligned (its members are 32-bit at least): a record of uint8 or
+    float16 fields, 1- or 2-aligned in C, reads 4. The shader targets promise its offsets,
+    size and array stride, which are measured; this 4 says nothing wrong and is not compared.
+    """
+    return tuple(None if p.quantity == ALIGN and p.expected < 4 and v == 4 else v
+                 for p, v in zip(probes, values))

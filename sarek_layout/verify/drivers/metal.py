@@ -5,7 +5,8 @@ No Metal compiler exists on Linux. The Metal Shading Language is a C++14 dialect
 compiler is clang, so the nearest check available is clang++ ``-std=c++14
 --target=arm64-apple-macos11`` with ``__METAL_VERSION__`` defined and a stand-in
 ``<metal_stdlib>`` (``METAL_SHIM``) that declares the MSL built-in types the header uses
-(``uint``, ``uint2`` as a two-lane clang vector: 8 bytes, 8-aligned, like MSL's). This is a
+(``uint``, ``uint2`` as a two-lane clang vector: 8 bytes, 8-aligned, like MSL's; ``uchar``;
+``half`` as clang's 2-byte, 2-aligned ``__fp16``, which MSL's ``half`` is). This is a
 proxy: it proves the header's layout under clang's arm64 Apple ABI and that its static
 assertions hold there, not that Apple's Metal compiler accepts it.
 
@@ -29,9 +30,12 @@ __all__ = ["METAL_SHIM", "METAL_PROXY_ARGS", "MetalProxyDriver", "metal_expressi
 
 #: The stand-in for <metal_stdlib>: only what generated headers use.
 METAL_SHIM = """// sarek-layout's stand-in for <metal_stdlib> (the metal-proxy check, clang++ -std=c++14).
-// MSL declares these built-in types; uint2 is 8 bytes and 8-aligned there as here.
+// MSL declares these built-in types; uint2 is 8 bytes and 8-aligned there as here, half 2
+// bytes and 2-aligned (an IEEE binary16, as clang's __fp16 on arm64).
 typedef unsigned int uint;
 typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
+typedef unsigned char uchar;
+typedef __fp16 half;
 """
 
 METAL_PROXY_ARGS = ("clang++", "-std=c++14", "--target=arm64-apple-macos11", "-x", "c++",

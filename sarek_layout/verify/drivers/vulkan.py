@@ -236,7 +236,7 @@ class VulkanDriver(Driver):
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         from .glsl import compile_glsl
-        from .gpu_probes import GLSL_PROBE, decode, probe_program
+        from .gpu_probes import GLSL_PROBE, below_a_word, decode, probe_program
 
         start = time.perf_counter()
         program = probe_program(GLSL_PROBE, headers, probes)
@@ -245,5 +245,6 @@ class VulkanDriver(Driver):
             (_, out) = run_spirv(spirv, [program.input, program.output_size])
         except VulkanUnavailable as e:
             raise ProbeFailed(self.toolchain.display, str(e)) from None
-        passes: List[Tuple[str, Tuple[int, ...]]] = [("", decode(program, out))]
+        passes: List[Tuple[str, Tuple[Optional[int], ...]]] = [
+            ("", below_a_word(probes, decode(program, out)))]
         return Measurement(tuple(passes), time.perf_counter() - start)

@@ -20,6 +20,8 @@
 #define SAREK_LAYOUT_NVRTC_STDINT
 typedef int int32_t;
 typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
 #endif
 #define SAREK_LAYOUT_OFFSETOF(type, member) __builtin_offsetof(type, member)
 #else
