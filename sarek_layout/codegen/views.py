@@ -11,6 +11,7 @@ dialect), arithmetic the layout stage's.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -254,6 +255,12 @@ def _copy(st: SchemaType) -> Copy:
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_]")
 
 
+@functools.lru_cache(maxsize=4096)  # member names repeat across types (f0, x, data.A_v…)
+def _ident_part(what: str) -> str:
+    """``what`` (a member designator) as part of an identifier: ``.`` → ``__``, others ``_``."""
+    return _NOT_IDENT.sub("_", what.replace(".", "__"))
+
+
 class _Checks:
     """Collects one type's checks, giving each a header-unique identifier."""
 
@@ -263,7 +270,7 @@ class _Checks:
         self.items: List[Check] = []
 
     def _ident(self, what: str) -> str:
-        base = f"sarek_layout_check_{self.c_name}__{_NOT_IDENT.sub('_', what.replace('.', '__'))}"
+        base = f"sarek_layout_check_{self.c_name}__{_ident_part(what)}"
         ident, n = base, 1
         while ident in self.used:
             ident, n = f"{base}_{n}", n + 1
