@@ -30,9 +30,11 @@ demo: $(STAMP)
 	$(SAREK) verify $(EXAMPLE_SCHEMAS)
 	$(BIN)/python examples/e2e/run_e2e.py --out $(DEMO_OUT)/e2e
 
-## test: the whole test suite (missing optional toolchains skip with a reason)
+## test: the whole test suite (missing optional toolchains skip with a reason), on every
+## core (pytest-xdist; work stealing, because a few compiler runs take most of the time).
+## PYTEST_ARGS adds options: make test PYTEST_ARGS="-k verify -n 0"
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

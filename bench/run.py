@@ -4,7 +4,8 @@
     python bench/run.py [--quick] [--only SECTION]... [--no-write] [--output FILE]
 
 Sections: ``layout`` (1), ``generate`` (2), ``scaling`` (3), ``verify`` (4), ``buildloop`` (5),
-``explain`` (6).
+``explain`` (6), ``nesting`` (7), ``suite`` (8: ``make test`` itself, several minutes; not in
+``--quick``).
 Each comparison is a ratio of two numbers measured in this run, interleaved, medians of
 repeats (the machines are shared and noisy). What is not installed is skipped with the
 line that installs it. ``--quick`` uses smaller sizes and fewer repeats (a smoke run; its
@@ -24,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import ROOT, Report, machine_description  # noqa: E402
 
-SECTIONS = ("layout", "generate", "scaling", "verify", "buildloop", "explain")
+SECTIONS = ("layout", "generate", "scaling", "verify", "buildloop", "explain", "nesting",
+            "suite")
 
 HEADER = (f"  {'measurement':<52} {'sarek-layout':>18} {'baseline':>22} {'ratio':>7} "
           f"{'target':>10} {'':>8}")
@@ -35,8 +37,8 @@ ANALYSIS = ROOT / "bench" / "ANALYSIS.md"
 
 def run(args: argparse.Namespace) -> Report:
     report = Report()
-    only = set(args.only or SECTIONS)
     quick = args.quick
+    only = set(args.only or (s for s in SECTIONS if not (quick and s == "suite")))
     print(HEADER)
     if "layout" in only:
         import bench_layout
@@ -69,6 +71,14 @@ def run(args: argparse.Namespace) -> Report:
         import bench_explain
 
         bench_explain.wide_records(report, (120, 480) if quick else (120, 480, 2_000), 1 if quick else 3)
+    if "nesting" in only:
+        import bench_nesting
+
+        bench_nesting.doubling(report, 1 if quick else 3)
+    if "suite" in only:
+        import bench_suite
+
+        bench_suite.make_test(report)
     return report
 
 

@@ -39,3 +39,28 @@ def _isolated_pocl_cache(tmp_path_factory, monkeypatch):
     # PoCL caches compiled kernels in $HOME by default; keep test runs hermetic.
     if "POCL_CACHE_DIR" not in os.environ:
         monkeypatch.setenv("POCL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pocl-cache"))
+
+
+def shared_folder(tmp_path_factory, name: str, build) -> pathlib.Path:
+    """A folder filled once per test run by ``build(folder)``, whichever pytest-xdist worker
+    asks first; the others wait for it (a lock file) instead of building it again.
+
+    For expensive, deterministic inputs (the conformance headers): without xdist it is a
+    plain folder of this session's temporary directory."""
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, shared by its workers (popen-gw0, popen-gw1…)
+    folder = base / name
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".complete").is_file():
+            if folder.exists():
+                import shutil
+
+                shutil.rmtree(folder)  # a build interrupted in an earlier worker
+            folder.mkdir()
+            build(folder)
+            (folder / ".complete").write_text("")
+    return folder

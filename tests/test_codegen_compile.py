@@ -32,7 +32,7 @@ from compile_helpers import (
     assert_fails,
     header_suffix,
 )
-from conftest import EXAMPLES, require_toolchain
+from conftest import EXAMPLES, require_toolchain, shared_folder
 from shapes import SCALAR, conformance_records, conformance_variants, nested_descriptions
 from sarek_layout.codegen import render_headers
 from sarek_layout.codegen.views import module_view
@@ -325,36 +325,50 @@ def test_hypothesis_nested_schemas_compile(toolchain, hypothesis_headers, tmp_pa
 
 # --- Sarek's exhaustive conformance shapes ---------------------------------------------------
 
-VARIANT_BATCHES = 4
+#: The 30,783 variants go in this many schemas, so that each header (and the memory of the
+#: compiler reading it: gcc took 4.3 GB on a quarter of them) stays small, ~24 MB.
+VARIANT_BATCHES = 16
+#: Test items per toolchain: each compiles its share of the headers one translation unit at a
+#: time, so that under pytest-xdist every worker runs at most one such compiler.
+CONFORMANCE_GROUPS = 4
+
+
+def _conformance_batches():
+    records = list(conformance_records())
+    variants = list(conformance_variants())
+    assert (len(records), len(variants)) == (780, 30_783)
+    return [("conf_records", records)] + [
+        (f"conf_variants{i}", variants[i::VARIANT_BATCHES]) for i in range(VARIANT_BATCHES)
+    ]
+
+
+def _build_conformance_headers(out: pathlib.Path) -> None:
+    (out / "schemas").mkdir()
+    types = 0
+    for stem, descs in _conformance_batches():
+        path = out / "schemas" / f"{stem}.json"
+        path.write_text(json.dumps({"module": stem.capitalize(),
+                                    "types": [_to_json(d, lambda t: t) for d in descs]}))
+        schema = load_schema([str(path)])
+        types += len(schema.types)
+        _write_headers(render_headers(schema), out)
+    assert types == 780 + 30_783
 
 
 @pytest.fixture(scope="module")
 def conformance_headers(tmp_path_factory):
-    """780 records in one schema, 30,783 variants in four: five headers per target."""
-    out = tmp_path_factory.mktemp("conformance")
-    records = list(conformance_records())
-    variants = list(conformance_variants())
-    assert (len(records), len(variants)) == (780, 30_783)
-    batches = [("conf_records", records)] + [
-        (f"conf_variants{i}", variants[i::VARIANT_BATCHES]) for i in range(VARIANT_BATCHES)
-    ]
-    paths = []
-    for stem, descs in batches:
-        path = out / "schemas" / f"{stem}.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps({"module": stem.capitalize(),
-                                    "types": [_to_json(d, lambda t: t) for d in descs]}))
-        paths.append(str(path))
-    schema = load_schema(paths)
-    assert len(schema.types) == 780 + 30_783
-    _write_headers(render_headers(schema), out)
-    return out, [stem for stem, _ in batches]
+    """780 records in one schema, 30,783 variants in ``VARIANT_BATCHES``: one header per
+    schema and target, each schema loaded and rendered alone (bounded memory), built once
+    per test run however many xdist workers use them."""
+    out = shared_folder(tmp_path_factory, "conformance", _build_conformance_headers)
+    return out, [stem for stem, _ in _conformance_batches()]
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("group", range(CONFORMANCE_GROUPS))
 @pytest.mark.parametrize("toolchain", COMPILE_TOOLCHAINS)
-def test_conformance_shapes_compile(toolchain, conformance_headers, tmp_path):
+def test_conformance_shapes_compile(toolchain, group, conformance_headers, tmp_path):
     out, stems = conformance_headers
     suffix = header_suffix(toolchain)
-    batches = [(stem, [stem + suffix], [out]) for stem in stems]
-    assert_compiles(toolchain, batches, tmp_path)
+    batches = [(stem, [stem + suffix], [out]) for stem in stems[group::CONFORMANCE_GROUPS]]
+    assert_compiles(toolchain, batches, tmp_path, workers=1)

@@ -110,12 +110,13 @@ def conformance_paths(tmp_path_factory):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("batch", range(5))
 @pytest.mark.parametrize("toolchain", ["glslang", "metal-proxy"])
-def test_conformance_shapes_agree(toolchain, conformance_paths):
-    """All 31,563 shapes, one schema file (one compiler invocation) at a time."""
+def test_conformance_shapes_agree(toolchain, batch, conformance_paths):
+    """All 31,563 shapes, one schema file (one compiler invocation) per test item, so that
+    pytest-xdist spreads them over the workers."""
     assert len(conformance_paths) == 5
-    for path in conformance_paths:
-        _agrees(load_schema([path]), toolchain)
+    _agrees(load_schema([conformance_paths[batch]]), toolchain)
 
 
 # --- the numbers are the tools' own -----------------------------------------------------------

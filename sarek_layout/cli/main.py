@@ -2,7 +2,9 @@
 
 Each sub-command lives in its own module exposing ``add_parser(subparsers)`` and
 ``run(args) -> int``. Those modules import only ``argparse`` at the top, so building the
-parser stays cheap; the work (and jinja2, cffi…) is imported inside ``run``.
+parser (``cli/parser.py``) stays cheap; the work (and jinja2, cffi…) is imported inside
+``run``. ``--version`` and ``--cmakedir``, which build tools run on every build, are
+answered before even argparse is imported.
 
 Exit status (SPEC §5): 0 all good, 1 a difference was found, 2 bad input or usage.
 Diagnostics go to stderr, one line per refusal (a run may report several, up to
@@ -16,9 +18,7 @@ disagreement as 1, not 0).
 
 from __future__ import annotations
 
-import argparse
 import gc
-import importlib
 import os
 import sys
 
@@ -42,29 +42,6 @@ def cmake_dir() -> str:
     import os
 
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cmake")
-
-
-class _PrintCMakeDir(argparse.Action):
-    """``--cmakedir``: print the folder and exit, like ``--version`` (no sub-command needed)."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: object,
-        option_string: Optional[str] = None,
-    ) -> None:
-        print(cmake_dir())
-        parser.exit()
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but usage errors exit 2 through our own reporting (same as argparse)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 class _ReaderGoneSafe:
@@ -112,28 +89,6 @@ class _ReaderGoneSafe:
         return getattr(self._stream, name)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=PROG,
-        description="Compute the Sarek aligned aggregate layout and emit matching headers.",
-    )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    parser.add_argument(
-        "--cmakedir",
-        action=_PrintCMakeDir,
-        nargs=0,
-        help="print the folder of the CMake package (find_package(sarek_layout CONFIG)) and exit",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
-    for name in COMMANDS:
-        module = importlib.import_module(f"sarek_layout.cli.cmd_{name.replace('-', '_')}")
-        module.add_parser(sub)
-        # So that an unknown option is reported with the sub-command's own usage line.
-        sub.choices[name].set_defaults(_subparser=sub.choices[name])
-    return parser
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     streams = (sys.stdout, sys.stderr)
     sys.stdout, sys.stderr = (_ReaderGoneSafe(s) if s is not None else s for s in streams)
@@ -155,6 +110,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 def _main(argv: Optional[List[str]]) -> int:
+    from .parser import build_parser
+
     parser = build_parser()
     args, extras = parser.parse_known_args(argv)
     if extras:

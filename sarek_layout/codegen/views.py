@@ -11,6 +11,7 @@ dialect), arithmetic the layout stage's.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -50,6 +51,8 @@ class Member:
     ``kind`` is ``scalar`` (``type`` is the scalar's schema name), ``record`` (``type`` is the
     record's C name) or ``padding`` (``type`` is empty; ``size`` bytes). ``offset`` is from the
     start of the enclosing top-level element; ``align8`` asks for the alignment specifier.
+    Iterable in this field order: the templates unpack it (``_macros.j2``), one call per
+    member instead of an attribute lookup per field (headers of 10,000s of types).
     """
 
     name: str
@@ -61,6 +64,9 @@ class Member:
 
     def _replace_name(self, name: str) -> "Member":
         return Member(name, self.kind, self.type, self.offset, self.size, self.align8)
+
+    def __iter__(self):
+        return iter((self.name, self.kind, self.type, self.offset, self.size, self.align8))
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,7 @@ class Check:
     size and alignment; ``label`` names it for people (``Geometry_shape::data.Circle_v._0``);
     ``ident`` is an identifier unique within the header, for targets whose assertions are
     typedefs (OpenCL C), built from the type and member so that the error names both.
+    Iterable in this field order, unpacked by the templates like ``Member``.
     """
 
     kind: str
@@ -116,6 +123,9 @@ class Check:
     value: int
     label: str
     ident: str
+
+    def __iter__(self):
+        return iter((self.kind, self.member, self.value, self.label, self.ident))
 
 
 @dataclass(frozen=True)
@@ -247,6 +257,12 @@ def _copy(st: SchemaType) -> Copy:
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_]")
 
 
+@functools.lru_cache(maxsize=4096)  # member names repeat across types (f0, x, data.A_v…)
+def _ident_part(what: str) -> str:
+    """``what`` (a member designator) as part of an identifier: ``.`` → ``__``, others ``_``."""
+    return _NOT_IDENT.sub("_", what.replace(".", "__"))
+
+
 class _Checks:
     """Collects one type's checks, giving each a header-unique identifier."""
 
@@ -256,7 +272,7 @@ class _Checks:
         self.items: List[Check] = []
 
     def _ident(self, what: str) -> str:
-        base = f"sarek_layout_check_{self.c_name}__{_NOT_IDENT.sub('_', what.replace('.', '__'))}"
+        base = f"sarek_layout_check_{self.c_name}__{_ident_part(what)}"
         ident, n = base, 1
         while ident in self.used:
             ident, n = f"{base}_{n}", n + 1

@@ -199,13 +199,56 @@ class _DataBytes:
         with_args = [arm for arm in st.arms if arm.args]
         if len(with_args) <= 1:
             return tag + sum(self._sum(arm.args) for arm in with_args)
-        # Arguments start at or after the payload offset, past the tag: only the payload
-        # region needs a mask. Relative offsets keep it small.
-        p = st.payload_offset
-        mask = bytearray(st.size - p)
-        for arm in with_args:
-            self._paint(mask, arm.args, -p)
-        return tag + mask.count(1)
+        placed = [(m.offset, m) for arm in with_args for m in arm.args]
+        return tag + self._union(placed, _UNION_BUDGET)
+
+    def _union(self, placed: Sequence[Tuple[int, ModelMember]], budget: int) -> int:
+        """Data bytes of members that may overlap (the arguments of several constructors).
+
+        The same record (or scalar) at the same place counts once, and a member that
+        overlaps no other counts its own sum: so the usual shapes (constructors that share
+        a leading argument, or differ only in a tail) cost one step per member, however
+        deep the records nest. Only a run of members that really overlap differently is
+        opened, one level at a time, while ``budget`` members remain; past that, its byte
+        mask (linear in its bytes) decides."""
+        unique = {}
+        for start, m in placed:
+            unique.setdefault((start, id(m.record) if m.record is not None else -m.size),
+                              (start, m))
+        ordered = sorted(unique.values(), key=lambda item: (item[0], item[0] + item[1].size))
+        total, i = 0, 0
+        while i < len(ordered):
+            start, m = ordered[i]
+            end, j = start + m.size, i + 1
+            while j < len(ordered) and ordered[j][0] < end:
+                end = max(end, ordered[j][0] + ordered[j][1].size)
+                j += 1
+            run = ordered[i:j]
+            if len(run) == 1:
+                total += m.size if m.record is None else self._sum(m.record.members)
+            else:
+                total += self._overlapping(run, start, end, budget)
+            i = j
+        return total
+
+    def _overlapping(self, run, start: int, end: int, budget: int) -> int:
+        opened: List[Tuple[int, ModelMember]] = []
+        for base, m in run:
+            if m.record is None:
+                opened.append((base, m))
+            else:
+                opened.extend((base + inner.offset, inner) for inner in m.record.members)
+        if len(opened) <= budget and any(m.record is not None for _, m in run):
+            return self._union(opened, budget - len(opened))
+        mask = bytearray(end - start)
+        for base, m in run:
+            self._paint(mask, (m,), base - m.offset - start)
+        return mask.count(1)
+
+
+#: Members the structural union of overlapping constructor arguments may open in all
+#: before it falls back to byte masks (bounds the work of adversarial overlaps).
+_UNION_BUDGET = 4096
 
 
 def data_bytes(st: SchemaType) -> int:

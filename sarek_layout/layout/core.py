@@ -133,6 +133,11 @@ class RecordLayout:
         return self._fields
 
     @property
+    def offsets(self) -> Sequence[int]:
+        """The offset of each immediate field, in declaration order."""
+        return self._offsets
+
+    @property
     def members(self) -> Tuple[MemberLayout, ...]:
         if self._members is None:
             self._members = _placed(self._input, self._offsets, "")

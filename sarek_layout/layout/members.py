@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple, Union
 
+from ..errors import LayoutError, MisalignedField
 from ..ir.schema import (
     HOLE,
     TAIL,
@@ -58,6 +59,25 @@ def _member(placed: MemberLayout, t: MemberType, expr: Optional[TypeExpr], locat
                   str(expr) if expr is not None else t.name, location)
 
 
+def _record_members(decl: RecordDecl, layout: RecordLayout,
+                    member_types: Sequence[Sequence[MemberType]]) -> Tuple[Member, ...]:
+    """A record's members straight from the core's offsets: the hot path of resolving
+    (one per field of every record), so the core's ``MemberLayout``s, which would only be
+    copied, are not built (nor kept on the layout)."""
+    out: List[Member] = []
+    for f, offset, types in zip(decl.fields, layout.offsets, member_types):
+        t = types[0]
+        if type(t) is Scalar:
+            m = Member(f.name, offset, t.size, t.align, t, None, t.name, f.location)
+        else:
+            m = Member(f.name, offset, t.size, t.align, None, t,  # type: ignore[arg-type]
+                       str(f.type) if f.type is not None else t.name, f.location)
+        if offset % m.align:  # the core's invariant (``_check_alignment``), checked here
+            raise LayoutError(MisalignedField(decl.name, f.name, offset, m.align))
+        out.append(m)
+    return tuple(out)
+
+
 def members_of(
     decl: Union[RecordDecl, VariantDecl],
     layout: Union[RecordLayout, VariantLayout],
@@ -70,11 +90,7 @@ def members_of(
     """
     if isinstance(decl, RecordDecl):
         assert isinstance(layout, RecordLayout)
-        _check_alignment(decl.name, layout.members)
-        members = tuple(
-            _member(placed, types[0], f.type, f.location)
-            for placed, f, types in zip(layout.members, decl.fields, member_types)
-        )
+        members = _record_members(decl, layout, member_types)
         return members, with_holes(members, 0, layout.size, TAIL), ()
 
     assert isinstance(layout, VariantLayout)
