@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import importlib.util
 from typing import Callable, List
 
 from common import Report, Row, median_time, random_records, seconds
@@ -78,9 +79,7 @@ def _cross_check(records) -> None:
 
 
 def throughput(report: Report, n: int, repeat: int) -> None:
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("numpy") is None:
         report.skip("layout throughput", "numpy is not installed (pip install numpy)")
         return
     records = random_records(n)
