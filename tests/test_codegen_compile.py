@@ -109,6 +109,31 @@ def test_cuda_headers_need_no_libc_under_nvrtc(toolchain, example_headers, tmp_p
     assert proc.returncode == 0, proc.stderr
 
 
+_TOO_OLD = [
+    # (compiler, language standard, header suffix, extra flags)
+    ("gcc", "-std=c99", ".h", []),
+    ("g++", "-std=c++98", ".h", []),
+    ("g++", "-std=c++03", ".cuh", ["-D__host__=", "-D__device__="]),
+]
+
+
+@pytest.mark.parametrize("compiler, std, suffix, extra", _TOO_OLD,
+                         ids=[f"{c}{s}{x}" for c, s, x, _ in _TOO_OLD])
+def test_a_language_standard_too_old_gets_the_headers_own_error(compiler, std, suffix, extra,
+                                                                example_headers, tmp_path):
+    """Before C11/C++11 there is no static_assert or alignas: the header says so in its own
+    words instead of leaving the user to decode errors about undeclared names."""
+    require_toolchain("g++" if compiler == "g++" else "gcc")
+    out, _ = example_headers
+    header = sorted(out.glob("*" + suffix))[0].name
+    src = tmp_path / ("old.cpp" if compiler == "g++" else "old.c")
+    src.write_text(f'#include "{header}"\n')
+    proc = subprocess.run([compiler, std, *extra, f"-I{out}", "-fsyntax-only", str(src)],
+                          capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert "error: #error \"sarek-layout: this header needs C" in proc.stderr, proc.stderr
+
+
 # --- make_ helpers at run time: byte images on x86-64 and i386 -------------------------------
 
 _C_TYPE = {"int32": "int32_t", "bool": "int32_t", "unit": "int32_t", "int64": "int64_t",

@@ -16,8 +16,11 @@
 
 #ifndef SAREK_LAYOUT_C_PRELUDE
 #define SAREK_LAYOUT_C_PRELUDE
-/* C11 and C++11 spell alignment and static assertions differently. */
-#if defined(__cplusplus)
+/* C11 and C++11 spell alignment and static assertions differently. MSVC reports the C++
+ * standard in _MSVC_LANG (its __cplusplus stays 199711L without /Zc:__cplusplus). */
+#if defined(__cplusplus) && __cplusplus < 201103L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201103L)
+#error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
+#elif defined(__cplusplus)
 #define SAREK_LAYOUT_ALIGN8 alignas(8)
 #define SAREK_LAYOUT_ALIGNOF(type) alignof(type)
 #define SAREK_LAYOUT_STATIC_ASSERT(cond, message) static_assert(cond, message)
