@@ -13,7 +13,7 @@
 #ifndef SAREK_LAYOUT_CUDA_PRELUDE
 #define SAREK_LAYOUT_CUDA_PRELUDE
 /* static_assert and alignas are C++11 (MSVC host passes report it in _MSVC_LANG). */
-#if !defined(__cplusplus) || (__cplusplus < 201103L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201103L))
+#if defined(__cplusplus) && __cplusplus < 201103L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201103L)
 #error "sarek-layout: this header needs C++11 or later (nvcc's default; NVRTC -std=c++11 or later)"
 #endif
 #if defined(__CUDACC_RTC__)
