@@ -540,6 +540,50 @@ def test_generate_stale_is_exit_1_when_nobody_reads_stdout(tmp_path, mode):
     assert b"1 header would be written" in proc.stderr  # the command ran to its end
 
 
+def _run_with_descriptors_closed(args, cwd, fds):
+    """The command line started with the descriptors ``fds`` closed (``>&-``, ``2>&-``); what
+    stays open of stdout and stderr is captured."""
+    def close_then_limit():
+        for fd in fds:
+            os.close(fd)
+        _limit_memory()
+
+    return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
+                          capture_output=True, timeout=120, preexec_fn=close_then_limit)
+
+
+def test_a_stream_closed_before_the_start_drops_writes_and_keeps_the_status(tmp_path):
+    """Started with stdout closed, Python's sys.stdout is None: printing the diff raised a
+    traceback (whose exit 1 matched the result only by accident)."""
+    args = _stale_outputs(tmp_path)
+    proc = _run_with_descriptors_closed(args + ["--diff"], tmp_path, fds=(1,))
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr, proc.stderr
+    assert b"1 header would be written" in proc.stderr  # ran to its end
+    proc = _run_with_descriptors_closed(["layout", "geometry.toml", "--json"], tmp_path, fds=(1,))
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    proc = _run_with_descriptors_closed(["layout", "missing.toml"], tmp_path, fds=(1, 2))
+    assert proc.returncode == 2
+    proc = _run_with_descriptors_closed(args, tmp_path, fds=(0, 1, 2))
+    assert proc.returncode == 0
+    assert run_cli(args + ["--check"], tmp_path).returncode == 0  # the header was rewritten
+
+
+def test_closed_standard_descriptors_are_not_handed_to_later_files(tmp_path):
+    """A file opened while descriptor 1 is closed takes number 1, and becomes the stdout of
+    every compiler verify starts: main() points a closed 0-2 at the null device first."""
+    shutil.copy(GEOMETRY, tmp_path / "geometry.toml")
+    script = ("import os, sys\n"
+              "os.close(1)\n"
+              "from sarek_layout.cli.main import main\n"
+              "status = main(['layout', 'geometry.toml'])\n"
+              "fd = os.open('probe.txt', os.O_WRONLY | os.O_CREAT)\n"
+              "sys.stderr.write(f'status={status} fd={fd}')\n")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stderr.startswith("status=0 fd="), proc.stderr
+    assert int(proc.stderr.split("fd=")[1]) > 2, proc.stderr
+
+
 def test_pipefail_sees_the_result_through_a_pipe_into_true(tmp_path):
     """What a CI step does: ``set -o pipefail; sarek-layout … | true``."""
     require_toolchain("gcc")

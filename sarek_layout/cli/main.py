@@ -13,7 +13,8 @@ Diagnostics go to stderr, one line per refusal (a run may report several, up to
 The exit status is the command's result whatever happens to its output: when the reader of
 stdout (or stderr) goes away (``verify … | head``, ``… | true``), later writes to that stream
 are dropped, the command runs to its end, and its status is returned (so ``pipefail`` sees a
-disagreement as 1, not 0).
+disagreement as 1, not 0). A stream closed before the start (``>&-``) is treated the same, and
+its descriptor is pointed at the null device so that no file opened later takes its number.
 """
 
 from __future__ import annotations
@@ -89,9 +90,41 @@ class _ReaderGoneSafe:
         return getattr(self._stream, name)
 
 
+class _Closed:
+    """Stands for a stream whose descriptor was closed before the command started (``>&-``):
+    Python leaves ``sys.stdout`` as None then, and every write is dropped."""
+
+    gone = True
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _fill_closed_standard_descriptors() -> None:
+    """Point a closed stdin, stdout or stderr at the null device.
+
+    A process started with one of them closed hands that number to the next file it opens,
+    so a temporary header being written could become "stdout" to a compiler it starts, or
+    to anything printing through the descriptor. Descriptors 0-2 are filled in order, so
+    ``os.open`` (lowest free number) lands on the closed one.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    _fill_closed_standard_descriptors()
     streams = (sys.stdout, sys.stderr)
-    sys.stdout, sys.stderr = (_ReaderGoneSafe(s) if s is not None else s for s in streams)
+    sys.stdout, sys.stderr = (_ReaderGoneSafe(s) if s is not None else _Closed() for s in streams)
     try:
         given = sys.argv[1:] if argv is None else list(argv)
         if given == ["--version"]:
@@ -104,8 +137,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _main(argv)
     finally:
         for safe in (sys.stdout, sys.stderr):
-            if safe is not None:
-                safe.flush()  # now, where a gone reader is handled, not at interpreter exit
+            safe.flush()  # now, where a gone reader is handled, not at interpreter exit
         sys.stdout, sys.stderr = streams
 
 
