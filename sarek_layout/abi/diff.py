@@ -164,6 +164,10 @@ class _Differ:
                 renamed_to[m.name] = candidate
         renamed_new = {m.name for m in renamed_to.values()}
 
+        # The OLD bytes free after each OLD member (up to the next one, or the region's end):
+        # a nested record that grows into them is still read right by OLD code at this place.
+        room_end = {m.name: (old_members[i + 1].offset if i + 1 < len(old_members)
+                             else region_end) for i, m in enumerate(old_members)}
         for m in old_members:
             path = prefix + m.name
             if m.name in renamed_to:
@@ -179,7 +183,7 @@ class _Differ:
             if m.offset != n.offset:
                 out.append(Change("member-moved", type_name, path, "offset changed", m.offset,
                                   n.offset, _location(n, m)))
-            type_change = self._type_change(type_name, path, m, n)
+            type_change = self._type_change(type_name, path, m, n, room_end[m.name])
             if type_change is not None:
                 out.append(type_change)
 
@@ -208,7 +212,9 @@ class _Differ:
             return m.scalar is not None and n.scalar is not None and m.scalar.name == n.scalar.name
         return not any(c.severity == BREAKING for c in self.pair(_record(m), _record(n)))
 
-    def _type_change(self, type_name: str, path: str, m: Member, n: Member) -> Optional[Change]:
+    def _type_change(self, type_name: str, path: str, m: Member, n: Member,
+                     room_end: int) -> Optional[Change]:
+        """The change of one member's type; ``room_end`` ends the OLD bytes free after it."""
         at = _location(n, m)
         if m.scalar is not None and n.scalar is not None:
             if m.scalar.name == n.scalar.name:
@@ -221,6 +227,10 @@ class _Differ:
         old_rec, new_rec = m.record, n.record
         assert old_rec is not None and new_rec is not None
         breaking = [c for c in self.pair(old_rec, new_rec) if c.severity == BREAKING]
+        if breaking and self._grew_in_place(breaking, m, n, room_end):
+            return Change("nested-record-grew", type_name, path,
+                          f"its record type {new_rec.qualified_name} grew into bytes unused "
+                          f"here", old_rec.size, new_rec.size, at)
         if breaking:
             if old_rec.qualified_name == new_rec.qualified_name:
                 count = len(breaking)
@@ -237,6 +247,23 @@ class _Differ:
                           "record type replaced by one with the same layout",
                           old_rec.qualified_name, new_rec.qualified_name, at)
         return None
+
+    @staticmethod
+    def _grew_in_place(breaking: Sequence[Change], m: Member, n: Member, room_end: int) -> bool:
+        """Whether a nested record's only breaking changes are growth (members added past its
+        old end, so a larger size or alignment) and, here, the member stays where it was and
+        its new bytes fall in OLD bytes nothing else at this place used. Arrays of the record
+        still move (its own changes say so), but an OLD reader of this member reads every old
+        member where it was."""
+        old_rec, new_rec = m.record, n.record
+        assert old_rec is not None and new_rec is not None
+        if (old_rec.qualified_name != new_rec.qualified_name or m.offset != n.offset
+                or new_rec.size <= old_rec.size or n.offset + new_rec.size > room_end):
+            return False
+        growth = {"size-changed", "align-changed", "member-added-outside-padding"}
+        return all(c.rule in growth and (c.rule != "member-added-outside-padding"
+                                         or c.what == "added beyond the old size")
+                   for c in breaking)
 
     # --- variants ---------------------------------------------------------------------------
 

@@ -69,6 +69,12 @@ _RULES: Tuple[Rule, ...] = (
     Rule("nested-record-changed", BREAKING,
          "the record type of a member has a breaking change",
          "the member's own members are misread (reported in full under that record)"),
+    Rule("nested-record-grew", COMPATIBLE,
+         "the record type of a member only grew (members added at its end), and here the "
+         "new bytes fall in bytes OLD left unused (a hole, tail padding, or payload bytes "
+         "this constructor did not use)",
+         "an OLD reader finds every old member of it where it was; the record's own "
+         "size-changed line still reports what moves in arrays of it"),
     Rule("member-record-replaced", COMPATIBLE,
          "a member's record type is another record with the same layout and member names",
          "every byte reads the same; only code that names the record type changes"),
