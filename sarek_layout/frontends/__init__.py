@@ -19,7 +19,7 @@ from ..ir.schema import ModuleDecl, Schema, SourceLocation
 if TYPE_CHECKING:
     from .c_modules import CHeaderOptions
 
-__all__ = ["READERS", "read_module", "load_schema"]
+__all__ = ["READERS", "read_module", "load_schema", "is_header"]
 
 #: suffix -> (module, function) of the reader; imported lazily.
 READERS = {
@@ -61,6 +61,11 @@ def _check_regular(path: str) -> None:
         )
 
 
+def is_header(path: str) -> bool:
+    """Whether ``path`` is read as a C header (the ``.h`` reader of ``READERS``)."""
+    return os.path.splitext(path)[1].lower() == ".h"
+
+
 def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = None) -> Schema:
     """Read and resolve ``paths`` together into one laid-out ``Schema``; the C headers among
     them are read together, with ``c_headers`` (include folders, macros, modules)."""
@@ -69,12 +74,11 @@ def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = No
     paths = list(paths)
     if not paths:
         raise SchemaError("no schema files given")
-    is_header = [os.path.splitext(p)[1].lower() == ".h" for p in paths]
-    headers = [p for p, h in zip(paths, is_header) if h]
+    headers = [p for p in paths if is_header(p)]
     modules = []
     header_modules = None
-    for p, header in zip(paths, is_header):
-        if not header:
+    for p in paths:
+        if not is_header(p):
             modules.append(read_module(p))
             continue
         if header_modules is None:  # all headers at the first one: they share typedef names

@@ -28,6 +28,7 @@ from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
 from ..errors import SchemaError, UsageError, quoted
 from ..ir.names import identifier_problem
 from ..ir.schema import SourceLocation
+from . import is_header
 from .c_preprocess import read_source_lines
 from .jsontoml import default_module_name
 
@@ -44,11 +45,6 @@ __all__ = [
     "decide_module",
     "is_header",
 ]
-
-
-def is_header(path: str) -> bool:
-    """Whether ``path`` is read as a C header (the ``.h`` reader of ``frontends.READERS``)."""
-    return os.path.splitext(path)[1].lower() == ".h"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ for all of them at once, in time linear in what was read:
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -45,19 +46,6 @@ __all__ = ["read_headers"]
 Place = Tuple[str, int, int]
 
 
-class _RealPaths:
-    """``os.path.realpath``, once per file name (cpp names the same files again and again)."""
-
-    def __init__(self) -> None:
-        self._cache: Dict[str, str] = {}
-
-    def __call__(self, path: str) -> str:
-        real = self._cache.get(path)
-        if real is None:
-            real = self._cache[path] = os.path.realpath(path)
-        return real
-
-
 def read_headers(paths: Sequence[str], options: CHeaderOptions = CHeaderOptions()) -> List[ModuleDecl]:
     """The schemas of the C headers ``paths``, read together (see the module docs)."""
     return _Namespace(list(paths), options).modules()
@@ -65,7 +53,8 @@ def read_headers(paths: Sequence[str], options: CHeaderOptions = CHeaderOptions(
 
 class _Namespace:
     def __init__(self, paths: List[str], options: CHeaderOptions) -> None:
-        self.real = _RealPaths()
+        # os.path.realpath once per file name: cpp names the same files again and again.
+        self.real = functools.lru_cache(maxsize=None)(os.path.realpath)
         self.index_of: Dict[str, int] = {}
         for i, path in enumerate(paths):
             key = self.real(path)

@@ -104,18 +104,26 @@ def rendered_headers(schema: Schema, targets: Sequence[str]
     targets express every schema, and their refusals are raised."""
     from ..codegen import render_headers
 
-    out: Dict[str, HeaderSet] = {}
+    wanted = list(dict.fromkeys(targets))
+    # The C-family targets in one call, so that the views they share are built once; each
+    # word target alone, so that its refusal leaves the others.
+    c_family = [t for t in wanted if t not in _WORD_TARGETS]
+    files = render_headers(schema, c_family) if c_family else []
     refused: Dict[str, SchemaError] = {}
-    for target in dict.fromkeys(targets):
+    for target in (t for t in wanted if t in _WORD_TARGETS):
         try:
-            mine = render_headers(schema, [target])
+            files += render_headers(schema, [target])
         except SchemaError as e:
-            if target not in _WORD_TARGETS:
-                raise
             refused[target] = e
-            continue
-        out[target] = HeaderSet(tuple((f.filename, f.text) for f in mine),
-                                tuple(f.filename for f in mine))
+    by_target: Dict[str, List] = {}
+    for f in files:
+        by_target.setdefault(f.target, []).append(f)
+    out: Dict[str, HeaderSet] = {}
+    for target in wanted:
+        if target not in refused:
+            mine = by_target.get(target, [])
+            out[target] = HeaderSet(tuple((f.filename, f.text) for f in mine),
+                                    tuple(f.filename for f in mine))
     return out, refused
 
 

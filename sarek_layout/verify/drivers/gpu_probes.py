@@ -292,15 +292,15 @@ def _small_helpers(lang: ProbeLanguage, structs: Structs, patterned, small_bits)
     fills = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
              "C": "1u + _sarek_w / 841u"}
     for k, first in fills.items():
-        lanes = (f"{first}" if k == "A" else f"({first}) * 0x01010101u")
-        if k == "A":
-            lanes = "_sarek_b | ((_sarek_b + 1u) << 8u) | ((_sarek_b + 2u) << 16u) | ((_sarek_b + 3u) << 24u)"
-        if glsl:
-            body = (f"uint _sarek_b = {first}; return {lanes};" if k == "A" else f"return {lanes};")
-            out.append(f"uint sarek_lanes_{k}(uint _sarek_w) {{ {body} }}\n")
-        else:
-            body = (f"let _sarek_b = {first}; return {lanes};" if k == "A" else f"return {lanes};")
-            out.append(f"fn sarek_lanes_{k}(_sarek_w: u32) -> u32 {{ {body} }}\n")
+        if k == "A":  # byte k of the word holds first + k
+            declare = "uint _sarek_b" if glsl else "let _sarek_b"
+            body = (f"{declare} = {first}; return _sarek_b | ((_sarek_b + 1u) << 8u) | "
+                    f"((_sarek_b + 2u) << 16u) | ((_sarek_b + 3u) << 24u);")
+        else:  # every byte of the word holds first
+            body = f"return ({first}) * 0x01010101u;"
+        signature = ("uint sarek_lanes_{}(uint _sarek_w)" if glsl
+                     else "fn sarek_lanes_{}(_sarek_w: u32) -> u32").format(k)
+        out.append(f"{signature} {{ {body} }}\n")
     for t in patterned:
         for k in fills:
             lines = []
