@@ -23,7 +23,7 @@ from sarek_layout.codegen import render_headers
 from sarek_layout.frontends import load_schema
 from sarek_layout.errors import SchemaError
 from sarek_layout.verify.drivers import HeaderSet, driver_for
-from sarek_layout.verify.drivers.gpu_probes import SMALL_SCALARS
+from sarek_layout.verify.drivers.gpu_probes import PROBES_PER_SHADER, SMALL_SCALARS
 from sarek_layout.verify.probes import probes_for
 from sarek_layout.verify.run import generated_headers, verify_schema
 from verify_helpers import schema_json
@@ -89,6 +89,23 @@ def hypothesis_schema(tmp_path_factory):
     write()
     assert len(paths) >= 10
     return load_schema(paths)
+
+
+@pytest.mark.parametrize("toolchain", ["vulkan", "webgpu"])
+def test_a_long_probe_list_is_read_by_several_shaders(toolchain, tmp_path):
+    """The device compilers' time grows faster than the shader (one record of 2,048 fields
+    took 55 s in one shader), so the runtime toolchains read at most PROBES_PER_SHADER probes
+    per shader. The first batch ends inside the variant, so some constructor's probes fall
+    in two shaders and must still find their accessors."""
+    fields = ", ".join(f'["f{i}", "float32"]' for i in range(250))
+    ctors = ", ".join(f'["C{i}", ["int32", "uint8", "float64"]]' for i in range(40))
+    (tmp_path / "long.toml").write_text(
+        f'module = "Long"\n\n[[types]]\nrecord = "wide"\nfields = [{fields}]\n\n'
+        f'[[types]]\nvariant = "v"\nconstructors = [{ctors}]\n')
+    schema = load_schema([str(tmp_path / "long.toml")])
+    probes = probes_for(schema.types)
+    result = _agrees(schema, toolchain)
+    assert result.builds == -(-len(probes) // PROBES_PER_SHADER) > 1
 
 
 @pytest.mark.parametrize("toolchain", GPU_TOOLCHAINS)

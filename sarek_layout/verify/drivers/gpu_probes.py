@@ -36,7 +36,8 @@ from ..probes import ALIGN, OFFSET, SIZE, Probe
 from . import HeaderSet, ProbeFailed
 
 __all__ = ["lay_out", "ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
-           "parse_structs", "parse_accessors", "PADDING", "SMALL_SCALARS", "below_a_word"]
+           "parse_structs", "parse_accessors", "PADDING", "SMALL_SCALARS", "below_a_word",
+           "PROBES_PER_SHADER", "measure_in_batches"]
 
 PADDING = "_sarek_pad"
 #: Members of 32-bit words that hold scalars smaller than a word.
@@ -154,9 +155,11 @@ def _size_bound(t: str, lang: ProbeLanguage, structs: Structs, memo: Dict[str, i
 
 
 def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Probe],
-                  escape=None) -> Program:
+                  escape=None, arms: Optional["ArmShapes"] = None) -> Program:
     """The probe shader for ``probes`` over ``headers`` (``escape`` maps a schema name to the
-    name the target emits; default: the target dialect's escaping)."""
+    name the target emits; default: the target dialect's escaping). When ``probes`` is a batch
+    of a longer list, ``arms`` is ``arm_shapes`` of that list (a constructor's probes may fall
+    in two batches)."""
     from ...codegen import dialects
     from ...codegen.shader_views import accessor_name, escape as escape_name, field_accessor_name
 
@@ -173,15 +176,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
             raise ProbeFailed(lang.name, f"no struct {t} in the generated files")
         return types.setdefault(t, len(types))
 
-    arity: Dict[Tuple[str, str], int] = {}
-    for p in probes:
-        parts = p.member.split(".")
-        if len(parts) == 3 and parts[0] == "data" and p.quantity == OFFSET:
-            key = (p.c_type, parts[1])
-            arity[key] = arity.get(key, 0) + 1
-    # An arm probed with no arguments below it holds one argument, stored as the arm itself
-    # (data.Value_v, SPEC §4): read through that constructor's one accessor.
-    single = single_arms(probes)
+    arity, single = arms if arms is not None else arm_shapes(probes)
 
     def member_type(t: str, name: str) -> Tuple[str, str]:
         for m, mt, n in structs.get(t, []):
@@ -332,6 +327,24 @@ def _small_helpers(lang: ProbeLanguage, structs: Structs, patterned, small_bits)
     return "".join(out)
 
 
+#: ``(arity, single)`` of ``arm_shapes``.
+ArmShapes = Tuple[Dict[Tuple[str, str], int], "set"]
+
+
+def arm_shapes(probes: Sequence[Probe]) -> ArmShapes:
+    """Each probed arm's number of arguments, by ``(C type, "<Ctor>_v")``, and the arms that
+    hold a single argument (``single_arms``)."""
+    arity: Dict[Tuple[str, str], int] = {}
+    for p in probes:
+        parts = p.member.split(".")
+        if len(parts) == 3 and parts[0] == "data" and p.quantity == OFFSET:
+            key = (p.c_type, parts[1])
+            arity[key] = arity.get(key, 0) + 1
+    # An arm probed with no arguments below it holds one argument, stored as the arm itself
+    # (data.Value_v, SPEC §4): read through that constructor's one accessor.
+    return arity, single_arms(probes)
+
+
 def single_arms(probes: Sequence[Probe]) -> "set":
     """``(C type, "<Ctor>_v")`` of the arms that hold a single argument: probed as
     ``data.<Ctor>_v`` with no ``data.<Ctor>_v._N`` below them."""
@@ -442,3 +455,25 @@ def below_a_word(probes: Sequence[Probe], values: Sequence[int]) -> Tuple[Option
     """
     return tuple(None if p.quantity == ALIGN and p.expected < 4 and v == 4 else v
                  for p, v in zip(probes, values))
+
+
+#: Most probes one shader reads. The device compilers' time grows faster than the shader
+#: (on lavapipe, one record of 1,024 fields: 5-20 s in one shader, 2,048 fields: 55 s), so a
+#: long probe list is read by several shaders of at most this many probes: time linear in
+#: the list (512 probes build in about a second).
+PROBES_PER_SHADER = 512
+
+
+def measure_in_batches(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Probe],
+                       run) -> Tuple[Tuple[Optional[int], ...], int]:
+    """One value per probe, and the number of shaders built: ``run(program)`` builds and runs
+    each batch's shader and returns its output buffer."""
+    values: List[Optional[int]] = []
+    shaders = 0
+    arms = arm_shapes(probes)
+    for first in range(0, max(len(probes), 1), PROBES_PER_SHADER):
+        batch = probes[first:first + PROBES_PER_SHADER]
+        program = probe_program(lang, headers, batch, arms=arms)
+        values.extend(below_a_word(batch, decode(program, run(program))))
+        shaders += 1
+    return tuple(values), shaders

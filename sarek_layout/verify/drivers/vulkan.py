@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Union
 
 from ..probes import Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed
@@ -232,19 +232,20 @@ def _dispatch(vk, pd, device, family, spirv, buffers, groups, created) -> List[b
 
 
 class VulkanDriver(Driver):
-    """The generated GLSL read by a compute shader on the Vulkan device (one build, one run)."""
+    """The generated GLSL read by compute shaders on the Vulkan device (one build and run per
+    ``gpu_probes.PROBES_PER_SHADER`` probes)."""
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         from .glsl import compile_glsl
-        from .gpu_probes import GLSL_PROBE, below_a_word, decode, probe_program
+        from .gpu_probes import GLSL_PROBE, measure_in_batches
+
+        def run(program) -> bytes:
+            spirv = compile_glsl(self.toolchain.display, program.source, headers)
+            try:
+                return run_spirv(spirv, [program.input, program.output_size])[1]
+            except VulkanUnavailable as e:
+                raise ProbeFailed(self.toolchain.display, str(e)) from None
 
         start = time.perf_counter()
-        program = probe_program(GLSL_PROBE, headers, probes)
-        spirv = compile_glsl(self.toolchain.display, program.source, headers)
-        try:
-            (_, out) = run_spirv(spirv, [program.input, program.output_size])
-        except VulkanUnavailable as e:
-            raise ProbeFailed(self.toolchain.display, str(e)) from None
-        passes: List[Tuple[str, Tuple[Optional[int], ...]]] = [
-            ("", below_a_word(probes, decode(program, out)))]
-        return Measurement(tuple(passes), time.perf_counter() - start)
+        values, shaders = measure_in_batches(GLSL_PROBE, headers, probes, run)
+        return Measurement((("", values),), time.perf_counter() - start, builds=shaders)

@@ -118,13 +118,15 @@ class NagaDriver(Driver):
 
 
 class WebGPUDriver(Driver):
-    """The generated WGSL read by a compute shader through wgpu (one build, one run)."""
+    """The generated WGSL read by compute shaders through wgpu (one build and run per
+    ``gpu_probes.PROBES_PER_SHADER`` probes)."""
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
-        from .gpu_probes import WGSL_PROBE, below_a_word, decode, probe_program
+        from .gpu_probes import WGSL_PROBE, measure_in_batches
+
+        def run(program) -> bytes:
+            return run_wgsl(program.source, [program.input, program.output_size])[1]
 
         start = time.perf_counter()
-        program = probe_program(WGSL_PROBE, headers, probes)
-        (_, out) = run_wgsl(program.source, [program.input, program.output_size])
-        return Measurement((("", below_a_word(probes, decode(program, out))),),
-                           time.perf_counter() - start)
+        values, shaders = measure_in_batches(WGSL_PROBE, headers, probes, run)
+        return Measurement((("", values),), time.perf_counter() - start, builds=shaders)
