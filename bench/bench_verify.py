@@ -27,7 +27,7 @@ TOOLCHAINS = ("cffi", "gcc-m32", "pocl")
 
 def _available() -> Dict[str, str]:
     """Toolchain name -> why it is missing ('' when installed)."""
-    from sarek_layout.toolchains import TOOLCHAINS as REGISTRY
+    from sarek_layout.verify.toolchains import TOOLCHAINS as REGISTRY
 
     return {n: (REGISTRY[n].unavailable_reason or "") for n in TOOLCHAINS}
 

@@ -34,7 +34,7 @@ def assert_layout_agrees(
     objects: Optional[Iterable[str]] = None,
 ):
     """Verify ``schemas``; return the report, or fail the current test with it."""
-    from . import toolchains as registry
+    from .verify import toolchains as registry
     from .verify import verify_files
 
     if objects:

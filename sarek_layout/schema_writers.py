@@ -31,7 +31,7 @@ from .ir.schema import (
     VariantDecl,
     c_name_of,
 )
-from .ir.names import FLOAT16_TYPEDEF
+from .targets.naming import FLOAT16_TYPEDEF, arm_name
 from .ir.types import scalar_named
 
 __all__ = ["to_json", "to_toml", "to_ocaml", "to_c", "file_name", "WRITERS", "SUFFIXES"]
@@ -231,7 +231,7 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
             raise ValueError(f"{where} is a {expr.kind}, which has no C member form")
         scalar = scalar_named(expr.name) if expr.module is None else None
         if scalar is not None:
-            from .codegen.dialects import C
+            from .targets.dialects import C
 
             return C.scalar[scalar.name]
         if expr.module is None or expr.module == module.name:
@@ -284,14 +284,14 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
                 for c in arms:
                     if len(c.args) == 1:  # the one argument is the arm itself (SPEC §4)
                         lines.append(f"        {c_type(c.args[0], f'argument 0 of {c.name!r}')} "
-                                     f"{c.name}_v;")
+                                     f"{arm_name(c.name)};")
                         continue
                     lines.append("        struct {")
                     for i, a in enumerate(c.args):
                         lines.append(
                             f"            {c_type(a, f'argument {i} of {c.name!r}')} _{i};"
                         )
-                    lines.append(f"        }} {c.name}_v;")
+                    lines.append(f"        }} {arm_name(c.name)};")
                 lines.append("    } data;")
         lines.append("};")
         if isinstance(decl, VariantDecl):

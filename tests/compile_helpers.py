@@ -23,7 +23,7 @@ from conftest import require_toolchain
 
 def _with_driver(*classes: str) -> tuple:
     """Registry toolchains measured by one of the driver ``classes`` (in registry order)."""
-    from sarek_layout.toolchains import TOOLCHAINS
+    from sarek_layout.verify.toolchains import TOOLCHAINS
 
     return tuple(t.name for t in TOOLCHAINS.values() if t.driver.rpartition(":")[2] in classes)
 
@@ -59,21 +59,21 @@ class Result:
 
 
 def header_suffix(toolchain: str) -> str:
-    from sarek_layout.toolchains import get
+    from sarek_layout.verify.toolchains import get
 
     return _HEADER_SUFFIX[get(toolchain).target]
 
 
 def translation_unit(toolchain: str, headers: Iterable[str], extra: str = "") -> str:
     """Source text including ``headers`` (names relative to an include folder)."""
-    from sarek_layout.toolchains import get
+    from sarek_layout.verify.toolchains import get
 
     lines = [f'#include "{h}"' for h in headers]
     return "\n".join(lines) + "\n" + extra + _TAIL[get(toolchain).language]
 
 
 def command(toolchain: str, source: str, output: str, include_dirs: Sequence[str]) -> List[str]:
-    from sarek_layout.toolchains import get
+    from sarek_layout.verify.toolchains import get
 
     tc = get(toolchain)
     includes = [f"-I{d}" for d in include_dirs]
@@ -89,7 +89,7 @@ def command(toolchain: str, source: str, output: str, include_dirs: Sequence[str
 def compile_tu(toolchain: str, text: str, workdir: pathlib.Path, name: str,
                include_dirs: Sequence[os.PathLike]) -> Result:
     """Write ``text`` as ``workdir/name.<ext>`` and compile it; never raises on failure."""
-    from sarek_layout.toolchains import get
+    from sarek_layout.verify.toolchains import get
 
     tc = get(toolchain)
     workdir.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 
-from sarek_layout import toolchains
+from sarek_layout.verify import toolchains
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

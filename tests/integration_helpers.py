@@ -25,7 +25,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 import pytest
 
 from conftest import ROOT
-from sarek_layout.toolchains import REQUIRE_ENV
+from sarek_layout.verify.toolchains import REQUIRE_ENV
 
 #: The folder of the Python running the tests; the installed ``sarek-layout`` lies beside it.
 VENV_BIN = pathlib.Path(sys.executable).parent

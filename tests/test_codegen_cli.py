@@ -62,7 +62,7 @@ def test_render_headers_api():
 
 
 def test_padding_members_are_named_and_reserved():
-    from sarek_layout.ir.names import PADDING_PREFIX
+    from sarek_layout.targets.naming import PADDING_PREFIX
 
     text = render_headers(load_schema([GEOMETRY]), ["c"])[0].text
     pads = re.findall(r"unsigned char (\w+)\[(\d+)\];", text)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from conftest import EXAMPLES, ROOT
-from sarek_layout import toolchains
+from sarek_layout.verify import toolchains
 from sarek_layout.cli.main import main
 from sarek_layout.explain.picture import render_svg
 from sarek_layout.explain.walk import walk_types

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from compile_helpers import STRICT
 from conftest import require_toolchain
 from sarek_layout.cli.main import main
-from sarek_layout.ir.names import identifier_problem
+from sarek_layout.targets.names import identifier_problem
 from sarek_layout.ir.schema import (
     CtorDecl,
     FieldDecl,
@@ -186,7 +186,7 @@ def test_random_valid_schemas_generate_compile_and_import(tmp_path_factory):
 
 
 def _optional(name):
-    from sarek_layout import toolchains
+    from sarek_layout.verify import toolchains
 
     tc = toolchains.get(name)
     return tc if tc.unavailable_reason is None else None

@@ -224,7 +224,7 @@ def test_a_packed_record_inside_a_word_is_refused_by_the_word_targets(tmp_path):
 def test_verify_skips_a_word_target_that_cannot_express_the_schema(tmp_path, capsys,
                                                                    monkeypatch):
     """Not named: skipped, saying why; named with --toolchain: its refusal, exit 2."""
-    from sarek_layout import toolchains
+    from sarek_layout.verify import toolchains
     from sarek_layout.verify import run
 
     require_toolchain("glslang")
@@ -284,6 +284,6 @@ def test_uint8_and_float16_in_types_copied_with_loops(tmp_path):
 
 
 def _installed(name: str) -> bool:
-    from sarek_layout import toolchains
+    from sarek_layout.verify import toolchains
 
     return toolchains.TOOLCHAINS[name].available

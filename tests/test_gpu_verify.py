@@ -22,7 +22,8 @@ from shapes import conformance_records, conformance_variants, nested_description
 from sarek_layout.codegen import render_headers
 from sarek_layout.frontends import load_schema
 from sarek_layout.errors import SchemaError
-from sarek_layout.verify.drivers import HeaderSet, driver_for
+from sarek_layout.verify.drivers import HeaderSet
+from sarek_layout.verify.toolchains import driver_for
 from sarek_layout.verify.drivers.gpu_probes import PROBES_PER_SHADER, SMALL_SCALARS
 from sarek_layout.verify.probes import probes_for
 from sarek_layout.verify.run import generated_headers, verify_schema

@@ -83,7 +83,7 @@ def test_cuda_kernel_compiles_with_nvcc(tmp_path):
 
 
 def require_toolchain_quietly(name: str) -> bool:
-    from sarek_layout import toolchains
+    from sarek_layout.verify import toolchains
 
     return toolchains.get(name).available
 

@@ -15,7 +15,7 @@ from typing import Callable, Dict, Iterator, List, Tuple
 from hypothesis import strategies as st
 
 from sarek_layout.host.plan import INLINE_SLOTS
-from sarek_layout.ir.names import emitted_name_problem, identifier_problem
+from sarek_layout.targets.names import emitted_name_problem, identifier_problem
 from sarek_layout.ir.types import (
     TBool,
     TFloat16,

@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES, ROOT, require_toolchain
-from sarek_layout import toolchains
+from sarek_layout.verify import toolchains
 from sarek_layout.cli.main import main
 
 GEOMETRY = EXAMPLES / "geometry.toml"

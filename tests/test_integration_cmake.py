@@ -88,7 +88,7 @@ sarek_layout_generate(TARGET lib SCHEMAS a.toml TARGETS c rust)
 
 def test_cmake_suffix_table_matches_the_target_registry():
     """The CMake function must name the files generate writes: its table mirrors targets.py."""
-    from sarek_layout.codegen.targets import DEFAULT_TARGETS, TARGETS
+    from sarek_layout.targets import DEFAULT_TARGETS, TARGETS
 
     config = (ROOT / "sarek_layout" / "cmake" / "sarek_layoutConfig.cmake").read_text()
     table = dict(re.findall(r'set\(_sarek_layout_suffix_(\w+) "([^"]*)"\)', config))

@@ -18,8 +18,8 @@ from sarek_layout.cli.main import main
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
 from sarek_layout.frontends import load_schema
-from sarek_layout.ir.names import RESERVED_WORDS
-from sarek_layout.ir.predefined import OBJECT_MACROS, RENAMED_BUILTINS
+from sarek_layout.targets.names import RESERVED_WORDS
+from sarek_layout.targets.predefined import OBJECT_MACROS, RENAMED_BUILTINS
 
 
 def _schema_file(tmp_path, text: str, name: str = "names.toml"):
@@ -154,5 +154,5 @@ def test_every_predefined_object_macro_is_refused(tmp_path, toolchain):
     assert measured  # the dump ran
     known = OBJECT_MACROS | RENAMED_BUILTINS | RESERVED_WORDS
     missing = sorted(measured - known)
-    assert not missing, (f"{toolchain} predefines macros sarek_layout/ir/predefined.py does "
+    assert not missing, (f"{toolchain} predefines macros sarek_layout/targets/predefined.py does "
                          f"not list: {' '.join(missing)}")

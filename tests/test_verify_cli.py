@@ -15,9 +15,9 @@ import dataclasses
 import pytest
 
 from conftest import require_toolchain
-from sarek_layout import toolchains
+from sarek_layout.verify import toolchains
 from sarek_layout.cli.main import main
-from sarek_layout.verify.drivers import driver_for
+from sarek_layout.verify.toolchains import driver_for
 from verify_helpers import ALL_TOOLCHAINS, DATA, EXAMPLES
 
 GEOMETRY = str(EXAMPLES / "geometry.toml")

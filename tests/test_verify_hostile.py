@@ -18,7 +18,7 @@ import subprocess
 import pytest
 
 from conftest import require_toolchain
-from sarek_layout import toolchains
+from sarek_layout.verify import toolchains
 from sarek_layout.cli.main import main
 from verify_helpers import BY_TARGET, DATA, SUFFIX, files_under, run_verify
 

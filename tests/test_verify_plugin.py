@@ -26,7 +26,7 @@ def test_fixture_passes_on_agreement_and_fails_with_the_report(tmp_path):
                          headers=[{str(DATA / 'plain_double.h')!r}], toolchains=["gcc-m32"])
 
         def test_missing_toolchain_skips(sarek_verify, monkeypatch):
-            from sarek_layout import toolchains
+            from sarek_layout.verify import toolchains
             import dataclasses
             tc = toolchains.get("s390x")
             monkeypatch.setitem(toolchains.TOOLCHAINS, "s390x",

@@ -12,7 +12,7 @@ from typing import Iterable, List, Sequence
 
 from sarek_layout.frontends import load_schema
 from sarek_layout.ir.schema import Schema
-from sarek_layout.toolchains import TOOLCHAINS
+from sarek_layout.verify.toolchains import TOOLCHAINS
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "verify"
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"

@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Tuple
 
+from ..targets.naming import MAKE_PREFIX, PAD_MEMBER
+
 __all__ = ["BREAKING", "COMPATIBLE", "Rule", "RULES", "rule"]
 
 BREAKING = "breaking"
@@ -81,7 +83,7 @@ _RULES: Tuple[Rule, ...] = (
     Rule("member-added", COMPATIBLE,
          "a member only NEW has, placed in bytes that were padding in OLD",
          "OLD readers never read it; NEW readers read it as 0 from OLD bytes (writers "
-         "zero padding: the generated make_ helpers and the codecs do)"),
+         f"zero padding: the generated {MAKE_PREFIX} helpers and the codecs do)"),
     Rule("member-added-outside-padding", BREAKING,
          "a member only NEW has, beyond OLD's size or over bytes an OLD member used",
          "the type grows (arrays of it and records containing it move) or OLD members moved"),
@@ -103,7 +105,7 @@ _RULES: Tuple[Rule, ...] = (
          "an OLD reader takes it for the constructor that had that tag"),
     # --- never reported ---------------------------------------------------------------------
     Rule("padding-renamed", COMPATIBLE,
-         "explicit padding renamed or renumbered (`_sarek_pad<N>` in a C header schema)",
+         f"explicit padding renamed or renumbered (`{PAD_MEMBER}<N>` in a C header schema)",
          "padding carries no data and is not part of the schema: never reported"),
 )
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
 from ..errors import SchemaError, UsageError, quoted
-from ..ir.names import identifier_problem
+from ..targets.names import identifier_problem
 from ..ir.schema import SourceLocation
 from . import is_header
 from .c_preprocess import read_source_lines

@@ -35,7 +35,7 @@ import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..errors import SchemaError, quoted
-from ..ir.names import FLOAT16_TYPEDEF
+from ..targets.names import FLOAT16_TYPEDEF
 from ..ir.schema import ModuleDecl, NamedType, SourceLocation
 from .c_modules import CHeaderOptions, decide_module, name_in_module
 from .cheader import _Reader, read_unit

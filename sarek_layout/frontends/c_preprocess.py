@@ -36,6 +36,7 @@ from typing import FrozenSet, Iterable, List, Optional, Set
 
 from ..errors import SchemaError
 from ..ir.schema import SourceLocation
+from ..targets.registry import READ_TARGETS, TARGETS
 from .c_extensions import unescape_file_name
 from .source_files import open_regular
 
@@ -78,14 +79,8 @@ CPP_DEFINES = (
 #: it (``verify --header`` of a ``.cuh`` or ``.clh``): the language macros, and spellings
 #: pycparser does not read mapped to C11 ones. Layout attributes stay, for
 #: ``c_extensions`` to find.
-TARGET_DEFINES = {
-    "c": (),
-    "cuda": ("__CUDACC__=1", "__global__=", "__align__(x)=_Alignas(x)", "alignas=_Alignas",
-             "alignof=_Alignof", "constexpr=const"),
-    "opencl": ("__OPENCL_C_VERSION__=120", "__OPENCL_VERSION__=120", "cl_khr_fp64=1",
-               "__kernel=", "__global=", "__constant=const", "__local=", "__private=",
-               "kernel=", "global=", "constant=const", "__alignof__=_Alignof"),
-}
+TARGET_DEFINES = {name: TARGETS[name].read_defines for name in READ_TARGETS}
+
 #: Declarations OpenCL C has built in (``uchar``…), included before an OpenCL header.
 OPENCL_PRELUDE = os.path.join(FAKE_LIBC, "sarek_opencl_prelude.h")
 

@@ -19,11 +19,12 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, quoted
-from ..ir.names import FLOAT16_TYPEDEF
 from ..ir.schema import SourceLocation
+from ..targets.naming import FLOAT16_TYPEDEF
+from ..targets.registry import READ_TARGETS, TARGETS
 from .c_extensions import unescape_file_name
 from .c_preprocess import FAKE_LIBC
 
@@ -40,21 +41,10 @@ __all__ = [
 ]
 
 #: Schema scalar -> the C spellings that mean it on every ABI of a header target (the
-#: generated headers' own spelling first). Anything else is not that scalar: ``long`` is 4
-#: bytes on i386, ``long long`` is 16 in OpenCL C, a C ``bool`` is 1 byte. A float16 is the
-#: typedef generated headers declare (``FLOAT16_TYPEDEF``, its binary16 bits in 16 unsigned
-#: bits): a bare ``uint16_t`` says nothing of what its bits mean.
-_C_FAMILY = {
-    "int32": ("int32_t", "int"), "bool": ("int32_t", "int"), "unit": ("int32_t", "int"),
-    "int64": ("int64_t", "long long"), "float32": ("float",), "float64": ("double",),
-    "float16": (FLOAT16_TYPEDEF,), "uint8": ("uint8_t", "unsigned char"),
-}
-SCALAR_SPELLINGS: Dict[str, Dict[str, Tuple[str, ...]]] = {
-    "c": _C_FAMILY,
-    "cuda": _C_FAMILY,
-    "opencl": {"int32": ("int",), "bool": ("int",), "unit": ("int",), "int64": ("long",),
-               "float32": ("float",), "float64": ("double",), "float16": (FLOAT16_TYPEDEF,),
-               "uint8": ("uchar", "unsigned char")},
+#: generated headers' own spelling first), per target that the C reader reads
+#: (``targets.spellings``).
+SCALAR_SPELLINGS: Dict[str, Mapping[str, Tuple[str, ...]]] = {
+    name: TARGETS[name].read_spellings for name in READ_TARGETS  # type: ignore[misc]
 }
 
 #: Typedef names that say what a member means, never followed to what they name.

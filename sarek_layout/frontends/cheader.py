@@ -58,7 +58,7 @@ import re
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, quoted
-from ..ir.names import FLOAT16_TYPEDEF, PADDING_PREFIX
+from ..targets.naming import ARM_SUFFIX, FLOAT16_TYPEDEF, ctor_of_arm, is_padding
 from ..ir.schema import (
     CtorDecl,
     FieldDecl,
@@ -125,7 +125,7 @@ _WHY_NOT = [
 
 def _without_padding(members):
     """Struct members less the explicit padding ``_sarek_…`` that generated headers contain."""
-    return [m for m in members if not (m.name or "").startswith(PADDING_PREFIX)]
+    return [m for m in members if not is_padding(m.name)]
 
 
 # --- reading the declarations ----------------------------------------------------------------
@@ -360,14 +360,14 @@ class _Reader:
         if union_member is not None:
             union = union_member.type.type
             for arm in union.decls or ():
-                if (arm.name or "").startswith(PADDING_PREFIX):
+                if is_padding(arm.name):
                     continue
                 arm_struct = getattr(arm.type, "type", None)
-                ctor = (arm.name or "")[:-2] if (arm.name or "").endswith("_v") else None
+                ctor = ctor_of_arm(arm.name or "")
                 if ctor not in ctor_set:
                     raise SchemaError(
                         f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} names no "
-                        f"constructor: arms are '<Ctor>_v' for the enum constants "
+                        f"constructor: arms are '<Ctor>{ARM_SUFFIX}' for the enum constants "
                         f"{', '.join(f'{c_name}_{n}' for n in ctor_names[:8])}"
                         f"{', …' if len(ctor_names) > 8 else ''}",
                         self.loc(arm, arm.name),
@@ -479,7 +479,7 @@ class _Reader:
         if spelled.kind == "union":
             raise SchemaError(
                 f"{what} is a union, which has no Sarek layout outside the tagged-variant "
-                f"shape (int32_t tag; union {{ struct {{…}} Ctor_v; … }} data; with enum "
+                f"shape (int32_t tag; union {{ struct {{…}} Ctor{ARM_SUFFIX}; … }} data; with enum "
                 f"constants T_Ctor)",
                 where,
             )

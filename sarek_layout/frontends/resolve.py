@@ -28,8 +28,9 @@ import difflib
 from typing import Dict, List, Sequence, Set, Tuple, Union
 
 from ..errors import LayoutError, SchemaError, layout_error_message, quoted, raise_collected
-from ..ir.names import RESERVED_WORDS, emitted_name_problem, file_scope_problem, identifier_problem
-from ..ir.predefined import OBJECT_MACROS
+from ..targets.names import RESERVED_WORDS, emitted_name_problem, file_scope_problem, identifier_problem
+from ..targets.naming import ARM_SUFFIX, arm_name, make_name
+from ..targets.predefined import OBJECT_MACROS
 from ..ir.schema import (
     ContainerType,
     ModuleDecl,
@@ -418,12 +419,12 @@ class _Resolver:
                 for ctor in decl.ctors:
                     owner = f"constructor {_display(key)}.{ctor.name}"
                     if not (claim(f"{c_name}_{ctor.name}", owner, ctor.location)
-                            and claim(f"make_{c_name}_{ctor.name}", owner, ctor.location)):
+                            and claim(make_name(c_name, ctor.name), owner, ctor.location)):
                         continue
                     if ctor.args:
                         # The union arm <Ctor>_v is a member name, emitted bare. ('__' in
                         # it, as Sarek's own `Some_` gives, is harmless in a member name.)
-                        arm = f"{ctor.name}_v"
+                        arm = arm_name(ctor.name)
                         if arm in RESERVED_WORDS or arm in OBJECT_MACROS:
                             errors.append(SchemaError(
                                 f"union arm {arm!r} of {owner} is a reserved word or a "
@@ -450,9 +451,9 @@ class _Resolver:
                 clashes = [(f.name, f.location) for f in decl.fields if f.name in used]
                 fix = "rename the field or the type"
             else:
-                members = ["tag", "data"] + [f"{c.name}_v" for c in decl.ctors]
+                members = ["tag", "data"] + [arm_name(c.name) for c in decl.ctors]
                 clashes = [(m, decl.ctors[used[m]].location) for m in members if m in used]
-                fix = "rename the type (a variant's struct has the members tag, data, <Ctor>_v)"
+                fix = f"rename the type (a variant's struct has the members tag, data, <Ctor>{ARM_SUFFIX})"
             if clashes:
                 name, location = clashes[0]
                 self.errors.append(SchemaError(

@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Tuple, Union
 
 from ..ir.types import SCALARS, TInt32, TRecord, TVariant
 from ..layout.core import record_layout_of, variant_layout
+from ..targets.naming import arm_name
 from .plan import elttype_key
 
 __all__ = ["dtype_of", "SCALAR_DTYPE"]
@@ -82,13 +83,13 @@ def _dtype_of(t: Union[TRecord, TVariant]) -> Any:
                 continue
             if len(args) == 1:  # the argument itself, at the payload offset (SPEC §4)
                 (arg,) = c.args
-                arms.append((f"{name}_v", _member_dtype(arg.type), arg.offset - vl.payload_offset))
+                arms.append((arm_name(name), _member_dtype(arg.type), arg.offset - vl.payload_offset))
                 continue
             arm = _struct_dtype(
                 np, [a.name for a in c.args], [_member_dtype(a.type) for a in c.args],
                 [a.offset - vl.payload_offset for a in c.args], union_size,
             )
-            arms.append((f"{name}_v", arm, 0))
+            arms.append((arm_name(name), arm, 0))
         names, formats, offsets = ["tag"], [SCALAR_DTYPE[TInt32]], [vl.tag_offset]
         if arms:
             union = _struct_dtype(np, [n for n, _, _ in arms], [a for _, a, _ in arms],

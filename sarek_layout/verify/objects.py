@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Union
 
 from ..ir.schema import Member, Schema, SchemaType
+from ..targets.naming import arm_name, is_padding
 from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object
 
 __all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
 
-PADDING_PREFIX = "_sarek_"
 _FLOATS = ("float32", "float64")
 _INTEGER_ENCODINGS = ("signed", "signed char")
 _UNSIGNED = ("float16", "uint8")
@@ -189,7 +189,7 @@ class _Checker:
         for arm in st.arms:
             if not arm.args:
                 continue
-            name = f"{arm.name}_v"
+            name = arm_name(arm.name)
             wanted.add(name)
             path = f"data.{name}"
             found = arms.get(name)
@@ -257,7 +257,7 @@ def _is_the_argument(arg: Member, t: TypeInfo) -> bool:
 
 
 def _visible(members: Sequence[MemberInfo]) -> List[MemberInfo]:
-    return [m for m in members if not m.name.startswith(PADDING_PREFIX)]
+    return [m for m in members if not is_padding(m.name)]
 
 
 def _named(members: Sequence[MemberInfo]) -> Dict[str, MemberInfo]:

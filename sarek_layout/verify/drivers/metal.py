@@ -45,8 +45,8 @@ _IR = re.compile(r"^@sarek_probe_(\d+)\s*=.*?\[(\d+) x i8\]", re.M)
 
 
 def metal_expression(p: Probe) -> str:
-    from ...codegen.dialects import METAL
-    from ...codegen.shader_views import escape
+    from ...targets.dialects import METAL
+    from ...targets.naming import escape
 
     t = escape(p.c_type, METAL)
     m = ".".join(escape(part, METAL) for part in p.member.split(".")) if p.member else ""

@@ -18,6 +18,7 @@ import functools
 import re
 from typing import Optional
 
+from .naming import FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX
 from .predefined import OBJECT_MACROS, RENAMED_BUILTINS
 
 __all__ = [
@@ -35,9 +36,6 @@ __all__ = [
 #: Longest accepted name. C guarantees only 63 significant characters in an identifier, and a
 #: name is joined into longer ones (``Module_type_Ctor``, ``make_…``).
 MAX_NAME_LENGTH = 63
-
-#: Prefix of the explicit padding members the generated headers contain.
-PADDING_PREFIX = "_sarek_"
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -107,17 +105,6 @@ _LIBRARY_PATTERN = re.compile(
     r"|SIZE_MAX|PTRDIFF_(?:MIN|MAX)|SIG_ATOMIC_(?:MIN|MAX)|W(?:CHAR|INT)_(?:MIN|MAX)"
     r"|u?int(?:_least|_fast)(?:8|16|32|64)_t|u?int(?:ptr|max)_t)\Z"
 )
-
-#: Prefix (compared case-insensitively) of the generated headers' own names: the macros of
-#: their preludes and include guards (``SAREK_LAYOUT_…``), OpenCL check typedefs
-#: (``sarek_layout_check_…``).
-OWN_PREFIX = "sarek_layout_"
-
-#: The C-family typedef of a float16 member (``typedef uint16_t sarek_layout_float16;``, in
-#: OpenCL C ``ushort``): the member holds the IEEE 754 binary16 bits, which every C-family
-#: target can store, and the name tells a reader of the header (``import-c``,
-#: ``verify --header``) that those 16 bits are a float16.
-FLOAT16_TYPEDEF = OWN_PREFIX + "float16"
 
 
 def identifier_problem(name: object, *, file_scope: bool = False) -> Optional[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Mapping
 
-from ..ir.names import FLOAT16_TYPEDEF
+from .naming import FLOAT16_TYPEDEF
 
 __all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL"]
 

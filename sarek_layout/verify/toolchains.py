@@ -20,7 +20,12 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
+
+from .drivers.nvrtc import NVRTC_ENV, nvrtc_library
+
+if TYPE_CHECKING:
+    from .drivers import Driver
 
 __all__ = [
     "Toolchain",
@@ -30,6 +35,7 @@ __all__ = [
     "REQUIRE_ENV",
     "nvrtc_library",
     "refresh",
+    "driver_for",
 ]
 
 #: CI sets this to ``1`` (or a comma-separated list of names) so that tests needing a missing
@@ -243,14 +249,14 @@ def _missing_programs(tc: Toolchain) -> Optional[str]:
 
 
 def _vulkan_problem(tc: Toolchain) -> Optional[str]:
-    from .verify.drivers.vulkan import vulkan_problem
+    from .drivers.vulkan import vulkan_problem
 
     problem = _missing_programs(tc) or vulkan_problem()
     return None if problem is None else f"{tc.name}: {problem.split(': ', 1)[-1]}"
 
 
 def _webgpu_problem(tc: Toolchain) -> Optional[str]:
-    from .verify.drivers.wgsl import webgpu_problem
+    from .drivers.wgsl import webgpu_problem
 
     problem = webgpu_problem(need_adapter=True)
     return None if problem is None else f"{tc.name}: {problem}"
@@ -269,56 +275,6 @@ def _pocl_problem(tc: Toolchain) -> Optional[str]:
     return None
 
 
-#: Environment variable naming the NVRTC shared library explicitly.
-NVRTC_ENV = "SAREK_NVRTC_LIBRARY"
-
-
-def _nvrtc_candidates() -> list:
-    """Where libnvrtc may be: $SAREK_NVRTC_LIBRARY, the pip wheels, the loader, CUDA_HOME."""
-    import glob
-    import importlib.util
-
-    found: list = []
-    explicit = os.environ.get(NVRTC_ENV)
-    if explicit:
-        return [explicit]
-    try:
-        spec = importlib.util.find_spec("nvidia")
-    except (ImportError, ValueError):
-        spec = None
-    # nvidia-cuda-nvrtc 13.x installs nvidia/cu13/lib/libnvrtc.so.13, 12.x
-    # nvidia/cuda_nvrtc/lib/libnvrtc.so.12: search every lib folder of the namespace package.
-    for root in (spec.submodule_search_locations or []) if spec else []:
-        found += sorted(glob.glob(os.path.join(root, "*", "lib", "libnvrtc.so*")), reverse=True)
-    import ctypes.util
-
-    name = ctypes.util.find_library("nvrtc")
-    if name:
-        found.append(name)
-    for var in ("CUDA_HOME", "CUDA_PATH"):
-        if os.environ.get(var):
-            found += sorted(glob.glob(os.path.join(os.environ[var], "lib64", "libnvrtc.so*")),
-                            reverse=True)
-    found += sorted(glob.glob("/usr/local/cuda/lib64/libnvrtc.so*"), reverse=True)
-    return [f for f in found if "builtins" not in os.path.basename(f)]
-
-
-@functools.lru_cache(maxsize=None)
-def nvrtc_library() -> Optional[str]:
-    """Path (or loader name) of a libnvrtc that loads and answers ``nvrtcVersion``, or None."""
-    import ctypes
-
-    for candidate in _nvrtc_candidates():
-        try:
-            lib = ctypes.CDLL(candidate)
-            major, minor = ctypes.c_int(), ctypes.c_int()
-            if lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)) == 0:
-                return candidate
-        except OSError:
-            continue
-    return None
-
-
 def required_toolchains() -> Tuple[str, ...]:
     """Names that must be present (from ``$SAREK_REQUIRE_TOOLCHAINS``): all for ``1``/``all``."""
     value = os.environ.get(REQUIRE_ENV, "").strip()
@@ -327,3 +283,10 @@ def required_toolchains() -> Tuple[str, ...]:
     if value.lower() in ("1", "all", "yes", "true"):
         return tuple(TOOLCHAINS)
     return tuple(v.strip() for v in value.split(",") if v.strip())
+
+
+def driver_for(name: str) -> "Driver":
+    """The driver of toolchain ``name``, as its registry entry names it (``KeyError`` for an
+    unknown name)."""
+    tc = get(name)
+    return tc.driver_class()(tc)

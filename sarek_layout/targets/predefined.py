@@ -5,12 +5,12 @@ default header, PoCL's kernel headers, nvcc's implicit CUDA runtime and libc hea
 A schema name that is one of these object-like macros is rewritten by the preprocessor
 (``linux`` becomes ``1`` under gcc's default GNU mode, ``stdout`` an expression under nvcc,
 ``CL_VERSION_1_2`` a number in OpenCL C), so the generated header does not compile there;
-such names are refused (``ir.names``). PoCL's kernel headers also rename every OpenCL builtin
+such names are refused (``targets.names``). PoCL's kernel headers also rename every OpenCL builtin
 (``#define length _cl_length``): consistent inside a translation unit, so harmless as a member
 name, but at file scope the renamed name meets PoCL's own declaration, so those are refused
 only where a name is at file scope.
 
-Regenerate by running the compilers (``tests/test_names_predefined.py`` measures the installed
+Regenerate by running the compilers (``tests/test_names.py`` measures the installed
 ones and names any macro missing here). Names starting with ``_`` are reserved anyway.
 """
 
