@@ -245,7 +245,7 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
             while isinstance(expr, ContainerType):
                 expr = expr.elem
             scalar = scalar_named(expr.name) if expr.module is None else None
-            uses_float16 = uses_float16 or (scalar is not None and scalar.name == "float16")
+            uses_float16 = uses_float16 or (scalar is not None and scalar.half_float)
             if expr.module not in (None, module.name):
                 include = file_name(expr.module, "c")
                 if include not in includes:

@@ -52,6 +52,7 @@ from .._version import __version__
 from ..errors import SchemaError
 from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_struct_name, escape,
                               field_accessor_name, make_name, padding_name)
+from ..ir.types import TFloat64, TInt64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..targets.dialects import METAL, Dialect, ShaderDialect
 from .views import TOOL, ModuleView, module_view
@@ -512,10 +513,10 @@ def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
     return SModuleView(
         tool=TOOL, version=__version__, module=module.name,
         source=os.path.basename(module.path), types=type_views,
-        uses_int64="int64" in used, uses_float64="float64" in used,
+        uses_int64=TInt64.name in used, uses_float64=TFloat64.name in used,
         # A type's words bound its slots' and arguments', so its own flag says it all.
         has_loops=any(not t.unrolled for t in type_views), unroll_bytes=UNROLL_WORDS * WORD,
-        needs=needs, uses_small=bool(used & {"uint8", "float16"}),
+        needs=needs, uses_small=bool(used & scalars_where(lambda s: s.sub_word)),
     )
 
 

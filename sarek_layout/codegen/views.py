@@ -20,6 +20,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from .._version import __version__
 from ..targets.naming import SOURCE_PARAM, arm_name as arm_member, make_name, padding_name
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
+from ..ir.types import TFloat16, TFloat64
 
 __all__ = [
     "TOOL",
@@ -460,6 +461,6 @@ def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:
         module=module.name,
         source=os.path.basename(module.path),
         types=tuple(views),
-        uses_float64=_uses_scalar(types, "float64"),
-        uses_float16=_uses_scalar(types, "float16"),
+        uses_float64=_uses_scalar(types, TFloat64.name),
+        uses_float16=_uses_scalar(types, TFloat16.name),
     )

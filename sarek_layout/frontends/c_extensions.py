@@ -30,6 +30,8 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
+from ..ir.types import scalars_where
+
 __all__ = [
     "Extension",
     "scan_extensions",
@@ -44,7 +46,7 @@ __all__ = [
 #: The one alignment accepted, on int64_t and double members only: their natural one.
 ALIGNMENT_ACCEPTED = 8
 #: The Sarek scalars whose natural alignment it is.
-MEMBER_TYPES_ACCEPTED = frozenset({"int64", "float64"})
+MEMBER_TYPES_ACCEPTED = scalars_where(lambda s: s.align == ALIGNMENT_ACCEPTED)
 
 #: Attributes (names without leading/trailing ``__``) that change the layout of what they
 #: apply to, apart from ``aligned``/``align``, which are judged by their value.

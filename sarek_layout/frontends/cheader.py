@@ -58,7 +58,6 @@ import re
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, quoted
-from ..targets.naming import ARM_SUFFIX, FLOAT16_TYPEDEF, ctor_of_arm, is_padding
 from ..ir.schema import (
     CtorDecl,
     FieldDecl,
@@ -70,6 +69,8 @@ from ..ir.schema import (
     TypeExpr,
     VariantDecl,
 )
+from ..ir.types import TInt32
+from ..targets.naming import ARM_SUFFIX, FLOAT16_TYPEDEF, ctor_of_arm, is_padding
 from .c_extensions import (
     MEMBER_TYPES_ACCEPTED,
     Extension,
@@ -321,7 +322,7 @@ class _Reader:
         tag = members[0]
         tag_type = self._member_type(tag, c_name, allow_enum=True)
         if tag_type is not None and not (
-            isinstance(tag_type, NamedType) and tag_type.name == "int32"
+            isinstance(tag_type, NamedType) and tag_type.name == TInt32.name
         ):
             raise SchemaError(
                 f"the tag of tagged variant {quoted(c_name)} must be int32_t, not {tag_type}",
@@ -485,7 +486,7 @@ class _Reader:
             )
         if spelled.kind == "enum":
             if allow_enum:
-                return NamedType("int32", None, where)
+                return NamedType(TInt32.name, None, where)
             raise SchemaError(
                 f"{what} is an enum, whose size C leaves to the compiler; use int32_t (a "
                 f"variant used as a field would be refused as a nested variant anyway)",

@@ -44,7 +44,7 @@ from ..ir.schema import (
     TypeDecl,
     TypeExpr,
 )
-from ..ir.types import SCALARS
+from ..ir.types import SCALARS, scalar_named
 from .jsontoml import default_module_name
 from .ocaml_attributes import (
     ELSEWHERE,
@@ -592,7 +592,7 @@ class FileParser:
                 f"element types are {', '.join(SCALARS)}, records and variants",
                 expr.location,
             )
-        if name in self.plain and name not in SCALARS and name not in ("int", "float"):
+        if name in self.plain and scalar_named(name) is None:
             raise self._without_attribute(name, name, expr.location)
         return expr
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..ir.types import TFloat16
+
 __all__ = [
     "ARM_SUFFIX",
     "MAKE_PREFIX",
@@ -66,7 +68,7 @@ OWN_PREFIX = "sarek_layout_"
 #: OpenCL C ``ushort``): the member holds the IEEE 754 binary16 bits, which every C-family
 #: target can store, and the name tells a reader of the header (``import-c``,
 #: ``verify --header``) that those 16 bits are a float16.
-FLOAT16_TYPEDEF = OWN_PREFIX + "float16"
+FLOAT16_TYPEDEF = OWN_PREFIX + TFloat16.name
 
 
 def arm_name(ctor: str) -> str:

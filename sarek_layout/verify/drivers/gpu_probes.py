@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
+from ...ir.types import scalars_where
 from ...targets.naming import PACKED_PREFIX, PAD_MEMBER, VALUE_PARAM
 from . import HeaderSet, ProbeFailed
 
@@ -44,7 +45,7 @@ __all__ = ["lay_out", "ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "p
 PADDING = PAD_MEMBER
 PACKED = PACKED_PREFIX
 #: The scalars smaller than a word, which GLSL and WGSL keep inside words.
-SMALL_SCALARS = frozenset({"uint8", "float16"})
+SMALL_SCALARS = scalars_where(lambda s: s.sub_word)
 
 
 def lay_out(headers: HeaderSet, folder: str) -> List[str]:
