@@ -39,7 +39,7 @@ def assert_layout_agrees(
 
     if objects:
         from .errors import ToolchainMissing
-        from .frontends import load_schema
+        from .resolve import load_schema
         from .verify.objects import verify_objects
 
         try:

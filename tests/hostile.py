@@ -80,7 +80,7 @@ from sarek_layout.frontends import read_module, READERS
 import importlib
 for module, _ in READERS.values():  # the readers' code is not the input's memory
     importlib.import_module(module)
-import sarek_layout.frontends.resolve
+import sarek_layout.resolve
 tracemalloc.start()
 try:
     read_module(sys.argv[1])

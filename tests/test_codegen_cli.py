@@ -18,7 +18,7 @@ from sarek_layout.cli.main import main
 from sarek_layout.codegen import GeneratedFile, header_filename, render_headers
 from sarek_layout.codegen.writer import write_if_changed
 from sarek_layout.errors import UsageError
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 GOLDEN = ROOT / "tests" / "golden"
 GEOMETRY = str(EXAMPLES / "geometry.toml")

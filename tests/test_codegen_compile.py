@@ -36,7 +36,8 @@ from conftest import EXAMPLES, require_toolchain, shared_folder
 from shapes import SCALAR, conformance_records, conformance_variants, nested_descriptions
 from sarek_layout.codegen import render_headers
 from sarek_layout.codegen.views import module_view
-from sarek_layout.frontends import READERS, load_schema
+from sarek_layout.frontends import READERS
+from sarek_layout.resolve import load_schema
 from sarek_layout.ir.types import TRecord
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from compile_helpers import COMPILE_TOOLCHAINS, assert_compiles, header_suffix
 from sarek_layout.codegen import render_headers
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())

@@ -43,7 +43,7 @@ from hypothesis import strategies as st
 from conftest import require_toolchain
 from sarek_layout.abi import BREAKING, diff_schemas
 from sarek_layout.codegen import render_headers
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 #: Elements written per type: every constructor occurs at least twice.
 N = 12

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from sarek_layout.explain import walk as walk_module
 from sarek_layout.explain.walk import data_bytes
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 SCALARS = ("int32", "int64", "float32", "float64", "bool")
 

@@ -17,7 +17,7 @@ from sarek_layout import TFloat16, TFloat32, TFloat64, TInt32, TRecord, TUint8, 
 from sarek_layout.cli.main import main
 from sarek_layout.explain import reorder
 from sarek_layout.explain.reorder import advise, best_order, inversions, smallest_size, suggested_order
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from shapes import SCALAR, CONFORMANCE_SCALARS
 
 # The oracle: plain C struct arithmetic and a brute force over every permutation, written

@@ -16,7 +16,7 @@ from shapes import flatten, nested_descriptions
 from test_cli_layout import _json_schema
 from sarek_layout.cli.main import main
 from sarek_layout.explain.walk import Hole, Member, walk_types
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 GEOMETRY = str(EXAMPLES / "geometry.toml")
 

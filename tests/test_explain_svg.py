@@ -19,7 +19,7 @@ from sarek_layout.verify import toolchains
 from sarek_layout.cli.main import main
 from sarek_layout.explain.picture import render_svg
 from sarek_layout.explain.walk import walk_types
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 GEOMETRY = str(EXAMPLES / "geometry.toml")
 SVG = "{http://www.w3.org/2000/svg}"

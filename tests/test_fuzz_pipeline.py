@@ -134,7 +134,7 @@ def _acceptable(mods) -> bool:
     """The strategy's own shortcuts: names the resolver would refuse for reasons this
     harness does not aim at (a member named like a type used beside it, a mangled name
     that collides). Those are covered by the invalid harness and the corpus."""
-    from sarek_layout.frontends.resolve import resolve
+    from sarek_layout.resolve import resolve
     from sarek_layout.errors import SchemaError
 
     try:

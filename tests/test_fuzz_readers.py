@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sarek_layout import SarekLayoutError
-from sarek_layout.frontends import READERS, load_schema
+from sarek_layout.frontends import READERS
+from sarek_layout.resolve import load_schema
 
 CORPUS = pathlib.Path(__file__).parent / "fuzz_corpus"
 BUDGET = settings(

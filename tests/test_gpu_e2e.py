@@ -206,7 +206,7 @@ def test_make_and_accessors_round_trip_nested_records(toolchain, tmp_path):
     a wrong count or a wrong half of a two-word element changes bytes."""
     require_toolchain(toolchain)
     from sarek_layout.codegen import render_headers
-    from sarek_layout.frontends import load_schema
+    from sarek_layout.resolve import load_schema
 
     (tmp_path / "rt.toml").write_text(ROUND_TRIP_TOML)
     count = 24

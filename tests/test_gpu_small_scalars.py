@@ -208,7 +208,7 @@ def test_a_packed_record_inside_a_word_is_refused_by_the_word_targets(tmp_path):
     """A 4-byte record of uint8 is 1-aligned: after a uint8 it sits at byte 1, inside a word."""
     from sarek_layout.codegen import render_headers
     from sarek_layout.errors import SchemaError
-    from sarek_layout.frontends import load_schema
+    from sarek_layout.resolve import load_schema
 
     path = tmp_path / "m.toml"
     path.write_text('module = "M"\n[[types]]\nrecord = "c4"\n'
@@ -245,7 +245,7 @@ def test_field_accessors_are_claimed_like_every_file_scope_name(tmp_path):
     """The accessor of field n of texel, Texels_texel_n, would be the type texel_n."""
     from sarek_layout.codegen import render_headers
     from sarek_layout.errors import SchemaError
-    from sarek_layout.frontends import load_schema
+    from sarek_layout.resolve import load_schema
 
     path = tmp_path / "t.toml"
     path.write_text('module = "Texels"\n[[types]]\nrecord = "texel_n"\nfields = [["x", "int32"]]\n'
@@ -261,7 +261,7 @@ def test_uint8_and_float16_in_types_copied_with_loops(tmp_path):
     uint8 and float16 travel with them, and the accessors still read the right bytes."""
     import json
 
-    from sarek_layout.frontends import load_schema
+    from sarek_layout.resolve import load_schema
     from sarek_layout.verify.run import verify_schema
 
     fields = [["n", "uint8"], ["h", "float16"], ["m", "uint8"]]

@@ -13,7 +13,7 @@ import pytest
 from conftest import EXAMPLES, require_toolchain
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.verify.drivers import HeaderSet
 
 GPU_TARGETS = ("glsl", "wgsl", "metal")

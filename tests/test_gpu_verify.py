@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from conftest import EXAMPLES, require_toolchain
 from shapes import conformance_records, conformance_variants, nested_descriptions
 from sarek_layout.codegen import render_headers
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.errors import SchemaError
 from sarek_layout.verify.drivers import HeaderSet
 from sarek_layout.verify.toolchains import driver_for

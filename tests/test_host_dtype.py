@@ -239,3 +239,30 @@ def test_import_does_not_import_numpy():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"
+
+
+def _golden_schemas():
+    import glob
+
+    folders = sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*")))
+    out = [[os.path.join(EXAMPLES, "geometry.toml")]]
+    for folder in folders:
+        files = sorted(f for ext in ("toml", "json", "ml")
+                       for f in glob.glob(os.path.join(folder, f"*.{ext}")))
+        if files:
+            out.append(files)
+    return out
+
+
+@pytest.mark.parametrize("paths", _golden_schemas(), ids=lambda p: os.path.basename(os.path.dirname(p[0])))
+def test_a_schema_types_dtype_is_read_from_its_member_model(paths):
+    # HostSchema.dtype reads the member model (host.dtype.schema_dtype_of) and must equal the
+    # elttype's dtype, which the layout core lays out: one layout, two readings.
+    from sarek_layout.host.dtype import schema_dtype_of
+    from sarek_layout.resolve import load_schema
+
+    schema = load_schema(paths)
+    assert schema.types
+    for st in schema.types:
+        assert schema_dtype_of(st) == dtype_of(st.elttype), st.qualified_name
+        assert schema_dtype_of(st).itemsize == st.size

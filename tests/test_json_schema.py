@@ -26,7 +26,7 @@ from conftest import ROOT
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema not installed: pip install jsonschema (in the test extras)")
 
 from sarek_layout.errors import SarekLayoutError  # noqa: E402
-from sarek_layout.frontends import load_schema  # noqa: E402
+from sarek_layout.resolve import load_schema  # noqa: E402
 
 SCHEMA_PATH = ROOT / "sarek_layout" / "sarek-layout.schema.json"
 VALIDATOR = jsonschema.Draft7Validator(json.loads(SCHEMA_PATH.read_text()))

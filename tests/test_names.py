@@ -17,7 +17,7 @@ from compile_helpers import COMPILE_TOOLCHAINS, STRICT
 from sarek_layout.cli.main import main
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.targets.names import RESERVED_WORDS
 from sarek_layout.targets.predefined import OBJECT_MACROS, RENAMED_BUILTINS
 

@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT
 from sarek_layout import SchemaError
 from sarek_layout.cli.main import main
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.frontends.ocaml import read_ocaml
 from sarek_layout.frontends.ocaml_lexer import LineMap, tokenize
 from sarek_layout.report import schema_json

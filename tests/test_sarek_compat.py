@@ -13,7 +13,7 @@ import pytest
 
 import c_oracle
 from shapes import mismatches
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 FORMS = {
     "r_flt.ml": "type r_flt = { flt_f : float } [@@sarek.type]\n"

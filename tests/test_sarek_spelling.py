@@ -16,7 +16,7 @@ import pytest
 
 from conftest import require_toolchain
 from sarek_layout.codegen import render_headers
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 
 SCHEMA = """\
 type point = { x : float32; y : float32 } [@@sarek.type]

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from conftest import EXAMPLES, ROOT
 from sarek_layout.codegen import render_headers
-from sarek_layout.frontends import load_schema, read_module
+from sarek_layout.frontends import read_module
+from sarek_layout.resolve import load_schema
 from sarek_layout.ir.schema import (
     ContainerType,
     CtorDecl,

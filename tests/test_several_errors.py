@@ -17,7 +17,7 @@ import pytest
 from sarek_layout import SchemaError
 from sarek_layout.cli.main import MAX_ERRORS_SHOWN, main
 from sarek_layout.errors import SchemaErrors, raise_collected
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.ir.schema import SourceLocation
 
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import require_toolchain
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.verify import AGREES, DISAGREES
 from sarek_layout.verify.probes import probes_for
 from sarek_layout.verify.run import generated_headers, measure_with, user_headers

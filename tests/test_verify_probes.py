@@ -5,7 +5,7 @@ Pure table tests (no compiler): the bundled example's probes, with the SPEC §1 
 
 from __future__ import annotations
 
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.verify.drivers import expression
 from sarek_layout.verify.probes import (ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe, probes_for,
                                         probes_for_type)

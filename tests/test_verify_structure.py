@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from sarek_layout.errors import SchemaError
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.verify.structure import check_headers
 
 from verify_helpers import DATA, EXAMPLES, schema_of

@@ -10,7 +10,7 @@ import json
 import pathlib
 from typing import Iterable, List, Sequence
 
-from sarek_layout.frontends import load_schema
+from sarek_layout.resolve import load_schema
 from sarek_layout.ir.schema import Schema
 from sarek_layout.verify.toolchains import TOOLCHAINS
 

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from ..frontends.c_modules import check_module_headers
     from ..frontends.c_namespace import read_headers
-    from ..frontends.resolve import resolve
+    from ..resolve import resolve
     from ..schema_writers import to_json, to_toml
     from .common import c_header_options
 

@@ -58,7 +58,7 @@ def load(paths: Sequence[str], args: Optional[argparse.Namespace] = None,
     defaults). A ``--c-module`` header that is not among ``paths`` is a usage error, unless
     ``copies`` is given: then ``paths`` are copies (``copy -> the header it stands for``) of
     one side of ``diff``, which checks the headers of both sides itself."""
-    from ..frontends import load_schema
+    from ..resolve import load_schema
     from ..frontends.c_modules import check_module_headers
 
     if args is None:

@@ -1,7 +1,8 @@
 """Front-end stage: schema files of every supported syntax, read into the schema IR.
 
-``read_module`` picks the reader by file suffix; ``load_schema`` reads several files and
-resolves them together (they share a namespace through ``Module.name`` references). C headers
+``read_module`` picks the reader by file suffix; ``read_modules`` reads several files (the
+resolve stage, ``resolve.load_schema``, resolves them together: they share a namespace
+through ``Module.name`` references). C headers
 are read together (``c_namespace``: in C all typedef names share one namespace), with the
 preprocessor options and modules of ``c_modules.CHeaderOptions``. Readers are imported only
 for the formats actually given.
@@ -11,15 +12,15 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, List, Optional
 
 from ..errors import SchemaError
-from ..ir.schema import ModuleDecl, Schema, SourceLocation
+from ..ir.schema import ModuleDecl, SourceLocation
 
 if TYPE_CHECKING:
     from .c_modules import CHeaderOptions
 
-__all__ = ["READERS", "read_module", "load_schema", "is_header"]
+__all__ = ["READERS", "read_module", "read_modules", "is_header"]
 
 #: suffix -> (module, function) of the reader; imported lazily.
 READERS = {
@@ -66,11 +67,11 @@ def is_header(path: str) -> bool:
     return os.path.splitext(path)[1].lower() == ".h"
 
 
-def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = None) -> Schema:
-    """Read and resolve ``paths`` together into one laid-out ``Schema``; the C headers among
-    them are read together, with ``c_headers`` (include folders, macros, modules)."""
-    from .resolve import resolve
-
+def read_modules(paths: Iterable[str],
+                 c_headers: Optional["CHeaderOptions"] = None) -> List[ModuleDecl]:
+    """Read ``paths`` into one ``ModuleDecl`` each, in order (not yet resolved: that is the
+    resolve stage's, ``resolve.load_schema``); the C headers among them are read together,
+    with ``c_headers`` (include folders, macros, modules)."""
     paths = list(paths)
     if not paths:
         raise SchemaError("no schema files given")
@@ -87,4 +88,4 @@ def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = No
 
             header_modules = iter(read_headers(headers, c_headers or CHeaderOptions()))
         modules.append(next(header_modules))
-    return resolve(modules)
+    return modules

@@ -1,4 +1,5 @@
-"""From declarations to a resolved, laid-out ``Schema``: the checks every front end shares.
+"""Resolve stage: from declarations to a resolved, laid-out ``Schema``, the checks every
+front end shares.
 
 Front ends only parse. Everything SPEC §3 refuses that does not depend on the input syntax is
 decided here, once, in a fixed order so that the same input always gives the same first
@@ -235,11 +236,20 @@ class _Resolver:
     # -- the whole schema -----------------------------------------------------------------
 
     def run(self) -> Schema:
-        order = self.order
-        # 1. resolve every reference, collecting each type's direct dependencies.
+        """The four phases, in the order their refusals are reported."""
+        resolved, deps = self._resolve_references()
+        post_order = self._dependency_order([k for k in self.order if k in deps], deps)
+        self._check_names(resolved)
+        types = self._build_types(post_order, resolved, deps)
+        raise_collected(self.errors)
+        return Schema(tuple(self.modules), tuple(types[k] for k in self.order))
+
+    def _resolve_references(self) -> Tuple[Dict[Key, list], Dict[Key, List[Key]]]:
+        """Phase 1: every reference resolved (each member's expressions as scalars, keys or
+        containers), and each type's direct dependencies."""
         resolved: Dict[Key, list] = {}
         deps: Dict[Key, List[Key]] = {}
-        for key in order:
+        for key in self.order:
             if key in self.broken:
                 continue
             decl = self.by_module[key[0]][key[1]]
@@ -259,16 +269,20 @@ class _Resolver:
                 for r in exprs:
                     _collect_keys(r, found)
             deps[key] = list(dict.fromkeys(found))
+        return resolved, deps
 
-        # 2. recursion, nesting depth, and a dependency order (iterative DFS).
-        post_order = self._dependency_order([k for k in order if k in deps], deps)
+    # Phase 2 is ``_dependency_order``: recursion, nesting depth, and a dependency order.
 
-        # 3. C names must be unique once mangled, enum constants and helpers included.
-        named = [k for k in order if k not in self.misnamed and k not in self.broken]
+    def _check_names(self, resolved: Dict[Key, list]) -> None:
+        """Phase 3: C names must be unique once mangled, enum constants and helpers
+        included, and no member may be named like a type of its struct."""
+        named = [k for k in self.order if k not in self.misnamed and k not in self.broken]
         self._check_c_names(named)
         self._check_member_names([k for k in named if k in resolved], resolved)
 
-        # 4. build elttypes, lay them out and fill in their members, innermost first.
+    def _build_types(self, post_order: List[Key], resolved: Dict[Key, list],
+                     deps: Dict[Key, List[Key]]) -> Dict[Key, SchemaType]:
+        """Phase 4: elttypes built, laid out and their members filled in, innermost first."""
         elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
         types: Dict[Key, SchemaType] = {}
         for key in post_order:
@@ -277,20 +291,7 @@ class _Resolver:
                 continue
             decl = self.by_module[key[0]][key[1]]
             members = resolved[key]
-            if isinstance(decl, RecordDecl):
-                fields = [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)]
-                # TRecord is hash-consed: structurally equal records (two modules' identical
-                # `point`) are one object. Nothing maps an elttype back to a schema type:
-                # members name their types.
-                t: Union[TRecord, TVariant] = TRecord(decl.name, fields)
-            else:
-                t = TVariant(
-                    decl.name,
-                    [
-                        (c.name, [_build(r, elttypes) for r in members[i]])
-                        for i, c in enumerate(decl.ctors)
-                    ],
-                )
+            t = _elttype(decl, members, elttypes)
             elttypes[key] = t
             try:
                 if isinstance(t, TRecord):
@@ -317,8 +318,7 @@ class _Resolver:
                 items=items,
                 arms=arms,
             )
-        raise_collected(self.errors)
-        return Schema(tuple(self.modules), tuple(types[k] for k in order))
+        return types
 
     def _dependency_order(self, order: List[Key], deps: Dict[Key, List[Key]]) -> List[Key]:
         """``order`` (types whose references resolved) with every type after the types it
@@ -480,6 +480,21 @@ def _collect_keys(r, out: List[Key]) -> None:
         r = r[1]
     if isinstance(r, tuple):
         out.append(r)
+
+
+def _elttype(decl: TypeDecl, members: list,
+             elttypes: Dict[Key, Union[TRecord, TVariant]]) -> Union[TRecord, TVariant]:
+    """The elttype of ``decl``, whose members resolved to ``members``."""
+    if isinstance(decl, RecordDecl):
+        fields = [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)]
+        # TRecord is hash-consed: structurally equal records (two modules' identical
+        # `point`) are one object. Nothing maps an elttype back to a schema type:
+        # members name their types.
+        return TRecord(decl.name, fields)
+    return TVariant(
+        decl.name,
+        [(c.name, [_build(r, elttypes) for r in members[i]]) for i, c in enumerate(decl.ctors)],
+    )
 
 
 def _build(r, elttypes: Dict[Key, Union[TRecord, TVariant]]) -> ElementType:

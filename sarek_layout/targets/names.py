@@ -9,7 +9,7 @@ and a constructor as ``Module_type_Ctor``, ``make_…`` and the arm ``Ctor_v``, 
 emitted names that are judged (``file_scope_problem`` adds the functions a device compiler
 declares). A type ``float4`` of module ``NBody`` is emitted as ``NBody_float4`` and is fine;
 with module ``""`` it is refused. The resolver applies these rules
-(``frontends.resolve``).
+(``resolve``).
 """
 
 from __future__ import annotations

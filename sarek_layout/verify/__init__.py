@@ -42,7 +42,7 @@ __all__ = [
 
 def verify_files(schemas, toolchains=None, headers=None) -> VerifyReport:
     """``verify_schema`` on schema files (paths), as ``sarek-layout verify`` does."""
-    from ..frontends import load_schema
+    from ..resolve import load_schema
 
     return verify_schema(load_schema([str(p) for p in schemas]),
                          toolchains=list(toolchains) if toolchains else None,
