@@ -13,7 +13,8 @@ import pytest
 from conftest import EXAMPLES, ROOT
 from sarek_layout.cli.main import main
 from sarek_layout.resolve import load_schema
-from sarek_layout.frontends.cheader import header_module_name, read_header
+from sarek_layout.frontends.c import read_header
+from sarek_layout.frontends.c.header import header_module_name
 from sarek_layout.report import schema_json
 
 DATA = ROOT / "tests" / "data" / "c"

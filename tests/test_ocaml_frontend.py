@@ -20,7 +20,7 @@ from sarek_layout import SchemaError
 from sarek_layout.cli.main import main
 from sarek_layout.resolve import load_schema
 from sarek_layout.frontends.ocaml import read_ocaml
-from sarek_layout.frontends.ocaml_lexer import LineMap, tokenize
+from sarek_layout.frontends.ocaml.lexer import LineMap, tokenize
 from sarek_layout.report import schema_json
 
 DATA = ROOT / "tests" / "data" / "ocaml"
@@ -296,7 +296,7 @@ def test_attributes_that_are_not_near_misses_are_left_alone(tmp_path, attribute)
     ("sarek.module", "sarek.type", 3),  # more than the limit: reported as limit + 1
 ])
 def test_edit_distance_table(a, b, distance):
-    from sarek_layout.frontends.ocaml_attributes import edit_distance
+    from sarek_layout.frontends.ocaml.attributes import edit_distance
 
     assert edit_distance(a, b, 2) == min(distance, 3)
 

@@ -17,7 +17,7 @@ from conftest import EXAMPLES, ROOT
 from sarek_layout import SchemaError
 from sarek_layout.cli.main import main
 from sarek_layout.resolve import load_schema
-from sarek_layout.frontends.positions import json_positions, toml_positions
+from sarek_layout.frontends.jsontoml.positions import json_positions, toml_positions
 from sarek_layout.report import schema_json
 
 DATA = ROOT / "tests" / "data" / "schemas"

@@ -14,7 +14,7 @@ from ..ir.schema import Schema
 from .resolver import MAX_NESTING, resolve
 
 if TYPE_CHECKING:
-    from ..frontends.c_modules import CHeaderOptions
+    from ..frontends.c import CHeaderOptions
 
 __all__ = ["resolve", "load_schema", "MAX_NESTING"]
 

@@ -1,6 +1,6 @@
 """The structural check of a header someone wrote (or committed), before any compiler runs.
 
-The header is read by the one C reader ``import-c`` uses too (``frontends.c_reader``: the
+The header is read by the one C reader ``import-c`` uses too (``frontends.c``: the
 bundled fake libc, one preprocessor run with the target's own macros, pycparser, one way of
 spelling member types). Unlike ``import-c``, which stops at the first problem, the check
 collects them all. Every schema type must be
@@ -24,7 +24,7 @@ type that contains such a type, so that one broken record does not cost the othe
 their numbers.
 
 The preprocessor works on the same copies of the headers the compilers see, in a
-``headers.CompileFolder``, under ``c_preprocess``'s bounds (no device or FIFO opened, time,
+``headers.CompileFolder``, under the C reader's preprocessor bounds (no device or FIFO opened, time,
 memory), and the preprocessed text it may hand to pycparser is bounded too (pycparser reads
 about 0.3 MB/s).
 """
@@ -35,9 +35,7 @@ import os
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, UsageError
-from ..frontends.c_extensions import scan_extensions
-from ..frontends.c_preprocess import preprocess
-from ..frontends.c_reader import CDeclarations, parse, spellings_of
+from ..frontends.c import CDeclarations, parse, preprocessed, spellings_of
 from ..ir.schema import NamedType, SchemaType, SourceLocation, c_name_of
 from ..ir.types import Scalar, TRecord
 from ..targets.naming import arm_name, is_padding
@@ -102,7 +100,7 @@ def _readable_error(e: SchemaError, readable: Callable[[str], str]) -> SchemaErr
 
 
 def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
-    """Preprocess and parse every header with the one C reader (``frontends.c_reader``), as
+    """Preprocess and parse every header with the one C reader (``frontends.c``'s face), as
     the target's compilers see it (``SchemaError`` with the place for bad C). Layout
     attributes are taken out for the parser and left to the compilers, who measure them."""
     texts = []
@@ -112,11 +110,10 @@ def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
         for name in headers.includes:
             path = folder.absolute(folder.header(name))
             try:
-                pre = preprocess(path, include_dirs, target=target, max_output=MAX_PREPROCESSED,
-                                 wall_seconds=timeout_seconds())
+                text = preprocessed(path, include_dirs, target, MAX_PREPROCESSED,
+                                    timeout_seconds())
             except SchemaError as e:
                 raise _readable_error(e, folder.readable) from None
-            text, _ = scan_extensions(pre.text)
             texts.append((path, text))
         for path, text in texts:
             try:

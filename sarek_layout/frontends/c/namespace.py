@@ -1,12 +1,12 @@
 """The C headers of one command, read together: one namespace of typedef names, as in C.
 
-Each header given is its own translation unit (``cheader.read_unit``: preprocessed with what
+Each header given is its own translation unit (``header.read_unit``: preprocessed with what
 it includes, parsed) and becomes one schema (``ModuleDecl``). What they share is decided here,
 for all of them at once, in time linear in what was read:
 
 * **Include path.** The ``-I`` folders, then the folders of the headers given: a header
   may include another one given by its bare name, wherever that one lies.
-* **Modules** (``c_modules.decide_module``): the command line, else the header's
+* **Modules** (``modules.decide_module``): the command line, else the header's
   ``sarek-layout: module`` comment, else its typedef names. Several headers of module ``""``
   are one namespace, as every module-less schema is (``resolve``).
 * **One definition per name.** A typedef name whose struct is defined at two places with
@@ -18,7 +18,7 @@ for all of them at once, in time linear in what was read:
 * **Who holds a type.** A typedef struct of a header given belongs to that header's schema.
   One of a header that is *not* given, but that a given header's types use, is copied into
   the schema of the first header given (in command-line order) that uses it and whose
-  module can spell its C name unchanged (``c_modules.name_in_module``: any name in module
+  module can spell its C name unchanged (``modules.name_in_module``: any name in module
   ``""``, ``M_<name>`` in module ``M``); its own types come along, recursively. When none
   can, the header that declares it must be given too: the refusal says so. So
   ``import-c top.h -I inc`` is one schema holding ``top.h``'s types and the included ones
@@ -32,15 +32,15 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..errors import SchemaError, quoted
-from ..targets.names import FLOAT16_TYPEDEF
-from ..ir.schema import ModuleDecl, NamedType, SourceLocation
-from .c_modules import CHeaderOptions, decide_module, name_in_module
-from .cheader import _Reader, read_unit
+from ...errors import SchemaError, quoted
+from ...targets.names import FLOAT16_TYPEDEF
+from ...ir.schema import ModuleDecl, NamedType, SourceLocation
+from .modules import CHeaderOptions, decide_module, name_in_module
+from .header import _Reader, read_unit
 
-__all__ = ["read_headers"]
+__all__ = ["read_headers", "read_header"]
 
 #: Where a struct's members are defined: (real path, line, column).
 Place = Tuple[str, int, int]
@@ -226,3 +226,11 @@ def _members_text(body) -> Tuple[str, ...]:
         return tuple(generator.visit(d) for d in body.decls or ())
     except RecursionError:  # nested too deeply to print: never the same as anything
         return (repr(id(body)),)
+
+
+def read_header(
+    path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
+) -> ModuleDecl:
+    """Read the ``typedef struct`` declarations of the C header ``path`` into a ``ModuleDecl``
+    (``read_headers`` of this one header)."""
+    return read_headers([path], CHeaderOptions(tuple(include_dirs), tuple(defines)))[0]

@@ -34,11 +34,11 @@ import subprocess
 from dataclasses import dataclass
 from typing import FrozenSet, Iterable, List, Optional, Set
 
-from ..errors import SchemaError
-from ..ir.schema import SourceLocation
-from ..targets.registry import READ_TARGETS, TARGETS
-from .c_extensions import unescape_file_name
-from .source_files import open_regular
+from ...errors import SchemaError
+from ...ir.schema import SourceLocation
+from ...targets.registry import READ_TARGETS, TARGETS
+from .extensions import unescape_file_name
+from ..source_files import open_regular
 
 __all__ = [
     "FAKE_LIBC",
@@ -55,7 +55,7 @@ FAKE_LIBC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_libc"
 
 #: Macros that remove what pycparser cannot parse and that has no bearing on a layout.
 #: Attributes, ``__declspec`` and alignment specifiers are *not* here: they change layouts,
-#: so ``c_extensions`` finds and judges them in the preprocessed text.
+#: so ``extensions`` finds and judges them in the preprocessed text.
 CPP_DEFINES = (
     "__extension__=",
     "__inline__=inline",
@@ -78,7 +78,7 @@ CPP_DEFINES = (
 #: What a header target's own compilers define, so that its header preprocesses as they see
 #: it (``verify --header`` of a ``.cuh`` or ``.clh``): the language macros, and spellings
 #: pycparser does not read mapped to C11 ones. Layout attributes stay, for
-#: ``c_extensions`` to find.
+#: ``extensions`` to find.
 TARGET_DEFINES = {name: TARGETS[name].read_defines for name in READ_TARGETS}
 
 #: Declarations OpenCL C has built in (``uchar``…), included before an OpenCL header.

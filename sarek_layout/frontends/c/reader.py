@@ -1,14 +1,14 @@
 """The one C-header reader: shared by ``import-c`` (and ``.h`` schemas) and ``verify --header``.
 
 Both need the same steps, done once here: preprocess the header against the bundled fake
-libc (``c_preprocess.preprocess``: one preprocessor invocation, kept away from devices and
+libc (``preprocess.preprocess``: one preprocessor invocation, kept away from devices and
 FIFOs, with a target's own macros for a CUDA or OpenCL header), find and strip what changes
-a layout (``c_extensions.scan_extensions``), parse with pycparser (``parse``), collect the
+a layout (``extensions.scan_extensions``), parse with pycparser (``parse``), collect the
 declarations (``CDeclarations``) and spell each member's type the one way
 (``CDeclarations.spell``, over ``canonical``): a scalar spelling, a struct or union (with its
 body and the typedef name that reached it), an enum, a pointer, an array or a function.
 
-What each caller does with that differs: ``cheader`` turns the declarations into a schema
+What each caller does with that differs: ``header`` turns the declarations into a schema
 and stops at the first problem; ``verify.structure`` compares them with a schema and
 collects every problem. The scalar spellings each target accepts are ``SCALAR_SPELLINGS``.
 """
@@ -21,12 +21,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
-from ..errors import SchemaError, quoted
-from ..ir.schema import SourceLocation
-from ..targets.naming import FLOAT16_TYPEDEF
-from ..targets.registry import READ_TARGETS, TARGETS
-from .c_extensions import unescape_file_name
-from .c_preprocess import FAKE_LIBC
+from ...errors import SchemaError, quoted
+from ...ir.schema import SourceLocation
+from ...targets.naming import FLOAT16_TYPEDEF
+from ...targets.registry import READ_TARGETS, TARGETS
+from .extensions import unescape_file_name
+from .preprocess import FAKE_LIBC
 
 __all__ = [
     "SCALAR_SPELLINGS",
@@ -290,7 +290,7 @@ def _strict_lexer():
 def parse(text: str, path: str, places=None, what: str = "C parse error"):
     """pycparser's AST of preprocessed ``text`` (``SchemaError`` at the place for bad C).
 
-    ``places`` (a ``c_places.Places``) moves a "nested too deeply" error to the start of
+    ``places`` (a ``places.Places``) moves a "nested too deeply" error to the start of
     the nesting; ``what`` starts the message.
     """
     from pycparser import c_parser

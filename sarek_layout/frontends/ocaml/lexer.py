@@ -30,8 +30,8 @@ import re
 from array import array
 from typing import Iterator, Optional, Tuple
 
-from ..errors import SchemaError, quoted
-from ..ir.schema import SourceLocation
+from ...errors import SchemaError, quoted
+from ...ir.schema import SourceLocation
 
 __all__ = ["Token", "Tokens", "KEYWORDS", "KIND_NAMES", "tokenize", "LineMap", "offsets_for"]
 

@@ -25,12 +25,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
-from ..errors import SchemaError, UsageError, quoted
-from ..targets.names import identifier_problem
-from ..ir.schema import SourceLocation
-from . import is_header
-from .c_preprocess import read_source_lines
-from .jsontoml import default_module_name
+from ...errors import SchemaError, UsageError, quoted
+from ...targets.names import identifier_problem
+from ...ir.schema import SourceLocation
+from ..source_files import default_module_name, is_header
+from .preprocess import read_source_lines
 
 __all__ = [
     "CHeaderOptions",

@@ -5,7 +5,7 @@ it (escaped), the line in that file, and the column in the preprocessed line, wh
 from the source where macros expanded or blanks were squeezed. ``Places`` turns them into
 ``SourceLocation``s: file names unescaped, columns checked against the source line and moved
 to where the name really is. Source lines are read only from the header itself and the
-files cpp included (``c_preprocess.read_source_lines``), never from a file a line marker
+files cpp included (``preprocess.read_source_lines``), never from a file a line marker
 names, and a search for a name stays in a window around the column, so that a header
 written on one enormous line is still read in linear time.
 """
@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from typing import Dict, FrozenSet, List, Optional
 
-from ..errors import SchemaError
-from ..ir.schema import SourceLocation
-from .c_extensions import Extension, unescape_file_name
-from .c_preprocess import read_source_lines
+from ...errors import SchemaError
+from ...ir.schema import SourceLocation
+from .extensions import Extension, unescape_file_name
+from .preprocess import read_source_lines
 
 __all__ = ["Places"]
 

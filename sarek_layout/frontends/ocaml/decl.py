@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
-from ..errors import SchemaError, quoted
-from ..ir.schema import (
+from ...errors import SchemaError, quoted
+from ...ir.schema import (
     ContainerType,
     CtorDecl,
     FieldDecl,
@@ -27,10 +27,10 @@ from ..ir.schema import (
     TypeExpr,
     VariantDecl,
 )
-from .ocaml_lexer import OP, TYVAR, UIDENT, LIDENT, Token
+from .lexer import OP, TYVAR, UIDENT, LIDENT, Token
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .ocaml import FileParser
+    from .reader import FileParser
 
 __all__ = ["DeclParser", "describe"]
 

@@ -19,7 +19,7 @@ keeps the layout as it is: an alignment of exactly 8 on a member whose natural a
 write (``SAREK_LAYOUT_ALIGN8``, ``_Alignas(8)``, ``alignas(8)``,
 ``__attribute__((aligned(8)))``) to pin i386 to the x86-64 layout. The scan notes which
 members each alignment is written on (``Extension.members_at``: the positions of their
-names, as pycparser reports them), and ``cheader`` checks their types. Everything else is
+names, as pycparser reports them), and ``header`` checks their types. Everything else is
 refused (any other alignment, or one on a struct, a typedef or a 4-byte member): the schema
 imported from such a header would silently disagree with the C code.
 """
@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from ..ir.types import scalars_where
+from ...ir.types import scalars_where
 
 __all__ = [
     "Extension",

@@ -2,12 +2,12 @@
 
 The header is preprocessed with ``cpp -nostdinc`` against a tiny bundled libc
 (``fake_libc/``: ``stdint.h``, ``stddef.h``, ``stdbool.h``, ``assert.h``, ``string.h``…)
-by ``c_preprocess`` (which keeps cpp away from devices and FIFOs), scanned by
-``c_extensions`` for what changes a layout (packing, alignment, ``#pragma pack``: refused,
+by ``preprocess`` (which keeps cpp away from devices and FIFOs), scanned by
+``extensions`` for what changes a layout (packing, alignment, ``#pragma pack``: refused,
 except an alignment of 8 on a member whose natural alignment is 8, as generated headers
-write), and parsed and collected by ``c_reader`` (the reader ``verify --header`` shares);
-``c_places`` maps positions back to the source (read only from the header and the files cpp
-included) and ``c_enums`` evaluates enum constants. This module turns the declarations into
+write), and parsed and collected by ``reader`` (the reader ``verify --header`` shares);
+``places`` maps positions back to the source (read only from the header and the files cpp
+included) and ``enums`` evaluates enum constants. This module turns the declarations into
 a schema, stopping at the first problem.
 Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
 ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
@@ -21,7 +21,7 @@ refused with a word on how to write a float16.
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
 header) *in the header itself*, plus those of included headers that are not given but that
 its types use. Which header holds a type, and how a member names a type of another header,
-is decided for all the headers of a command together (``c_namespace``: one namespace of
+is decided for all the headers of a command together (``namespace``: one namespace of
 typedef names, as in C). Other declarations (functions, static assertions, enums, unions,
 scalar typedefs) are not types of the schema.
 
@@ -35,7 +35,7 @@ prefixes all its constants.
 
 **Padding** members, whose names start with ``_sarek_``, are skipped wherever they are.
 
-**Module name and C names** (``c_modules``): ``--c-module HEADER=MODULE``, else a
+**Module name and C names** (``modules``): ``--c-module HEADER=MODULE``, else a
 ``// sarek-layout: module NAME`` comment in the header, else the header's stem, capitalised,
 *when* every typedef name of the header starts with ``<stem>_`` (stem compared
 case-insensitively, the prefix spelled the same in all of them): the prefix is stripped and
@@ -57,8 +57,8 @@ import os
 import re
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ..errors import SchemaError, quoted
-from ..ir.schema import (
+from ...errors import SchemaError, quoted
+from ...ir.schema import (
     CtorDecl,
     FieldDecl,
     ModuleDecl,
@@ -69,19 +69,19 @@ from ..ir.schema import (
     TypeExpr,
     VariantDecl,
 )
-from ..ir.types import TInt32
-from ..targets.naming import ARM_SUFFIX, FLOAT16_TYPEDEF, ctor_of_arm, is_padding
-from .c_extensions import (
+from ...ir.types import TInt32
+from ...targets.naming import ARM_SUFFIX, FLOAT16_TYPEDEF, ctor_of_arm, is_padding
+from .extensions import (
     MEMBER_TYPES_ACCEPTED,
     Extension,
     extensions_by_member,
     scan_extensions,
 )
-from .c_enums import enum_value
-from .c_places import Places
-from .c_preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
-from .c_modules import header_module_name
-from .c_reader import (
+from .enums import enum_value
+from .places import Places
+from .preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
+from .modules import header_module_name
+from .reader import (
     FLOAT16_HINT,
     SCALAR_SPELLINGS,
     STDINT,
@@ -90,9 +90,9 @@ from .c_reader import (
     canonical,
     parse,
 )
-from .source_files import check_regular_file
+from ..source_files import check_regular_file
 
-__all__ = ["read_header", "read_unit", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
+__all__ = ["read_unit", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
 
 #: C spelling -> the schema scalar it reads as (the C target's spellings, first scalar
 #: first: int32_t is read as int32, never as bool or unit, which C cannot tell apart).
@@ -138,7 +138,7 @@ class _Reader:
 
     Which typedefs belong to its schema, under which module and names, and how a member
     names a type of another header, is decided for all headers together
-    (``c_namespace``): it fills in ``module``, ``names`` and ``refer`` before ``module``
+    (``namespace``): it fills in ``module``, ``names`` and ``refer`` before ``module``
     is called.
     """
 
@@ -182,7 +182,7 @@ class _Reader:
             elif spelled.kind == "struct" and spelled.name in self.h.struct_typedefs:
                 yield spelled.name, member
 
-    # -- alignments of 8 (c_extensions) ---------------------------------------------------
+    # -- alignments of 8 (extensions) ---------------------------------------------------
 
     def _check_alignments(self, extensions: Sequence[Extension]) -> None:
         """An alignment of 8 is accepted where it is the natural alignment of the member it
@@ -541,14 +541,3 @@ def read_unit(
         if ext.verdict is not None:
             raise places.extension_error(ext, ext.verdict)
     return _Reader(path, parse(text, path, places), places, extensions)
-
-
-def read_header(
-    path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
-) -> ModuleDecl:
-    """Read the ``typedef struct`` declarations of the C header ``path`` into a ``ModuleDecl``
-    (``c_namespace.read_headers`` of this one header)."""
-    from .c_modules import CHeaderOptions
-    from .c_namespace import read_headers
-
-    return read_headers([path], CHeaderOptions(tuple(include_dirs), tuple(defines)))[0]

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-from ..errors import SchemaError, quoted
-from ..ir.schema import (
+from ...errors import SchemaError, quoted
+from ...ir.schema import (
     ContainerType,
     CtorDecl,
     FieldDecl,
@@ -32,6 +32,7 @@ from ..ir.schema import (
     TypeExpr,
     VariantDecl,
 )
+from ..source_files import default_module_name
 from .positions import json_duplicate_key, json_positions, toml_positions
 
 __all__ = ["read_json", "read_toml", "parse_type_expr", "default_module_name"]
@@ -44,14 +45,6 @@ SCHEMA_VERSIONS = (1,)
 _TYPE_KEYS = {"record": ("record", "fields"), "variant": ("variant", "constructors")}
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _BASE = re.compile(rf"(?:(?P<module>{_NAME})\.)?(?P<name>{_NAME})\Z")
-
-
-def default_module_name(path: str) -> str:
-    """The file's stem, capitalised as OCaml does (``geometry_lib.toml`` → ``Geometry_lib``)."""
-    import os
-
-    stem = os.path.basename(path).split(".")[0]
-    return stem[:1].upper() + stem[1:]
 
 
 def _kind(value: Any) -> str:
@@ -225,7 +218,7 @@ class _Reader:
 
 
 def _read_text(path: str) -> str:
-    from .source_files import read_schema_bytes
+    from ..source_files import read_schema_bytes
 
     raw = read_schema_bytes(path)
     try:

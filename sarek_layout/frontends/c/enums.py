@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Dict, List, Optional
 
-from ..errors import SchemaError, quoted
+from ...errors import SchemaError, quoted
 
 __all__ = ["enum_value"]
 

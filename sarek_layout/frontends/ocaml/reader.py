@@ -1,25 +1,25 @@
 """OCaml sources (SPEC §3): the ``[@@sarek.type]`` declarations of an ordinary Sarek file.
 
 A Sarek source holds kernels, ``let`` bindings, modules, comments and other types besides the
-element types. This reader tokenises the whole file (``ocaml_lexer``), walks its blocks
+element types. This reader tokenises the whole file (``lexer``), walks its blocks
 (brackets and ``struct``/``sig``/``begin``/``object`` … ``end``), finds the ``type`` items of
 the file's top level and of every ``struct … end`` (as Sarek's PPX does: its rule runs on
 every type declaration of a structure, at any depth), splits each item at its ``and``
-keywords, and parses strictly (``ocaml_decl``) only the declarations whose item attributes
+keywords, and parses strictly (``decl``) only the declarations whose item attributes
 include ``[@@sarek.type]`` or ``[@@sarek.type_private]``. Everything else is skipped by its
 extent, never parsed, so any OCaml may surround the declarations.
 
 A type of an inner module belongs to the file's module, as Sarek registers it
-(``ocaml_scope``): ``t`` in ``module M`` of ``foo.ml`` is ``Foo.t`` (C name ``Foo_t``); two
+(``scope``): ``t`` in ``module M`` of ``foo.ml`` is ``Foo.t`` (C name ``Foo_t``); two
 such types of one name are a duplicate, and ``M.t`` written in the file is rewritten to that
 type. A declaration in a signature (``sig … end``) is not a Sarek type (Sarek reads
 structures only): its ``[@@sarek.type]`` is accepted when the structure's definition carries
 one too, refused otherwise.
 
-Refused, each with the position of the offending token: what ``ocaml_decl`` refuses, types
+Refused, each with the position of the offending token: what ``decl`` refuses, types
 with no Sarek layout (``char``, ``string``…), a reference to a type of the same file that
 lacks the attribute, a ``[@@sarek.type]`` Sarek would not read, a misspelt one
-(``ocaml_attributes``), and a file with no Sarek type at all (the user gave it for a
+(``attributes``), and a file with no Sarek type at all (the user gave it for a
 reason). Every independent refusal of the file is reported (``SchemaErrors``, in the order of
 the file), except after a lexical or bracket error, which leaves nothing to go on with. Name
 checks, unknown types and the layout rules are left to ``resolve``, as for every front end.
@@ -34,8 +34,8 @@ from array import array
 from dataclasses import replace
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..errors import SchemaError, quoted, raise_collected
-from ..ir.schema import (
+from ...errors import SchemaError, quoted, raise_collected
+from ...ir.schema import (
     ContainerType,
     ModuleDecl,
     NamedType,
@@ -44,9 +44,8 @@ from ..ir.schema import (
     TypeDecl,
     TypeExpr,
 )
-from ..ir.types import SCALARS, scalar_named
-from .jsontoml import default_module_name
-from .ocaml_attributes import (
+from ...ir.types import SCALARS, scalar_named
+from .attributes import (
     ELSEWHERE,
     IN_TYPE,
     ITEM_LEVEL,
@@ -55,8 +54,8 @@ from .ocaml_attributes import (
     misplaced_message,
     near_miss_message,
 )
-from .ocaml_decl import DeclParser
-from .ocaml_lexer import (
+from .decl import DeclParser
+from .lexer import (
     KEYWORD,
     LBRACKET,
     LIDENT,
@@ -70,8 +69,8 @@ from .ocaml_lexer import (
     offsets_for,
     tokenize,
 )
-from .ocaml_scope import FILE_MODULE, InnerModules
-from .source_files import read_schema_bytes
+from .scope import FILE_MODULE, InnerModules
+from ..source_files import default_module_name, read_schema_bytes
 
 __all__ = ["read_ocaml", "SAREK_ATTRIBUTES", "NO_LAYOUT_TYPES"]
 
@@ -194,7 +193,7 @@ class FileParser:
         #: The Sarek declarations read, and the structure each is in.
         self.decls: List[TypeDecl] = []
         self.decl_modules: List[int] = []
-        #: Names of attributed declarations ``ocaml_decl`` refused (so not reported again).
+        #: Names of attributed declarations ``decl`` refused (so not reported again).
         self.failed: Set[str] = set()
         #: Declarations without the attribute, in structures: name -> its name token.
         self.plain: Dict[str, int] = {}
