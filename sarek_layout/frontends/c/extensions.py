@@ -221,138 +221,159 @@ class _Frame:
 
 def scan_extensions(text: str) -> Tuple[str, List[Extension]]:
     """``text`` with every extension blanked out, and the extensions found, in order."""
-    found: List[dict] = []
-    blanks: List[Tuple[int, int]] = []
-    file, line, line_start = "", 1, 0
-    frames = [_Frame(False)]
-    recent: List[str] = []  # the last significant tokens of the current level
-    n = len(text)
-    pos = 0
-    match = _TOKEN.match
+    scanner = _Scanner(text)
+    scanner.run()
+    return _blank(text, scanner.blanks), _judged(scanner.found)
 
-    def position(offset: int) -> Tuple[str, int, int]:
-        return file, line, offset - line_start + 1
 
-    def finish_declaration(frame: _Frame) -> None:
+#: What the scanner's token handlers return: the next position, or ``None`` to stop.
+_STOP = None
+
+
+class _Scanner:
+    """One pass over preprocessed text: line markers followed, layout pragmas and attribute
+    bodies recorded (and marked for blanking), and the declarator names each attribute
+    applies to collected per nesting level (``_Frame``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: List[dict] = []
+        self.blanks: List[Tuple[int, int]] = []
+        self.file, self.line, self.line_start = "", 1, 0
+        self.frames = [_Frame(False)]
+        self.recent: List[str] = []  # the last significant tokens of the current level
+
+    def position(self, offset: int) -> Tuple[str, int, int]:
+        return self.file, self.line, offset - self.line_start + 1
+
+    def run(self) -> None:
+        text, n, pos, match = self.text, len(self.text), 0, _TOKEN.match
+        while pos < n:
+            m = match(text, pos)
+            kind = m.lastgroup  # type: ignore[union-attr]
+            end = m.end()  # type: ignore[union-attr]
+            if kind == "newline":
+                self.line += 1
+                self.line_start = end
+            elif kind == "directive":
+                self.directive(m.group(), pos, end)  # type: ignore[union-attr]
+            elif kind in ("ident", "punct"):
+                handle = self.ident if kind == "ident" else self.punct
+                jump = handle(m.group(), pos, end)  # type: ignore[union-attr]
+                if jump is _STOP:
+                    break
+                if jump != end:  # past an attribute's body
+                    pos = jump
+                    continue
+            elif kind != "space":  # number, string, char
+                self.recent.append(kind)  # type: ignore[arg-type]
+            if len(self.recent) > 4:
+                del self.recent[:-2]
+            pos = end
+
+    def finish_declaration(self, frame: "_Frame") -> None:
         if frame.last_name is not None:
             frame.names.append(frame.last_name)
         for k in frame.pending:
-            found[k]["names"] = list(frame.names)
+            self.found[k]["names"] = list(frame.names)
         frame.pending.clear()
         frame.names.clear()
         frame.last_name = None
         frame.after_colon = False
 
-    while pos < n:
-        m = match(text, pos)
-        kind = m.lastgroup  # type: ignore[union-attr]
-        end = m.end()  # type: ignore[union-attr]
-        if kind == "newline":
-            line += 1
-            line_start = end
-        elif kind == "space":
-            pass
-        elif kind == "directive":
-            directive = m.group()  # type: ignore[union-attr]
-            marker = _LINE_MARKER.match(directive)
-            pragma = _PRAGMA.match(directive)
-            if marker is not None:
-                # ``# N "file"``: the next line is line N of that file.
-                line = int(marker.group(1)) - 1
-                if marker.group(2) is not None:
-                    file = marker.group(2)
-            elif pragma is not None and pragma.group(1) in LAYOUT_PRAGMAS:
-                found.append({
-                    "spelling": _short(directive.strip()),
-                    "where": position(pos + directive.index("#")),
-                    "verdict": "changes the alignment of the members of the structs that "
-                               "follow, so their C layout would differ from Sarek's",
-                })
-                blanks.append((pos, end))
-        elif kind == "ident":
-            word = m.group()  # type: ignore[union-attr]
-            frame = frames[-1]
-            if word in _ATTRIBUTE_KEYWORDS or word == "__declspec" or word in _SPECIFIERS:
-                open_at = _skip_space(text, end, "\n")
-                if open_at < n and text[open_at] == "(":
-                    body_end = _balanced(text, open_at, "(", ")")
-                    if body_end is None:
-                        # Unbalanced up to a ';', a brace or the end: refused, and the scan
-                        # stops here (scanning on from each such word would be quadratic).
-                        found.append(_malformed(text, pos, position(pos)))
-                        break
-                    found.append({
-                        "spelling": _short(text[pos:body_end]),
-                        "where": position(pos),
-                        "keyword": word,
-                        "body": text[open_at + 1 : body_end - 1],
-                        "frame": frame,
-                    })
-                    frame.pending.append(len(found) - 1)
-                    blanks.append((pos, body_end))
-                    line, line_start = _advance_lines(text, pos, body_end, line, line_start)
-                    pos = body_end
-                    continue
-            if frame.parens == 0 and not frame.after_colon:
-                frame.last_name = position(pos)
-            recent.append(word)
-        elif kind == "punct":
-            c = m.group()  # type: ignore[union-attr]
-            frame = frames[-1]
-            if c == "[" and text.startswith("[", _skip_space(text, end, "\n")):
-                # C23 ``[[attribute-list]]`` (C allows two '[' in a row nowhere else)
-                inner_start = _skip_space(text, end, "\n") + 1
-                close = _balanced(text, pos, "[", "]")
-                if close is None:
-                    found.append(_malformed(text, pos, position(pos)))
-                    break
-                body = text[inner_start : close - 1].rstrip()
-                found.append({
-                    "spelling": _short(text[pos:close]),
-                    "where": position(pos),
-                    "keyword": "[[",
-                    "body": body[:-1] if body.endswith("]") else body,
-                    "frame": frame,
-                })
-                frame.pending.append(len(found) - 1)
-                blanks.append((pos, close))
-                line, line_start = _advance_lines(text, pos, close, line, line_start)
-                pos = close
-                continue
-            if c in "([":
-                frame.parens += 1
-            elif c in ")]":
-                frame.parens -= 1
-            elif c == "{":
-                record = bool(recent) and (
-                    recent[-1] in ("struct", "union")
-                    or (len(recent) > 1 and recent[-2] in ("struct", "union"))
-                )
-                frames.append(_Frame(record))
-                recent = []
-                pos = end
-                continue
-            elif c == "}":
-                if len(frames) > 1:
-                    inner = frames.pop()
-                    finish_declaration(inner)
-            elif frame.parens == 0 and c in ",;":
-                if c == ";":
-                    finish_declaration(frame)
-                else:
-                    if frame.last_name is not None:
-                        frame.names.append(frame.last_name)
-                    frame.last_name = None
-                    frame.after_colon = False
-            elif frame.parens == 0 and c == ":":
-                frame.after_colon = True
-            recent.append(c)
-        else:  # number, string, char
-            recent.append(kind)  # type: ignore[arg-type]
-        if len(recent) > 4:
-            del recent[:-2]
-        pos = end
+    def directive(self, directive: str, pos: int, end: int) -> None:
+        marker = _LINE_MARKER.match(directive)
+        pragma = _PRAGMA.match(directive)
+        if marker is not None:
+            # ``# N "file"``: the next line is line N of that file.
+            self.line = int(marker.group(1)) - 1
+            if marker.group(2) is not None:
+                self.file = marker.group(2)
+        elif pragma is not None and pragma.group(1) in LAYOUT_PRAGMAS:
+            self.found.append({
+                "spelling": _short(directive.strip()),
+                "where": self.position(pos + directive.index("#")),
+                "verdict": "changes the alignment of the members of the structs that "
+                           "follow, so their C layout would differ from Sarek's",
+            })
+            self.blanks.append((pos, end))
 
+    def attribute(self, pos: int, close: int, keyword: str, body: str) -> int:
+        """Record the attribute ``text[pos:close]`` of the current level; where to go on."""
+        frame = self.frames[-1]
+        self.found.append({
+            "spelling": _short(self.text[pos:close]),
+            "where": self.position(pos),
+            "keyword": keyword,
+            "body": body,
+            "frame": frame,
+        })
+        frame.pending.append(len(self.found) - 1)
+        self.blanks.append((pos, close))
+        self.line, self.line_start = _advance_lines(self.text, pos, close, self.line,
+                                                    self.line_start)
+        return close
+
+    def ident(self, word: str, pos: int, end: int) -> Optional[int]:
+        text, frame = self.text, self.frames[-1]
+        if word in _ATTRIBUTE_KEYWORDS or word == "__declspec" or word in _SPECIFIERS:
+            open_at = _skip_space(text, end, "\n")
+            if open_at < len(text) and text[open_at] == "(":
+                body_end = _balanced(text, open_at, "(", ")")
+                if body_end is None:
+                    # Unbalanced up to a ';', a brace or the end: refused, and the scan
+                    # stops here (scanning on from each such word would be quadratic).
+                    self.found.append(_malformed(text, pos, self.position(pos)))
+                    return _STOP
+                return self.attribute(pos, body_end, word, text[open_at + 1 : body_end - 1])
+        if frame.parens == 0 and not frame.after_colon:
+            frame.last_name = self.position(pos)
+        self.recent.append(word)
+        return end
+
+    def punct(self, c: str, pos: int, end: int) -> Optional[int]:
+        text, frame = self.text, self.frames[-1]
+        if c == "[" and text.startswith("[", _skip_space(text, end, "\n")):
+            # C23 ``[[attribute-list]]`` (C allows two '[' in a row nowhere else)
+            inner_start = _skip_space(text, end, "\n") + 1
+            close = _balanced(text, pos, "[", "]")
+            if close is None:
+                self.found.append(_malformed(text, pos, self.position(pos)))
+                return _STOP
+            body = text[inner_start : close - 1].rstrip()
+            return self.attribute(pos, close, "[[", body[:-1] if body.endswith("]") else body)
+        if c in "([":
+            frame.parens += 1
+        elif c in ")]":
+            frame.parens -= 1
+        elif c == "{":
+            recent = self.recent
+            record = bool(recent) and (
+                recent[-1] in ("struct", "union")
+                or (len(recent) > 1 and recent[-2] in ("struct", "union"))
+            )
+            self.frames.append(_Frame(record))
+            self.recent = []  # a new level: its tokens start afresh
+            return end
+        elif c == "}":
+            if len(self.frames) > 1:
+                self.finish_declaration(self.frames.pop())
+        elif frame.parens == 0 and c in ",;":
+            if c == ";":
+                self.finish_declaration(frame)
+            else:
+                if frame.last_name is not None:
+                    frame.names.append(frame.last_name)
+                frame.last_name = None
+                frame.after_colon = False
+        elif frame.parens == 0 and c == ":":
+            frame.after_colon = True
+        self.recent.append(c)
+        return end
+
+
+def _judged(found: List[dict]) -> List[Extension]:
+    """The extensions found, each judged: dropped when it does not change a layout."""
     extensions = []
     for entry in found:
         if "keyword" not in entry:
@@ -367,7 +388,7 @@ def scan_extensions(text: str) -> Tuple[str, List[Extension]]:
         extensions.append(Extension(
             entry["spelling"], *entry["where"], verdict or None, names if verdict == "" else ()
         ))
-    return _blank(text, blanks), extensions
+    return extensions
 
 
 def _malformed(text: str, pos: int, where: Tuple[str, int, int]) -> dict:
