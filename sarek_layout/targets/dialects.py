@@ -43,7 +43,7 @@ class Dialect:
 
 
 # A float16 member of a C-family header is the typedef its prelude declares
-# (``ir.names.FLOAT16_TYPEDEF``): a 16-bit unsigned integer holding the IEEE 754 binary16
+# (``targets.naming.FLOAT16_TYPEDEF``): a 16-bit unsigned integer holding the IEEE 754 binary16
 # bits. C11/C++11, NVRTC and OpenCL C without cl_khr_fp16 have no 2-byte float type a struct
 # member may have, so each stores the bits (kernels convert: CUDA ``__ushort_as_half``,
 # OpenCL ``vload_half``), and the name tells ``import-c`` and ``verify --header`` that the

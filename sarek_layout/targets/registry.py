@@ -106,7 +106,7 @@ HEADER_SUFFIXES: Dict[str, str] = {s: t.name for t in TARGETS.values() for s in 
 PROBE_DIALECTS: Dict[str, Tuple[str, str]] = {
     "c": ("_Alignof({t})", "offsetof({t}, {m})"),
     "c++": ("alignof({t})", "offsetof({t}, {m})"),
-    # NVRTC has no <stddef.h>; __builtin_offsetof only exists from 13.x (TOOLCHAINS.md).
+    # NVRTC has no <stddef.h>; __builtin_offsetof only exists from 13.x (measured: docs/verify.md).
     "nvrtc": ("alignof({t})", "((unsigned long long)__INTADDR__(&((({t} *)0)->{m})))"),
     "opencl": ("__alignof__({t})", "__builtin_offsetof({t}, {m})"),
     # Metal: MSL's own operators, through clang++ for arm64 Apple (verify/drivers/metal.py).

@@ -6,8 +6,8 @@ and how it detects itself here (``detect``: ``None`` when usable, else the one l
 says what is missing and how to install it). One registry shared by ``verify`` (which
 measures layouts with them) and the test suite (which derives its toolchain lists from it
 and compiles every generated header with them). Adding a toolchain is one entry here and,
-for a new family, one driver module (docs/extending.md). Command lines are the measured ones of
-``TOOLCHAINS.md``: cross compilers run ``-ffreestanding`` so that only gcc's own
+for a new family, one driver module (docs/extending.md). Command lines are the measured ones
+(docs/verify.md, the toolchain table): cross compilers run ``-ffreestanding`` so that only gcc's own
 ``stdint.h``/``stddef.h`` are used, and ``gcc -m32`` is probed by compiling, because the
 driver exists even when the i386 libraries do not.
 """
