@@ -37,6 +37,7 @@ from shapes import SCALAR, conformance_records, conformance_variants, nested_des
 from sarek_layout.codegen import render_headers
 from sarek_layout.codegen.views import module_view
 from sarek_layout.frontends import READERS
+from sarek_layout.ir.types import SCALARS as SCALAR_TABLE
 from sarek_layout.resolve import load_schema
 from sarek_layout.ir.types import TRecord
 
@@ -137,8 +138,11 @@ def test_a_language_standard_too_old_gets_the_headers_own_error(compiler, std, s
 
 # --- make_ helpers at run time: byte images on x86-64 and i386 -------------------------------
 
+# The test's own C spelling of each scalar (an oracle, so not read from the dialect); it must
+# name every scalar of the table.
 _C_TYPE = {"int32": "int32_t", "bool": "int32_t", "unit": "int32_t", "int64": "int64_t",
            "float32": "float", "float64": "double", "float16": "uint16_t", "uint8": "uint8_t"}
+assert set(_C_TYPE) == set(SCALAR_TABLE), "a scalar of the table has no C spelling here"
 
 
 def _helper_program(schema) -> str:

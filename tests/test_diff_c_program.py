@@ -42,6 +42,7 @@ from hypothesis import strategies as st
 
 from conftest import require_toolchain
 from sarek_layout.abi import BREAKING, diff_schemas
+from sarek_layout.ir.types import SCALARS as SCALAR_TABLE
 from sarek_layout.codegen import render_headers
 from sarek_layout.resolve import load_schema
 
@@ -50,9 +51,12 @@ N = 12
 #: Bytes per type in the shared buffer.
 REGION = 4096
 
-SCALARS = ("int32", "int64", "float32", "float64", "bool")
-NON_BOOL = ("int32", "int64", "float32", "float64")
-ALL_SCALARS = SCALARS + ("unit",)
+# From the scalar table: the word-sized and wide scalars the C program writes and reads
+# (the sub-word ones have their own tests), bool apart where a field must hold a number.
+_TABLE = SCALAR_TABLE
+ALL_SCALARS = tuple(n for n, s in _TABLE.items() if not s.sub_word)
+SCALARS = tuple(n for n in ALL_SCALARS if _TABLE[n].kind != "unit")
+NON_BOOL = tuple(n for n in SCALARS if _TABLE[n].kind != "bool")
 
 Desc = Tuple  # ("record", name, [(field, type)]) | ("variant", name, [(ctor, [types])])
 
@@ -121,13 +125,12 @@ class Values:
             code = (i << 2) | (0b01 if i % 2 == 0 else 0b10)
             return bool((code >> occurrence) & 1)
         c = self.number((type_name, k, ctor, path))
-        if scalar == "int32":
-            return 1000 + c
-        if scalar == "int64":
-            return (2**21 + c) + ((c + 1) << 33)
-        if scalar == "float32":
+        s = _TABLE[scalar]
+        if not s.is_float:
+            return 1000 + c if not s.wide else (2**21 + c) + ((c + 1) << 33)
+        if not s.wide:
             return c + 0.5
-        return c + 0.25 + 2.0**-30  # float64: both 32-bit halves non-zero
+        return c + 0.25 + 2.0**-30  # a wide float: both 32-bit halves non-zero
 
 
 def _c_literal(scalar: str, value) -> str:
@@ -135,11 +138,10 @@ def _c_literal(scalar: str, value) -> str:
         return "0"
     if scalar == "bool":
         return "1" if value else "0"
-    if scalar == "int32":
-        return str(value)
-    if scalar == "int64":
-        return f"INT64_C({value})"
-    if scalar == "float32":
+    s = _TABLE[scalar]
+    if not s.is_float:
+        return f"INT64_C({value})" if s.wide else str(value)
+    if not s.wide:
         return f"{float(value).hex()}f"
     return float(value).hex()
 
@@ -147,18 +149,19 @@ def _c_literal(scalar: str, value) -> str:
 def _interpret(scalar: str, text: str):
     if scalar == "unit":
         return None
-    if scalar in ("float32", "float64"):
+    if _TABLE[scalar].is_float:
         return float.fromhex(text)
     raw = int(text)
     return raw != 0 if scalar == "bool" else raw
 
 
 def _zero(scalar: str):
-    return {"unit": None, "bool": False, "float32": 0.0, "float64": 0.0}.get(scalar, 0)
+    kind = _TABLE[scalar].kind
+    return None if kind == "unit" else False if kind == "bool" else 0.0 if kind == "float" else 0
 
 
 def _printf(scalar: str, access: str) -> Tuple[str, str]:
-    if scalar in ("float32", "float64"):
+    if _TABLE[scalar].is_float:
         return "%a", f"(double)arr[k]{access}"
     return "%lld", f"(long long)arr[k]{access}"
 

@@ -16,9 +16,11 @@ from hypothesis import strategies as st
 
 from sarek_layout.explain import walk as walk_module
 from sarek_layout.explain.walk import data_bytes
+from sarek_layout.ir.types import SCALARS as SCALAR_TABLE
 from sarek_layout.resolve import load_schema
 
-SCALARS = ("int32", "int64", "float32", "float64", "bool")
+#: Every scalar of the table but unit (which stores nothing a reader reads).
+SCALARS = tuple(name for name, s in SCALAR_TABLE.items() if s.kind != "unit")
 
 
 def _leaf_union(st_type) -> int:

@@ -17,6 +17,7 @@ from sarek_layout import TFloat16, TFloat32, TFloat64, TInt32, TRecord, TUint8, 
 from sarek_layout.cli.main import main
 from sarek_layout.explain import reorder
 from sarek_layout.explain.reorder import advise, best_order, inversions, smallest_size, suggested_order
+from sarek_layout.ir.types import SCALARS as SCALAR_TABLE
 from sarek_layout.resolve import load_schema
 from shapes import SCALAR, CONFORMANCE_SCALARS
 
@@ -272,8 +273,8 @@ _NESTED_JSON = [
     {"record": "mixed", "fields": [["d", "float64"], ["i", "int32"]]},                # 16, align 8
 ]
 _FIELD_TYPES = ("int32", "float32", "bool", "int64", "float64", "pair", "trio", "mixed")
-# Every scalar, Sarek's newer 1- and 2-byte ones included.
-_ALL_SCALARS = ("int32", "float32", "bool", "unit", "int64", "float64", "float16", "uint8")
+# Every scalar of the table, Sarek's newer 1- and 2-byte ones included.
+_ALL_SCALARS = tuple(SCALAR_TABLE)
 
 
 def _limited(memory_bytes):

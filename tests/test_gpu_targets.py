@@ -14,9 +14,11 @@ from conftest import EXAMPLES, require_toolchain
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
 from sarek_layout.resolve import load_schema
+from sarek_layout.targets import TARGETS
 from sarek_layout.verify.drivers import HeaderSet
 
-GPU_TARGETS = ("glsl", "wgsl", "metal")
+#: From the registry: every GPU API target.
+GPU_TARGETS = tuple(name for name, t in TARGETS.items() if t.gpu_api)
 
 
 def _schema(tmp_path, types, module="M", name="m.json"):
@@ -32,33 +34,45 @@ def _files(schema, target):
 def _compiles(target, files, tmp_path):
     """Compile ``files`` (name -> text) with the target's compiler; fail with its output."""
     headers = HeaderSet(tuple(files.items()), tuple(files))
-    if target == "glsl":
-        require_toolchain("glslang")
-        from sarek_layout.verify.drivers.glsl import compile_glsl
+    _COMPILERS[target](files, headers, tmp_path)
 
-        compile_glsl("glslang", "#version 450\n#extension GL_GOOGLE_include_directive : require\n"
-                     + headers.include_lines() + "layout(local_size_x = 1) in;\nvoid main() {}\n",
-                     headers)
-    elif target == "wgsl":
-        require_toolchain("naga")
-        from sarek_layout.verify.drivers.wgsl import validate_wgsl
 
-        validate_wgsl("\n".join(files.values()))
-    else:
-        require_toolchain("metal-proxy")
-        from sarek_layout.verify.drivers.metal import METAL_PROXY_ARGS, METAL_SHIM
+def _glslang(files, headers, tmp_path):
+    require_toolchain("glslang")
+    from sarek_layout.verify.drivers.glsl import compile_glsl
 
-        from sarek_layout.verify.drivers.gpu_probes import lay_out
+    compile_glsl("glslang", "#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+                 + headers.include_lines() + "layout(local_size_x = 1) in;\nvoid main() {}\n",
+                 headers)
 
-        lay_out(headers, str(tmp_path))
-        (tmp_path / "shim").mkdir(exist_ok=True)
-        (tmp_path / "shim" / "metal_stdlib").write_text(METAL_SHIM)
-        src = tmp_path / "all.cpp"
-        src.write_text(headers.include_lines())
-        proc = subprocess.run([*METAL_PROXY_ARGS, "-Wall", "-Wextra", "-Werror", "-Wpadded",
-                               "-fsyntax-only", f"-I{tmp_path / 'shim'}", f"-I{tmp_path}", str(src)],
-                              capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
+
+def _naga(files, headers, tmp_path):
+    require_toolchain("naga")
+    from sarek_layout.verify.drivers.wgsl import validate_wgsl
+
+    validate_wgsl("\n".join(files.values()))
+
+
+def _metal_proxy(files, headers, tmp_path):
+    require_toolchain("metal-proxy")
+    from sarek_layout.verify.drivers.gpu_probes import lay_out
+    from sarek_layout.verify.drivers.metal import METAL_PROXY_ARGS, METAL_SHIM
+
+    lay_out(headers, str(tmp_path))
+    (tmp_path / "shim").mkdir(exist_ok=True)
+    (tmp_path / "shim" / "metal_stdlib").write_text(METAL_SHIM)
+    src = tmp_path / "all.cpp"
+    src.write_text(headers.include_lines())
+    proc = subprocess.run([*METAL_PROXY_ARGS, "-Wall", "-Wextra", "-Werror", "-Wpadded",
+                           "-fsyntax-only", f"-I{tmp_path / 'shim'}", f"-I{tmp_path}", str(src)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+#: How each GPU target's files are compiled (its language's compiler, with warnings as errors
+#: where it has them); a GPU target of the registry without one fails at import.
+_COMPILERS = {"glsl": _glslang, "wgsl": _naga, "metal": _metal_proxy}
+assert set(_COMPILERS) == set(GPU_TARGETS), "a GPU target of the registry has no compile step"
 
 
 @pytest.mark.parametrize("target", GPU_TARGETS)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from sarek_layout.host.plan import INLINE_SLOTS
 from sarek_layout.targets.names import emitted_name_problem, identifier_problem
 from sarek_layout.ir.types import (
+    SCALARS,
     TBool,
     TFloat16,
     TFloat32,
@@ -32,8 +33,9 @@ from sarek_layout.layout.core import record_layout_of, variant_layout
 
 #: The scalars of the conformance shapes (unit has no value worth a shape of its own).
 CONFORMANCE_SCALARS = (TInt32, TFloat32, TBool, TInt64, TFloat64)
-#: Every scalar, Sarek's newer 2- and 1-byte ones included (the hypothesis strategies).
-ALL_SCALARS = CONFORMANCE_SCALARS + (TUnit, TFloat16, TUint8)
+#: Every scalar of the table, Sarek's newer 2- and 1-byte ones included (the hypothesis
+#: strategies), the conformance ones first.
+ALL_SCALARS = CONFORMANCE_SCALARS + tuple(s for s in SCALARS.values() if s not in CONFORMANCE_SCALARS)
 
 FORMAT = {TInt32: "i", TFloat32: "f", TBool: "i", TUnit: "i", TInt64: "q", TFloat64: "d",
           TFloat16: "e", TUint8: "B"}
@@ -42,6 +44,9 @@ C_TYPE = {TInt32: "int32_t", TFloat32: "float", TBool: "int32_t", TUnit: "int32_
           TInt64: "int64_t", TFloat64: "double", TFloat16: "uint16_t", TUint8: "uint8_t"}
 NUMPY = {TInt32: "=i4", TFloat32: "=f4", TBool: "=i4", TUnit: "=i4", TInt64: "=i8", TFloat64: "=f8",
          TFloat16: "=f2", TUint8: "=u1"}
+# The tables above are the tests' own oracles (not read from the package); each must name
+# every scalar of the table, so a new scalar fails here until it has its expected facts.
+assert all(set(table) == set(SCALARS.values()) for table in (FORMAT, C_TYPE, NUMPY))
 
 
 def conformance_records() -> Iterator[TRecord]:

@@ -49,6 +49,8 @@ class Target:
     #: GLSL/WGSL: no unions, payloads in 32-bit words; verify probes them through the
     #: generated accessors, one toolchain run per target.
     word_based: bool = False
+    #: A GPU API's shading language (docs/gpu-apis.md: GLSL, WGSL, Metal).
+    gpu_api: bool = False
 
     @property
     def is_c_header(self) -> bool:
@@ -81,12 +83,12 @@ TARGETS: Dict[str, Target] = {
         # GPU API targets (issue #14, docs/gpu-apis.md)
         Target("glsl", ".glsl", "glsl.glsl.j2",
                "GLSL 4.50 structs for Vulkan std430 buffers, with payload accessors",
-               view="glsl", dialect=GLSL, word_based=True),
+               view="glsl", dialect=GLSL, word_based=True, gpu_api=True),
         Target("wgsl", ".wgsl", "wgsl.wgsl.j2",
                "WGSL structs for WebGPU storage buffers, with payload accessors",
-               view="wgsl", dialect=WGSL, word_based=True),
+               view="wgsl", dialect=WGSL, word_based=True, gpu_api=True),
         Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
-               view="metal", dialect=METAL, probe_dialects=("metal",)),
+               view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True),
     )
 }
 
