@@ -201,3 +201,14 @@ def flatten(batches: Sequence[Sequence[tuple]]) -> List[tuple]:
             else:
                 out.append((kind, rename[name], [(c, [r(t) for t in args]) for c, args in members]))
     return out
+
+
+def json_schema_of(descs) -> dict:
+    """A JSON schema document (module ``H``) of descriptions ``(kind, name, members)``."""
+    types = []
+    for kind, name, members in descs:
+        if kind == "record":
+            types.append({"record": name, "fields": [[f, t] for f, t in members]})
+        else:
+            types.append({"variant": name, "constructors": [[c, list(a)] for c, a in members]})
+    return {"module": "H", "types": types}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import c_oracle
 from conftest import EXAMPLES, require_toolchain
-from shapes import flatten, nested_descriptions
+from shapes import flatten, json_schema_of, nested_descriptions
 from sarek_layout.cli.main import main
 
 GEOMETRY = str(EXAMPLES / "geometry.toml")
@@ -74,16 +74,6 @@ def test_unknown_type_and_bad_usage_exit_2(capsys, tmp_path):
         raise AssertionError("argparse should exit 2 without schema files")
 
 
-def _json_schema(descs) -> dict:
-    types = []
-    for kind, name, members in descs:
-        if kind == "record":
-            types.append({"record": name, "fields": [[f, t] for f, t in members]})
-        else:
-            types.append({"variant": name, "constructors": [[c, list(a)] for c, a in members]})
-    return {"module": "H", "types": types}
-
-
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(st.lists(nested_descriptions(), min_size=1, max_size=25), st.randoms())
@@ -93,7 +83,7 @@ def test_layout_json_agrees_with_the_c_compiler(tmp_path, capsys, families, rnd:
     descs = flatten(families)
     rnd.shuffle(descs)
     path = tmp_path / "h.json"
-    path.write_text(json.dumps(_json_schema(descs)))
+    path.write_text(json.dumps(json_schema_of(descs)))
     capsys.readouterr()
     assert main(["layout", str(path), "--json"]) == 0
     reported = {t["name"]: t for t in json.loads(capsys.readouterr().out)["types"]}

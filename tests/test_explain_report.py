@@ -12,8 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from shapes import flatten, nested_descriptions
-from test_cli_layout import _json_schema
+from shapes import flatten, json_schema_of, nested_descriptions
 from sarek_layout.cli.main import main
 from sarek_layout.explain.walk import Hole, Member, walk_types
 from sarek_layout.resolve import load_schema
@@ -191,7 +190,7 @@ def test_walk_of_the_example_tiles_every_byte():
 def test_walk_tiles_every_byte_and_agrees_with_the_layout_core(tmp_path, families):
     """Random nested schemas: members and holes tile each level, scalars are the core's leaves."""
     path = tmp_path / "h.json"
-    path.write_text(json.dumps(_json_schema(flatten(families))))
+    path.write_text(json.dumps(json_schema_of(flatten(families))))
     _check_walks(load_schema([str(path)]))
 
 
