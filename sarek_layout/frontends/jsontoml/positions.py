@@ -321,10 +321,7 @@ def _toml_value(tokens: _TomlTokens, path: PathKey, note, nearest: _Nearest) -> 
     stack: List[list] = []
     while tokens.next is not None:
         kind, tok, start = tokens.next
-        if kind == "newline" and stack:
-            tokens.take()
-            continue
-        if stack and kind == "punct" and tok == ",":
+        if stack and (kind == "newline" or (kind == "punct" and tok == ",")):
             tokens.take()
             continue
         if stack and kind == "punct" and tok in ("]", "}"):
@@ -338,31 +335,12 @@ def _toml_value(tokens: _TomlTokens, path: PathKey, note, nearest: _Nearest) -> 
             note(path, start)
             on_path = _is_prefix(path, nearest)
         elif stack[-1][2]:
-            # key = value inside an inline table: the key's parts, one level each
-            keys = []
-            while tokens.next is not None and not (
-                tokens.next[0] == "punct" and tokens.next[1] == "="
-            ):
-                if tokens.next[0] in ("str", "bare"):
-                    keys.extend(_toml_keys(tokens.next[1]))
-                tokens.take()
-            tokens.take()
-            if tokens.next is None:
+            entry = _inline_table_entry(tokens, stack[-1], nearest)
+            if entry is None:
                 return
-            kind, tok, start = tokens.next
-            depth, on_path = stack[-1][0], stack[-1][1]
-            for key in keys:
-                on_path = on_path and nearest.on_path(depth, key)
-                depth += 1
-            if on_path and nearest.seen(depth, start):
-                raise _Found(start)
+            kind, tok, start, depth, on_path = entry
         else:
-            depth = stack[-1][0]
-            on_path = stack[-1][1] and nearest.on_path(depth, stack[-1][3])
-            stack[-1][3] += 1
-            depth += 1
-            if on_path and nearest.seen(depth, start):
-                raise _Found(start)
+            depth, on_path = _array_element(stack[-1], start, nearest)
         tokens.take()
         if kind == "punct" and tok == "[":
             stack.append([depth, on_path, False, 0])
@@ -370,6 +348,38 @@ def _toml_value(tokens: _TomlTokens, path: PathKey, note, nearest: _Nearest) -> 
             stack.append([depth, on_path, True, 0])
         elif not stack:
             return
+
+
+def _inline_table_entry(tokens: _TomlTokens, frame: list, nearest: _Nearest):
+    """``key = value`` inside an inline table: the key's parts consumed, one level each; the
+    value's token with its depth and whether it is on the path (``None`` at the end)."""
+    keys = []
+    while tokens.next is not None and not (tokens.next[0] == "punct" and tokens.next[1] == "="):
+        if tokens.next[0] in ("str", "bare"):
+            keys.extend(_toml_keys(tokens.next[1]))
+        tokens.take()
+    tokens.take()
+    if tokens.next is None:
+        return None
+    kind, tok, start = tokens.next
+    depth, on_path = frame[0], frame[1]
+    for key in keys:
+        on_path = on_path and nearest.on_path(depth, key)
+        depth += 1
+    if on_path and nearest.seen(depth, start):
+        raise _Found(start)
+    return kind, tok, start, depth, on_path
+
+
+def _array_element(frame: list, start, nearest: _Nearest):
+    """The next element of an array: its depth and whether it is on the path."""
+    depth = frame[0]
+    on_path = frame[1] and nearest.on_path(depth, frame[3])
+    frame[3] += 1
+    depth += 1
+    if on_path and nearest.seen(depth, start):
+        raise _Found(start)
+    return depth, on_path
 
 
 def _is_prefix(path: PathKey, nearest: _Nearest) -> bool:
