@@ -354,37 +354,10 @@ class FileParser:
             # Directly among the items of the innermost block, not inside a bracket in it.
             here = d == blocks.depths[-1]
             if kind == KEYWORD:
-                word = tokens.text(i)
-                if word == "type":
-                    block = blocks.kinds[-1]
-                    if here and block != _OTHER and not (
-                        i > 0 and tokens.text(i - 1) in _NOT_ITEM_AFTER
-                    ):
-                        i = self._type_item(i, block, blocks.modules[-1])
-                        blocks.bind(None, -1)
-                        blocks.in_module_item[-1] = 0
-                        continue
-                elif word == "struct":
-                    inner = self.modules.add(blocks.take(d), blocks.modules[-1])
-                    blocks.push(_STRUCT, d + 1, inner)
-                elif word == "sig":
-                    blocks.push(_SIG, d + 1, blocks.modules[-1])
-                elif word in _BLOCK_KEYWORDS:
-                    blocks.push(_OTHER, d + 1, blocks.modules[-1])
-                elif word == "end":
-                    blocks.pop()
-                elif word == "module":  # ``let module M = struct`` may be in brackets
-                    blocks.bind(self._module_name(i + 1), d)
-                    if here:
-                        blocks.in_module_item[-1] = 1
-                elif word == "and":
-                    if here and blocks.in_module_item[-1]:  # module rec A … and B …
-                        blocks.bind(self._module_name(i + 1), d)
-                elif word in _ITEM_KEYWORDS:
-                    if blocks.pending_depths[-1] == d:
-                        blocks.bind(None, -1)
-                    if here:
-                        blocks.in_module_item[-1] = 0
+                jump = self._keyword(i, d, here, blocks)
+                if jump is not None:
+                    i = jump
+                    continue
             elif kind == LBRACKET:
                 if tokens.first_char(i) == "[":
                     in_items = here and blocks.kinds[-1] != _OTHER
@@ -393,6 +366,43 @@ class FileParser:
                 blocks.bind(None, -1)
                 blocks.in_module_item[-1] = 0
             i += 1
+
+    def _keyword(self, i: int, d: int, here: bool, blocks: "_Blocks") -> Optional[int]:
+        """The keyword at ``i`` (depth ``d``; ``here``: among the innermost block's items):
+        blocks opened or closed, module names bound; a type item read, and where it ends
+        returned (``None``: go on with the next token)."""
+        word = self.tokens.text(i)
+        if word == "type":
+            block = blocks.kinds[-1]
+            if here and block != _OTHER and not (
+                i > 0 and self.tokens.text(i - 1) in _NOT_ITEM_AFTER
+            ):
+                end = self._type_item(i, block, blocks.modules[-1])
+                blocks.bind(None, -1)
+                blocks.in_module_item[-1] = 0
+                return end
+        elif word == "struct":
+            inner = self.modules.add(blocks.take(d), blocks.modules[-1])
+            blocks.push(_STRUCT, d + 1, inner)
+        elif word == "sig":
+            blocks.push(_SIG, d + 1, blocks.modules[-1])
+        elif word in _BLOCK_KEYWORDS:
+            blocks.push(_OTHER, d + 1, blocks.modules[-1])
+        elif word == "end":
+            blocks.pop()
+        elif word == "module":  # ``let module M = struct`` may be in brackets
+            blocks.bind(self._module_name(i + 1), d)
+            if here:
+                blocks.in_module_item[-1] = 1
+        elif word == "and":
+            if here and blocks.in_module_item[-1]:  # module rec A … and B …
+                blocks.bind(self._module_name(i + 1), d)
+        elif word in _ITEM_KEYWORDS:
+            if blocks.pending_depths[-1] == d:
+                blocks.bind(None, -1)
+            if here:
+                blocks.in_module_item[-1] = 0
+        return None
 
     def _module_name(self, i: int) -> Optional[str]:
         """The module a ``module`` (or ``and``) at ``i - 1`` binds, if it binds one."""
