@@ -3,8 +3,9 @@
 Templates live at the top of the repository (``templates/``) and ship in the wheel as the
 package data of ``sarek_layout.templates``: an installed copy reads them from the package, a
 source checkout from the repository. The environment is strict (an undefined name is an
-error, never an empty string), trims block whitespace, and compiles each template once per process: compiled templates are
-never kept in, or read back from, a file (see ``environment``).
+error, never an empty string), trims block whitespace, and compiles each template once per
+process: compiled templates are never kept in, or read back from, a file (see
+``environment``).
 """
 
 from __future__ import annotations
