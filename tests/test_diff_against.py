@@ -193,6 +193,21 @@ def test_against_reads_the_revisions_included_typedefs(tmp_path, where):
     assert result.returncode == 0 and result.stdout.startswith("identical:"), result.stdout
 
 
+def test_against_a_generated_header_git_does_not_track_is_read_from_the_work_tree(tmp_path):
+    """A build's config.h (ignored by git) has no version at the revision: OLD includes the
+    work tree's, and says so in a note; it is not a missing file."""
+    repo = new_repo(tmp_path / "repo")
+    write(repo / ".gitignore", "build/\n")
+    write(repo / "build" / "types.h", "#include <stdint.h>\ntypedef int32_t T;\n")
+    write(repo / "s" / "geo.h", HEADER)
+    commit_all(repo)
+    result = diff(repo, "--against", "HEAD", "s/geo.h", "-I", "build")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == ("note: build/types.h: not in git; HEAD's headers "
+                                             "include the work tree's file")
+    assert "identical:" in result.stdout
+
+
 def test_against_names_an_error_in_an_included_file_of_the_revision(tmp_path):
     repo = new_repo(tmp_path / "repo")
     write(repo / "inc" / "types.h", "typedef int T\n")  # no ';'
