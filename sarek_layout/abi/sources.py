@@ -16,13 +16,8 @@ shell), a revision may not start with ``-`` (it would become an option) and is r
 once to a commit id with ``--end-of-options``; paths are passed after ``--`` with
 ``--literal-pathspecs`` (no pathspec magic), and every blob is read by its object id.
 
-The repository is hostile too (a pull request's checkout, a downloaded tarball): its
-configuration may name programs that git runs. git's own answer to untrusted repositories,
-``safe.directory``, only refuses those of another owner; so every git command here runs
-with the settings of ``_GIT_CONFIG`` and ``_git_env`` on its command line and in its
-environment, which win over the repository's: no fsmonitor, hook or transport (so no lazy
-fetch of a partial clone's missing objects, whose ``uploadpack`` is a program), no index
-read, no embedded bare repository. Names of files are bytes (``surrogateescape``).
+The repository is hostile too: git runs as ``git_repo`` says, so that nothing its
+configuration names can run.
 """
 
 from __future__ import annotations
@@ -30,21 +25,17 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import stat
-import subprocess
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import UsageError
 from ..frontends import READERS, is_header
+from .git_repo import MAX_BLOB_BYTES, Repository, git_env, shown_path, top_level
 
 __all__ = ["SCHEMA_SUFFIXES", "schema_files", "RevisionFiles", "at_revision", "MAX_BLOB_BYTES"]
 
 #: Suffixes of schema files, for folders: those the front ends have a reader for.
 SCHEMA_SUFFIXES = tuple(READERS)
-
-#: Largest schema file read from git (a schema is kilobytes; this only stops a huge blob).
-MAX_BLOB_BYTES = 64 * 1024 * 1024
 
 #: Longest revision accepted (branch names, ``HEAD~3``, ``origin/main@{1}``, object ids).
 MAX_REVISION_CHARS = 256
@@ -52,19 +43,6 @@ MAX_REVISION_CHARS = 256
 #: Most files, and bytes, a revision's C headers may include (a header includes tens).
 MAX_INCLUDED_FILES = 10_000
 MAX_INCLUDED_BYTES = 256 << 20
-
-#: ``git -c`` settings that win over the repository's own configuration. The index is never
-#: read (``GIT_INDEX_FILE`` names no file), so ``core.fsmonitor`` has nothing to run for, and
-#: is switched off too; no hook; no transport (``GIT_ALLOW_PROTOCOL`` below also overrides a
-#: repository's ``protocol.<name>.allow``), so nothing is fetched and no ``uploadpack``,
-#: ``sshCommand`` or remote helper runs; a bare repository is used only when named.
-_GIT_CONFIG = (
-    "core.fsmonitor=false",
-    "core.hooksPath=/dev/null",
-    "protocol.allow=never",
-    "safe.bareRepository=explicit",
-    "core.untrackedCache=false",
-)
 
 
 def _is_schema(name: str) -> bool:
@@ -107,50 +85,6 @@ class RevisionFiles:
     include_dirs: List[str] = field(default_factory=list)
 
 
-def _git_env(scratch: str) -> Dict[str, str]:
-    """The environment of every git command (see ``_GIT_CONFIG``); ``scratch`` is a folder
-    of ours, where the index file git is pointed at does not exist."""
-    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C", GIT_ALLOW_PROTOCOL="",
-               GIT_NO_LAZY_FETCH="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat",
-               GIT_INDEX_FILE=os.path.join(os.path.abspath(scratch), "no-index"))
-    for name in ("GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_PROXY_COMMAND",
-                 "GIT_ASKPASS"):
-        env.pop(name, None)
-    return env
-
-
-def _git(args: Sequence[Union[str, bytes]], cwd: str,
-         env: Dict[str, str]) -> subprocess.CompletedProcess:
-    """``git ARGS`` in ``cwd`` (a path may be bytes: names need not be UTF-8); output in
-    bytes."""
-    options = [a for setting in _GIT_CONFIG for a in ("-c", setting)]
-    try:
-        return subprocess.run(["git", *options, "--literal-pathspecs", "--no-pager", "-C", cwd,
-                               *args], capture_output=True, env=env, timeout=300,
-                              stdin=subprocess.DEVNULL)
-    except FileNotFoundError:
-        raise UsageError("--against needs git, and git is not on PATH") from None
-    except subprocess.TimeoutExpired:
-        raise UsageError(f"git {os.fsdecode(args[0])} did not answer within 300 s in "
-                         f"{shown_path(cwd)}") from None
-    except OSError as e:
-        raise UsageError(f"cannot run git in {shown_path(cwd)} ({e.strerror})") from None
-
-
-def shown_path(path: str) -> str:
-    """``path`` for a message of one line: bytes that are not UTF-8 and control characters
-    escaped (a name read from git or the disk may hold either)."""
-    return path if path.isprintable() else ascii(path)[1:-1]
-
-
-def _first_line(stderr) -> str:
-    text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else stderr
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    # git may warn first (``lazy fetching disabled``): the error is the line that says so.
-    errors = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
-    return shown_path((errors or lines)[0]) if lines else "no message"
-
-
 def _check_revision(revision: str) -> None:
     # Spaces are fine (HEAD@{2 days ago}): git gets a list argv, never a shell. A leading
     # '-' would make it an option, and control characters have no place in a revision.
@@ -158,108 +92,6 @@ def _check_revision(revision: str) -> None:
             or not revision.isprintable()):
         raise UsageError(f"not a git revision: {revision[:MAX_REVISION_CHARS]!r} (a branch, tag, "
                          f"commit id or expression such as HEAD~1, not starting with '-')")
-
-
-class _Repository:
-    """One git work tree and the commit the revision names in it."""
-
-    def __init__(self, top: str, revision: str, index: int, env: Dict[str, str]) -> None:
-        self.top = top
-        self.index = index
-        self.env = env
-        self._tree: Optional[Dict[str, Tuple[str, str]]] = None
-        self._head: Optional[Set[str]] = None
-        self._links: Tuple[str, ...] = ()
-        proc = _git(["rev-parse", "--verify", "--quiet", "--end-of-options",
-                     os.fsencode(f"{revision}^{{commit}}")], top, env)
-        commit = os.fsdecode(proc.stdout).strip()
-        if proc.returncode != 0 or not commit or not all(c in "0123456789abcdef" for c in commit):
-            raise UsageError(f"unknown revision {revision!r} in the git repository "
-                             f"{shown_path(top)}")
-        self.commit = commit
-
-    def entries(self, rel: str, recursive: bool = False) -> List[Tuple[str, str, str, str]]:
-        """``ls-tree`` of ``rel`` at the commit: (mode, type, object, path) each. Not ``-l``:
-        sizes need the objects themselves, which a partial clone may lack (``size``)."""
-        args = ["ls-tree", "-z"] + (["-r", "--full-tree"] if recursive else [])
-        proc = _git(args + [self.commit, "--", os.fsencode(rel)], self.top, self.env)
-        if proc.returncode != 0:
-            raise UsageError(f"git ls-tree failed in {shown_path(self.top)}: "
-                             f"{_first_line(proc.stderr)}")
-        out = []
-        for record in proc.stdout.split(b"\0"):
-            if not record:
-                continue
-            head, _, path = record.partition(b"\t")
-            parts = head.decode("ascii", "replace").split()
-            if len(parts) == 3:
-                out.append((parts[0], parts[1], parts[2], os.fsdecode(path)))
-        return out
-
-    def tree(self) -> Dict[str, Tuple[str, str]]:
-        """Every file of the commit: path -> (mode, object); read once."""
-        if self._tree is None:
-            listed = self.entries(".", recursive=True)
-            self._tree = {e[3]: (e[0], e[2]) for e in listed if e[1] == "blob"}
-            self._links = tuple(e[3] + "/" for e in listed if e[1] == "commit")
-        return self._tree
-
-    def untracked(self, rel: str, limit: int) -> Optional[bytes]:
-        """The work tree's regular file at ``rel`` when git tracks it neither at the commit
-        nor at HEAD, nor in a submodule (a header the build generates, such as a config.h
-        in a build folder): the revision has no version of it. None otherwise."""
-        if rel in self.tree() or rel.startswith(self._links):
-            return None
-        if self._head is None:
-            proc = _git(["ls-tree", "-z", "-r", "--full-tree", "--name-only", "HEAD"], self.top,
-                        self.env)
-            self._head = {os.fsdecode(p) for p in proc.stdout.split(b"\0") if p} \
-                if proc.returncode == 0 else set()
-        if rel in self._head:
-            return None
-        path = os.path.join(self.top, *rel.split("/"))
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-        except OSError:
-            return None
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None  # a FIFO or device: never waited on
-            data = f.read(limit + 1)
-        if len(data) > limit:
-            raise UsageError(f"{shown_path(path)}: more than {limit} bytes")
-        return data
-
-    def _missing(self, obj: str, shown: str, proc) -> UsageError:
-        return UsageError(f"{shown}: git cannot read the object {obj} in "
-                          f"{shown_path(self.top)} ({_first_line(proc.stderr)}); diff "
-                          f"--against reads only objects the repository holds and never "
-                          f"fetches (in a partial clone, fetch the revision first)")
-
-    def blob(self, obj: str, shown: str, limit: int = MAX_BLOB_BYTES) -> bytes:
-        """The blob ``obj``, ``UsageError`` when it is missing or larger than ``limit``."""
-        proc = _git(["cat-file", "-s", obj], self.top, self.env)
-        size = proc.stdout.strip()
-        if proc.returncode != 0 or not size.isdigit():
-            raise self._missing(obj, shown, proc)
-        if int(size) > limit:
-            raise UsageError(f"{shown}: {int(size)} bytes, more than the {limit} a file read "
-                             f"from git may have")
-        proc = _git(["cat-file", "blob", obj], self.top, self.env)
-        if proc.returncode != 0:
-            raise self._missing(obj, shown, proc)
-        return proc.stdout
-
-
-def _top_level(path: str, env: Dict[str, str]) -> str:
-    folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise UsageError(f"{shown_path(path)}: no such file or folder")
-    proc = _git(["rev-parse", "--show-toplevel"], folder, env)
-    if proc.returncode != 0:
-        raise UsageError(f"{shown_path(path)}: --against needs a git work tree, and "
-                         f"{shown_path(folder)} is not in one ({_first_line(proc.stderr)})")
-    return os.path.realpath(os.fsdecode(proc.stdout.rstrip(b"\n")))
 
 
 def _safe_relative(path: str) -> bool:
@@ -282,14 +114,14 @@ def at_revision(revision: str, paths: Sequence[str], into: str,
     with what their C headers include there; ``include_dirs`` are the ``-I`` folders."""
     _check_revision(revision)
     into = os.path.abspath(into)
-    env = _git_env(into)
+    env = git_env(into)
     files = RevisionFiles()
-    repos: Dict[str, _Repository] = {}
+    repos: Dict[str, Repository] = {}
     for path in paths:
-        top = _top_level(path, env)
+        top = top_level(path, env)
         repo = repos.get(top)
         if repo is None:
-            repo = repos[top] = _Repository(top, revision, len(repos), env)
+            repo = repos[top] = Repository(top, revision, len(repos), env)
         rel = os.path.relpath(os.path.realpath(os.path.abspath(path)), top).replace(os.sep, "/")
         if rel != "." and not _safe_relative(rel):
             raise UsageError(f"{shown_path(path)}: outside the git work tree {shown_path(top)}")
@@ -325,11 +157,11 @@ def at_revision(revision: str, paths: Sequence[str], into: str,
     return files
 
 
-def _copy_path(into: str, repo: _Repository, rel_path: str) -> str:
+def _copy_path(into: str, repo: Repository, rel_path: str) -> str:
     return os.path.join(into, str(repo.index), *rel_path.split("/"))
 
 
-def _revision_include_dirs(include_dirs: Sequence[str], repos: Dict[str, _Repository],
+def _revision_include_dirs(include_dirs: Sequence[str], repos: Dict[str, Repository],
                            into: str) -> List[str]:
     """Each ``-I`` folder inside one of ``repos``, replaced by its place among the copies
     (made, so that it exists even when the revision has no such folder)."""
@@ -361,7 +193,7 @@ _INCLUDE = re.compile(
 
 
 def _write_included(revision: str, headers: List[str], include_dirs: List[str],
-                    repos: Dict[str, _Repository], into: str, files: RevisionFiles) -> None:
+                    repos: Dict[str, Repository], into: str, files: RevisionFiles) -> None:
     """Write from the revision every file the C ``headers`` (copies) can include, through
     their folders and ``include_dirs`` (as cpp searches them), and the files those include,
     so that no include of OLD reaches the work tree's version of a file. A file git does
@@ -422,8 +254,8 @@ def _write_included(revision: str, headers: List[str], include_dirs: List[str],
                     todo.append(candidate)
 
 
-def _from_revision(candidate: str, repos: Dict[str, _Repository],
-                   into: str) -> Optional[Tuple[_Repository, str]]:
+def _from_revision(candidate: str, repos: Dict[str, Repository],
+                   into: str) -> Optional[Tuple[Repository, str]]:
     """(repository, path there) when ``candidate`` is a place among the copies."""
     for repo in repos.values():
         rel = _inside(candidate, os.path.join(into, str(repo.index)))
@@ -432,7 +264,7 @@ def _from_revision(candidate: str, repos: Dict[str, _Repository],
     return None
 
 
-def _resolve(repo: _Repository, rel: str, shown: str) -> Optional[Tuple[str, str]]:
+def _resolve(repo: Repository, rel: str, shown: str) -> Optional[Tuple[str, str]]:
     """The regular file at ``rel`` in the commit, a relative symbolic link inside it
     followed (a few times); None when there is none (cpp then finds no file there)."""
     for _ in range(8):
@@ -448,7 +280,7 @@ def _resolve(repo: _Repository, rel: str, shown: str) -> Optional[Tuple[str, str
     return None
 
 
-def _write_blob(repo: _Repository, revision: str, mode: str, kind: str, obj: str,
+def _write_blob(repo: Repository, revision: str, mode: str, kind: str, obj: str,
                 rel_path: str, into: str, display: Dict[str, str]) -> str:
     shown = f"{revision}:{shown_path(rel_path)}"
     if kind != "blob" or mode not in ("100644", "100755"):
