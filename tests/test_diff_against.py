@@ -131,6 +131,31 @@ def test_against_never_fetches_a_partial_clones_missing_object(tmp_path):
     assert result.stdout == ""
 
 
+def test_git_as_run_by_diff_fetches_nothing_even_where_the_repository_allows_it(tmp_path):
+    """The layer under ``GIT_NO_LAZY_FETCH`` (which git before 2.39.4 ignores): every
+    transport is refused, overriding the repository's ``protocol.file.allow=always``, so no
+    ``uploadpack`` runs whatever git command would fetch."""
+    from sarek_layout.abi.git_repo import _git, git_env
+
+    upstream = new_repo(tmp_path / "upstream")
+    write(upstream / "s" / "geo.json", schema_text("int32"))
+    commit_all(upstream)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--no-local", str(upstream), str(clone))
+    script, marker = marker_script(tmp_path, "uploadpack", 'exec git-upload-pack "$@"\n')
+    git(clone, "config", "remote.origin.uploadpack", str(script))
+    git(clone, "config", "protocol.file.allow", "always")
+    git(clone, "fetch", "-q", "origin")  # the repository's own settings do run it
+    assert marker.exists()
+    marker.unlink()
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    proc = _git(["fetch", "origin"], str(clone), git_env(str(scratch)))
+    assert proc.returncode != 0
+    assert b"not allowed" in proc.stderr, proc.stderr
+    assert not marker.exists()
+
+
 # --- file names that are not UTF-8 -----------------------------------------------------------
 
 
