@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 # DWARF numbers used here (DWARF 4, section 7).
 TAG_COMPILE_UNIT, TAG_STRUCT, TAG_MEMBER, TAG_BASE = 0x11, 0x13, 0x0D, 0x24
-TAG_ARRAY, TAG_SUBRANGE, TAG_SUBPROGRAM, TAG_VARIABLE, TAG_TYPEDEF = 0x01, 0x21, 0x2E, 0x34, 0x16
+TAG_ARRAY, TAG_SUBRANGE, TAG_SUBPROGRAM, TAG_VARIABLE = 0x01, 0x21, 0x2E, 0x34
+TAG_LEXICAL_BLOCK = 0x0B
 AT_NAME, AT_BYTE_SIZE, AT_ENCODING, AT_TYPE = 0x03, 0x0B, 0x3E, 0x49
-AT_LOCATION, AT_COUNT, AT_SIBLING = 0x38, 0x37, 0x01
+AT_LOCATION, AT_COUNT = 0x38, 0x37
 FORM_STRING, FORM_DATA1, FORM_UDATA, FORM_REF4, FORM_EXPRLOC = 0x08, 0x0B, 0x0F, 0x13, 0x18
-ATE_FLOAT, ATE_SIGNED = 4, 5
+ATE_FLOAT = 4
 OP_PLUS_UCONST = 0x23
 
 
@@ -233,3 +234,22 @@ def zdebug_bomb(inflated_mib: int, claimed: Optional[int] = None) -> bytes:
     name, info = zdebug(".debug_info", sections[".debug_info"], claimed, inflated_mib)
     abbrev_name, abbrev = zdebug(".debug_abbrev", sections[".debug_abbrev"])
     return elf_object({abbrev_name: abbrev, name: info})
+
+
+def nested_without_sibling(depth: int) -> bytes:
+    """A top-level function whose body is ``depth`` lexical blocks each inside the last, none
+    with ``DW_AT_sibling``, then the struct (finding it means reading them all)."""
+    d = DebugInfo()
+    d.die(TAG_COMPILE_UNIT, True, (AT_NAME, FORM_STRING, string("hostile.c")))
+    d.die(TAG_SUBPROGRAM, True, (AT_NAME, FORM_STRING, string("f")))
+    d.raw(uleb(d.abbrev(TAG_LEXICAL_BLOCK, True)) * depth + b"\0" * depth)
+    d.end_children()
+    flt = d.die(TAG_BASE, False, (AT_NAME, FORM_STRING, string("float")),
+                (AT_BYTE_SIZE, FORM_DATA1, b"\x04"), (AT_ENCODING, FORM_DATA1, bytes([ATE_FLOAT])))
+    d.die(TAG_STRUCT, True, (AT_NAME, FORM_STRING, string("Geometry_point")),
+          (AT_BYTE_SIZE, FORM_UDATA, uleb(8)))
+    for name, at in (("x", 0), ("y", 4)):
+        d.die(TAG_MEMBER, False, (AT_NAME, FORM_STRING, string(name)),
+              (AT_TYPE, FORM_REF4, ref4(flt)), (AT_LOCATION, FORM_UDATA, uleb(at)))
+    d.end_children()
+    return elf_object(d.sections())

@@ -193,6 +193,16 @@ def test_children_read_to_find_a_sibling_count_against_the_entry_budget(monkeypa
         dwarf.read_object(str(path), ["Geometry_point"])
 
 
+def test_a_function_body_nested_100000_deep_is_read(folder):
+    """Finding the sibling of nested DIEs without ``DW_AT_sibling`` recursed once per level
+    (RecursionError, refused as malformed); it is a loop now, and every level is counted."""
+    proc, cpu, grew = run_object(folder, write(folder, "deep.o",
+                                               eb.nested_without_sibling(100_000)))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert b"agrees (1 type, 5 values)" in proc.stdout
+    assert cpu < 20 and grew < 30 << 20, (cpu, grew)
+
+
 # --- compressed sections -------------------------------------------------------------------------
 
 
@@ -216,7 +226,8 @@ def test_zdebug_sections_that_do_not_inflate_to_their_size_are_refused(folder):
     sections = eb.point_unit().sections()
     for i, (claimed, data, message) in enumerate([
             (10_000, None, "inflates to fewer than the 10,000 bytes it states"),
-            (None, b"ZLIB" + struct.pack(">Q", 9) + b"not zlib", "compressed section .zdebug_info: "),
+            (None, b"ZLIB" + struct.pack(">Q", 9) + b"not zlib",
+             "compressed section .zdebug_info: "),
             (None, b"ZLIB", "is too short")]):
         name, info = eb.zdebug(".debug_info", sections[".debug_info"], claimed)
         obj = write(folder, f"z{i}.o", eb.elf_object({".debug_abbrev": sections[".debug_abbrev"],
@@ -289,6 +300,15 @@ def test_a_path_that_is_not_utf8_is_shown_escaped(folder, monkeypatch):
     assert proc.returncode == 2 and len(err.splitlines()) == 1, err
     assert err.startswith("sarek-layout: error: 'gone\\xff\\x0asarek-layout: all good.o': "
                           "cannot read"), err
+
+
+def test_shown_name_changes_only_what_a_terminal_would_not_show_as_text():
+    from sarek_layout.verify.dwarf import shown_name
+
+    assert shown_name("build/géo metry.o") == "build/géo metry.o"
+    assert shown_name("a\\b'c.o") == "a\\b'c.o"  # printable: as it is
+    assert shown_name(os.fsdecode(b"a\xff\\b'\n.o")) == "'a\\xff\\\\b\\'\\x0a.o'"
+    assert shown_name("rtl\u202egpj.o") == "'rtl\\u202egpj.o'"
 
 
 def bsd_archive(members) -> bytes:

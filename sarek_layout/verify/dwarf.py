@@ -28,7 +28,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
-from typing import Collection, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import ToolchainMissing, UsageError
 from .dwarf_sections import MAX_DEBUG_BYTES, NumberTooLarge, SectionError, bounded_numbers
@@ -444,7 +444,7 @@ class _UnitReader:
             if signature is not None and "type_offset" in keys:
                 self.by_signature[signature] = u
         self.cache: Dict[Tuple[int, int], object] = {}
-        self.bounds: Dict[int, Tuple[int, int, object]] = {}
+        self.bounds: Dict[int, Tuple[int, int, Any]] = {}
         from elftools.dwarf.die import DIE
 
         self.DIE = DIE

@@ -162,7 +162,8 @@ def bounded_numbers() -> Iterator[None]:
     with _patch_lock:
         if _patch_depth == 0:
             _stock[:] = [ULEB128._parse, SLEB128._parse]
-            ULEB128._parse, SLEB128._parse = _parse_uleb128, _parse_sleb128
+            setattr(ULEB128, "_parse", _parse_uleb128)
+            setattr(SLEB128, "_parse", _parse_sleb128)
         _patch_depth += 1
     try:
         yield
@@ -170,7 +171,8 @@ def bounded_numbers() -> Iterator[None]:
         with _patch_lock:
             _patch_depth -= 1
             if _patch_depth == 0:
-                ULEB128._parse, SLEB128._parse = _stock
+                setattr(ULEB128, "_parse", _stock[0])
+                setattr(SLEB128, "_parse", _stock[1])
 
 
 # --- sections --------------------------------------------------------------------------------
