@@ -136,6 +136,49 @@ def test_a_900_kb_plus_uconst_location_is_refused_without_decoding_it(folder):
                   "a number of more than 64 bits", cpu_s=15, grew_mb=200)
 
 
+def _sleb(value: int, pad_to: int = 0) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        if (value, byte & 0x40) in ((0, 0), (-1, 0x40)) and len(out) + 1 >= pad_to:
+            return bytes(out + bytes([byte]))
+        out.append(byte | 0x80)
+
+
+def test_bounded_leb128_decoders_agree_with_pyelftools_up_to_64_bits(tmp_path):
+    """Same value and same bytes consumed as pyelftools' own decoders for every number of
+    64 bits (padded or not); NumberTooLarge past that; the stock decoders are back after."""
+    import io
+    import random
+
+    from elftools.common.construct_utils import SLEB128, ULEB128
+
+    from sarek_layout.verify.dwarf import read_object
+    from sarek_layout.verify.dwarf_sections import NumberTooLarge, bounded_numbers, uleb128
+
+    stock = (ULEB128._parse, SLEB128._parse)
+    rng = random.Random(25)
+    cases = [(rng.getrandbits(rng.choice([1, 7, 8, 63, 64, 65, 70, 71, 200])),
+              rng.choice([0, 0, 5, 10, 11, 16])) for _ in range(3000)]
+    expected = [(ULEB128("").parse_stream(io.BytesIO(eb.uleb(v, pad))),
+                 SLEB128("").parse_stream(io.BytesIO(_sleb(-v, pad)))) for v, pad in cases]
+    with bounded_numbers():
+        for (v, pad), (u, s) in zip(cases, expected):
+            for parse, data, fits, want, left in (
+                    (ULEB128("").parse_stream, eb.uleb(v, pad), v < 1 << 64, u, b"rest"),
+                    (SLEB128("").parse_stream, _sleb(-v, pad), v <= 1 << 63, s, b"rest"),
+                    (lambda st: uleb128(list(st.read())), eb.uleb(v, pad), v < 1 << 64, u, b"")):
+                stream = io.BytesIO(data + b"rest")
+                if fits:
+                    assert (parse(stream), stream.read()) == (want, left), (v, pad)
+                else:
+                    with pytest.raises(NumberTooLarge):
+                        parse(stream)
+    assert (ULEB128._parse, SLEB128._parse) == stock
+    read_object(str(write(tmp_path, "p.o", point_object())), ["Geometry_point"])
+    assert (ULEB128._parse, SLEB128._parse) == stock
+
+
 def test_90000_array_dimensions_of_2_62_are_not_multiplied_out(folder):
     """Each dimension multiplied a growing product (38 s, then a 1.7-million-digit size that
     no message could print). The product stops past 2**64: the array's size is unknown, and
