@@ -52,7 +52,7 @@ class ObjectDifference:
 class ObjectResult:
     """What one file (all its ELF images) showed."""
 
-    path: str
+    path: str  # as shown (``dwarf.shown_name``): the path given, unless it is not printable
     images: int = 0
     types_found: int = 0
     values: int = 0
