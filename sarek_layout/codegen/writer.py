@@ -3,12 +3,13 @@
 A file whose content is unchanged is never touched, so its timestamp stays and Make rebuilds
 nothing downstream. A changed file is written to a temporary file in the same folder
 (``.<name>.<8 random characters>.tmp``), flushed to the disk (``fsync``), and renamed over
-the old one (over the file a symbolic link names, never over the link); the folder is then synced so that the rename itself survives a crash. A reader,
-an interrupted run or a power cut therefore sees the old file or the new one, never half of
-one. A run killed between creating and renaming its temporary file (``kill -9``, a cancelled
-CI job) leaves that file behind: later runs writing the same output delete such leftovers of
-their own naming pattern once they are an hour old (an in-flight one of a concurrent run is
-seconds old), and only regular files owned by the user, never what a link points to.
+the old one (over the file a symbolic link names, never over the link); the folder is then
+synced so that the rename itself survives a crash. A reader, an interrupted run or a power cut
+therefore sees the old file or the new one, never half of one. A run killed between creating
+and renaming its temporary file (``kill -9``, a cancelled CI job) leaves that file behind:
+later runs writing the same output delete such leftovers of their own naming pattern once
+they are an hour old (an in-flight one of a concurrent run is seconds old), and only regular
+files owned by the user, never what a link points to.
 
 Old outputs are read back only through ``output_paths.read_existing``, which never opens a
 FIFO or a device. Commands call ``output_paths.check_outputs`` before any of this.

@@ -283,7 +283,8 @@ def _refuse_deep_declarators(text: str, path: str, what: str) -> None:
     col = start - (text.rfind("\n", 0, start) + 1) + 1
     raise SchemaError(
         f"{what}: a declarator nested too deeply (more than {MAX_DECLARATOR_LEVELS} {kind} in "
-        f"a row); sarek-layout reads plain C11 declarations", _error_location(path, file, line, col))
+        f"a row); sarek-layout reads plain C11 declarations",
+        _error_location(path, file, line, col))
 
 
 def _error_location(path: str, file: Optional[str], line: int, col: int) -> SourceLocation:

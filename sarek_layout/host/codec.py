@@ -101,7 +101,8 @@ def _member(type_name: str, container: object, name: str, path: str) -> object:
     if isinstance(container, Mapping):
         if name in container:
             return container[name]
-        raise EncodeError(type_name, path, f"missing field {name!r} (mapping has keys {sorted(map(_key_text, container))})")
+        raise EncodeError(type_name, path, f"missing field {name!r} (mapping has keys "
+                                           f"{sorted(map(_key_text, container))})")
     try:
         return getattr(container, name)
     except AttributeError:
