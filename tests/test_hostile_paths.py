@@ -257,6 +257,30 @@ def depfile_naming(folder, out="out"):
     return case
 
 
+def header_linked_to_nothing(tmp):
+    _link(tmp, "out/geometry.h", "../nowhere/geometry.h")
+    return ["generate", _schema(tmp), "-o", "out", "-t", "c"]
+
+
+def svg_linked_to_nothing(tmp):
+    _link(tmp, "pic.svg", "missing.svg")
+    return ["explain", _schema(tmp), "--svg", "pic.svg"]
+
+
+#: A stem whose .h (241 bytes + the temporary name's 14) fits NAME_MAX (255) but whose .cuh
+#: does not: the old code wrote the .h, then failed on the .cuh's temporary name.
+LONG_STEM = "s" * 239
+
+
+def headers_of_a_stem_too_long_for_the_cuh(tmp):
+    return ["generate", _schema(tmp, LONG_STEM + ".toml"), "-o", "out", "-t", "c", "-t", "cuda",
+            "-t", "opencl"]
+
+
+def folder_name_too_long(tmp):
+    return ["generate", _schema(tmp), "-o", "d/" + "x" * 256, "-t", "c"]
+
+
 def _d(folder):
     """What every depfile refusal says: the path (as ``printable`` spells it) and the way out."""
     return ["cannot write a dependency file naming", "geometry.toml", "drop --depfile"]
@@ -293,6 +317,10 @@ CASES = [
     (svg_linked_to_dev_zero, ["SVG picture pic.svg", "device"]),
     (depfile_linked_to_dev_null, ["dependency file deps.d", "device"]),
     (svg_that_is_a_folder, ["SVG picture pics", "folder"]),
+    (header_linked_to_nothing, ["header out/geometry.h", "symbolic link to a file that does not exist"]),
+    (svg_linked_to_nothing, ["SVG picture pic.svg", "symbolic link to a file that does not exist"]),
+    (headers_of_a_stem_too_long_for_the_cuh, [LONG_STEM + ".cuh", "257 bytes", "allows 255"]),
+    (folder_name_too_long, ["xxxxxxxx", "256 bytes", "allows 255"]),
     (output_folder_that_is_a_file, ["geometry.toml/out/geometry.h", "not a folder"]),
     # Paths make and ninja cannot both read in a depfile (docs/build-integration.md).
     (depfile_naming("version=2"), _d("version=2") + ["'='", "variable assignment"]),
@@ -334,6 +362,38 @@ def test_unsafe_outputs_are_refused_and_nothing_is_written(tmp_path, build, frag
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     assert snapshot(tmp_path) == before, "something was written"
+
+
+# --- an output that is a symbolic link is written through, never renamed over ----------------------
+
+
+@pytest.mark.parametrize("command", ["generate", "explain", "depfile"])
+def test_an_output_that_is_a_link_is_written_through_and_stays_a_link(tmp_path, command):
+    # As `explain x.toml --svg /dev/stdout > pic.svg` (as root) did to /dev/stdout: the old
+    # writer renamed its temporary file over the link, which became a regular file.
+    schema = _schema(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "target"
+    target.write_text("old content\n")
+    link = {"generate": "out/geometry.h", "explain": "pic.svg", "depfile": "deps.d"}[command]
+    _link(tmp_path, link, str(target))
+    args = {"generate": ["generate", schema, "-o", "out", "-t", "c"],
+            "explain": ["explain", schema, "--svg", link],
+            "depfile": ["generate", schema, "-o", "out", "-t", "c", "--depfile", link]}[command]
+    proc = run_cli(args, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.islink(tmp_path / link), "the link was replaced by a regular file"
+    assert os.readlink(tmp_path / link) == str(target)
+    text = target.read_text()
+    assert text != "old content\n"
+    assert {"generate": "#ifndef", "explain": "<svg", "depfile": "geometry.toml"}[command] in text
+    assert sorted(os.listdir(elsewhere)) == ["target"]  # no temporary file left beside it
+    # A second run finds the content unchanged through the link and writes nothing.
+    mtime = target.stat().st_mtime_ns
+    again = run_cli(args, tmp_path)
+    assert again.returncode == 0 and target.stat().st_mtime_ns == mtime
+    assert os.path.islink(tmp_path / link)
 
 
 # --- depfiles that make and ninja both read right -------------------------------------------------

@@ -138,6 +138,37 @@ def test_header_name_that_would_inject_lines_is_refused(project, name, what):
     assert result.tmp_left == []
 
 
+@pytest.mark.parametrize("trigraph, other", [("??-", "~"), ("??!", "|"), ("??(", "[")])
+def test_header_name_with_a_trigraph_is_refused_not_swapped_for_another_file(
+        project, trigraph, other):
+    """``--header 'p??-.h'``: C11 and C++11 replace the trigraph inside ``#include "…"``,
+    so the probe included ``p~.h`` beside it, and a ``#pragma pack(push,1)`` header
+    "agreed" on gcc, g++, clang and gcc -m32 (exit 0). Refused now, before any compile."""
+    require_toolchain("gcc")
+    generated = _generated(project, "c")
+    name = f"p{trigraph}.h"
+    (project / name).write_text("#pragma pack(push, 1)\n" + generated + "#pragma pack(pop)\n")
+    (project / f"p{other}.h").write_text(generated)
+    # The compilers do rewrite the name (this test is not vacuous): each includes p~.h.
+    probe = project.parent / "probe.c"
+    probe.write_text(f'#include "{name}"\n')
+    for compiler, std in [("gcc", "-std=c11"), ("g++", "-std=c++11"), ("clang", "-std=c11")]:
+        if shutil.which(compiler) is None:
+            continue
+        deps = subprocess.run([compiler, std, "-x", "c++" if compiler == "g++" else "c", "-M",
+                               "-I", str(project), str(probe)],
+                              capture_output=True, text=True, check=True).stdout
+        assert f"p{other}.h" in deps and name not in deps, (compiler, deps)
+    before = files_under(project)
+    result = run_verify(["plain.toml", "--header", name], project)
+    assert result.status == 2, result
+    line = result.one_line_error()
+    assert f"the trigraph {trigraph}" in line and "rename the file" in line, line
+    assert result.out == ""  # refused before any compiler ran
+    assert files_under(project) == before
+    assert result.tmp_left == []
+
+
 # --- item 3: nothing a header holds runs ------------------------------------------------------
 
 

@@ -71,28 +71,29 @@ def run(args: argparse.Namespace) -> int:
     # The revision's files live in a temporary folder for the whole comparison: locations
     # of OLD declarations point into it (and are printed as REV:path).
     with tempfile.TemporaryDirectory(prefix="sarek-diff-") as tmp:
-        files = at_revision(args.against, args.paths, tmp)
-        return _compare(args, files.old, files.new, files.display, files.notes)
+        files = at_revision(args.against, args.paths, tmp, args.include_dirs)
+        # OLD's C headers are read with the revision's includes: -I folders inside the
+        # repository are replaced by their copies.
+        old_args = argparse.Namespace(**vars(args))
+        old_args.include_dirs = files.include_dirs
+        return _compare(args, files.old, files.new, files.display, files.notes,
+                        files.originals, old_args)
 
 
-def _copies_of(args, display):
+def _copies_of(args, originals):
     """Each revision copy of a header that a ``--c-module`` names -> that header: the copy
-    (``REV:path``) gets its module. Empty outside ``--against``."""
+    (``REV:path``) gets its module. Only the copy of that very file: ``lib/p.h`` is not
+    ``p.h``. Empty outside ``--against``."""
     import os
 
     from .common import c_header_options
 
     chosen = c_header_options(args).modules
-    copies = {}
-    for copy, shown in display.items():
-        rel = shown.split(":", 1)[1].replace("/", os.sep)
-        for header in chosen:  # the work-tree header at the same path in the repository
-            if header.endswith(os.sep + rel):
-                copies[copy] = header
-    return copies
+    return {copy: original for copy, original in originals.items()
+            if os.path.realpath(original) in chosen}
 
 
-def _load(paths, display, args):
+def _load(paths, display, args, originals=None):
     """The schema of ``paths`` (empty when there are none); errors in a revision's files
     name them ``REV:path``."""
     from ..errors import SchemaError, raise_collected
@@ -102,7 +103,7 @@ def _load(paths, display, args):
     if not paths:
         return Schema((), ())
     try:
-        return load(paths, args, copies=_copies_of(args, display))
+        return load(paths, args, copies=_copies_of(args, originals or {}))
     except SchemaError as e:
         shown = [one if one.location is None or one.location.file not in display else
                  SchemaError(one.message, SourceLocation(display[one.location.file],
@@ -114,7 +115,8 @@ def _load(paths, display, args):
         raise  # pragma: no cover - raise_collected raised
 
 
-def _compare(args, old_paths, new_paths, display=None, notes=()) -> int:
+def _compare(args, old_paths, new_paths, display=None, notes=(), originals=None,
+             old_args=None) -> int:
     import json
     import sys
 
@@ -128,7 +130,7 @@ def _compare(args, old_paths, new_paths, display=None, notes=()) -> int:
     # of the work tree's SCHEMA files).
     check_module_headers(c_header_options(args), list(old_paths) + list(new_paths)
                          if not display else list(args.paths) + list(new_paths))
-    old = _load(old_paths, display, args)
+    old = _load(old_paths, display, old_args or args, originals)
     new = _load(new_paths, {}, args)
     report = diff_schemas(old, new)
     if args.allow:

@@ -3,7 +3,9 @@
 Templates live at the top of the repository (``templates/``) and ship in the wheel as the
 package data of ``sarek_layout.templates``: an installed copy reads them from the package, a
 source checkout from the repository. The environment is strict (an undefined name is an
-error, never an empty string), trims block whitespace, and compiles each template once.
+error, never an empty string), trims block whitespace, and compiles each template once per
+process: compiled templates are never kept in, or read back from, a file (see
+``environment``).
 """
 
 from __future__ import annotations
@@ -50,31 +52,12 @@ def environment():
         keep_trailing_newline=True,
         autoescape=False,
         auto_reload=False,
-        bytecode_cache=_bytecode_cache(jinja2),
+        # No bytecode cache between runs: Jinja's reads back a pickle and executes marshalled
+        # code from a file, so whoever can plant that file (a shared or restored TMPDIR, a CI
+        # cache) runs code in every ``generate``. Compiling the C, CUDA and OpenCL templates
+        # costs ~55 ms of CPU per start (2 ms when read back from that cache).
+        bytecode_cache=None,
     )
-
-
-def _bytecode_cache(jinja2):
-    """Compiled templates kept between runs, so that a build's no-op ``generate`` does not
-    recompile them at every start. Keyed by Jinja and Python versions and by each template's
-    source checksum (an edited template is recompiled). Jinja's own per-user folder in the
-    temp directory; ``SAREK_LAYOUT_NO_CACHE=1`` (or a folder that cannot be made) turns it off."""
-    import os
-
-    if os.environ.get("SAREK_LAYOUT_NO_CACHE"):
-        return None
-
-    class _Cache(jinja2.FileSystemBytecodeCache):
-        def dump_bytecode(self, bucket) -> None:
-            try:
-                super().dump_bytecode(bucket)
-            except OSError:  # read-only or full disk: a cache, never an error
-                pass
-
-    try:
-        return _Cache(pattern="sarek-layout-%s.cache")
-    except (OSError, RuntimeError):
-        return None
 
 
 def render(template_name: str, **context: Any) -> str:

@@ -69,7 +69,8 @@ def read_modules(paths: Iterable[str],
     """Read ``paths`` into one ``ModuleDecl`` each, in order (not yet resolved: that is the
     resolve stage's, ``resolve.load_schema``); the C headers among them are read together,
     with ``c_headers`` (include folders, macros, modules)."""
-    paths = list(paths)
+    # os.fsdecode: a bytes path (b"x.toml") is read, and named in messages, as its str.
+    paths = [os.fsdecode(p) if isinstance(p, bytes) else p for p in paths]
     if not paths:
         raise SchemaError("no schema files given")
     headers = [p for p in paths if is_header(p)]

@@ -3,7 +3,8 @@
 A ``HeaderSet`` holds the text of the headers of one target: generated now, or read once
 from the user's ``--header`` files (``HeaderSet.from_paths``), which must be regular files of
 bounded size whose names can be written inside ``#include "…"`` (C has no escapes there: a
-``"`` or a newline in a name would inject lines into the probe source).
+``"`` or a newline in a name would inject lines into the probe source, and a trigraph such
+as ``??-`` would make it include another file).
 
 Every compile (the structure check's preprocessor included) runs in a ``CompileFolder``::
 
@@ -47,6 +48,11 @@ def shown(path: str) -> str:
     return path if path.isprintable() else ascii(path)[1:-1]
 
 
+#: What each trigraph ``??X`` becomes in translation phase 1.
+_TRIGRAPHS = {"=": "#", "/": "\\", "'": "^", "(": "[", ")": "]", "!": "|", "<": "{", ">": "}",
+              "-": "~"}
+_TRIGRAPH = re.compile(r"\?\?[=/'()!<>-]")
+
 _QUOTES = {'"': "a double quote", "'": "a single quote", "\\": "a backslash"}
 
 
@@ -57,6 +63,16 @@ def check_header_name(path: str) -> None:
     a control character (a newline) would end the line. ``UsageError`` says what to rename.
     """
     name = os.path.basename(path)
+    trigraph = _TRIGRAPH.search(name)
+    if trigraph:
+        # Trigraphs are replaced before anything else (C11 and C++11, as verify compiles):
+        # ``#include "p??-.h"`` includes ``p~.h``, some other file, whose layout would then
+        # be checked in place of this one. C has no escape for a ``?`` in a header name.
+        raise UsageError(f"{shown(path)}: verify cannot compile a header whose file name has "
+                         f"the trigraph {trigraph.group()}: the name is written inside "
+                         f"#include \"…\", where C and C++ read it as "
+                         f"'{_TRIGRAPHS[trigraph.group()[2]]}' and include another file; "
+                         f"rename the file")
     for ch in name:
         if ch in _QUOTES or not ch.isprintable():
             if ch in _QUOTES:
