@@ -231,6 +231,12 @@ def _module_problem(tc: Toolchain) -> Optional[str]:
 def _nvrtc_problem(tc: Toolchain) -> Optional[str]:
     if nvrtc_library() is not None:
         return None
+    explicit = os.environ.get(NVRTC_ENV)
+    if explicit:
+        from .errors import quoted
+
+        return (f"{tc.name}: ${NVRTC_ENV} names {quoted(explicit, 200)}, which does not load "
+                f"as a libnvrtc that answers nvrtcVersion; {tc.install_hint}")
     return (f"{tc.name}: libnvrtc not found (looked in the nvidia pip wheels, the loader path "
             f"and $CUDA_HOME); {tc.install_hint}")
 
@@ -314,7 +320,7 @@ def nvrtc_library() -> Optional[str]:
             major, minor = ctypes.c_int(), ctypes.c_int()
             if lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)) == 0:
                 return candidate
-        except OSError:
+        except (OSError, AttributeError):  # AttributeError: a library without nvrtcVersion
             continue
     return None
 
@@ -326,4 +332,12 @@ def required_toolchains() -> Tuple[str, ...]:
         return ()
     if value.lower() in ("1", "all", "yes", "true"):
         return tuple(TOOLCHAINS)
-    return tuple(v.strip() for v in value.split(",") if v.strip())
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    unknown = [n for n in names if n not in TOOLCHAINS]
+    if unknown:
+        # A misspelt name would otherwise require nothing, silently.
+        from .errors import UsageError, quoted
+
+        raise UsageError(f"${REQUIRE_ENV} names unknown toolchain {quoted(unknown[0], 60)}; "
+                         f"known: {', '.join(TOOLCHAINS)} (or 1 for all)")
+    return names

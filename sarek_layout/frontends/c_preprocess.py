@@ -344,6 +344,9 @@ def _run_cpp(cmd: List[str], path: str, wall: float, limit: int, preexec):
             timed_out = not timer.is_alive() and not too_long and proc.returncode is not None \
                 and proc.returncode < 0
             timer.cancel()
+            if proc.returncode is None:  # stopped by a signal (interrupts.Stopped): no orphan
+                kill()
+                proc.wait()
         if timed_out and proc.returncode == -9:
             raise SchemaError(
                 f"the C preprocessor did not finish in {wall:g} s (does the header include a FIFO "

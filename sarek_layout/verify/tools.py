@@ -33,6 +33,8 @@ import time
 from dataclasses import dataclass
 from typing import Dict, Optional, Sequence
 
+from ..interrupts import deferred
+
 __all__ = ["ToolRun", "run_tool", "run_child", "timeout_seconds", "memory_limit_mb",
            "TIMEOUT_ENV", "MEMORY_ENV"]
 
@@ -52,31 +54,53 @@ STDERR_KEEP = 1 << 20
 MAX_STDERR = 256 << 20
 
 
-def _number(env: str, default: float) -> float:
+#: The accepted ranges, documented in docs/verify.md. A day bounds the slowest compile
+#: by far (35 s measured) and keeps the deadline arithmetic in ordinary floats.
+MAX_TIMEOUT = 86400.0
+#: 1 MiB is below what any compiler starts with (it then dies, and the message names the
+#: variable); 2**30 MiB (1 PiB) is above any machine yet far below where `ulimit -v`,
+#: which takes KiB and multiplies by 1024, overflows its 64-bit count (1e30 used to wrap
+#: round to a tiny limit: gcc crashed and verify reported a false disagreement).
+MIN_MEMORY_MB = 1
+MAX_MEMORY_MB = 1 << 30
+
+
+def _number(env: str, default: float, wanted: str, accept) -> float:
+    """``$env`` as a number that ``accept`` takes (``default`` when unset or empty); anything
+    else (not a number, NaN, infinite, out of range) is a ``UsageError`` of one line saying
+    what is ``wanted``."""
+    import math
+
+    from ..errors import UsageError, quoted
+
     text = os.environ.get(env, "").strip()
     if not text:
         return default
     try:
         value = float(text)
     except ValueError:
-        from ..errors import UsageError
-
-        raise UsageError(f"${env} must be a number, not {text!r}") from None
-    if value <= 0:
-        from ..errors import UsageError
-
-        raise UsageError(f"${env} must be positive, not {text!r}")
+        value = math.nan
+    # NaN compares false with everything: without isfinite, nan passed `value <= 0` and
+    # disabled the time bound.
+    if not math.isfinite(value) or not accept(value):
+        raise UsageError(f"${env} must be {wanted}, not {quoted(text, 60)}")
     return value
 
 
 def timeout_seconds() -> float:
-    """Seconds one compiler run may take (``$SAREK_VERIFY_TIMEOUT``, default 600)."""
-    return _number(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+    """Seconds one compiler run may take (``$SAREK_VERIFY_TIMEOUT``, default 600, more
+    than 0 and at most a day)."""
+    return _number(TIMEOUT_ENV, DEFAULT_TIMEOUT,
+                   f"a number of seconds more than 0 and at most {MAX_TIMEOUT:g}",
+                   lambda v: 0 < v <= MAX_TIMEOUT)
 
 
 def memory_limit_mb() -> int:
-    """Address space one compiler run may use, in MiB (``$SAREK_VERIFY_MEMORY_MB``)."""
-    return int(_number(MEMORY_ENV, DEFAULT_MEMORY_MB))
+    """Address space one compiler run may use, in MiB (``$SAREK_VERIFY_MEMORY_MB``, default
+    16384, a whole number from 1 to 2**30)."""
+    return int(_number(MEMORY_ENV, DEFAULT_MEMORY_MB,
+                       f"a whole number of MiB from {MIN_MEMORY_MB} to {MAX_MEMORY_MB}",
+                       lambda v: MIN_MEMORY_MB <= v <= MAX_MEMORY_MB and v == int(v)))
 
 
 @dataclass(frozen=True)
@@ -137,12 +161,16 @@ def run_tool(
         if stdin_data is not None:
             stdin.write(stdin_data)
             stdin.seek(0)
-        proc = subprocess.Popen(wrapped, cwd=cwd, stdin=stdin, stdout=out, stderr=err,
-                                env=env, start_new_session=True)
+        proc: Optional[subprocess.Popen] = None
         problem = None
-        start = time.monotonic()
-        delay = 0.002
         try:
+            # A SIGTERM between the fork and `proc` being set would leave a program nobody
+            # knows of: the signal waits until the pid is known (sarek_layout.interrupts).
+            with deferred():
+                proc = subprocess.Popen(wrapped, cwd=cwd, stdin=stdin, stdout=out, stderr=err,
+                                        env=env, start_new_session=True)
+            start = time.monotonic()
+            delay = 0.002
             while True:
                 try:
                     proc.wait(timeout=delay)
@@ -160,9 +188,11 @@ def run_tool(
                     _kill_group(proc)
                     break
                 delay = min(delay * 2, 0.1)
-        except BaseException:
-            _kill_group(proc)
+        except BaseException:  # a signal (interrupts.Stopped) included: no orphan compiler
+            if proc is not None:
+                _kill_group(proc)
             raise
+        assert proc is not None
         rc = proc.returncode
         if problem is None and rc < 0:
             try:
