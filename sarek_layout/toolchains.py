@@ -210,6 +210,13 @@ def _compiler_problem(tc: Toolchain) -> Optional[str]:
         except subprocess.TimeoutExpired:
             return f"{tc.name}: a test program did not compile within 120 s; {tc.install_hint}"
         if proc.returncode != 0:
+            from .verify.tools import check_room
+
+            # A full $TMPDIR is not a missing compiler. The compiler's own temporary files
+            # go to $TMPDIR even when Python found no room there and made `tmp` elsewhere.
+            check_room(tmp)
+            if os.environ.get("TMPDIR"):
+                check_room(os.environ["TMPDIR"])
             first = (proc.stderr.strip().splitlines() or ["failed"])[0]
             return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
     return None

@@ -177,6 +177,17 @@ def _main(argv: Optional[List[str]]) -> int:
     except SarekLayoutError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return e.exit_status
+    except OSError as e:
+        import errno
+
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):  # no room to write
+            raise
+        # A full disk (often a small $TMPDIR: verify's compile folders, diff's revision
+        # copies) is the environment's problem, not the input's: one line, exit 2.
+        where = f": {e.filename}" if e.filename else ""
+        print(f"{PROG}: error: {e.strerror}{where}; free some room there, or set TMPDIR to "
+              f"a folder with room", file=sys.stderr)
+        return 2
     except KeyboardInterrupt as e:
         # SIGTERM and SIGHUP too (interrupts.Stopped), once every child and temporary
         # folder is gone: 128 + the signal, as a shell reports a command it ended.

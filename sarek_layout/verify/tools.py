@@ -36,7 +36,7 @@ from typing import Dict, Optional, Sequence
 from ..interrupts import deferred
 
 __all__ = ["ToolRun", "run_tool", "run_child", "timeout_seconds", "memory_limit_mb",
-           "TIMEOUT_ENV", "MEMORY_ENV"]
+           "check_room", "TIMEOUT_ENV", "MEMORY_ENV"]
 
 TIMEOUT_ENV = "SAREK_VERIFY_TIMEOUT"
 MEMORY_ENV = "SAREK_VERIFY_MEMORY_MB"
@@ -85,6 +85,28 @@ def _number(env: str, default: float, wanted: str, accept) -> float:
     if not math.isfinite(value) or not accept(value):
         raise UsageError(f"${env} must be {wanted}, not {quoted(text, 60)}")
     return value
+
+
+#: A program that fails while its folder's file system has less room than this is taken to
+#: have run out of it (its own message may not even fit: its stderr lives there too).
+MIN_FREE_BYTES = 1 << 20
+
+
+def check_room(folder: str) -> None:
+    """Raise ``OSError(ENOSPC)`` when ``folder``'s file system has less than
+    ``MIN_FREE_BYTES`` (or no inode) left: called after a program failed there, so that a
+    full ``$TMPDIR`` is an error of one line (exit 2), not a compile failure read as a
+    difference or as a missing toolchain."""
+    import errno
+
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return
+    if st.f_bavail * st.f_frsize < MIN_FREE_BYTES or (st.f_files and not st.f_favail):
+        free = st.f_bavail * st.f_frsize
+        raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} ({free >> 10} KiB free, a "
+                                    f"compiler failed there)", folder)
 
 
 def timeout_seconds() -> float:
@@ -194,6 +216,8 @@ def run_tool(
             raise
         assert proc is not None
         rc = proc.returncode
+        if rc != 0 or problem is not None:
+            check_room(cwd)
         if problem is None and rc < 0:
             try:
                 name = signal.Signals(-rc).name
