@@ -239,9 +239,17 @@ def cpp_quote(name: str) -> str:
 
 
 def _limit(memory: int, cpu: int):
+    def lower(kind: int, value: int) -> None:
+        # Never above a hard limit already in place (`ulimit -t 20`, a CI job's cap): raising
+        # it fails, and the failure in preexec_fn was a SubprocessError traceback.
+        _, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, value))
+
     def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        lower(resource.RLIMIT_AS, memory)
+        lower(resource.RLIMIT_CPU, cpu)
 
     return apply
 
