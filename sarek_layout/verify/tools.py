@@ -14,7 +14,16 @@
   only up to a bound, so a header that makes a compiler print a lot costs disk, not memory
   (and diagnostics past 256 MiB stop it);
 * points ``TMPDIR`` at its working folder (always a ``headers.CompileFolder``), so that the
-  program's own temporary files are removed with it, even when it was killed.
+  program's own temporary files are removed with it, even when it was killed;
+* kills its process group when sarek-layout is stopped by a signal (SIGTERM, SIGHUP, SIGINT
+  become ``interrupts.Stopped``, which unwinds through here), and holds such a signal back
+  while the program starts, until its pid is known;
+* after a failure, checks that its folder's file system still has room (``check_room``): a
+  compiler that failed on a full ``$TMPDIR`` is an error (exit 2), not a difference.
+
+``$SAREK_VERIFY_TIMEOUT`` and ``$SAREK_VERIFY_MEMORY_MB`` are checked against documented
+ranges (docs/verify.md); NaN, infinities and values the shell's ``ulimit`` would wrap are
+refused in one line.
 
 ``run_child`` runs one of ``drivers.child``'s tasks (NVRTC, PoCL, cffi) in a fresh Python
 process under the same bounds: those compile in-process otherwise, where a hang cannot be
