@@ -6,7 +6,7 @@ People run sarek-layout on every build, on files they did not write. This module
   input (by another spelling, through a link, a hard link), or another output; a FIFO, a
   device, a folder; a picture given a schema's name (``explain --svg a.toml b.toml``); a
   depfile path GNU make and ninja cannot both read. Each runs the real command line in a
-  subprocess with a time limit and an address-space limit (a FIFO hung the old code, and
+  subprocess with a CPU-time limit and an address-space limit (a FIFO hung the old code, and
   ``/dev/zero`` ate its memory) and must exit 2 with one ``error:`` line naming the paths, no
   traceback, and nothing written (every file's bytes, inode and timestamp, links included);
 * a hypothesis test over path characters: a schema and its output folder named with any of
@@ -26,7 +26,6 @@ import contextlib
 import io
 import os
 import pathlib
-import resource
 import shutil
 import stat
 import subprocess
@@ -38,13 +37,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from bounded import run_cpu_bounded
 from conftest import EXAMPLES, ROOT, require_toolchain
 from sarek_layout.verify import toolchains
 from sarek_layout.cli.main import main
 
 GEOMETRY = EXAMPLES / "geometry.toml"
 C_HEADER = ROOT / "generated" / "geometry.h"
-TIME_LIMIT_S = 20
+TIME_LIMIT_S = 20  # CPU seconds (tests/bounded.py)
 MEMORY_LIMIT = 1 << 30
 
 
@@ -54,15 +54,12 @@ def _env():
     return env
 
 
-def _limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
 def run_cli(args, cwd, **kwargs):
-    """The real command line in a subprocess, bounded in time and memory."""
-    return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
-                          capture_output=True, timeout=TIME_LIMIT_S, preexec_fn=_limit_memory,
-                          **kwargs)
+    """The real command line in a subprocess, bounded in CPU time and memory (a FIFO that
+    blocks the run is caught by the wall-clock hang guard, ``tests/bounded.py``)."""
+    return run_cpu_bounded([sys.executable, "-m", "sarek_layout", *args], cpu_s=TIME_LIMIT_S,
+                           memory=MEMORY_LIMIT, what="the command does unbounded work",
+                           cwd=cwd, env=_env(), **kwargs)
 
 
 def snapshot(root: pathlib.Path):
@@ -554,9 +551,9 @@ def run_with_stdout_closed(args, cwd):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
-                              stdout=write_end, stderr=subprocess.PIPE, timeout=120,
-                              preexec_fn=_limit_memory)
+        return run_cpu_bounded([sys.executable, "-m", "sarek_layout", *args], cpu_s=120,
+                               memory=MEMORY_LIMIT, cwd=cwd, env=_env(), capture_output=False,
+                               stdout=write_end, stderr=subprocess.PIPE)
     finally:
         os.close(write_end)
 
@@ -603,13 +600,12 @@ def test_generate_stale_is_exit_1_when_nobody_reads_stdout(tmp_path, mode):
 def _run_with_descriptors_closed(args, cwd, fds):
     """The command line started with the descriptors ``fds`` closed (``>&-``, ``2>&-``); what
     stays open of stdout and stderr is captured."""
-    def close_then_limit():
+    def close():
         for fd in fds:
             os.close(fd)
-        _limit_memory()
 
-    return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
-                          capture_output=True, timeout=120, preexec_fn=close_then_limit)
+    return run_cpu_bounded([sys.executable, "-m", "sarek_layout", *args], cpu_s=120,
+                           memory=MEMORY_LIMIT, cwd=cwd, env=_env(), preexec=close)
 
 
 def test_a_stream_closed_before_the_start_drops_writes_and_keeps_the_status(tmp_path):

@@ -25,7 +25,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "sarek_layout"
 #: The stages, lowest first: a module may import only from its own stage or lower ones. Each
 #: entry is a module or package path under ``sarek_layout`` (the longest match decides).
 STAGES: Tuple[Tuple[str, ...], ...] = (
-    ("_version", "errors"),
+    ("_version", "errors", "interrupts"),
     ("ir",),
     ("targets",),
     ("frontends",),

@@ -6,10 +6,11 @@ output paths and all its input paths to ``check_outputs`` *before* it reads an o
 compare or writes anything, and that refuses (``UsageError``: exit 2, one line naming both
 paths, nothing written):
 
-* an output that is the same file as an input, or as another output. Files are compared by
-  device and inode (``os.stat``), not by spelling, so ``./x``, ``a/../x``, a symbolic link,
-  a hard link or a folder reached through a link are all seen to be the same file. An output
-  that does not exist yet is compared with the other outputs by its resolved path;
+* an output that is the same file as an input, or as another output. An output is compared
+  with the inputs by device and inode (``os.stat``), not by spelling, so ``./x``, ``a/../x``,
+  a symbolic link, a hard link or a folder reached through a link are all seen to be the
+  same file. Outputs are compared with each other by resolved path: a concurrent run into
+  the same folder is replacing them, and an inode it freed can reappear at another output;
 * an output that exists but is not a regular file: a FIFO would block the run forever, a
   device could be read without end (``/dev/zero``) or act when opened; a folder is refused
   with a message instead of a failed rename;
@@ -186,14 +187,20 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[str], *, writing: 
     folders: Dict[str, None] = {}
     for out in outputs:
         st = _stat(out.role, out.path)
-        if st is None:
-            identity: Tuple[object, ...] = ("path", os.path.normcase(os.path.realpath(out.path)))
-        elif stat.S_ISREG(st.st_mode):
-            identity = ("inode", st.st_dev, st.st_ino)
-        else:
+        if st is not None and not stat.S_ISREG(st.st_mode):
             raise _not_regular(out.role, out.path, st.st_mode)
-        if identity in owners:
-            what, other = owners[identity]
+        # Outputs are told apart by resolved path, never by inode: a concurrent run into the
+        # same folder replaces them meanwhile, and the inode its rename freed can come back
+        # as its next temporary file, renamed to the next output: the same inode, seen at
+        # two outputs, was refused as "the same file" (issue #25). Two outputs hard-linked
+        # to each other are harmless anyway: each is replaced by a rename. Against the
+        # inputs, which no run replaces, the inode is what tells a link or a spelling apart.
+        identity: Tuple[object, ...] = ("path", os.path.normcase(os.path.realpath(out.path)))
+        hit = owners.get(("inode", st.st_dev, st.st_ino)) if st is not None else None
+        if hit is None:
+            hit = owners.get(identity)
+        if hit is not None:
+            what, other = hit
             if what == "input":
                 raise UsageError(
                     f"refusing to write the {out.role} {printable(out.path)}: it is the input "

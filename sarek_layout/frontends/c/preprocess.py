@@ -238,9 +238,17 @@ def cpp_quote(name: str) -> str:
 
 
 def _limit(memory: int, cpu: int):
+    def lower(kind: int, value: int) -> None:
+        # Never above a hard limit already in place (`ulimit -t 20`, a CI job's cap): raising
+        # it fails, and the failure in preexec_fn was a SubprocessError traceback.
+        _, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, value))
+
     def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        lower(resource.RLIMIT_AS, memory)
+        lower(resource.RLIMIT_CPU, cpu)
 
     return apply
 
@@ -343,6 +351,9 @@ def _run_cpp(cmd: List[str], path: str, wall: float, limit: int, preexec):
             timed_out = not timer.is_alive() and not too_long and proc.returncode is not None \
                 and proc.returncode < 0
             timer.cancel()
+            if proc.returncode is None:  # stopped by a signal (interrupts.Stopped): no orphan
+                kill()
+                proc.wait()
         if timed_out and proc.returncode == -9:
             raise SchemaError(
                 f"the C preprocessor did not finish in {wall:g} s (does the header include a FIFO "

@@ -57,6 +57,6 @@ def nvrtc_library() -> Optional[str]:
             major, minor = ctypes.c_int(), ctypes.c_int()
             if lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)) == 0:
                 return candidate
-        except OSError:
+        except (OSError, AttributeError):  # AttributeError: a library without nvrtcVersion
             continue
     return None
