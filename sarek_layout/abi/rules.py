@@ -13,7 +13,7 @@ value correctly?* Both directions count:
 under the usual convention for additive change: a member or constructor that only NEW has
 is not an error (an OLD reader never asks for it and sees an unknown tag for a new
 constructor; a NEW reader reads a new member as 0 from OLD bytes, since writers zero their
-padding), while anything OLD has that NEW lost or moved is. ``tests/test_diff_c_program.py``
+padding), while anything OLD has that NEW lost or moved is. ``tests/abi/test_diff_c_program.py``
 checks these claims with C programs built against both headers.
 """
 

@@ -71,7 +71,7 @@ class Scalar(ElementType):
         return f"T{self.name.capitalize()}"
 
     # The predicates every stage asks, derived from the facts above (no module keeps its own
-    # list of scalar names: tests/test_package_rules.py).
+    # list of scalar names: tests/package/test_package_rules.py).
 
     @property
     def is_float(self) -> bool:

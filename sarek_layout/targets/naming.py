@@ -7,7 +7,7 @@ words holding sub-word scalars ``_sarek_bytes<N>``), and the GPU accessors
 codegen's views, explain, the schema writers, the host dtype) build these names here, and
 readers-back (the C header reader, ``verify --header``, the DWARF check, the GPU probes)
 recognise them here, so a change of spelling is one edit. The literals below appear in no
-other module (``tests/test_package_rules.py`` checks it).
+other module (``tests/package/test_package_rules.py`` checks it).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ such names are refused (``targets.names``). PoCL's kernel headers also rename ev
 name, but at file scope the renamed name meets PoCL's own declaration, so those are refused
 only where a name is at file scope.
 
-Regenerate by running the compilers (``tests/test_names.py`` measures the installed
+Regenerate by running the compilers (``tests/targets/test_names.py`` measures the installed
 ones and names any macro missing here). Names starting with ``_`` are reserved anyway.
 """
 
