@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -75,14 +76,17 @@ def _preprocessed(path: str, folder: str):
         os.chdir(here)
 
 
-def make_seeds(name: str, seeds: str) -> int:
-    """Fill the folder ``seeds`` with the seed inputs of harness ``name``; their number."""
+def make_seeds(name: str, seeds: str, limit: Optional[int] = None) -> int:
+    """Fill the folder ``seeds`` with the seed inputs of harness ``name`` (the first ``limit``
+    of them); their number."""
     shutil.rmtree(seeds, ignore_errors=True)
     os.makedirs(seeds)
     count = 0
 
     def put(data: bytes, label: str) -> None:
         nonlocal count
+        if limit is not None and count >= limit:
+            return
         count += 1
         with open(os.path.join(seeds, f"{count:04d}-{label}"), "wb") as f:
             f.write(data)
@@ -94,6 +98,8 @@ def make_seeds(name: str, seeds: str) -> int:
         return count
     scratch = os.path.join(seeds, ".cpp")
     for path in _seed_files(HARNESSES[name][1]):
+        if limit is not None and count >= limit:
+            break
         label = re.sub(r"[^A-Za-z0-9_.-]", "_", os.path.basename(path))
         if name == "cheader" and os.environ.get("SAREK_FUZZ_CPP") != "1":
             os.makedirs(scratch, exist_ok=True)
