@@ -3,8 +3,9 @@ and the standalone module ``generate -t python`` writes, on the same bytes.
 
 Schemas: the bundled example and the golden schemas (``tests/golden``); their Python modules
 are generated once at start-up into a scratch folder. The first input byte picks the type,
-the second the offset (0-15) and whether ``unpack`` reads the whole buffer; the rest is the
-buffer. Contract, for both decoders: a value or the decoder's documented ``DecodeError``,
+the second the offset (0-15), whether ``unpack`` reads the whole buffer and the buffer's
+kind (``bytes``, ``bytearray``, ``memoryview``, a ``memoryview`` slice of a larger buffer); the
+rest is the buffer. Contract, for both decoders: a value or the decoder's documented ``DecodeError``,
 never another exception. Oracles beyond that: the two decoders agree on whether the bytes
 decode, and a decoded value encodes again (both encoders), to the same bytes from either
 encoder, and decodes to the same bytes once more: decoding never yields a value the
@@ -83,8 +84,14 @@ def test_one_input(data: bytes) -> None:
     if len(data) < 2:
         return
     codec, module, c_name = TYPES[data[0] % len(TYPES)]
-    offset, whole = data[1] & 15, bool(data[1] & 16)
+    offset, whole, kind = data[1] & 15, bool(data[1] & 16), (data[1] >> 5) & 3
     buf = data[2:]
+    if kind == 1:
+        buf = bytearray(buf)
+    elif kind == 2:
+        buf = memoryview(buf)
+    elif kind == 3:
+        buf = memoryview(bytearray(b"\xff" * 3 + buf + b"\xff"))[3:-1]
     try:
         values = codec.unpack(buf, None, offset) if whole else [codec.decode(buf, offset)]
     except DecodeError as e:
