@@ -154,7 +154,11 @@ def run_one(name: str, seconds: int, out: str) -> bool:
            os.path.join(HERE, f"fuzz_{name}.py"),
            f"-max_total_time={seconds}", f"-max_len={HARNESSES[name][0]}",
            f"-timeout={TIMEOUT_S}", f"-rss_limit_mb={RSS_LIMIT_MB}",
-           f"-artifact_prefix={artifacts}{os.sep}", "-print_final_stats=1", corpus, seeds]
+           f"-artifact_prefix={artifacts}{os.sep}", "-print_final_stats=1"]
+    words = os.path.join(HERE, "dicts", f"{name}.dict")  # the input language's words
+    if os.path.exists(words):
+        cmd.append(f"-dict={words}")
+    cmd += [corpus, seeds]
     print(f"fuzz {name}: {seconds} s, {n} seeds, findings in {artifacts}/", flush=True)
     started = time.time()
     with open(logs + ".log", "w") as log:
