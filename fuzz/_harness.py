@@ -25,9 +25,7 @@ import atheris
 
 __all__ = ["atheris", "instrument", "Scratch", "check_refusal", "main"]
 
-#: What each harness instruments besides ``sarek_layout`` (the DWARF harness adds
-#: pyelftools, the parser that sees the bytes first: without its coverage the fuzzer gets
-#: no signal on how far into an ELF file an input reaches).
+#: What every harness instruments (the DWARF harness can add pyelftools: see its docstring).
 _ALWAYS = ("sarek_layout",)
 
 
