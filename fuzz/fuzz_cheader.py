@@ -16,6 +16,7 @@ The seed corpus (``fuzz/run.py``) is the C headers of the tests, each preprocess
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -44,10 +45,16 @@ FAKE_LIBC_FILES = frozenset(
     os.path.join(c_preprocess.FAKE_LIBC, name) for name in os.listdir(c_preprocess.FAKE_LIBC))
 
 
+#: A line marker's file name holding a NUL byte. cpp never prints one: gcc's and clang's cut
+#: the name at the NUL (``#line 2 "f\0uzz.h"`` and ``"f\000uzz.h"`` both print ``# 2 "f"``).
+_NUL_IN_MARKER = re.compile(r'^([ \t]*#[^"\n]*"(?:[^"\\\n\0]|\\.)*)\0(?:[^"\\\n]|\\.)*', re.M)
+
+
 def _as_preprocessed(path, include_dirs=(), defines=(), **_ignored):
     """The input as cpp's output for ``path``, decoded as ``preprocess`` decodes it."""
     with open(path, "rb") as f:
         text = f.read().decode("utf-8", "surrogateescape")
+    text = _NUL_IN_MARKER.sub(r"\1", text)  # as cpp prints such a marker
     text = text.replace(SEED_NAME, '"' + c_preprocess.cpp_quote(path) + '"')
     return c_preprocess.Preprocessed(text, FAKE_LIBC_FILES)
 
