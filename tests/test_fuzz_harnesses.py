@@ -7,7 +7,6 @@ all the regressions. Skipped without atheris
 
 from __future__ import annotations
 
-import os
 import pathlib
 import subprocess
 import sys
