@@ -27,7 +27,7 @@ import os
 import sys
 
 from .._version import __version__
-from .program import COMMANDS, PROG, cmake_dir  # noqa: F401 (COMMANDS: read by callers)
+from .program import PROG, cmake_dir
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:  # pragma: no cover

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
-import re
 from typing import Dict, Iterator, List, Set, Tuple
-
-import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "sarek_layout"
 
