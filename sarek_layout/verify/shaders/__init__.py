@@ -35,7 +35,7 @@ from .source import GLSL, METAL, WGSL, read_shaders
 __all__ = ["verify_shaders", "ShaderReport", "TOOLS"]
 
 #: language -> (what measures it, how to tell it is missing).
-TOOLS = {GLSL: "glslang", WGSL: "naga + wgpu", METAL: "metal-proxy (clang++)"}
+TOOLS = {GLSL: "glslang", WGSL: "naga + wgpu", METAL: "metal-proxy"}
 
 
 @dataclass

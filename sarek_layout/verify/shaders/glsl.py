@@ -115,7 +115,7 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
     failures: List[str] = []
     shaders.lay_out(folder)
     for f in shaders.given:
-        mine = _visible(shaders, f)
+        mine = shaders.visible(f)
         todo = [n for n, d in decls.items() if n in wanted and d.file in mine and d.kind == "struct"
                 and n not in measured]
         types = _nested({n: d for n, d in decls.items() if d.kind == "struct"}, todo)
@@ -156,23 +156,6 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
             measured[t].members = _layout_of(mod, sid, sizes)
         problems += _block_problems(mod, decls, copies, sizes, wanted, mine)
     return measured, problems, failures
-
-
-def _visible(shaders: ShaderSet, f: ShaderFile) -> Set[int]:
-    """The files ``f`` compiles with: itself and what it includes (transitively)."""
-    by_name = {g.name: g for g in shaders.files}
-    seen = {id(f): f}  # by identity: two files may have the same text
-    stack = [f]
-    while stack:
-        g = stack.pop()
-        for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]*)[">]',
-                             strip_comments(g.text), re.M):
-            for cand in (f"src/{m.group(1)}", f"inc/{m.group(1)}"):
-                h = by_name.get(cand)
-                if h is not None and id(h) not in seen:
-                    seen[id(h)] = h
-                    stack.append(h)
-    return set(seen.values())
 
 
 def _errors(text: str) -> str:

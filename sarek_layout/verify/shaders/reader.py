@@ -157,7 +157,7 @@ def read_structs(f: ShaderFile) -> List[StructDecl]:
         at = m.start(2) if name else m.start()
         if m.group(1):
             alias = re.match(r"\s*(\w+)\s*;", text[end:])
-            if alias:
+            if alias and alias.group(1) != name:  # same name: the struct tag's place
                 name, at = alias.group(1), end + alias.start(1)
         last_end = end
         if not name:

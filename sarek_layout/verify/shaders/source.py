@@ -113,6 +113,22 @@ class ShaderSet:
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as out:
                 out.write(f.text)
 
+    def visible(self, f: ShaderFile) -> List[ShaderFile]:
+        """The files ``f`` compiles with: itself and what it includes (transitively)."""
+        by_name = {g.name: g for g in self.files}
+        seen = {id(f): f}  # by identity: two files may have the same text
+        stack = [f]
+        while stack:
+            g = stack.pop()
+            for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]*)[">]',
+                                 strip_comments(g.text), re.M):
+                for cand in (f"src/{m.group(1)}", f"inc/{m.group(1)}"):
+                    h = by_name.get(cand)
+                    if h is not None and id(h) not in seen:
+                        seen[id(h)] = h
+                        stack.append(h)
+        return list(seen.values())
+
     def readable(self, text: str, folder: str = "") -> str:
         """Compiler output with the compile folder's names replaced by the user's paths."""
         if folder:
