@@ -34,8 +34,9 @@ from .source import GLSL, METAL, WGSL, read_shaders
 
 __all__ = ["verify_shaders", "ShaderReport", "TOOLS"]
 
-#: language -> (what measures it, how to tell it is missing).
-TOOLS = {GLSL: "glslang", WGSL: "naga + wgpu", METAL: "metal-proxy"}
+#: language -> (what measures it, as the summary names it; as a difference names it).
+TOOLS = {GLSL: ("glslang", "glslang"), WGSL: ("naga + wgpu", "wgpu"),
+         METAL: ("metal-proxy", "metal-proxy")}
 
 
 @dataclass
@@ -137,11 +138,11 @@ def verify_shaders(schema: Schema, paths: Sequence[str], include_dirs: Sequence[
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         report.failures += failures
-        tool = TOOLS[s.language]
+        tool, short = TOOLS[s.language]
         for n in sorted(wanted, key=lambda n: (decls[n].file.shown, _line(decls[n].where))):
             if n not in measured:
                 continue
-            found = compare_struct(s.language, chosen[n], decls[n], measured[n], tool.split()[0])
+            found = compare_struct(s.language, chosen[n], decls[n], measured[n], short)
             found += [p for p in extra if p.struct == n]
             report.checked.append((decls[n].where, n, tool, len(found)))
             report.problems += found

@@ -139,6 +139,13 @@ class ShaderSet:
 
 
 def _read(path: str, what: str) -> str:
+    try:  # the size first (stat opens nothing): a huge file is refused before it is read
+        too_big = os.stat(path).st_size > MAX_SHADER_BYTES
+    except OSError:
+        too_big = False  # read_header says why it cannot be read
+    if too_big:
+        raise SchemaError(f"cannot read the {what} (larger than {MAX_SHADER_BYTES >> 20} MiB)",
+                          SourceLocation(shown(path)))
     try:
         text = read_header(path)
     except UsageError as e:
