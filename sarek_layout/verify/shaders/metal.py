@@ -50,7 +50,9 @@ SHADER_SHIM = ("#pragma once\n" + METAL_SHIM.replace("typedef unsigned int uint2
                + "namespace metal {}\n")
 
 #: MSL keywords with no C++ meaning, defined away (as run_e2e.py's Metal step does).
-KEYWORDS = ("-Dkernel=", "-Dvertex=", "-Dfragment=", "-Ddevice=", "-Dconstant=const",
+#: ``-fno-trigraphs``: C++14 replaces ``??=`` by ``#`` before any directive is read, so
+#: ``??=include "/etc/passwd"`` would include a file ``source`` never saw.
+KEYWORDS = ("-fno-trigraphs", "-Dkernel=", "-Dvertex=", "-Dfragment=", "-Ddevice=", "-Dconstant=const",
             "-Dthread=", "-Dthreadgroup=", "-Wno-unknown-attributes")
 
 _IR = re.compile(r"^@sarek_probe_(\d+)\s*=.*?\[(\d+) x i8\]", re.M)

@@ -46,7 +46,9 @@ MAX_NESTING = 200
 #: Files one run may read (shaders and what they include).
 MAX_FILES = 256
 
-_INCLUDE = re.compile(r"^[ \t]*#[ \t]*(include_next|include|import|embed)\b[ \t]*(.*)$", re.M)
+#: A directive that reads a file. ``%:`` is C++'s digraph of ``#`` (the Metal proxy is C++).
+_INCLUDE = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(include_next|include|import|embed)\b[ \t]*(.*)$",
+                      re.M)
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -59,13 +61,18 @@ def language_of(path: str) -> str:
     return LANGUAGES[suffix]
 
 
-def strip_comments(text: str) -> str:
-    """``text`` with comments blanked (newlines kept) and backslash-newlines kept as they are,
-    so that every offset still points at the same line and column."""
-    def blank(m: "re.Match[str]") -> str:
-        return re.sub(r"[^\n]", " ", m.group())
+#: A string or character literal (kept: a ``/*`` inside one opens no comment), or a comment.
+_COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)',
+                      re.S)
 
-    return re.sub(r"//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)", blank, text, flags=re.S)
+
+def strip_comments(text: str) -> str:
+    """``text`` with comments blanked (newlines kept; string literals left alone), so that
+    every offset still points at the same line and column."""
+    def blank(m: "re.Match[str]") -> str:
+        return m.group() if m.group(1) else re.sub(r"[^\n]", " ", m.group())
+
+    return _COMMENT.sub(blank, text)
 
 
 @dataclass(eq=False)
@@ -157,7 +164,7 @@ def _read(path: str, what: str) -> str:
     return text
 
 
-def check_nesting(f: ShaderFile, stripped: str) -> None:
+def check_nesting(f: ShaderFile, stripped: str, spliced: Sequence[int] = ()) -> None:
     """Refuse brackets nested deeper than ``MAX_NESTING`` (one pass, no recursion)."""
     depth = 0
     for m in re.finditer(r"[()\[\]{}]", stripped):
@@ -166,14 +173,27 @@ def check_nesting(f: ShaderFile, stripped: str) -> None:
             if depth > MAX_NESTING:
                 raise SchemaError(f"brackets nested deeper than {MAX_NESTING} levels; verify "
                                   f"refuses the shader (its compiler would recurse as deep)",
-                                  f.location(m.start()))
+                                  f.location(m.start() + 2 * bisect_right(spliced, m.start())))
         elif depth:
             depth -= 1
 
 
-def _include_target(f: ShaderFile, m: "re.Match[str]") -> str:
+def _splice(text: str) -> Tuple[str, List[int]]:
+    """``text`` with its backslash-newlines removed, as compilers do before reading a
+    directive (``#inc\\<newline>lude`` is ``#include``), and where each was, in the spliced
+    text's offsets (so that a place found there maps back to the file's own)."""
+    parts = text.split("\\\n")
+    spliced, at = [], 0
+    for part in parts[:-1]:
+        at += len(part)
+        spliced.append(at)
+    return "".join(parts), spliced
+
+
+def _include_target(f: ShaderFile, m: "re.Match[str]", spliced: Sequence[int]) -> str:
     directive, rest = m.group(1), m.group(2).strip()
-    where = f.location(m.start(1) - 1)
+    start = m.start() + len(m.group()) - len(m.group().lstrip())  # at the '#'
+    where = f.location(start + 2 * bisect_right(spliced, start))
     q = re.match(r'"([^"\n]*)"|<([^>\n]*)>', rest)
     if directive not in ("include",) or q is None:
         raise SchemaError(f"#{directive} {rest[:60]}: verify follows only #include \"FILE\" "
@@ -209,12 +229,16 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
     included: Dict[Tuple[str, str], ShaderFile] = {}
     while queue:
         f = queue.pop(0)
-        stripped = strip_comments(f.text)
-        check_nesting(f, stripped)
+        # As compilers do: backslash-newlines first, then comments.
+        joined, spliced = _splice(f.text)
+        stripped = strip_comments(joined)
+        check_nesting(f, stripped, spliced)
         if f.language == WGSL:
             continue  # WGSL has no #include: the files are concatenated in order
-        for m in _INCLUDE.finditer(stripped.replace("\\\n", "  ")):
-            name = _include_target(f, m)
+        for m in _INCLUDE.finditer(stripped):
+            name = _include_target(f, m, spliced)
+            start = m.start() + len(m.group()) - len(m.group().lstrip())
+            where = f.location(start + 2 * bisect_right(spliced, start))
             if f.language == METAL and name in ("metal_stdlib", "metal_math", "simd/simd.h"):
                 continue  # the proxy's stand-in
             if (f.language, name) in by_base or (f.language, name) in included:
@@ -227,16 +251,14 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
                     if not os.path.realpath(candidate).startswith(real_dir + os.sep):
                         raise SchemaError(f"#include \"{name}\": {shown(candidate)} leads out "
                                           f"of the -I folder {shown(d)}; refused",
-                                          f.location(m.start(1) - 1))
+                                          where)
                     found = candidate
                     break
             if not found:
                 raise SchemaError(f"#include \"{name}\" is neither a --shader given nor in an "
-                                  f"-I folder; verify reads no other file (add -I DIR)",
-                                  f.location(m.start(1) - 1))
+                                  f"-I folder; verify reads no other file (add -I DIR)", where)
             if len(by_base) + len(included) >= MAX_FILES:
-                raise SchemaError(f"more than {MAX_FILES} files included; refused",
-                                  f.location(m.start(1) - 1))
+                raise SchemaError(f"more than {MAX_FILES} files included; refused", where)
             inc = ShaderFile(f"inc/{name}", shown(found), _read(found, "included file"),
                              f.language, False)
             included[(f.language, name)] = inc
