@@ -159,8 +159,14 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
 
 
 def _errors(text: str) -> str:
-    lines = [ln.strip() for ln in text.splitlines() if "ERROR" in ln or "error" in ln]
-    return "; ".join(lines[:5]) or text.strip()[:400]
+    """glslang's errors in the user's files (those of the probe lines only when there are
+    none: they follow from the first), without its ``ERROR:`` prefixes and summaries."""
+    lines = [re.sub(r"^ERROR:\s*", "", ln.strip()) for ln in text.splitlines()
+             if "ERROR" in ln or "error" in ln]
+    lines = [ln for ln in lines if "compilation errors" not in ln and
+             not ln.startswith("Linking")]
+    mine = [ln for ln in lines if not ln.startswith("(probe)")]
+    return "; ".join((mine or lines)[:5]) or text.strip()[:400]
 
 
 def _block_problems(mod: Module, decls: Dict[str, StructDecl], copies: Dict[str, int],

@@ -141,7 +141,8 @@ class ShaderSet:
         if folder:
             text = text.replace(folder + "/", "")
         for f in sorted(self.files, key=lambda f: len(f.name), reverse=True):
-            text = re.sub(rf"(?<![\w./-]){re.escape(f.name)}", lambda _m, s=f.shown: s, text)
+            text = re.sub(rf"(?<![\w./-])(?:\./)?{re.escape(f.name)}", lambda _m, s=f.shown: s,
+                          text)
         return text
 
 

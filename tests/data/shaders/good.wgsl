@@ -1,4 +1,6 @@
-// Every struct of mistakes.toml as it should be written in WGSL.
+// Every struct of mistakes.toml as it should be written in WGSL: an int64 or a float64
+// is kept as its two 32-bit words (vec2<u32>), a bool as an i32 (0 or 1), three floats as
+// three members (a vec3<f32> would be aligned to 16).
 struct K_v3 { x: f32, y: f32, z: f32 }
 struct K_withvec3 { a: f32, p: K_v3, b: f32 }
 struct K_withbool { n: i32, flag: i32, m: i32 }
