@@ -94,8 +94,8 @@ def _unreadable(kind: str, folder: pathlib.Path):
         return path, "not a regular file: a FIFO, socket or device"
     if kind == "huge":
         with open(path, "wb") as f:
-            f.truncate((16 << 20) + 1)  # sparse: costs no disk
-        return path, "larger than 16 MiB"
+            f.truncate((4 << 20) + 1)  # sparse: costs no disk
+        return path, "larger than 4 MiB"
     if kind == "folder":
         path.mkdir()
         return path, "it is a folder"

@@ -121,7 +121,7 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
         types = _nested({n: d for n, d in decls.items() if d.kind == "struct"}, todo)
         if not todo and not any(d.kind == "block" and d.file in mine for d in decls.values()):
             continue
-        m = _VERSION.search(strip_comments(f.text))
+        m = _VERSION.search(f.stripped or strip_comments(f.text))
         version = " ".join(filter(None, m.groups())) if m else "450"
         if m:  # blank it: #version must be the first line of what glslang compiles
             with open(os.path.join(folder, f.name), "w", encoding="utf-8",

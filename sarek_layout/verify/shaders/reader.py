@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from .source import GLSL, METAL, WGSL, ShaderFile, strip_comments
 
@@ -48,14 +48,17 @@ class StructDecl:
     storage: str = ""
 
 
-def _matching(text: str, start: int) -> int:
-    """Offset just past the ``}`` that closes the ``{`` at ``start`` (or the text's end)."""
-    depth = 0
-    for m in re.compile(r"[{}]").finditer(text, start):
-        depth += 1 if m.group() == "{" else -1
-        if depth == 0:
-            return m.end()
-    return len(text)
+def _closers(text: str) -> Dict[int, int]:
+    """Offset of each ``{`` -> just past the ``}`` that closes it (one pass: a shader of many
+    struct heads costs one scan, not one per head)."""
+    out: Dict[int, int] = {}
+    stack: List[int] = []
+    for m in re.finditer(r"[{}]", text):
+        if m.group() == "{":
+            stack.append(m.start())
+        elif stack:
+            out[stack.pop()] = m.end()
+    return out
 
 
 def _split_top(body: str, sep: str, base: int) -> List[tuple]:
@@ -76,10 +79,10 @@ def _split_top(body: str, sep: str, base: int) -> List[tuple]:
 
 _GLSL_QUALIFIERS = re.compile(
     r"\b(?:highp|mediump|lowp|precise|invariant|coherent|volatile|restrict|readonly|writeonly|"
-    r"flat|smooth|noperspective|const)\b|\blayout\s*\([^)]*\)")
+    r"flat|smooth|noperspective|const)\b|\blayout\s*\([^)]{0,4096}\)")
 _METAL_QUALIFIERS = re.compile(
-    r"\b(?:alignas|_Alignas)\s*\([^)]*\)|\[\[[^\]]*\]\]|\b(?:const|volatile|device|constant|"
-    r"thread|threadgroup|metal::)\b|__attribute__\s*\(\([^)]*\)\)")
+    r"\b(?:alignas|_Alignas)\s*\([^)]{0,4096}\)|\[\[[^\]]{0,4096}\]\]|\b(?:const|volatile|device|constant|"
+    r"thread|threadgroup|metal::)\b|__attribute__\s*\(\([^)]{0,4096}\)\)")
 _C_DECL = re.compile(r"^(?P<type>.*?)\b(?P<name>[A-Za-z_]\w*)\s*(?:\[\s*(?P<count>\w*)\s*\])?\s*$",
                      re.S)
 
@@ -94,7 +97,7 @@ def _c_members(f: ShaderFile, body: str, base: int, language: str) -> List[Membe
             continue
         nested = re.match(r"(union|struct)\b[^{]*\{", text)
         if nested:
-            end = _matching(text, nested.end() - 1)
+            end = _closers(text).get(nested.end() - 1, len(text))
             tail = text[end:].strip()
             name = re.match(r"(\w+)", tail)
             out.append(MemberDecl(name.group(1) if name else "", nested.group(1), 0,
@@ -133,17 +136,18 @@ def _wgsl_members(f: ShaderFile, body: str, base: int) -> List[MemberDecl]:
 
 
 _GLSL_BLOCK = re.compile(
-    r"(?:\blayout\s*\((?P<layout>[^)]*)\)\s*)?(?P<quals>(?:\b(?:readonly|writeonly|coherent|"
+    r"(?:\blayout\s*\((?P<layout>[^)]{0,4096})\)\s*)?(?P<quals>(?:\b(?:readonly|writeonly|coherent|"
     r"restrict|volatile|shared)\s+)*)\b(?P<storage>uniform|buffer)\s+(?P<name>\w+)\s*\{")
 
 
 def read_structs(f: ShaderFile) -> List[StructDecl]:
     """Every struct (and GLSL block) ``f`` declares, in order."""
-    text = strip_comments(f.text).replace("\\\n", "  ")
+    text = (f.stripped or strip_comments(f.text, f.language)).replace("\\\n", "  ")
+    closers = _closers(text)
     out: List[StructDecl] = []
     if f.language == WGSL:
         for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", text):
-            end = _matching(text, m.end() - 1)
+            end = closers.get(m.end() - 1, len(text))
             s = StructDecl(m.group(1), f.where(m.start(1)), f)
             s.members = _wgsl_members(f, text[m.end():end - 1], m.end())
             out.append(s)
@@ -152,7 +156,7 @@ def read_structs(f: ShaderFile) -> List[StructDecl]:
     for m in re.finditer(r"\b(typedef\s+)?struct\s+(\w*)\s*\{", text):
         if (f.language == GLSL and not m.group(2)) or m.start() < last_end:
             continue
-        end = _matching(text, m.end() - 1)
+        end = closers.get(m.end() - 1, len(text))
         name: Optional[str] = m.group(2)
         at = m.start(2) if name else m.start()
         if m.group(1):
@@ -167,7 +171,7 @@ def read_structs(f: ShaderFile) -> List[StructDecl]:
         out.append(s)
     if f.language == GLSL:
         for m in _GLSL_BLOCK.finditer(text):
-            end = _matching(text, m.end() - 1)
+            end = closers.get(m.end() - 1, len(text))
             s = StructDecl(m.group("name"), f.where(m.start("name")), f, kind="block",
                            layout=" ".join((m.group("layout") or "").split()),
                            storage=m.group("storage"))

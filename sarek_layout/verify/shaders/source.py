@@ -38,9 +38,10 @@ LANGUAGES: Dict[str, str] = {
     ".metal": METAL,
 }
 
-#: A shader larger than this is refused: hand-written shaders are kilobytes, and the
-#: generated GLSL of the 3,000-type conformance schema is under 16 MiB.
-MAX_SHADER_BYTES = 16 << 20
+#: A shader larger than this is refused: hand-written shaders are kilobytes (the generated
+#: GLSL of the end-to-end example is 20 KB), and reading a 4 MiB file of nothing but empty
+#: structs takes about 10 s of CPU here.
+MAX_SHADER_BYTES = 4 << 20
 #: Bracket nesting allowed; glslang and clang recurse once per level.
 MAX_NESTING = 200
 #: Files one run may read (shaders and what they include).
@@ -61,18 +62,28 @@ def language_of(path: str) -> str:
     return LANGUAGES[suffix]
 
 
-#: A string or character literal (kept: a ``/*`` inside one opens no comment), or a comment.
-_COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)',
-                      re.S)
+#: A comment; for Metal (C++) also a string or character literal, kept as it is: a ``/*``
+#: inside one opens no comment. GLSL and WGSL have no string literals.
+_COMMENT = re.compile(r"//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)", re.S)
+_COMMENT_OR_STRING = re.compile(
+    r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)', re.S)
 
 
-def strip_comments(text: str) -> str:
-    """``text`` with comments blanked (newlines kept; string literals left alone), so that
-    every offset still points at the same line and column."""
-    def blank(m: "re.Match[str]") -> str:
-        return m.group() if m.group(1) else re.sub(r"[^\n]", " ", m.group())
+def _blank(m: "re.Match[str]") -> str:
+    text = m.group()
+    if m.lastindex:  # a string literal
+        return text
+    if "\n" not in text:
+        return " " * len(text)
+    return "\n".join(" " * len(part) for part in text.split("\n"))
 
-    return _COMMENT.sub(blank, text)
+
+def strip_comments(text: str, language: str = GLSL) -> str:
+    """``text`` with comments blanked (newlines kept; Metal's string literals left alone), so
+    that every offset still points at the same line and column."""
+    if "/" not in text:
+        return text
+    return (_COMMENT_OR_STRING if language == METAL else _COMMENT).sub(_blank, text)
 
 
 @dataclass(eq=False)
@@ -85,6 +96,8 @@ class ShaderFile:
     language: str
     given: bool
     _lines: List[int] = field(default_factory=list, repr=False)
+    #: ``text`` without its comments (``strip_comments``), once read.
+    stripped: str = field(default="", repr=False)
 
     def position(self, offset: int) -> Tuple[int, int]:
         """1-based (line, column) of character ``offset``."""
@@ -128,7 +141,7 @@ class ShaderSet:
         while stack:
             g = stack.pop()
             for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]*)[">]',
-                                 strip_comments(g.text), re.M):
+                                 g.stripped or strip_comments(g.text, g.language), re.M):
                 for cand in (f"src/{m.group(1)}", f"inc/{m.group(1)}"):
                     h = by_name.get(cand)
                     if h is not None and id(h) not in seen:
@@ -232,7 +245,8 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
         f = queue.pop(0)
         # As compilers do: backslash-newlines first, then comments.
         joined, spliced = _splice(f.text)
-        stripped = strip_comments(joined)
+        stripped = strip_comments(joined, f.language)
+        f.stripped = strip_comments(f.text, f.language) if spliced else stripped
         check_nesting(f, stripped, spliced)
         if f.language == WGSL:
             continue  # WGSL has no #include: the files are concatenated in order
