@@ -198,3 +198,15 @@ def test_shader_reader_positions_survive_backslash_newlines_and_comments(tmp_pat
     assert str(e.value).startswith(f"{shader}:2:1: error: #include \"/etc/passwd\": verify "
                                    f"reads only files among the shaders given")
     assert os.path.exists("/etc/passwd")  # the point: it exists, and is not read
+
+
+def test_a_missing_shader_compiler_is_exit_2_with_its_install_line(capsys, monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    status, out, err = _verify(capsys, SCHEMA, "--shader", DATA / "good.comp")
+    assert (status, out) == (2, "")
+    assert err == (f"sarek-layout: error: verify --shader {DATA / 'good.comp'}: glslangValidator "
+                   f"not found; apt-get install -y glslang-tools\n")
+    from sarek_layout.pytest_plugin import assert_layout_agrees
+
+    with pytest.raises(pytest.skip.Exception):
+        assert_layout_agrees(str(SCHEMA), shaders=[str(DATA / "good.comp")])

@@ -130,7 +130,7 @@ def verify_shaders(schema: Schema, paths: Sequence[str], include_dirs: Sequence[
             why = ("is not a schema type (no type has that C name)" if n not in every else
                    "is not among the --type types")
             report.skipped.append((d.where, n, why))
-        if not wanted and not any(d.kind == "block" for d in decls.values()):
+        if not wanted:
             continue
         folder = tempfile.mkdtemp(prefix=f"sarek-shader-{s.language}-")
         try:

@@ -119,8 +119,8 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
         todo = [n for n, d in decls.items() if n in wanted and d.file in mine and d.kind == "struct"
                 and n not in measured]
         types = _nested({n: d for n, d in decls.items() if d.kind == "struct"}, todo)
-        if not todo and not any(d.kind == "block" and d.file in mine for d in decls.values()):
-            continue
+        if not todo:
+            continue  # nothing of the schema here: the shader's blocks cannot hold any of it
         m = _VERSION.search(f.stripped or strip_comments(f.text))
         version = " ".join(filter(None, m.groups())) if m else "450"
         if m:  # blank it: #version must be the first line of what glslang compiles
