@@ -210,3 +210,15 @@ def test_a_missing_shader_compiler_is_exit_2_with_its_install_line(capsys, monke
 
     with pytest.raises(pytest.skip.Exception):
         assert_layout_agrees(str(SCHEMA), shaders=[str(DATA / "good.comp")])
+
+
+def test_a_wgsl_uniform_buffer_where_the_schema_needs_the_c_layout_is_explained(capsys):
+    require_toolchain("webgpu")
+    shader = DATA / "uniform.wgsl"
+    status, out, err = _verify(capsys, SCHEMA, "--shader", shader)
+    assert (status, err) == (1, ""), out
+    assert (f"error: {shader}: naga + wgpu: naga refuses the shader: {shader}:4:23: Global "
+            f"variable [0] 'params' is invalid") in out, out
+    assert "The array stride 4 is not a multiple of the required alignment 16" in out
+    assert "as GLSL's std140 does, where the schema needs the C layout: declare it " \
+           "var<storage, read>" in out

@@ -247,18 +247,36 @@ def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder
 
 
 def _readable(log: str, starts) -> str:
-    """naga's diagnostic, its ``wgsl:LINE:COL`` places as the user's files, cut short."""
-    def place(m: "re.Match[str]") -> str:
-        line = int(m.group(1))
+    """naga's diagnostic in one line: its place (``┌─ wgsl:LINE:COL``, the line of the files
+    concatenated) as the user's ``FILE:LINE:COL``, its message without the source excerpt and
+    wgpu's preamble, and why when it is the uniform address space's std140-like rules."""
+    def place(line: int, col: str) -> str:
         first, f = starts[0]
         for s, g in starts:
             if s <= line:
                 first, f = s, g
-        return f"{f.shown}:{line - first + 1}:{m.group(2)}"  # type: ignore[attr-defined]
+        return f"{f.shown}:{line - first + 1}:{col}"  # type: ignore[attr-defined]
 
-    text = re.sub(r"\bwgsl:(\d+):(\d+)", place, log)
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not set(ln.strip()) <= set("│|^~-─ ")]
-    return " ".join(lines[:8])[:600]
+    where = ""
+    words = []
+    for raw in log.splitlines():
+        ln = raw.strip()
+        m = re.match(r"┌─\s*[^:\s]*:(\d+):(\d+)", ln)
+        if m:
+            where = where or place(int(m.group(1)), m.group(2))
+            continue
+        if (not ln or "│" in ln or ln.startswith(("Validation Error", "Caused by", "In wgpu"))
+                or set(ln) <= set("|^~-─= ")):
+            continue
+        ln = re.sub(r"^(?:=\s*|Shader (?:'[^']*' )?(?:validation|parsing) error:\s*)", "", ln)
+        if ln and ln not in words:
+            words.append(ln)
+    text = ": ".join(words[:4])[:500]
+    if "address space Uniform" in log:
+        text += (" (a uniform buffer rounds array strides and struct alignments up to 16 bytes, "
+                 "as GLSL's std140 does, where the schema needs the C layout: declare it "
+                 "var<storage, read>)")
+    return f"{where}: {text}" if where else text
 
 
 def _run_child(request: dict, folder: str) -> Tuple[dict, Optional[str]]:
