@@ -27,11 +27,10 @@ import os
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..headers import shown
 from ..tools import run_tool
 from .check import Measured, MeasuredMember, Problem
 from .reader import StructDecl
-from .source import ShaderFile, ShaderSet, strip_comments
+from .source import ShaderSet, strip_comments
 from .spirv import UNIFORM, Module, read_module
 
 __all__ = ["measure_glsl", "STAGES", "TOOL"]
@@ -219,6 +218,3 @@ def _walk(mod: Module, sid: int, copies: Dict[str, int], sizes: Dict[str, int], 
                                 f"std430")
         _walk(mod, elem, copies, sizes, wanted, found, depth + 1)
 
-
-def shown_path(path: str) -> str:
-    return shown(path)

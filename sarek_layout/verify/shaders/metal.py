@@ -97,15 +97,15 @@ def measure_metal(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folde
         with open(os.path.join(folder, "probe.ll")) as f:
             values = {int(i): int(k) - 1 for i, k in _IR.findall(f.read())}
         for i, (t, member, quantity) in enumerate(probes):
-            m = measured.setdefault(t, Measured(None, None))
+            got = measured.setdefault(t, Measured(None, None))
             v = values.get(i)
             if not member:
                 if quantity == "size":
-                    m.size = v
+                    got.size = v
                 else:
-                    m.align = v
+                    got.align = v
             else:
-                old = m.members.get(member, MeasuredMember(None, None))
-                m.members[member] = (MeasuredMember(v, old.size) if quantity == "offset"
-                                     else MeasuredMember(old.offset, v))
+                old = got.members.get(member, MeasuredMember(None, None))
+                got.members[member] = (MeasuredMember(v, old.size) if quantity == "offset"
+                                       else MeasuredMember(old.offset, v))
     return measured, [], failures

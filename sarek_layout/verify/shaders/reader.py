@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from .source import GLSL, METAL, WGSL, ShaderFile, strip_comments
+from .source import GLSL, WGSL, ShaderFile, strip_comments
 
 __all__ = ["MemberDecl", "StructDecl", "read_structs"]
 
@@ -179,6 +179,3 @@ def read_structs(f: ShaderFile) -> List[StructDecl]:
             out.append(s)
     return out
 
-
-#: Metal is METAL: exported for the modules that branch on the language.
-LANGUAGE_NAMES = {GLSL: "GLSL", WGSL: "WGSL", METAL: "Metal"}

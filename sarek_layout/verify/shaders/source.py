@@ -154,8 +154,9 @@ class ShaderSet:
         if folder:
             text = text.replace(folder + "/", "")
         for f in sorted(self.files, key=lambda f: len(f.name), reverse=True):
-            text = re.sub(rf"(?<![\w./-])(?:\./)?{re.escape(f.name)}", lambda _m, s=f.shown: s,
-                          text)
+            shown_as = f.shown
+            text = re.sub(rf"(?<![\w./-])(?:\./)?{re.escape(f.name)}",
+                          lambda _m: shown_as, text)  # noqa: B023 (used at once)
         return text
 
 

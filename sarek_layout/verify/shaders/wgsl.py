@@ -143,7 +143,9 @@ def _has_bool(ty: str, decls: Dict[str, StructDecl], depth: int = 0) -> bool:
     if a:
         return _has_bool(a.group(1), decls, depth + 1)
     d = decls.get(ty)
-    return ty == "bool" or bool(d) and any(_has_bool(m.type, decls, depth + 1) for m in d.members)
+    if d is None:
+        return ty == "bool"
+    return any(_has_bool(m.type, decls, depth + 1) for m in d.members)
 
 
 def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str
@@ -179,14 +181,14 @@ def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder
         second = probe.word(f"{base}.t[1]", t)
         if first is None or second is None:
             continue
-        r = {"a": probe.read(f"{base}.a"), "t0": probe.read(first), "t1": probe.read(second),
-             "members": {}}
+        r: dict = {"a": probe.read(f"{base}.a"), "t0": probe.read(first),
+                   "t1": probe.read(second), "members": {}}
         for m in structs[t].members:
             expr = f"{base}.t[0].{m.name}"
             f_ = probe.word(expr, m.type)
             if f_ is None:
                 continue
-            entry = {"first": probe.read(f_)}
+            entry: dict = {"first": probe.read(f_)}
             last = probe.word(expr, m.type, last=True)
             if last is not None and not _ARRAY.match(m.type):
                 entry["last"] = probe.read(last)
@@ -218,13 +220,13 @@ def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder
     if not answer.get("ok"):
         log = _readable(answer.get("log", ""), starts)
         stage = {"user": "naga refuses the shader", "probe": "the probe shader failed",
-                 "device": "no WebGPU device"}.get(answer.get("stage"), "failed")
+                 "device": "no WebGPU device"}.get(str(answer.get("stage")), "failed")
         return {}, [], failures + [f"{given[0].shown}: {TOOL}: {stage}: {log}"]
     values = answer["values"]
     measured: Dict[str, Measured] = {}
     for t, r in reads.items():
         t0 = values[r["t0"]]
-        m = Measured(4 * (values[r["t1"]] - t0), 4 * (t0 - values[r["a"]]))
+        got = Measured(4 * (values[r["t1"]] - t0), 4 * (t0 - values[r["a"]]))
         for name, e in r["members"].items():
             offset = 4 * (values[e["first"]] - t0)
             size = None
@@ -234,8 +236,8 @@ def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder
                     size = None
             if "second" in e:
                 size = 4 * (values[e["second"]] - values[e["first"]]) * e["n"]
-            m.members[name] = MeasuredMember(offset, size)
-        measured[t] = m
+            got.members[name] = MeasuredMember(offset, size)
+        measured[t] = got
     for t in reads:  # a struct member's size is that struct's array stride
         for name, mm in list(measured[t].members.items()):
             ty = reads[t]["members"][name]["type"]

@@ -21,7 +21,7 @@ def _answer(request: dict) -> dict:
     import array
 
     try:
-        import wgpu  # type: ignore[import-not-found]
+        import wgpu  # type: ignore  # optional, untyped
 
         adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
         if adapter is None:
