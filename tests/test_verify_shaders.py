@@ -222,3 +222,37 @@ def test_a_wgsl_uniform_buffer_where_the_schema_needs_the_c_layout_is_explained(
     assert "The array stride 4 is not a multiple of the required alignment 16" in out
     assert "as GLSL's std140 does, where the schema needs the C layout: declare it " \
            "var<storage, read>" in out
+
+
+def test_the_spirv_reader_agrees_with_spirv_cross_reflection(tmp_path):
+    """``shaders.spirv`` reads the decorations itself (linear in the module); spirv-cross's
+    reflection of the same module, std140 and std430 copies of one struct included, is the
+    reference."""
+    import json
+    import subprocess
+
+    require_toolchain("glslang")
+    from sarek_layout.verify.shaders.spirv import read_module
+
+    src = tmp_path / "copies.comp"
+    src.write_text("#version 450\nstruct P { float a; vec3 v; int b[3]; double d; };\n"
+                   "layout(std140, binding = 0) uniform U { P p[2]; } u;\n"
+                   "layout(std430, binding = 1) buffer B { P q[]; } b;\n"
+                   "void main() { b.q[0].a = u.p[1].a; }\n")
+    spv = tmp_path / "copies.spv"
+    subprocess.run(["glslangValidator", "-V", str(src), "-o", str(spv)], check=True,
+                   capture_output=True)
+    reflected = json.loads(subprocess.run(["spirv-cross", str(spv), "--reflect"], check=True,
+                                          capture_output=True, text=True).stdout)
+    mod = read_module(spv.read_bytes())
+    compared = 0
+    for key, t in reflected["types"].items():
+        sid = int(key.lstrip("_"))
+        mine = mod.members(sid)
+        assert [m["name"] for m in t["members"]] == [n for n, _, _ in mine]
+        for m, (_, offset, tid) in zip(t["members"], mine):
+            assert m["offset"] == offset, (t["name"], m)
+            if "array_stride" in m:
+                assert m["array_stride"] == mod.strides[tid], (t["name"], m)
+            compared += 1
+    assert compared >= 10 and [t["name"] for t in reflected["types"].values()].count("P") == 2
