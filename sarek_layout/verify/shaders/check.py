@@ -186,10 +186,9 @@ def _write(lang: str, type_: str, name: str) -> str:
 def compare_struct(lang: str, exp: Expected, decl: StructDecl, got: Measured,
                    tool: str) -> List[Problem]:
     """Every difference between ``decl`` (laid out as ``got`` by ``tool``) and ``exp``."""
-    from ...codegen import dialects
     from ...codegen.shader_views import escape
 
-    dialect = {GLSL: dialects.GLSL, WGSL: dialects.WGSL, METAL: dialects.METAL}[lang]
+    dialect = _dialect(lang)
     problems: List[Problem] = []
 
     def say(where: str, message: str) -> None:
@@ -255,6 +254,15 @@ def compare_struct(lang: str, exp: Expected, decl: StructDecl, got: Measured,
         say(decl.where, f"{exp.c_name} is aligned to {got.align} bytes ({tool}), the schema's "
                         f"to {exp.align}{why}")
     return problems
+
+
+def _dialect(lang: str):
+    """The target dialect of ``lang`` (how the generated shaders escape reserved names)."""
+    try:
+        from ...codegen import dialects
+    except ImportError:  # the package layout of branch h20-rooms: targets/dialects.py
+        from ...targets import dialects  # type: ignore[no-redef]
+    return {GLSL: dialects.GLSL, WGSL: dialects.WGSL, METAL: dialects.METAL}[lang]
 
 
 def _vec3_why(lang: str, spelling: str, instead: str = "") -> str:
