@@ -256,3 +256,10 @@ def test_the_spirv_reader_agrees_with_spirv_cross_reflection(tmp_path):
                 assert m["array_stride"] == mod.strides[tid], (t["name"], m)
             compared += 1
     assert compared >= 10 and [t["name"] for t in reflected["types"].values()].count("P") == 2
+
+
+def test_a_vec3_in_scalar_blocks_only_is_measured_with_the_scalar_layout(capsys):
+    require_toolchain("glslang")
+    status, out, err = _verify(capsys, SCHEMA, "--shader", DATA / "scalar.comp")
+    assert (status, err) == (0, ""), out
+    assert f"{DATA / 'scalar.comp'}:5:8: K_withvec3: agrees (glslang)" in out

@@ -12,7 +12,8 @@ that it can be included) and what it includes (``source``), and a probe shader::
     layout(std430, binding = 4000) buffer SarekShaderIn { SarekShaderProbe0 p0; … } …;
     void main() { … }
 
-The probe copy of ``T`` is its std430 layout: its member offsets are ``T``'s, the array
+The probe copy of ``T`` is its std430 layout (its scalar layout when every block of the
+shader that holds ``T`` is ``layout(scalar)``, GL_EXT_scalar_block_layout's C-like rules): its member offsets are ``T``'s, the array
 stride of ``t`` its size and the offset of ``t`` its alignment (the ``uint`` before it is
 4-aligned). The shader's own blocks stay in the SPIR-V as it declared them: a schema struct
 used in a block whose copy of it has other offsets (a ``uniform`` block is std140: arrays and
@@ -54,22 +55,46 @@ class ShaderFailed(Exception):
         self.output = output
 
 
-def _probe_source(version: str, name: str, types: List[str], stage: str) -> str:
+def _probe_source(version: str, name: str, types: List[str], scalar: Set[str]) -> str:
+    """The probe shader: ``types`` in a std430 buffer, those of ``scalar`` in a
+    ``layout(scalar)`` one (GL_EXT_scalar_block_layout: the C layout, vec3 aligned to 4)."""
     lines = [f"#version {version}\n",
              "#extension GL_GOOGLE_include_directive : require\n",
+             *(["#extension GL_EXT_scalar_block_layout : require\n"] if scalar else []),
              "#define main sarek_user_main\n",
              f'#include "{name}"\n',
              "#undef main\n"]
     lines += [f"struct SarekShaderProbe{i} {{ uint a; {t} t[2]; }};\n" for i, t in enumerate(types)]
-    if types:
-        lines.append(f"layout(std430, binding = {BINDING}) buffer SarekShaderIn {{\n")
-        lines += [f"    SarekShaderProbe{i} p{i};\n" for i in range(len(types))]
-        lines.append("} sarek_shader_in;\n")
-    lines.append("void main() {\n")
-    if types:
-        lines.append("    sarek_shader_in.p0.a = 1u;\n")
-    lines.append("}\n")
-    return "".join(lines)
+    buffers = [(layout, [i for i, t in enumerate(types) if (t in scalar) == (layout == "scalar")])
+               for layout in ("std430", "scalar")]
+    main = []
+    for b, (layout, members) in enumerate(buffers):
+        if members:
+            lines.append(f"layout({layout}, binding = {BINDING + b}) buffer SarekShaderIn{b} {{\n")
+            lines += [f"    SarekShaderProbe{i} p{i};\n" for i in members]
+            lines.append(f"}} sarek_shader_in{b};\n")
+            main.append(f"    sarek_shader_in{b}.p{members[0]}.a = 1u;\n")
+    return "".join(lines + ["void main() {\n", *main, "}\n"])
+
+
+def _scalar_types(decls: Dict[str, StructDecl], files) -> Set[str]:
+    """Structs that every block holding them (directly or nested) declares ``layout(scalar)``:
+    those are measured in a scalar probe buffer, as the shader uses them."""
+    reached: Dict[str, Set[bool]] = {}
+    for b in decls.values():
+        if b.kind != "block" or b.file not in files:
+            continue
+        is_scalar = "scalar" in re.split(r"[\s,=]+", b.layout)
+        stack, seen = [m.type for m in b.members], set()
+        while stack:
+            t = stack.pop()
+            d = decls.get(t)
+            if d is None or d.kind != "struct" or t in seen:
+                continue
+            seen.add(t)
+            reached.setdefault(t, set()).add(is_scalar)
+            stack.extend(m.type for m in d.members)
+    return {t for t, kinds in reached.items() if kinds == {True}}
 
 
 def _member_size(mod: Module, tid: int, sizes: Dict[str, int], sid: int, k: int) -> Optional[int]:
@@ -129,7 +154,7 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
         stage = STAGES.get(os.path.splitext(f.shown)[1].lower(), "comp")
         probe = f"sarek_shader_probe{len(failures)}_{os.path.basename(f.name)}.{stage}"
         with open(os.path.join(folder, probe), "w") as out:
-            out.write(_probe_source(version, f.name, types, stage))
+            out.write(_probe_source(version, f.name, types, _scalar_types(decls, mine)))
         run = run_tool(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-S", stage,
                         "-Iinc", "-Isrc", probe, "-o", "probe.spv"], cwd=folder,
                        label="glslangValidator")
@@ -178,8 +203,10 @@ def _block_problems(mod: Module, decls: Dict[str, StructDecl], copies: Dict[str,
         decl = blocks.get(bname)
         if decl is None:
             continue
-        uniform = any(cls == UNIFORM and t == bid for cls, t in mod.variables.values())
         layout = decl.layout
+        if "scalar" in re.split(r"[\s,=]+", layout):
+            continue  # the C layout itself: the struct's own check says whether it agrees
+        uniform = any(cls == UNIFORM and t == bid for cls, t in mod.variables.values())
         std = "std140" if "std140" in layout or (uniform and "std430" not in layout
                                                  and "scalar" not in layout) else "its layout"
         found: Dict[str, str] = {}
