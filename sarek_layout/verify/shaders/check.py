@@ -195,7 +195,7 @@ def compare_struct(lang: str, exp: Expected, decl: StructDecl, got: Measured,
         problems.append(Problem(where, exp.c_name, message))
 
     by_name = {escape(name, dialect): (name, m) for name, m in exp.members}
-    declared = [d for d in decl.members if not is_padding(d.name)]
+    declared = [d for d in decl.members if d.name and not is_padding(d.name)]
     seen = {d.name for d in declared}
     vec3_before = ""
     order = [by_name[d.name][0] for d in declared if d.name in by_name]
