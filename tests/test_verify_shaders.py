@@ -112,6 +112,7 @@ def test_a_shader_that_does_not_compile_is_a_difference_naming_its_line(tmp_path
     assert (status, err) == (1, ""), out
     assert f"error: {shader}: glslang: " in out and f"{shader}:3:" in out
     assert "sarek_shader" not in out and str(tmp_path / "sarek") not in out
+    assert f"{shader}:2:8: K_item: spellings agree (glslang: not measured)" in out
 
 
 def test_includes_are_read_from_the_shaders_given_and_the_I_folders_only(tmp_path, capsys):

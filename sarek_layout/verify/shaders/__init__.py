@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...errors import ToolchainMissing
 from ...ir.schema import Schema, SchemaType
-from .check import Problem, compare_struct, expected_structs
+from .check import Measured, Problem, compare_struct, expected_structs
 from .reader import StructDecl, read_structs
 from .source import GLSL, METAL, WGSL, read_shaders
 
@@ -65,7 +65,8 @@ class ShaderReport:
     def format(self) -> str:
         lines = []
         for where, name, tool, n in self.checked:
-            verdict = "agrees" if n == 0 else f"{n} difference{'s' * (n != 1)}"
+            verdict = (("spellings agree" if "not measured" in tool else "agrees") if n == 0
+                       else f"{n} difference{'s' * (n != 1)}")
             lines.append(f"{where}: {name}: {verdict} ({tool})")
         if self.problems or self.failures:
             lines.append("")
@@ -140,11 +141,14 @@ def verify_shaders(schema: Schema, paths: Sequence[str], include_dirs: Sequence[
         report.failures += failures
         tool, short = TOOLS[s.language]
         for n in sorted(wanted, key=lambda n: (decls[n].file.shown, _line(decls[n].where))):
-            if n not in measured:
-                continue
-            found = compare_struct(s.language, chosen[n], decls[n], measured[n], short)
+            # Not measured (its shader did not compile, or the probe cannot hold it): its
+            # spellings are still compared, and the report says that is all it was.
+            got = measured.get(n) or Measured(None, None)
+            found = compare_struct(s.language, chosen[n], decls[n], got, short)
             found += [p for p in extra if p.struct == n]
-            report.checked.append((decls[n].where, n, tool, len(found)))
+            unmeasured = got.size is None and not got.members
+            report.checked.append((decls[n].where, n, tool + (": not measured"
+                                                              if unmeasured else ""), len(found)))
             report.problems += found
     return report
 
