@@ -4,7 +4,7 @@ wgpu (naga, lavapipe) and by the clang++ Metal proxy, compared with the schema.
 One shader per language declares every type of ``data/shaders/mistakes.toml`` correctly
 (``good.*``), one makes a classic mistake in each (``mistakes.*``): a vec3 where the schema
 has three floats, a bool, a float where it has float64, members in another order, a member
-missing, and (GLSL) a std140 uniform block. Each must be reported at its line and column
+missing, (GLSL) a std140 uniform block and (Metal) a packed_ vector where it has an int64. Each must be reported at its line and column
 with its own explanation; the end-to-end example's shaders must verify clean.
 """
 
@@ -60,6 +60,8 @@ MISTAKES = {
                   "MSL has no 64-bit float"]),
         ("7:8", ["K_ordered: members in another order"]),
         ("8:8", ["K_complete: no member b", "add `int b;` after a"]),
+        ("9:41", ["K_withint64: b is packed_int2", "write `long b;`", "at offset 4",
+                  "packed_int2 is aligned to its scalar (4 bytes), unlike int2"]),
     ],
 }
 
