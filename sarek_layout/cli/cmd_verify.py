@@ -18,7 +18,10 @@ def add_parser(sub) -> None:
         "difference, 2 on bad input or when a toolchain named with --toolchain is missing. "
         "A header's code is compiled, never run (PoCL runs one generated kernel that copies "
         "the probe values); each compiler run is stopped after $SAREK_VERIFY_TIMEOUT seconds "
-        "(600) and limited to $SAREK_VERIFY_MEMORY_MB of memory (16384). See docs/verify.md.",
+        "(600) and limited to $SAREK_VERIFY_MEMORY_MB of memory (16384). With --shader, the "
+        "structs of hand-written GLSL, WGSL and Metal shaders are laid out by their own "
+        "compilers and compared member by member (their #include files are read only from "
+        "the other shaders given and the -I folders). See docs/verify.md.",
     )
     p.add_argument("schemas", nargs="*", metavar="SCHEMA", help="schema files")
     p.add_argument("--toolchain", action="append", metavar="NAME", default=[],
