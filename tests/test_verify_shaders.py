@@ -266,3 +266,12 @@ def test_a_vec3_in_scalar_blocks_only_is_measured_with_the_scalar_layout(capsys)
     status, out, err = _verify(capsys, SCHEMA, "--shader", DATA / "scalar.comp")
     assert (status, err) == (0, ""), out
     assert f"{DATA / 'scalar.comp'}:5:8: K_withvec3: agrees (glslang)" in out
+
+
+def test_a_shader_with_crlf_line_ends_verifies_as_well(tmp_path, capsys):
+    require_toolchain("glslang")
+    shader = tmp_path / "crlf.comp"
+    shader.write_bytes((DATA / "good.comp").read_bytes().replace(b"\n", b"\r\n"))
+    status, out, err = _verify(capsys, SCHEMA, "--shader", shader)
+    assert (status, err) == (0, ""), out
+    assert f"{shader}:5:8: K_withvec3: agrees (glslang)" in out

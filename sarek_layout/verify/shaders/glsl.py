@@ -44,7 +44,7 @@ STAGES = {".vert": "vert", ".frag": "frag", ".geom": "geom", ".tesc": "tesc", ".
           ".rcall": "rcall"}
 BINDING = 4000
 
-_VERSION = re.compile(r"^[ \t]*#[ \t]*version[ \t]+(\d+)[ \t]*(\w*)[ \t]*$", re.M)
+_VERSION = re.compile(r"^[ \t]*#[ \t]*version[ \t]+(\d+)[ \t]*(\w*)[ \t\r]*$", re.M)
 
 
 class ShaderFailed(Exception):
