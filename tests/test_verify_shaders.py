@@ -268,10 +268,12 @@ def test_a_vec3_in_scalar_blocks_only_is_measured_with_the_scalar_layout(capsys)
     assert f"{DATA / 'scalar.comp'}:5:8: K_withvec3: agrees (glslang)" in out
 
 
-def test_a_shader_with_crlf_line_ends_verifies_as_well(tmp_path, capsys):
+@pytest.mark.parametrize("form", ["crlf", "bom"])
+def test_a_shader_with_crlf_line_ends_or_a_bom_verifies_as_well(form, tmp_path, capsys):
     require_toolchain("glslang")
-    shader = tmp_path / "crlf.comp"
-    shader.write_bytes((DATA / "good.comp").read_bytes().replace(b"\n", b"\r\n"))
+    shader = tmp_path / f"{form}.comp"
+    text = (DATA / "good.comp").read_bytes()
+    shader.write_bytes(text.replace(b"\n", b"\r\n") if form == "crlf" else b"\xef\xbb\xbf" + text)
     status, out, err = _verify(capsys, SCHEMA, "--shader", shader)
     assert (status, err) == (0, ""), out
     assert f"{shader}:5:8: K_withvec3: agrees (glslang)" in out

@@ -173,6 +173,10 @@ def _read(path: str, what: str) -> str:
     except UsageError as e:
         raise SchemaError(str(e).split(": ", 1)[1].replace("the header", f"the {what}"),
                           SourceLocation(shown(path))) from None
+    if text.startswith("\ufeff"):
+        # A UTF-8 byte order mark: editors show no column for it, and glslang refuses it in
+        # an included file (which the shader becomes in the probe).
+        text = text[1:]
     if len(text) > MAX_SHADER_BYTES:
         raise SchemaError(f"cannot read the {what} (larger than {MAX_SHADER_BYTES >> 20} MiB)",
                           SourceLocation(shown(path)))
