@@ -277,3 +277,19 @@ def test_a_shader_with_crlf_line_ends_or_a_bom_verifies_as_well(form, tmp_path, 
     status, out, err = _verify(capsys, SCHEMA, "--shader", shader)
     assert (status, err) == (0, ""), out
     assert f"{shader}:5:8: K_withvec3: agrees (glslang)" in out
+
+
+def test_a_shader_given_and_included_by_another_is_compiled_where_it_is_included(tmp_path,
+                                                                                 capsys):
+    """A file of structs that relies on its includer (here: the int64 extension) does not
+    compile alone; given with its includer, it is measured through it."""
+    require_toolchain("glslang")
+    lib = tmp_path / "ordered.glsl"
+    lib.write_text("struct K_ordered { int a; float b; int64_t c; };\n")
+    main_shader = tmp_path / "main.comp"
+    main_shader.write_text("#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+                           "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
+                           '#include "ordered.glsl"\nvoid main() { }\n')
+    status, out, err = _verify(capsys, SCHEMA, "--shader", lib, "--shader", main_shader)
+    assert (status, err) == (0, ""), out
+    assert f"{lib}:1:8: K_ordered: agrees (glslang)" in out

@@ -138,7 +138,7 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
     problems: List[Problem] = []
     failures: List[str] = []
     shaders.lay_out(folder)
-    for f in shaders.given:
+    for f in shaders.roots():
         mine = shaders.visible(f)
         todo = [n for n, d in decls.items() if n in wanted and d.file in mine and d.kind == "struct"
                 and n not in measured]

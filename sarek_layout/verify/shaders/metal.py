@@ -67,7 +67,7 @@ def measure_metal(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folde
         f.write(SHADER_SHIM)
     measured: Dict[str, Measured] = {}
     failures: List[str] = []
-    for n, given in enumerate(shaders.given):
+    for n, given in enumerate(shaders.roots()):
         mine = shaders.visible(given)
         todo = [t for t in sorted(wanted) if t not in measured and decls[t].file in mine]
         if not todo:

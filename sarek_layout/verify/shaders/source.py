@@ -149,6 +149,12 @@ class ShaderSet:
                         stack.append(h)
         return list(seen.values())
 
+    def roots(self) -> List[ShaderFile]:
+        """The given files that no other given file includes: those are compiled (a file
+        another includes is compiled there, where what it relies on is declared)."""
+        included = {id(g) for f in self.given for g in self.visible(f) if g is not f}
+        return [f for f in self.given if id(f) not in included]
+
     def readable(self, text: str, folder: str = "") -> str:
         """Compiler output with the compile folder's names replaced by the user's paths."""
         if folder:
