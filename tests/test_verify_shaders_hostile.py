@@ -155,3 +155,15 @@ def test_a_compiler_kept_busy_by_a_shader_is_stopped_by_the_verify_timeout(tmp_p
     out = proc.stdout.decode()
     assert proc.returncode == 1, (out, proc.stderr.decode())
     assert f"error: {shader}: glslang: stopped after 2 s ($SAREK_VERIFY_TIMEOUT)" in out, out
+
+
+def test_the_files_read_together_are_bounded_too(tmp_path, capsys):
+    """256 includes of 4 MiB each would be 1 GiB in memory: the total is capped (16 MiB)."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    for i in range(5):
+        (lib / f"part{i}.glsl").write_text("// filler\n" + " " * ((4 << 20) - 20) + "\n")
+    shader = tmp_path / "s.comp"
+    shader.write_text("".join(f'#include "part{i}.glsl"\n' for i in range(5)))
+    _refused(capsys, ["--shader", shader, "-I", lib], f"{lib / 'part4.glsl'}: error: ",
+             ["larger than 16 MiB together"])

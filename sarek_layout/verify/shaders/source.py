@@ -44,8 +44,9 @@ LANGUAGES: Dict[str, str] = {
 MAX_SHADER_BYTES = 4 << 20
 #: Bracket nesting allowed; glslang and clang recurse once per level.
 MAX_NESTING = 200
-#: Files one run may read (shaders and what they include).
+#: Files one run may read (shaders and what they include), and their bytes together.
 MAX_FILES = 256
+MAX_TOTAL_BYTES = 16 << 20
 
 #: A directive that reads a file. ``%:`` is C++'s digraph of ``#`` (the Metal proxy is C++).
 _INCLUDE = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(include_next|include|import|embed)\b[ \t]*(.*)$",
@@ -232,10 +233,20 @@ def _include_target(f: ShaderFile, m: "re.Match[str]", spliced: Sequence[int]) -
     return name
 
 
+def _count(total: int, f: ShaderFile) -> int:
+    total += len(f.text)
+    if total > MAX_TOTAL_BYTES:
+        raise SchemaError(f"the shaders and the files they include are larger than "
+                          f"{MAX_TOTAL_BYTES >> 20} MiB together; refused",
+                          SourceLocation(f.shown))
+    return total
+
+
 def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List[ShaderSet]:
     """Every shader of ``paths`` with what it includes, one ``ShaderSet`` per language (in
     the order the languages first appear). Raises ``SchemaError``/``UsageError`` (exit 2)."""
     sets: Dict[str, ShaderSet] = {}
+    total = 0
     by_base: Dict[Tuple[str, str], ShaderFile] = {}
     queue: List[ShaderFile] = []
     for path in paths:
@@ -248,6 +259,7 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
             raise UsageError(f"{shown(path)}: two --shader files have the name {base}; give "
                              f"each once")
         f = ShaderFile(f"src/{base}", shown(path), _read(path, "shader"), lang, True)
+        total = _count(total, f)
         by_base[(lang, base)] = f
         sets.setdefault(lang, ShaderSet(lang, [])).files.append(f)
         queue.append(f)
@@ -287,6 +299,7 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
                 raise SchemaError(f"more than {MAX_FILES} files included; refused", where)
             inc = ShaderFile(f"inc/{name}", shown(found), _read(found, "included file"),
                              f.language, False)
+            total = _count(total, inc)
             included[(f.language, name)] = inc
             sets[f.language].files.append(inc)
             queue.append(inc)
