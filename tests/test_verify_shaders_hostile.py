@@ -162,7 +162,7 @@ def test_the_files_read_together_are_bounded_too(tmp_path, capsys):
     lib = tmp_path / "lib"
     lib.mkdir()
     for i in range(5):
-        (lib / f"part{i}.glsl").write_text("// filler\n" + " " * ((4 << 20) - 20) + "\n")
+        (lib / f"part{i}.glsl").write_text("// filler\n" + " " * ((4 << 20) - 1000) + "\n")
     shader = tmp_path / "s.comp"
     shader.write_text("".join(f'#include "part{i}.glsl"\n' for i in range(5)))
     _refused(capsys, ["--shader", shader, "-I", lib], f"{lib / 'part4.glsl'}: error: ",
