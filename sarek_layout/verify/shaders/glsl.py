@@ -43,6 +43,7 @@ STAGES = {".vert": "vert", ".frag": "frag", ".geom": "geom", ".tesc": "tesc", ".
           ".rchit": "rchit", ".rmiss": "rmiss", ".rahit": "rahit", ".rint": "rint",
           ".rcall": "rcall"}
 BINDING = 4000
+BLOCK = 4096
 
 _VERSION = re.compile(r"^[ \t]*#[ \t]*version[ \t]+(\d+)[ \t]*(\w*)[ \t\r]*$", re.M)
 
@@ -65,8 +66,12 @@ def _probe_source(version: str, name: str, types: List[str], scalar: Set[str]) -
              f'#include "{name}"\n',
              "#undef main\n"]
     lines += [f"struct SarekShaderProbe{i} {{ uint a; {t} t[2]; }};\n" for i, t in enumerate(types)]
-    buffers = [(layout, [i for i, t in enumerate(types) if (t in scalar) == (layout == "scalar")])
-               for layout in ("std430", "scalar")]
+    # At most BLOCK members per buffer: a SPIR-V instruction (the block's struct type) holds
+    # at most 65,535 words (as drivers/glsl.py does).
+    buffers = [(layout, chunk[k:k + BLOCK])
+               for layout in ("std430", "scalar")
+               for chunk in [[i for i, t in enumerate(types) if (t in scalar) == (layout == "scalar")]]
+               for k in range(0, len(chunk), BLOCK)]
     main = []
     for b, (layout, members) in enumerate(buffers):
         if members:

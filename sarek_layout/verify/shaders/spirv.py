@@ -39,12 +39,16 @@ class Module:
     blocks: Dict[int, int] = field(default_factory=dict)  # struct id -> Block / BufferBlock
     #: variable id -> (storage class, pointee type id)
     variables: Dict[int, Tuple[int, int]] = field(default_factory=dict)
+    _structs: Optional[Dict[str, int]] = field(default=None, repr=False)
 
     def struct_id(self, name: str) -> Optional[int]:
-        for i, t in self.types.items():
-            if t[0] == "struct" and self.names.get(i) == name:
-                return i
-        return None
+        """The first struct type named ``name`` (an index built once: one lookup per probe)."""
+        if self._structs is None:
+            self._structs = {}
+            for i, t in self.types.items():
+                if t[0] == "struct":
+                    self._structs.setdefault(self.names.get(i, ""), i)
+        return self._structs.get(name)
 
     def members(self, sid: int) -> List[Tuple[str, int, int]]:
         """(name, offset or -1, type id) of each member of struct ``sid``."""
