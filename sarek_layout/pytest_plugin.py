@@ -51,7 +51,9 @@ def assert_layout_agrees(
         try:
             checked = verify_shaders(load_schema([str(p) for p in schemas]),
                                      [str(p) for p in shaders], [str(d) for d in include_dirs])
-        except ToolchainMissing as e:
+        except ToolchainMissing as e:  # fails instead when $SAREK_REQUIRE_TOOLCHAINS needs it
+            if getattr(e, "toolchain", None) in _required(registry):
+                pytest.fail(f"required toolchain missing: {e}", pytrace=False)
             pytest.skip(str(e))
         if not checked.ok:
             pytest.fail("sarek-layout verify --shader found differences:\n" + checked.format(),
@@ -95,6 +97,15 @@ def assert_layout_agrees(
     if not any(r.status != "skipped" for r in report.results):
         pytest.skip("no toolchain installed to verify with (sarek-layout verify --toolchain list)")
     return report
+
+
+def _required(registry):
+    from .errors import UsageError
+
+    try:
+        return registry.required_toolchains()
+    except UsageError as e:  # a misspelt $SAREK_REQUIRE_TOOLCHAINS
+        pytest.fail(str(e), pytrace=False)
 
 
 @pytest.fixture

@@ -213,6 +213,10 @@ def test_a_missing_shader_compiler_is_exit_2_with_its_install_line(capsys, monke
 
     with pytest.raises(pytest.skip.Exception):
         assert_layout_agrees(str(SCHEMA), shaders=[str(DATA / "good.comp")])
+    monkeypatch.setenv("SAREK_REQUIRE_TOOLCHAINS", "glslang")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        assert_layout_agrees(str(SCHEMA), shaders=[str(DATA / "good.comp")])
+    assert "required toolchain missing: verify --shader" in str(failed.value)
 
 
 def test_a_wgsl_uniform_buffer_where_the_schema_needs_the_c_layout_is_explained(capsys):

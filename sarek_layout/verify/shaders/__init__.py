@@ -34,6 +34,10 @@ from .source import GLSL, METAL, WGSL, read_shaders
 
 __all__ = ["verify_shaders", "ShaderReport", "TOOLS"]
 
+#: language -> the toolchain of ``toolchains`` that stands for its compiler (for
+#: ``$SAREK_REQUIRE_TOOLCHAINS``).
+TOOLCHAIN_OF = {GLSL: "glslang", WGSL: "webgpu", METAL: "metal-proxy"}
+
 #: language -> (what measures it, as the summary names it; as a difference names it).
 TOOLS = {GLSL: ("glslang", "glslang"), WGSL: ("naga + wgpu", "wgpu"),
          METAL: ("metal-proxy", "metal-proxy")}
@@ -115,7 +119,9 @@ def verify_shaders(schema: Schema, paths: Sequence[str], include_dirs: Sequence[
     for s in sets:
         problem = _missing(s.language)
         if problem:
-            raise ToolchainMissing(f"verify --shader {s.given[0].shown}: {problem}")
+            missing = ToolchainMissing(f"verify --shader {s.given[0].shown}: {problem}")
+            missing.toolchain = TOOLCHAIN_OF[s.language]  # type: ignore[attr-defined]
+            raise missing
     every = expected_structs(schema.types)
     chosen = every if types is None else expected_structs(types)
     report = ShaderReport(shaders=len(paths))
