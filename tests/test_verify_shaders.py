@@ -297,3 +297,13 @@ def test_a_shader_given_and_included_by_another_is_compiled_where_it_is_included
     status, out, err = _verify(capsys, SCHEMA, "--shader", lib, "--shader", main_shader)
     assert (status, err) == (0, ""), out
     assert f"{lib}:1:8: K_ordered: agrees (glslang)" in out
+
+
+def test_a_metal_header_shared_with_the_host_through_simd_h(capsys):
+    require_toolchain("metal-proxy")
+    shader = DATA / "shared_types.metal"
+    status, out, _ = _verify(capsys, SCHEMA, "--shader", shader)
+    assert status == 1
+    assert (f"{shader}:4:42: error: K_withvec3: p is simd_float3, where the schema has v3, 12 "
+            f"bytes: write `K_v3 p;`; it is at offset 16 (metal-proxy), the schema's at 4; "
+            f"simd_float3 is aligned to 16 bytes") in out, out

@@ -102,8 +102,8 @@ def is_padding(name: str) -> bool:
 
 
 #: Three-component vector spellings (the vec3 alignment trap), per language.
-VEC3 = re.compile(r"(?:[biud]?vec3|vec3<\w+>|vec3[fhiu]|(?:float|int|uint|half|short|ushort|"
-                  r"char|uchar|bool)3)\Z")
+VEC3 = re.compile(r"(?:[biud]?vec3|vec3<\w+>|vec3[fhiu]|(?:simd_|vector_)?(?:float|int|uint|half|"
+                  r"short|ushort|char|uchar|bool)3)\Z")
 
 #: language -> schema scalar -> (the spelling to write, the spellings accepted).
 _SCALARS: Dict[str, Dict[str, Tuple[str, Tuple[str, ...]]]] = {

@@ -6,7 +6,8 @@ The stand-in's vectors are clang's: ``float3`` is 16 bytes and 16-aligned, ``flo
 8, ``half3`` 8 and 8, as in MSL; ``packed_float3`` is a struct of three floats (12 bytes,
 4-aligned, as MSL's), with element access and conversions to and from ``float3`` only, so a
 kernel doing arithmetic on a packed vector may not compile here. ``bool`` is 1 byte in both.
-MSL's address-space and function qualifiers (``kernel``, ``device``…) are defined away and
+``<simd/simd.h>`` gives the same vectors their ``simd_``/``vector_`` names. MSL's
+address-space and function qualifiers (``kernel``, ``device``…) are defined away and
 its ``[[attribute]]``s ignored. One clang invocation per shader: ``sizeof``, ``alignof``,
 and each member's ``__builtin_offsetof`` and ``sizeof`` as ``char sarek_probe_N[(expr) + 1]``
 globals read back from the LLVM IR. A proxy proves the layout under clang's arm64 Apple ABI,
@@ -49,6 +50,13 @@ SHADER_SHIM = ("#pragma once\n" + METAL_SHIM.replace("typedef unsigned int uint2
                + "typedef unsigned short ushort;\n" + _VECTORS + _PACKED
                + "namespace metal {}\n")
 
+#: <simd/simd.h>, which headers shared between Metal and the host (Apple's ShaderTypes.h
+#: pattern) include: its vector names are MSL's vectors.
+SIMD_SHIM = ("#pragma once\n#include <metal_stdlib>\n" + "".join(
+    f"typedef {n}{k} {prefix}_{n}{k};\n"
+    for n in ("float", "int", "uint", "half", "short", "ushort", "char", "uchar")
+    for k in (2, 3, 4) for prefix in ("simd", "vector")))
+
 #: MSL keywords with no C++ meaning, defined away (as run_e2e.py's Metal step does).
 #: ``-fno-trigraphs``: C++14 replaces ``??=`` by ``#`` before any directive is read, so
 #: ``??=include "/etc/passwd"`` would include a file ``source`` never saw.
@@ -65,6 +73,9 @@ def measure_metal(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folde
     os.makedirs(shim)
     with open(os.path.join(shim, "metal_stdlib"), "w") as f:
         f.write(SHADER_SHIM)
+    os.makedirs(os.path.join(shim, "simd"))
+    with open(os.path.join(shim, "simd", "simd.h"), "w") as f:
+        f.write(SIMD_SHIM)
     measured: Dict[str, Measured] = {}
     failures: List[str] = []
     for n, given in enumerate(shaders.roots()):

@@ -277,7 +277,7 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
             name = _include_target(f, m, spliced)
             start = m.start() + len(m.group()) - len(m.group().lstrip())
             where = f.location(start + 2 * bisect_right(spliced, start))
-            if f.language == METAL and name in ("metal_stdlib", "metal_math", "simd/simd.h"):
+            if f.language == METAL and name in ("metal_stdlib", "simd/simd.h"):
                 continue  # the proxy's stand-in
             if (f.language, name) in by_base or (f.language, name) in included:
                 continue
