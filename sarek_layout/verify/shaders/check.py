@@ -223,8 +223,9 @@ def compare_struct(lang: str, exp: Expected, decl: StructDecl, got: Measured,
         if parts and (len(parts) > 1 or not typed or is_vec3):
             if is_vec3:
                 best = spellings(lang, m)[0]
-                parts[-1] += "; " + _vec3_why(lang, d.type, "" if VEC3.match(best) else
-                                              _write(lang, best, d.name))
+                # The spelling's own problem already says what to write: only say why.
+                instead = None if typed else "" if VEC3.match(best) else _write(lang, best, d.name)
+                parts[-1] += "; " + _vec3_why(lang, d.type, instead)
             elif vec3_before:
                 parts[-1] += f" (after the {vec3_before}, see its line)"
             elif d.type.startswith("packed_"):
@@ -265,12 +266,18 @@ def _dialect(lang: str):
     return {GLSL: dialects.GLSL, WGSL: dialects.WGSL, METAL: dialects.METAL}[lang]
 
 
-def _vec3_why(lang: str, spelling: str, instead: str = "") -> str:
-    """Why a 3-component vector moves what follows, and (``instead``) what to write."""
+def _vec3_why(lang: str, spelling: str, instead: Optional[str] = "") -> str:
+    """Why a 3-component vector moves what follows, and what to write: ``instead``, or the
+    language's usual fix when it is ``""``, or nothing when it is ``None``."""
     what = spelling
-    if instead:
-        return (f"{what} is aligned to 16 bytes ({'MSL float3 is 16 bytes big too' if lang == METAL else 'like a vec4'}), "
-                f"where the schema's member is aligned to 4: write `{instead}`")
+    if instead is not None and not instead:
+        return _vec3_fix(lang, what)
+    big = "MSL float3 is 16 bytes big too" if lang == METAL else "like a vec4"
+    why = f"{what} is aligned to 16 bytes ({big}), where the schema's member is aligned to 4"
+    return why if instead is None else f"{why}: write `{instead}`"
+
+
+def _vec3_fix(lang: str, what: str) -> str:
     if lang == METAL:
         return (f"{what}: MSL's float3/int3 are 16 bytes and 16-aligned, where the schema has 12 "
                 f"bytes aligned to 4: write packed_float3 (or three scalars)")
