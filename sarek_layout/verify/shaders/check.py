@@ -262,7 +262,7 @@ def _dialect(lang: str):
     try:
         from ...codegen import dialects
     except ImportError:  # the package layout of branch h20-rooms: targets/dialects.py
-        from ...targets import dialects  # type: ignore[no-redef]
+        from ...targets import dialects  # type: ignore  # (not on this branch yet)
     return {GLSL: dialects.GLSL, WGSL: dialects.WGSL, METAL: dialects.METAL}[lang]
 
 
