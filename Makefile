@@ -75,3 +75,14 @@ check-docs: $(STAMP)
 ## docs/benchmarks.md (what is not installed is skipped with the line that installs it)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+.PHONY: fuzz
+
+## fuzz: coverage-guided fuzzing (atheris, libFuzzer): each harness of fuzz/ in turn for
+## FUZZ_SECONDS (default 60); corpus, findings and logs in build/fuzz/; exit 1 on a finding.
+## FUZZ_HARNESSES picks some: make fuzz FUZZ_HARNESSES="ocaml dwarf" FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 60
+FUZZ_HARNESSES ?=
+fuzz: $(STAMP)
+	$(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/python -m pip install --quiet atheris
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python fuzz/run.py $(FUZZ_HARNESSES)

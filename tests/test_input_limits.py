@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 
 import pytest
 
-from hostile import MEMORY_BYTES, ROOT, TIMEOUT_S, _limit_memory, check_refused_bounded
+from bounded import run_cpu_bounded
+from hostile import CPU_S, MEMORY_BYTES, ROOT, check_refused_bounded
 MAX_INPUT_ENV, DEFAULT_MAX_INPUT_MB = "SAREK_MAX_INPUT_MB", 64  # source_files.py
 
 needs_cpp = pytest.mark.skipif(shutil.which("cpp") is None and shutil.which("gcc") is None,
@@ -41,13 +41,11 @@ def _run(argv, cwd, env_extra=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
     env.pop(MAX_INPUT_ENV, None)
     env.update(env_extra or {})
-    try:
-        return subprocess.run([sys.executable, "-m", "sarek_layout", *argv], cwd=cwd,
-                              capture_output=True, timeout=TIMEOUT_S, env=env,
-                              preexec_fn=_limit_memory(MEMORY_BYTES))
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"still ran after {TIMEOUT_S} s (a hang guard, not a timing claim: a "
-                    f"refused input is refused before it is read)", pytrace=False)
+    # A refused input is refused before it is read: CPU time bounds the work, wall time is
+    # only the hang guard (tests/bounded.py), so a loaded machine cannot fail this.
+    return run_cpu_bounded([sys.executable, "-m", "sarek_layout", *argv], cpu_s=CPU_S,
+                           memory=MEMORY_BYTES, what="a refused input must be refused "
+                           "before it is read", cwd=cwd, env=env)
 
 
 @pytest.mark.parametrize("suffix", [".json", ".toml", ".ml", ".h"])
