@@ -8,13 +8,17 @@ Enabled automatically once sarek-layout is installed (entry point ``pytest11``),
         sarek_verify("schemas/geometry.toml", headers=["include/geometry.h"],
                      toolchains=["gcc", "gcc-m32"])                 # a committed header
         sarek_verify("schemas/geometry.toml", objects=["build/libgeo.a"])  # a real build
+        sarek_verify("schemas/geometry.toml", shaders=["shaders/particles.comp"],
+                     include_dirs=["build/gen"])                   # hand-written shaders
 
 The fixture fails the test with the verify report (each differing value named, both numbers)
 when anything differs; a toolchain named in ``toolchains`` that is not installed skips the
 test with its install hint, or fails it when ``$SAREK_REQUIRE_TOOLCHAINS`` asks for it.
 Without ``toolchains``, every installed toolchain runs and missing ones are left out.
 With ``objects`` (files built with ``-g``), their DWARF is compared instead, and no compiler
-runs unless ``toolchains`` or ``headers`` are also given.
+runs unless ``toolchains`` or ``headers`` are also given. With ``shaders`` (GLSL, WGSL,
+Metal files; their ``#include`` files found in ``include_dirs``), their structs are checked
+against the schema (``verify --shader``); a missing shader compiler skips the test.
 ``assert_layout_agrees`` is the same check as a plain function, for code without fixtures.
 """
 
@@ -32,10 +36,30 @@ def assert_layout_agrees(
     toolchains: Optional[Iterable[str]] = None,
     headers: Optional[Iterable[str]] = None,
     objects: Optional[Iterable[str]] = None,
+    shaders: Optional[Iterable[str]] = None,
+    include_dirs: Iterable[str] = (),
 ):
     """Verify ``schemas``; return the report, or fail the current test with it."""
     from .verify import toolchains as registry
     from .verify import verify_files
+
+    if shaders:
+        from .errors import ToolchainMissing
+        from .frontends import load_schema
+        from .verify.shaders import verify_shaders
+
+        try:
+            checked = verify_shaders(load_schema([str(p) for p in schemas]),
+                                     [str(p) for p in shaders], [str(d) for d in include_dirs])
+        except ToolchainMissing as e:  # fails instead when $SAREK_REQUIRE_TOOLCHAINS needs it
+            if getattr(e, "toolchain", None) in _required(registry):
+                pytest.fail(f"required toolchain missing: {e}", pytrace=False)
+            pytest.skip(str(e))
+        if not checked.ok:
+            pytest.fail("sarek-layout verify --shader found differences:\n" + checked.format(),
+                        pytrace=False)
+        if not toolchains and not headers and not objects:
+            return checked
 
     if objects:
         from .errors import ToolchainMissing
@@ -75,8 +99,17 @@ def assert_layout_agrees(
     return report
 
 
+def _required(registry):
+    from .errors import UsageError
+
+    try:
+        return registry.required_toolchains()
+    except UsageError as e:  # a misspelt $SAREK_REQUIRE_TOOLCHAINS
+        pytest.fail(str(e), pytrace=False)
+
+
 @pytest.fixture
 def sarek_verify():
-    """``sarek_verify(*schemas, toolchains=None, headers=None, objects=None)``: see the module
-    docstring."""
+    """``sarek_verify(*schemas, toolchains=None, headers=None, objects=None, shaders=None,
+    include_dirs=())``: see the module docstring."""
     return assert_layout_agrees

@@ -1,6 +1,7 @@
-"""``sarek-layout verify SCHEMA... [--toolchain NAME]... [--header FILE]... [--object FILE]...``:
-compile the headers with real compilers (or read a build's objects) and compare every size,
-alignment and offset with the layout."""
+"""``sarek-layout verify SCHEMA... [--toolchain NAME]... [--header FILE]... [--object FILE]...
+[--shader FILE]...``: compile the headers with real compilers (or read a build's objects, or
+lay out a hand-written shader's structs) and compare every size, alignment and offset with the
+layout."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ def add_parser(sub) -> None:
         "difference, 2 on bad input or when a toolchain named with --toolchain is missing. "
         "A header's code is compiled, never run (PoCL runs one generated kernel that copies "
         "the probe values); each compiler run is stopped after $SAREK_VERIFY_TIMEOUT seconds "
-        "(600) and limited to $SAREK_VERIFY_MEMORY_MB of memory (16384). See docs/verify.md.",
+        "(600) and limited to $SAREK_VERIFY_MEMORY_MB of memory (16384). With --shader, the "
+        "structs of hand-written GLSL, WGSL and Metal shaders are laid out by their own "
+        "compilers and compared member by member (their #include files are read only from "
+        "the other shaders given and the -I folders). See docs/verify.md.",
     )
     p.add_argument("schemas", nargs="*", metavar="SCHEMA", help="schema files")
     p.add_argument("--toolchain", action="append", metavar="NAME", default=[],
@@ -31,6 +35,16 @@ def add_parser(sub) -> None:
                    help="compare the structs recorded in the DWARF of this object, static "
                    "library, shared library or executable (ELF, built with -g) instead of "
                    "compiling headers (also compile with --toolchain/--header); repeatable")
+    p.add_argument("--shader", action="append", metavar="FILE", default=[],
+                   help="check the structs of this hand-written shader against the schema "
+                   "types of the same C name, laid out by its real compiler: GLSL (.comp, "
+                   ".glsl, .vert, .frag…) by glslang, WGSL (.wgsl, files concatenated in the "
+                   "order given) by naga and a probe run on wgpu, Metal (.metal) by the "
+                   "clang++ proxy; its #include files must be shaders given or lie in an -I "
+                   "folder; repeatable (docs/verify.md)")
+    p.add_argument("--type", action="append", metavar="NAME", default=[], dest="types",
+                   help="with --shader: only the structs of this schema type (name, "
+                   "Module.name or C name; repeatable)")
     from .common import add_c_header_options
 
     add_c_header_options(p)
@@ -64,6 +78,16 @@ def run(args: argparse.Namespace) -> int:
     if not args.schemas:
         raise UsageError("verify needs at least one SCHEMA file")
     schema = load(args.schemas, args)
+    if args.types and not args.shader:
+        raise UsageError("--type narrows --shader; give a --shader FILE")
+    shader_status = None
+    if args.shader:
+        from .verify_shaders import run_shaders
+
+        shader_status = run_shaders(schema, args)
+        if not args.toolchain and not args.header and not args.object:
+            return shader_status
+        print()
     objects_status = None
     if args.object:
         from ..verify.objects import verify_objects
@@ -71,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         objects = verify_objects(schema, args.object)
         sys.stdout.write(objects.format())
         if not args.toolchain and not args.header:
-            return objects.exit_status
+            return max(objects.exit_status, shader_status or 0)
         objects_status = objects.exit_status
         print()
     printed_header = []
@@ -94,4 +118,4 @@ def run(args: argparse.Namespace) -> int:
         print("sarek-layout: error: no toolchain to verify with is installed "
               "(`sarek-layout verify --toolchain list` says what to install)", file=sys.stderr)
         return 2
-    return max(report.exit_status, objects_status or 0)
+    return max(report.exit_status, objects_status or 0, shader_status or 0)

@@ -1,0 +1,181 @@
+"""The struct declarations of a shader as written: names, member spellings and their places.
+
+The compilers give the numbers (``glsl``, ``wgsl``, ``metal`` in this package); this reader
+only says what the shader declares and where, so that a report can point at
+``FILE:LINE:COL`` and name the spelling (``vec3``, ``bool``, ``packed_float3``) behind a
+number. It reads comment-free text (``source.strip_comments``) with one forward scan per
+declaration; nesting depth was bounded before (``source.check_nesting``).
+
+GLSL: ``struct T { … };`` and interface blocks (``layout(std140) uniform B { … }``, whose
+layout qualifier and storage a std140 explanation needs). WGSL: ``struct T { m: type, … }``.
+Metal: ``struct T { … };`` and ``typedef struct [T] { … } T;``; a nested ``union``/``struct``
+member is one member (its name, type ``union``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from .source import GLSL, WGSL, ShaderFile, strip_comments
+
+__all__ = ["MemberDecl", "StructDecl", "read_structs"]
+
+
+@dataclass
+class MemberDecl:
+    name: str
+    #: The type as written, qualifiers and attributes dropped (``vec3``, ``array<f32, 4>``).
+    type: str
+    #: Array length written after the name (GLSL, Metal), 0 when none; WGSL arrays are
+    #: in ``type``.
+    count: int
+    where: str
+
+
+@dataclass
+class StructDecl:
+    name: str
+    where: str
+    file: ShaderFile
+    members: List[MemberDecl] = field(default_factory=list)
+    #: ``struct``, or ``block`` for a GLSL interface block.
+    kind: str = "struct"
+    #: GLSL blocks: the layout qualifier's words (``std140``, ``binding = 0``) and
+    #: ``uniform``/``buffer``.
+    layout: str = ""
+    storage: str = ""
+
+
+def _closers(text: str) -> Dict[int, int]:
+    """Offset of each ``{`` -> just past the ``}`` that closes it (one pass: a shader of many
+    struct heads costs one scan, not one per head)."""
+    out: Dict[int, int] = {}
+    stack: List[int] = []
+    for m in re.finditer(r"[{}]", text):
+        if m.group() == "{":
+            stack.append(m.start())
+        elif stack:
+            out[stack.pop()] = m.end()
+    return out
+
+
+def _split_top(body: str, sep: str, base: int) -> List[tuple]:
+    """``body`` split at ``sep`` outside brackets (and WGSL's ``<…>``): (piece, its offset)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth = max(depth - 1, 0)
+        elif ch == sep and depth == 0:
+            out.append((body[start:i], base + start))
+            start = i + 1
+    if body[start:].strip():
+        out.append((body[start:], base + start))
+    return out
+
+
+_GLSL_QUALIFIERS = re.compile(
+    r"\b(?:highp|mediump|lowp|precise|invariant|coherent|volatile|restrict|readonly|writeonly|"
+    r"flat|smooth|noperspective|const)\b|\blayout\s*\([^)]{0,4096}\)")
+_METAL_QUALIFIERS = re.compile(
+    r"\b(?:alignas|_Alignas)\s*\([^)]{0,4096}\)|\[\[[^\]]{0,4096}\]\]|\b(?:const|volatile|device|constant|"
+    r"thread|threadgroup|metal::)\b|__attribute__\s*\(\([^)]{0,4096}\)\)")
+_C_DECL = re.compile(r"^(?P<type>.*?)\b(?P<name>[A-Za-z_]\w*)\s*(?:\[\s*(?P<count>\w*)\s*\])?\s*$",
+                     re.S)
+
+
+def _c_members(f: ShaderFile, body: str, base: int, language: str) -> List[MemberDecl]:
+    out = []
+    quals = _GLSL_QUALIFIERS if language == GLSL else _METAL_QUALIFIERS
+    for piece, offset in _split_top(body, ";", base):
+        lead = len(piece) - len(piece.lstrip())
+        text = piece.strip()
+        if not text or text.startswith(("static_assert", "enum", "using", "#")):
+            continue
+        nested = re.match(r"(union|struct)\b[^{]*\{", text)
+        if nested:
+            end = _closers(text).get(nested.end() - 1, len(text))
+            tail = text[end:].strip()
+            name = re.match(r"(\w+)", tail)
+            out.append(MemberDecl(name.group(1) if name else "", nested.group(1), 0,
+                                  f.where(offset + lead)))
+            continue
+        if "(" in quals.sub(" ", text):
+            continue  # a member function (Metal)
+        # ``float a, b;``: one type, several names
+        decls = _split_top(text, ",", offset + lead)
+        first = _C_DECL.match(quals.sub(" ", decls[0][0]))
+        if first is None:
+            continue
+        type_ = " ".join(first.group("type").split())
+        for i, (d, d_off) in enumerate(decls):
+            m = _C_DECL.match(quals.sub(" ", d)) if i else first
+            if m is None:
+                continue
+            name_at = d_off + d.find(m.group("name")) if m.group("name") in d else d_off
+            count = m.group("count")
+            n = int(count) if count and count.isdigit() else (-1 if count is not None else 0)
+            out.append(MemberDecl(m.group("name"), type_ if i else " ".join(m.group("type").split()),
+                                  n, f.where(name_at)))
+    return out
+
+
+def _wgsl_members(f: ShaderFile, body: str, base: int) -> List[MemberDecl]:
+    out = []
+    for piece, offset in _split_top(body, ",", base):
+        lead = len(piece) - len(piece.lstrip())
+        text = re.sub(r"@\w+\s*(?:\([^)]*\))?", lambda m: " " * len(m.group()), piece)
+        m = re.match(r"\s*(\w+)\s*:\s*(.+?)\s*$", text, re.S)
+        if m:
+            out.append(MemberDecl(m.group(1), re.sub(r"\s+", "", m.group(2)), 0,
+                                  f.where(offset + text.index(m.group(1), lead))))
+    return out
+
+
+_GLSL_BLOCK = re.compile(
+    r"(?:\blayout\s*\((?P<layout>[^)]{0,4096})\)\s*)?(?P<quals>(?:\b(?:readonly|writeonly|coherent|"
+    r"restrict|volatile|shared)\s+)*)\b(?P<storage>uniform|buffer)\s+(?P<name>\w+)\s*\{")
+
+
+def read_structs(f: ShaderFile) -> List[StructDecl]:
+    """Every struct (and GLSL block) ``f`` declares, in order."""
+    text = (f.stripped or strip_comments(f.text, f.language)).replace("\\\n", "  ")
+    closers = _closers(text)
+    out: List[StructDecl] = []
+    if f.language == WGSL:
+        for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", text):
+            end = closers.get(m.end() - 1, len(text))
+            s = StructDecl(m.group(1), f.where(m.start(1)), f)
+            s.members = _wgsl_members(f, text[m.end():end - 1], m.end())
+            out.append(s)
+        return out
+    last_end = 0  # a struct inside another's body (a Metal union arm) is part of that one
+    for m in re.finditer(r"\b(typedef\s+)?struct\s+(\w*)\s*\{", text):
+        if (f.language == GLSL and not m.group(2)) or m.start() < last_end:
+            continue
+        end = closers.get(m.end() - 1, len(text))
+        name: Optional[str] = m.group(2)
+        at = m.start(2) if name else m.start()
+        if m.group(1):
+            alias = re.match(r"\s*(\w+)\s*;", text[end:])
+            if alias and alias.group(1) != name:  # same name: the struct tag's place
+                name, at = alias.group(1), end + alias.start(1)
+        last_end = end
+        if not name:
+            continue
+        s = StructDecl(name, f.where(at), f)
+        s.members = _c_members(f, text[m.end():end - 1], m.end(), f.language)
+        out.append(s)
+    if f.language == GLSL:
+        for m in _GLSL_BLOCK.finditer(text):
+            end = closers.get(m.end() - 1, len(text))
+            s = StructDecl(m.group("name"), f.where(m.start("name")), f, kind="block",
+                           layout=" ".join((m.group("layout") or "").split()),
+                           storage=m.group("storage"))
+            s.members = _c_members(f, text[m.end():end - 1], m.end(), GLSL)
+            out.append(s)
+    return out
+

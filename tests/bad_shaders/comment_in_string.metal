@@ -1,0 +1,3 @@
+const char *s = "/*";
+#include "/etc/passwd"
+// */

@@ -1,0 +1,3 @@
+#include <metal_stdlib>
+#define F "/etc/passwd"
+#include F

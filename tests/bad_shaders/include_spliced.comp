@@ -1,0 +1,3 @@
+#version 450
+#inc\
+lude "/etc/passwd"
