@@ -45,7 +45,7 @@ def assert_layout_agrees(
 
     if shaders:
         from .errors import ToolchainMissing
-        from .frontends import load_schema
+        from .resolve import load_schema
         from .verify.shaders import verify_shaders
 
         try:

@@ -15,7 +15,8 @@ from typing import Dict, Mapping, Tuple
 
 from .naming import FLOAT16_TYPEDEF
 
-__all__ = ["C_FAMILY_READ", "OPENCL_READ", "C_FAMILY_WHY", "OPENCL_WHY", "NEAR_MISS_SCALARS"]
+__all__ = ["C_FAMILY_READ", "OPENCL_READ", "C_FAMILY_WHY", "OPENCL_WHY", "NEAR_MISS_SCALARS",
+           "SHADER_READ"]
 
 #: C and CUDA: the fixed-width names of <stdint.h> and the C types of the same size on every ABI.
 C_FAMILY_READ: Mapping[str, Tuple[str, ...]] = {
@@ -49,3 +50,22 @@ OPENCL_WHY: Mapping[str, str] = {
 #: The scalars a near miss explains (a ``long`` for a float64 is no near miss: "write double"
 #: says it all).
 NEAR_MISS_SCALARS = frozenset({"int32", "int64", "bool", "unit", "float16"})
+
+#: Hand-written shaders (``verify --shader``): language -> schema scalar -> (the spelling to
+#: write, the spellings accepted).
+SHADER_READ: Dict[str, Dict[str, Tuple[str, Tuple[str, ...]]]] = {
+    "glsl": {"int32": ("int", ("int", "int32_t")), "int64": ("int64_t", ("int64_t",)),
+           "float32": ("float", ("float", "float32_t")),
+           "float64": ("double", ("double", "float64_t")),
+           "bool": ("int", ("int", "uint")), "unit": ("int", ("int", "uint")),
+           "uint8": ("uint8_t", ("uint8_t",)), "float16": ("float16_t", ("float16_t",))},
+    "wgsl": {"int32": ("i32", ("i32",)), "int64": ("vec2<u32>", ("vec2<u32>", "vec2u")),
+           "float32": ("f32", ("f32",)), "float64": ("vec2<u32>", ("vec2<u32>", "vec2u")),
+           "bool": ("i32", ("i32", "u32")), "unit": ("i32", ("i32", "u32")),
+           "float16": ("f16", ("f16",)), "uint8": ("u32", ())},
+    "metal": {"int32": ("int", ("int", "int32_t")), "int64": ("long", ("long", "int64_t")),
+            "float32": ("float", ("float",)), "float64": ("uint2", ("uint2",)),
+            "bool": ("int", ("int", "uint")), "unit": ("int", ("int", "uint")),
+            "uint8": ("uchar", ("uchar", "uint8_t", "unsigned char")),
+            "float16": ("half", ("half",))},
+}

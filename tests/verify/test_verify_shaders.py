@@ -15,10 +15,10 @@ import pathlib
 
 import pytest
 
-from conftest import EXAMPLES, require_toolchain
+from helpers.common import EXAMPLES, require_toolchain
 from sarek_layout.cli.main import main
 
-DATA = pathlib.Path(__file__).parent / "data" / "shaders"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "shaders"
 SCHEMA = DATA / "mistakes.toml"
 TOOLCHAIN = {"comp": "glslang", "wgsl": "webgpu", "metal": "metal-proxy"}
 
@@ -161,7 +161,7 @@ def test_the_e2e_shaders_verify_clean(tmp_path, capsys):
 
 def require_available(name: str) -> bool:
     """Whether toolchain ``name`` is here; fails when ``$SAREK_REQUIRE_TOOLCHAINS`` needs it."""
-    from sarek_layout import toolchains
+    from sarek_layout.verify import toolchains
 
     if toolchains.get(name).unavailable_reason is None:
         return True

@@ -14,12 +14,12 @@ import pathlib
 
 import pytest
 
-from conftest import require_toolchain
-from hostile import run_bounded
+from helpers.common import require_toolchain
+from helpers.hostile import run_bounded
 from sarek_layout.cli.main import main
 
-CORPUS = pathlib.Path(__file__).parent / "bad_shaders"
-SCHEMA = pathlib.Path(__file__).parent / "data" / "shaders" / "mistakes.toml"
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "bad_shaders"
+SCHEMA = pathlib.Path(__file__).resolve().parents[1] / "data" / "shaders" / "mistakes.toml"
 
 OUTSIDE = "verify reads only files among the shaders given or below an -I folder"
 ONLY_INCLUDE = "verify follows only #include \"FILE\" and #include <FILE>"
