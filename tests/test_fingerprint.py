@@ -341,3 +341,40 @@ def test_whitespace_comments_form_and_order_do_not_change_it(types, rnd: random.
     # The module name is part of every C name, so of every fingerprint.
     other = fingerprints(to_json(types, module="N"), ".json")
     assert not set(other.values()) & set(want.values())
+
+
+# --- the emitted names are reserved ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("types, clash", [
+    ([{"variant": "v", "constructors": [["LAYOUT_ID"], ["B"]]}],
+     "C name 'M_v_LAYOUT_ID' of constructor M.v.LAYOUT_ID collides with type 'M.v' (its "
+     "layout fingerprint macro)"),
+    ([{"record": "p", "fields": [["x", "int32"]]},
+      {"record": "p_LAYOUT_OK", "fields": [["y", "int32"]]}],
+     "C name 'M_p_LAYOUT_OK' of type 'M.p_LAYOUT_OK' collides with type 'M.p' (its layout "
+     "fingerprint macro)"),
+])
+def test_a_name_spelt_like_a_fingerprint_macro_is_refused(tmp_path, capsys, types, clash):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"module": "M", "types": types}))
+    assert main(["layout", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert clash in err and err.count("\n") == 1, err
+
+
+def test_a_type_whose_name_ends_in_an_underscore_keeps_working(tmp_path, capsys):
+    """``t_`` gives ``M_t__LAYOUT_ID``: the macro is emitted, and compiles warning-free."""
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"module": "M", "types": [
+        {"record": "t_", "fields": [["x", "int32"]]}]}))
+    assert main(["generate", str(path), "-o", str(tmp_path), "-t", "c"]) == 0
+    assert "#define M_t__LAYOUT_ID 0x" in (tmp_path / "m.h").read_text()
+    if shutil.which("gcc"):
+        import subprocess
+
+        (tmp_path / "use.c").write_text('#include "m.h"\nunsigned long long id = M_t__LAYOUT_ID;\n')
+        proc = subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
+                               "-c", "use.c", "-o", "use.o"], cwd=tmp_path,
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
