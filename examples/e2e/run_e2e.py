@@ -27,7 +27,8 @@ generated module's ``LAYOUT_ID_Telemetry_sample`` and ``_reading``) and checks t
 generated ``<T>_LAYOUT_OK`` before reading anything: a kernel built from another version of
 the schema refuses the data. ``--layout-id HEX`` makes the host send that fingerprint
 instead, as a host built from another schema would: the PoCL, Vulkan and WebGPU steps then
-fail with the kernel's refusal, naming both fingerprints.
+fail with the kernel's refusal, naming both fingerprints (and so does the CUDA step where a
+CUDA device runs it).
 
 A step whose toolchain is missing is skipped with the reason, unless ``--require`` names it.
 Exit status: 0 when every step that ran passed (and every required one ran), else 1.
@@ -231,8 +232,9 @@ def step_cuda(out: Path, n: int, inputs: bytes) -> str:
     exe = out / "kernels_cuda"
     _compile([nvcc, f"-I{out}", f"-I{HERE}", str(HERE / "kernels.cu"), "-o", str(exe)], "kernels.cu")
     result_path = out / "outputs_cuda.bin"
-    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin"), str(result_path)],
-                          capture_output=True, text=True)
+    sample_id, reading_id = host_layout_ids(out)
+    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin"), str(result_path),
+                           f"{sample_id:x}", f"{reading_id:x}"], capture_output=True, text=True)
     if proc.returncode == 3:
         return "kernels.cu compiled with nvcc (host and device passes); not run: no CUDA device"
     if proc.returncode != 0:
