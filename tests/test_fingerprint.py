@@ -1,7 +1,8 @@
 """The layout fingerprint (``layout.fingerprint``, docs/fingerprint.md): its canonical text and
-hash pinned as documented, the same value from every input form, and a hypothesis test that
-every change to a name, offset, size, type or tag changes it while whitespace, comments and
-declaration or file order do not.
+hash pinned as documented, the same value from every input form, and hypothesis tests that
+every change to a name, offset, size, type or tag changes it (schema edits, and each fact of
+the member model changed alone, which no edit can do for an offset or a tag) while whitespace,
+comments and declaration or file order do not.
 
 That every target's output holds this same value, compiled and read back, is
 ``test_fingerprint_targets.py``.
@@ -378,3 +379,66 @@ def test_a_type_whose_name_ends_in_an_underscore_keeps_working(tmp_path, capsys)
                                "-c", "use.c", "-o", "use.o"], cwd=tmp_path,
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
+
+
+# --- hypothesis, on the model: each fact alone --------------------------------------------------
+
+
+def _mutated(t, what: str, data):
+    """``t`` with one fact of its layout changed, as no schema edit can change it alone (an
+    offset follows from the order and the types, a tag from the order)."""
+    import dataclasses
+    import types as pytypes
+
+    from sarek_layout.ir.types import SCALARS as TABLE
+
+    if what == "c_name":
+        return dataclasses.replace(t, c_name=t.c_name + "x")
+    if what in ("size", "align"):
+        layout = pytypes.SimpleNamespace(size=t.size, align=t.align,
+                                         payload_offset=t.payload_offset)
+        setattr(layout, what, getattr(t, what) * 2)
+        return dataclasses.replace(t, layout=layout)
+    if what == "tag":
+        arms = list(t.arms)
+        k = data.draw(st.integers(0, len(arms) - 1))
+        arms[k] = dataclasses.replace(arms[k], tag=arms[k].tag + len(arms))
+        return dataclasses.replace(t, arms=tuple(arms))
+    # A member: a record's field, a variant's tag or a constructor's argument.
+    slots = [("members", None, j) for j in range(len(t.members))]
+    slots += [("arms", k, j) for k, arm in enumerate(t.arms) for j in range(len(arm.args))]
+    where, k, j = data.draw(st.sampled_from(slots))
+    members = list(t.members if where == "members" else t.arms[k].args)
+    m = members[j]
+    if what == "offset":
+        m = m._replace(offset=m.offset + 4)
+    elif what == "name":
+        m = m._replace(name=m.name + "x")
+    elif m.scalar is not None:  # what == "type"
+        m = m._replace(scalar=data.draw(st.sampled_from(
+            [s for s in TABLE.values() if s is not m.scalar])))
+    else:  # a nested record of another size
+        m = m._replace(record=_mutated(m.record, "size", data))
+    members[j] = m
+    if where == "members":
+        return dataclasses.replace(t, members=tuple(members))
+    arms = list(t.arms)
+    arms[k] = dataclasses.replace(arms[k], args=tuple(members))
+    return dataclasses.replace(t, arms=tuple(arms))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(modules(), st.data())
+def test_any_one_fact_of_the_layout_changes_the_fingerprint(types, data):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.json"
+        path.write_text(to_json(types))
+        schema = load_schema([str(path)])
+    t = data.draw(st.sampled_from(schema.types))
+    facts = ["c_name", "size", "align", "offset", "name", "type"]
+    if t.arms:
+        facts.append("tag")
+    what = data.draw(st.sampled_from(facts))
+    changed = _mutated(t, what, data)
+    assert canonical_text(changed) != canonical_text(t), what
+    assert layout_id(changed) != layout_id(t), what
