@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 SAREK  := $(BIN)/sarek-layout
 EXAMPLE_SCHEMAS := examples/geometry.toml
 
-.PHONY: all demo test venv generate check-generated clean
+.PHONY: all demo test test-loaded venv generate check-generated clean
 
 all: test
 
@@ -34,6 +34,18 @@ demo: $(STAMP)
 ## core (pytest-xdist; work stealing, because a few compiler runs take most of the time).
 ## PYTEST_ARGS adds options: make test PYTEST_ARGS="-k verify -n 0"
 test: $(STAMP)
+	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
+
+## test-loaded: the whole suite with a CPU hog on every core (stress-ng --cpu N, or
+## tests/cpu_hog.py when stress-ng is not installed), as on a busy CI machine. The tests
+## bound CPU time, not wall time (tests/bounded.py), so the load must not fail any of them.
+## LOAD_CPUS sets N (default: every core); PYTEST_ARGS as for test, e.g. a few files.
+LOAD_CPUS ?= $(shell nproc 2>/dev/null || echo 2)
+test-loaded: $(STAMP)
+	@if command -v stress-ng >/dev/null 2>&1; then stress-ng --cpu $(LOAD_CPUS) --quiet & \
+	else $(BIN)/python tests/cpu_hog.py $(LOAD_CPUS) & fi; hog=$$!; \
+	trap 'kill $$hog 2>/dev/null; wait $$hog 2>/dev/null' EXIT INT TERM; \
+	echo "load: $(LOAD_CPUS) CPU hogs (pid $$hog)"; \
 	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 clean:
@@ -63,3 +75,14 @@ check-docs: $(STAMP)
 ## docs/benchmarks.md (what is not installed is skipped with the line that installs it)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+.PHONY: fuzz
+
+## fuzz: coverage-guided fuzzing (atheris, libFuzzer): each harness of fuzz/ in turn for
+## FUZZ_SECONDS (default 60); corpus, findings and logs in build/fuzz/; exit 1 on a finding.
+## FUZZ_HARNESSES picks some: make fuzz FUZZ_HARNESSES="ocaml dwarf" FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 60
+FUZZ_HARNESSES ?=
+fuzz: $(STAMP)
+	$(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/python -m pip install --quiet atheris
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python fuzz/run.py $(FUZZ_HARNESSES)

@@ -55,7 +55,12 @@ def assert_layout_agrees(
 
     names = list(toolchains) if toolchains else None
     if names:
-        required = registry.required_toolchains()
+        from .errors import UsageError
+
+        try:
+            required = registry.required_toolchains()
+        except UsageError as e:  # a misspelt $SAREK_REQUIRE_TOOLCHAINS
+            pytest.fail(str(e), pytrace=False)
         for name in names:
             reason = registry.get(name).unavailable_reason
             if reason is not None:

@@ -210,6 +210,13 @@ def _compiler_problem(tc: Toolchain) -> Optional[str]:
         except subprocess.TimeoutExpired:
             return f"{tc.name}: a test program did not compile within 120 s; {tc.install_hint}"
         if proc.returncode != 0:
+            from .verify.tools import check_room
+
+            # A full $TMPDIR is not a missing compiler. The compiler's own temporary files
+            # go to $TMPDIR even when Python found no room there and made `tmp` elsewhere.
+            check_room(tmp)
+            if os.environ.get("TMPDIR"):
+                check_room(os.environ["TMPDIR"])
             first = (proc.stderr.strip().splitlines() or ["failed"])[0]
             return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
     return None
@@ -231,6 +238,12 @@ def _module_problem(tc: Toolchain) -> Optional[str]:
 def _nvrtc_problem(tc: Toolchain) -> Optional[str]:
     if nvrtc_library() is not None:
         return None
+    explicit = os.environ.get(NVRTC_ENV)
+    if explicit:
+        from .errors import quoted
+
+        return (f"{tc.name}: ${NVRTC_ENV} names {quoted(explicit, 200)}, which does not load "
+                f"as a libnvrtc that answers nvrtcVersion; {tc.install_hint}")
     return (f"{tc.name}: libnvrtc not found (looked in the nvidia pip wheels, the loader path "
             f"and $CUDA_HOME); {tc.install_hint}")
 
@@ -314,7 +327,7 @@ def nvrtc_library() -> Optional[str]:
             major, minor = ctypes.c_int(), ctypes.c_int()
             if lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)) == 0:
                 return candidate
-        except OSError:
+        except (OSError, AttributeError):  # AttributeError: a library without nvrtcVersion
             continue
     return None
 
@@ -326,4 +339,12 @@ def required_toolchains() -> Tuple[str, ...]:
         return ()
     if value.lower() in ("1", "all", "yes", "true"):
         return tuple(TOOLCHAINS)
-    return tuple(v.strip() for v in value.split(",") if v.strip())
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    unknown = [n for n in names if n not in TOOLCHAINS]
+    if unknown:
+        # A misspelt name would otherwise require nothing, silently.
+        from .errors import UsageError, quoted
+
+        raise UsageError(f"${REQUIRE_ENV} names unknown toolchain {quoted(unknown[0], 60)}; "
+                         f"known: {', '.join(TOOLCHAINS)} (or 1 for all)")
+    return names

@@ -81,6 +81,12 @@ CASES = [
     ('stdint_macro.json', '1:40', ["'INT32_MAX' is a macro or type name of <stdint.h>"]),
     ('own_prefix.json', '1:40', ["'SAREK_LAYOUT_ZERO' uses the prefix 'sarek_layout_'"]),
     ('cuda_vector.toml', '4:10', ["C name 'longlong2' of type 'longlong2' is a built-in vector type"]),
+    # Names a target's compiler declares at file scope (ir/declared.py), and the program's main.
+    ('type_named_main.toml', '4:10', ["C name 'main' of type 'main' is the program's entry point"]),
+    ('type_named_std.json', '1:37', ["C name 'std' of type 'std' is already declared at file "
+                                     "scope where the header is compiled (g++"]),
+    ('type_named_atomicadd.toml', '4:11', ["C name 'atomicAdd'", "already declared at file scope",
+                                           "(nvcc)"]),
     ('keyword_default.json', '1:40', ["field name 'default' is a keyword"]),
     ('keyword_union.toml', '4:10', ["C name 'union' of type 'union' is a keyword"]),
     ('keyword_template.json', '1:40', ["field name 'template' is a keyword"]),
@@ -248,6 +254,10 @@ CASES = [
      ['this comment contains an unterminated string literal']),
     # --- C headers (.h) ------------------------------------------------------------------
     ('h_member_p_of_t_is.h', '2:29', ["member 'p' of 'T' is a pointer"]),
+    # Deep declarators were a RecursionError traceback (the type was spelled recursively).
+    ('h_deep_pointers.h', '1:24', ["a declarator nested too deeply (more than 100 pointers"]),
+    ('h_deep_dimensions.h', '1:25', ["nested too deeply (more than 100 array dimensions"]),
+    ('h_chained_pointer_typedefs.h', '3002:26', ["member 'p' of 'T' is a pointer"]),
     ('h_member_v_of_t_is.h', '2:26', ["member 'v' of 'T' is an array"]),
     ('h_member_f_of_t_is.h', '2:28', ["member 'f' of 'T' is a bit-field, which has no Sarek layout",
                                       "C packs bit-fields into shared storage units"]),

@@ -6,10 +6,13 @@ Budget: ``SAREK_FUZZ_EXAMPLES`` examples per harness (default 150; CI raises it 
 session). Inputs that once broke something live in ``tests/fuzz_corpus/`` and are replayed on
 every run.
 
-Time: every example is read under a deadline proportional to its size (``TIME_BASE_S`` plus
-``TIME_PER_BYTE_S`` a byte, both generous: a correct reader needs a small fraction), enforced
-by a timer signal that interrupts even a regular expression stuck in backtracking. A reader
-that is exponential or quadratic in some input fails with the input instead of hanging.
+Time: every example is read under a CPU-time budget proportional to its size
+(``TIME_BASE_S`` plus ``TIME_PER_BYTE_S`` a byte, both generous: a correct reader needs a
+small fraction), enforced by a CPU-time timer signal (``ITIMER_PROF``) that interrupts even a
+regular expression stuck in backtracking. A reader that is exponential or quadratic in some
+input fails with the input instead of hanging. CPU time, so that a loaded machine does not
+fail it; a wall-clock timer at ``HANG_FACTOR`` times the budget is only a hang guard (the
+preprocessor a C header starts runs in another process, under its own limits).
 Every reader is also run on files whose names hold spaces, ``=``, ``;``, ``$``, quotes,
 newlines and bytes that are not UTF-8, and must name them right in its messages.
 """
@@ -49,20 +52,32 @@ class TooSlow(AssertionError):
     pass
 
 
+#: The wall-clock hang guard, as a multiple of the CPU budget (tests/bounded.py).
+HANG_FACTOR = 10
+
+
 @contextlib.contextmanager
 def deadline(seconds: float, what: str):
-    """Fail with ``TooSlow`` when the block runs longer than ``seconds`` (wall clock)."""
+    """Fail with ``TooSlow`` when the block uses more than ``seconds`` of this process's CPU
+    time, or runs ``HANG_FACTOR`` times that on the clock (a hang guard)."""
 
-    def expire(signum, frame):
-        raise TooSlow(f"{what} took more than {seconds:.1f} s: not linear in the input")
+    def too_much_cpu(signum, frame):
+        raise TooSlow(f"{what} used more than {seconds:.1f} s of CPU: not linear in the input")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    def hang(signum, frame):
+        raise TooSlow(f"hang guard: {what} still ran after {HANG_FACTOR * seconds:.1f} s of "
+                      f"wall-clock time (it waits on something; not a measure of speed)")
+
+    previous = (signal.signal(signal.SIGPROF, too_much_cpu), signal.signal(signal.SIGALRM, hang))
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, HANG_FACTOR * seconds)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
 
 
 def printed(path) -> str:

@@ -4,7 +4,7 @@ A record of two copies of a record of two copies… describes 2^21 scalar leaves
 types. ``generate -t python`` and ``load(...).codec(...)`` used to flatten each record into
 one ``struct`` format over all its leaves and ran out of memory; now a plan covers a record's
 own members and packs a large nested record as one opaque slot, filled by that record's own
-encoder. Each case runs in a subprocess under a time limit and an address-space limit
+encoder. Each case runs in a subprocess under a CPU-time limit and an address-space limit
 (generous: they catch a blow-up, never measure speed; bench/ does that) and round-trips one
 element of the big variant, a 32 MiB element of 2^22 scalars, byte for byte against bytes
 built here with ``struct`` from the layout rules.
@@ -13,16 +13,15 @@ built here with ``struct`` from the layout rules.
 from __future__ import annotations
 
 import os
-import resource
-import subprocess
 import sys
 import textwrap
 
 import pytest
 
+from bounded import run_cpu_bounded
 from conftest import ROOT
 
-TIME_LIMIT = 180  # seconds; the round trips take a few, the old code never finished
+TIME_LIMIT = 180  # CPU seconds (tests/bounded.py); the round trips take a few, the old code never finished
 MEMORY_LIMIT = 3 << 30  # bytes of address space: one decoded element is ~1 GiB of objects
 LEVELS = 22
 
@@ -47,14 +46,11 @@ EXPECTED = struct.pack("=i4x", 1) + LEAF * 2 ** 21 + struct.pack("=i4x", 7)
 """
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
 def _run(args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=TIME_LIMIT, preexec_fn=_limits, env=env)
+    return run_cpu_bounded([sys.executable, *args], cpu_s=TIME_LIMIT, memory=MEMORY_LIMIT,
+                           what="the work is not linear in the schema", cwd=cwd, text=True,
+                           env=env)
 
 
 @pytest.fixture(scope="module")

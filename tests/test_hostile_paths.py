@@ -6,7 +6,7 @@ People run sarek-layout on every build, on files they did not write. This module
   input (by another spelling, through a link, a hard link), or another output; a FIFO, a
   device, a folder; a picture given a schema's name (``explain --svg a.toml b.toml``); a
   depfile path GNU make and ninja cannot both read. Each runs the real command line in a
-  subprocess with a time limit and an address-space limit (a FIFO hung the old code, and
+  subprocess with a CPU-time limit and an address-space limit (a FIFO hung the old code, and
   ``/dev/zero`` ate its memory) and must exit 2 with one ``error:`` line naming the paths, no
   traceback, and nothing written (every file's bytes, inode and timestamp, links included);
 * a hypothesis test over path characters: a schema and its output folder named with any of
@@ -26,7 +26,6 @@ import contextlib
 import io
 import os
 import pathlib
-import resource
 import shutil
 import stat
 import subprocess
@@ -38,13 +37,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from bounded import run_cpu_bounded
 from conftest import EXAMPLES, ROOT, require_toolchain
 from sarek_layout import toolchains
 from sarek_layout.cli.main import main
 
 GEOMETRY = EXAMPLES / "geometry.toml"
 C_HEADER = ROOT / "generated" / "geometry.h"
-TIME_LIMIT_S = 20
+TIME_LIMIT_S = 20  # CPU seconds (tests/bounded.py)
 MEMORY_LIMIT = 1 << 30
 
 
@@ -54,15 +54,12 @@ def _env():
     return env
 
 
-def _limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
 def run_cli(args, cwd, **kwargs):
-    """The real command line in a subprocess, bounded in time and memory."""
-    return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
-                          capture_output=True, timeout=TIME_LIMIT_S, preexec_fn=_limit_memory,
-                          **kwargs)
+    """The real command line in a subprocess, bounded in CPU time and memory (a FIFO that
+    blocks the run is caught by the wall-clock hang guard, ``tests/bounded.py``)."""
+    return run_cpu_bounded([sys.executable, "-m", "sarek_layout", *args], cpu_s=TIME_LIMIT_S,
+                           memory=MEMORY_LIMIT, what="the command does unbounded work",
+                           cwd=cwd, env=_env(), **kwargs)
 
 
 def snapshot(root: pathlib.Path):
@@ -257,6 +254,30 @@ def depfile_naming(folder, out="out"):
     return case
 
 
+def header_linked_to_nothing(tmp):
+    _link(tmp, "out/geometry.h", "../nowhere/geometry.h")
+    return ["generate", _schema(tmp), "-o", "out", "-t", "c"]
+
+
+def svg_linked_to_nothing(tmp):
+    _link(tmp, "pic.svg", "missing.svg")
+    return ["explain", _schema(tmp), "--svg", "pic.svg"]
+
+
+#: A stem whose .h (241 bytes + the temporary name's 14) fits NAME_MAX (255) but whose .cuh
+#: does not: the old code wrote the .h, then failed on the .cuh's temporary name.
+LONG_STEM = "s" * 239
+
+
+def headers_of_a_stem_too_long_for_the_cuh(tmp):
+    return ["generate", _schema(tmp, LONG_STEM + ".toml"), "-o", "out", "-t", "c", "-t", "cuda",
+            "-t", "opencl"]
+
+
+def folder_name_too_long(tmp):
+    return ["generate", _schema(tmp), "-o", "d/" + "x" * 256, "-t", "c"]
+
+
 def _d(folder):
     """What every depfile refusal says: the path (as ``printable`` spells it) and the way out."""
     return ["cannot write a dependency file naming", "geometry.toml", "drop --depfile"]
@@ -293,6 +314,10 @@ CASES = [
     (svg_linked_to_dev_zero, ["SVG picture pic.svg", "device"]),
     (depfile_linked_to_dev_null, ["dependency file deps.d", "device"]),
     (svg_that_is_a_folder, ["SVG picture pics", "folder"]),
+    (header_linked_to_nothing, ["header out/geometry.h", "symbolic link to a file that does not exist"]),
+    (svg_linked_to_nothing, ["SVG picture pic.svg", "symbolic link to a file that does not exist"]),
+    (headers_of_a_stem_too_long_for_the_cuh, [LONG_STEM + ".cuh", "257 bytes", "allows 255"]),
+    (folder_name_too_long, ["xxxxxxxx", "256 bytes", "allows 255"]),
     (output_folder_that_is_a_file, ["geometry.toml/out/geometry.h", "not a folder"]),
     # Paths make and ninja cannot both read in a depfile (docs/build-integration.md).
     (depfile_naming("version=2"), _d("version=2") + ["'='", "variable assignment"]),
@@ -334,6 +359,38 @@ def test_unsafe_outputs_are_refused_and_nothing_is_written(tmp_path, build, frag
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     assert snapshot(tmp_path) == before, "something was written"
+
+
+# --- an output that is a symbolic link is written through, never renamed over ----------------------
+
+
+@pytest.mark.parametrize("command", ["generate", "explain", "depfile"])
+def test_an_output_that_is_a_link_is_written_through_and_stays_a_link(tmp_path, command):
+    # As `explain x.toml --svg /dev/stdout > pic.svg` (as root) did to /dev/stdout: the old
+    # writer renamed its temporary file over the link, which became a regular file.
+    schema = _schema(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "target"
+    target.write_text("old content\n")
+    link = {"generate": "out/geometry.h", "explain": "pic.svg", "depfile": "deps.d"}[command]
+    _link(tmp_path, link, str(target))
+    args = {"generate": ["generate", schema, "-o", "out", "-t", "c"],
+            "explain": ["explain", schema, "--svg", link],
+            "depfile": ["generate", schema, "-o", "out", "-t", "c", "--depfile", link]}[command]
+    proc = run_cli(args, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.islink(tmp_path / link), "the link was replaced by a regular file"
+    assert os.readlink(tmp_path / link) == str(target)
+    text = target.read_text()
+    assert text != "old content\n"
+    assert {"generate": "#ifndef", "explain": "<svg", "depfile": "geometry.toml"}[command] in text
+    assert sorted(os.listdir(elsewhere)) == ["target"]  # no temporary file left beside it
+    # A second run finds the content unchanged through the link and writes nothing.
+    mtime = target.stat().st_mtime_ns
+    again = run_cli(args, tmp_path)
+    assert again.returncode == 0 and target.stat().st_mtime_ns == mtime
+    assert os.path.islink(tmp_path / link)
 
 
 # --- depfiles that make and ninja both read right -------------------------------------------------
@@ -494,9 +551,9 @@ def run_with_stdout_closed(args, cwd):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
-                              stdout=write_end, stderr=subprocess.PIPE, timeout=120,
-                              preexec_fn=_limit_memory)
+        return run_cpu_bounded([sys.executable, "-m", "sarek_layout", *args], cpu_s=120,
+                               memory=MEMORY_LIMIT, cwd=cwd, env=_env(), capture_output=False,
+                               stdout=write_end, stderr=subprocess.PIPE)
     finally:
         os.close(write_end)
 
@@ -543,13 +600,12 @@ def test_generate_stale_is_exit_1_when_nobody_reads_stdout(tmp_path, mode):
 def _run_with_descriptors_closed(args, cwd, fds):
     """The command line started with the descriptors ``fds`` closed (``>&-``, ``2>&-``); what
     stays open of stdout and stderr is captured."""
-    def close_then_limit():
+    def close():
         for fd in fds:
             os.close(fd)
-        _limit_memory()
 
-    return subprocess.run([sys.executable, "-m", "sarek_layout", *args], cwd=cwd, env=_env(),
-                          capture_output=True, timeout=120, preexec_fn=close_then_limit)
+    return run_cpu_bounded([sys.executable, "-m", "sarek_layout", *args], cpu_s=120,
+                           memory=MEMORY_LIMIT, cwd=cwd, env=_env(), preexec=close)
 
 
 def test_a_stream_closed_before_the_start_drops_writes_and_keeps_the_status(tmp_path):

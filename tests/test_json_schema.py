@@ -46,6 +46,8 @@ LEFT_TO_THE_READER = {
     "contains '__'": "names are judged as they are emitted, also once joined into C names",
     "uses the prefix": "the generated files' own prefixes",
     "is a function that CUDA or OpenCL C declares": "C names at file scope (Module_type)",
+    "is already declared at file scope": "C names at file scope, measured per compiler (ir/declared.py)",
+    "is the program's entry point": "C names at file scope: main",
     "collides with": "C names of different types and constructors",
     "has a member": "a member named like a type it uses (C++)",
     "layout of": "the layout rules (arrays, vectors and variants below top level)",

@@ -290,11 +290,66 @@ def test_compile_errors_name_the_users_header_and_line(capsys, tmp_path, monkeyp
     assert "headers/" not in out and "sarek-verify" not in out
 
 
-@pytest.mark.parametrize("variable, value", [("SAREK_VERIFY_TIMEOUT", "soon"),
-                                             ("SAREK_VERIFY_MEMORY_MB", "-1")])
+# nan used to pass `value <= 0` and disable the time bound; nan and inf for the memory were
+# a traceback, and 1e30 wrapped round in the shell's `ulimit -v` (gcc crashed: a false
+# "0 of 1 agree"). Every value outside the documented ranges is one line, exit 2.
+_BAD_LIMITS = [("SAREK_VERIFY_TIMEOUT", v) for v in
+               ("soon", "nan", "NaN", "inf", "-inf", "-1", "0", "-0", "1e30", "86401", "0x10",
+                "10 s", "9" * 5000)] + \
+              [("SAREK_VERIFY_MEMORY_MB", v) for v in
+               ("-1", "0", "nan", "inf", "1e30", "1.5", "1073741825", "lots", "\udcff")]
+
+
+@pytest.mark.parametrize("variable, value", _BAD_LIMITS)
 def test_bad_limit_in_the_environment_is_a_usage_error(capsys, monkeypatch, variable, value):
     monkeypatch.setenv(variable, value)
     status, out, err = verify(capsys, PLAIN, "--toolchain", "gcc")
     assert status == 2
     assert out == ""
-    assert err.strip().startswith(f"sarek-layout: error: ${variable} must be")
+    lines = err.splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 300, err[:500]
+    assert lines[0].startswith(f"sarek-layout: error: ${variable} must be "), lines[0]
+
+
+@pytest.mark.parametrize("variable, value", [("SAREK_VERIFY_TIMEOUT", "86400"),
+                                             ("SAREK_VERIFY_TIMEOUT", "0.5e3"),
+                                             ("SAREK_VERIFY_TIMEOUT", " "),
+                                             ("SAREK_VERIFY_MEMORY_MB", "1073741824"),
+                                             ("SAREK_VERIFY_MEMORY_MB", "4096.0")])
+def test_limits_at_the_ends_of_their_ranges_are_honoured(capsys, monkeypatch, variable, value):
+    """The largest memory cap is passed to `ulimit -v` without wrapping: gcc runs."""
+    require_toolchain("gcc")
+    monkeypatch.setenv(variable, value)
+    status, out, err = verify(capsys, PLAIN, "--toolchain", "gcc")
+    assert status == 0, out + err
+
+
+def test_a_library_that_is_not_nvrtc_in_the_environment_is_one_line(tmp_path):
+    """$SAREK_NVRTC_LIBRARY naming a library without nvrtcVersion was an AttributeError
+    traceback; now the toolchain is missing, and the message names the variable."""
+    import ctypes.util
+    import os
+    import subprocess
+    import sys
+
+    libc = ctypes.util.find_library("c")
+    if libc is None:
+        pytest.skip("no libc to name")
+    env = dict(os.environ, SAREK_NVRTC_LIBRARY=libc)
+    proc = subprocess.run([sys.executable, "-m", "sarek_layout", "verify", str(PLAIN),
+                           "--toolchain", "nvrtc"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300)  # a hang guard only
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"$SAREK_NVRTC_LIBRARY names '{libc}', which does not load as a libnvrtc" in lines[0]
+
+
+def test_an_unknown_name_in_sarek_require_toolchains_is_a_usage_error(monkeypatch):
+    from sarek_layout.errors import UsageError
+
+    monkeypatch.setenv(toolchains.REQUIRE_ENV, "gcc,gcc-m23")
+    with pytest.raises(UsageError, match=r"names unknown toolchain 'gcc-m23'; known: gcc, "):
+        toolchains.required_toolchains()
+    monkeypatch.setenv(toolchains.REQUIRE_ENV, "gcc, clang")
+    assert toolchains.required_toolchains() == ("gcc", "clang")

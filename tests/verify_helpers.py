@@ -72,8 +72,10 @@ def run_verify(args: Sequence[str], cwd: pathlib.Path, *, timeout: float = 300,
                env: dict = None, memory_bytes: int = 8 << 30):
     """``python -m sarek_layout verify ARGS`` in ``cwd``, as a person would run it.
 
-    Hostile headers need bounds on the test too: a wall-clock ``timeout`` (a hang fails
-    the test instead of stalling the suite) and an address-space cap on the whole run.
+    Hostile headers need bounds on the test too: ``timeout`` CPU seconds for verify and for
+    each compiler it runs (``ulimit -t``: other work on the machine does not count), a
+    wall-clock hang guard of ``HANG_FACTOR`` times that (a hang fails the test instead of
+    stalling the suite; ``tests/bounded.py``), and an address-space cap on the whole run.
     ``TMPDIR`` is a fresh folder, checked to be empty afterwards by ``Verified.tmp_left``.
     Returns a ``Verified``.
     """
@@ -93,18 +95,30 @@ def run_verify(args: Sequence[str], cwd: pathlib.Path, *, timeout: float = 300,
     full_env.pop("POCL_CACHE_DIR", None)
     full_env.update(env or {})
 
-    # The cap through the shell: preexec_fn is unsafe in a process that may hold threads.
-    argv = ["/bin/sh", "-c", 'ulimit -v "$0" && exec "$@"', str(memory_bytes >> 10),
-            sys.executable, "-m", "sarek_layout", "verify", *args]
+    from bounded import HANG_FACTOR, cpu_seconds_of_children
+
+    # The caps through the shell: preexec_fn is unsafe in a process that may hold threads.
+    cpu = max(1, int(timeout))
+    argv = ["/bin/sh", "-c", 'ulimit -v "$0" && ulimit -t "$1" && shift && exec "$@"',
+            str(memory_bytes >> 10), str(cpu), sys.executable, "-m", "sarek_layout", "verify",
+            *args]
+    before = cpu_seconds_of_children()
     proc = subprocess.Popen(argv, cwd=cwd, env=full_env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, errors="replace",
                             start_new_session=True)
+    guard = HANG_FACTOR * cpu
     try:
-        out, err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=guard)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)  # verify and every compiler it started
         out, err = proc.communicate()
-        raise AssertionError(f"verify {' '.join(args)} still ran after {timeout} s:\n{out}\n{err}")
+        raise AssertionError(f"hang guard: verify {' '.join(args)} still ran after {guard} s of "
+                             f"wall-clock time (it waits on something; not a measure of speed):"
+                             f"\n{out}\n{err}")
+    if proc.returncode == -signal.SIGXCPU:
+        used = cpu_seconds_of_children() - before
+        raise AssertionError(f"verify {' '.join(args)} used more than {cpu} s of CPU time "
+                             f"({used:.1f} s measured):\n{out}\n{err}")
     return Verified(proc.returncode, out, err, sorted(os.listdir(tmp)))
 
 

@@ -15,6 +15,9 @@ stdout (or stderr) goes away (``verify … | head``, ``… | true``), later writ
 are dropped, the command runs to its end, and its status is returned (so ``pipefail`` sees a
 disagreement as 1, not 0). A stream closed before the start (``>&-``) is treated the same, and
 its descriptor is pointed at the null device so that no file opened later takes its number.
+
+SIGTERM, SIGHUP and SIGINT stop a command with its cleanup (no compiler left running, no
+temporary folder left behind) and exit 128 + the signal (``sarek_layout/interrupts.py``).
 """
 
 from __future__ import annotations
@@ -134,7 +137,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         if given == ["--cmakedir"]:
             print(cmake_dir())  # run by CMake at configure time: no sub-command imports either
             return 0
-        return _main(argv)
+        from ..interrupts import handling_signals
+
+        with handling_signals():
+            return _main(argv)
     finally:
         for safe in (sys.stdout, sys.stderr):
             safe.flush()  # now, where a gone reader is handled, not at interpreter exit
@@ -171,8 +177,21 @@ def _main(argv: Optional[List[str]]) -> int:
     except SarekLayoutError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return e.exit_status
-    except KeyboardInterrupt:
-        return 130
+    except OSError as e:
+        import errno
+
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):  # no room to write
+            raise
+        # A full disk (often a small $TMPDIR: verify's compile folders, diff's revision
+        # copies) is the environment's problem, not the input's: one line, exit 2.
+        where = f": {e.filename}" if e.filename else ""
+        print(f"{PROG}: error: {e.strerror}{where}; free some room there, or set TMPDIR to "
+              f"a folder with room", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as e:
+        # SIGTERM and SIGHUP too (interrupts.Stopped), once every child and temporary
+        # folder is gone: 128 + the signal, as a shell reports a command it ended.
+        return getattr(e, "exit_status", 130)
     finally:
         if gc_was_enabled:
             gc.enable()

@@ -6,15 +6,18 @@ output paths and all its input paths to ``check_outputs`` *before* it reads an o
 compare or writes anything, and that refuses (``UsageError``: exit 2, one line naming both
 paths, nothing written):
 
-* an output that is the same file as an input, or as another output. Files are compared by
-  device and inode (``os.stat``), not by spelling, so ``./x``, ``a/../x``, a symbolic link,
-  a hard link or a folder reached through a link are all seen to be the same file. An output
-  that does not exist yet is compared with the other outputs by its resolved path;
+* an output that is the same file as an input, or as another output. An output is compared
+  with the inputs by device and inode (``os.stat``), not by spelling, so ``./x``, ``a/../x``,
+  a symbolic link, a hard link or a folder reached through a link are all seen to be the
+  same file. Outputs are compared with each other by resolved path: a concurrent run into
+  the same folder is replacing them, and an inode it freed can reappear at another output;
 * an output that exists but is not a regular file: a FIFO would block the run forever, a
   device could be read without end (``/dev/zero``) or act when opened; a folder is refused
   with a message instead of a failed rename;
 * an output whose folder cannot exist (a regular file on its path) or, when the command is
-  about to write, cannot be written;
+  about to write, cannot be written, or a name the write would create (a folder, the output,
+  its temporary file) longer than the file system allows (NAME_MAX, PATH_MAX);
+* a symbolic link to nothing (the writer writes through a link, never over it);
 * an output the user named (``--depfile``, ``--svg``, ``--html``) whose name ends like a
   schema file's: ``explain --svg a.toml b.toml`` forgot the picture's name, and would
   otherwise draw it over ``a.toml``.
@@ -92,7 +95,14 @@ def _stat(role: str, path: str) -> Optional[os.stat_result]:
     try:
         return os.stat(path)
     except FileNotFoundError:
-        return None  # absent, or a dangling link that the write will replace
+        if os.path.islink(path):
+            # Written through (writer), a dangling link would create a file wherever it
+            # points; replaced, it would stop being the link someone made.
+            raise UsageError(
+                f"refusing to write the {role} {printable(path)}: it is a symbolic link to a "
+                f"file that does not exist (make the file, or remove the link)"
+            ) from None
+        return None  # absent
     except NotADirectoryError:
         raise UsageError(
             f"cannot write the {role} {printable(path)}: a name on its path is a file, not a folder"
@@ -125,6 +135,38 @@ def _check_folder(out: Output, checked: Dict[str, None]) -> None:
         )
 
 
+#: Bytes the writer's temporary name adds to an output's name: ``.<name>.<8 random>.tmp``.
+TEMPORARY_EXTRA = len(".") + len(".12345678.tmp")
+
+
+def _check_lengths(out: Output) -> None:
+    """Every name the write will create (missing folders, the output, its temporary file) fits
+    the file system's NAME_MAX, and the temporary file's path its PATH_MAX: found before the
+    first file is written, not as an ENAMETOOLONG after some of them are."""
+    folder = _nearest_folder(out.path)
+    try:
+        name_max = os.pathconf(folder, "PC_NAME_MAX")
+        path_max = os.pathconf(folder, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        return  # no limits to ask for (or no such folder): the write reports what it meets
+    path = os.fsencode(out.path)
+    names = [n for n in os.fsencode(os.path.relpath(os.path.abspath(out.path), folder)).split(b"/")]
+    names[-1] = names[-1] + b"x" * TEMPORARY_EXTRA
+    longest = max(names, key=len)
+    if len(longest) > name_max:
+        raise UsageError(
+            f"cannot write the {out.role} {printable(out.path)}: a name on its path (with the "
+            f"temporary file's {TEMPORARY_EXTRA} extra bytes) would be {len(longest)} bytes, "
+            f"and the file system allows {name_max}; use a shorter name"
+        )
+    if len(path) + TEMPORARY_EXTRA >= path_max:
+        raise UsageError(
+            f"cannot write the {out.role} {printable(out.path)}: its path (with the temporary "
+            f"file's {TEMPORARY_EXTRA} extra bytes) would be {len(path) + TEMPORARY_EXTRA} "
+            f"bytes, and the system allows {path_max - 1}; use a shorter path"
+        )
+
+
 def check_outputs(outputs: Sequence[Output], inputs: Sequence[str], *, writing: bool) -> None:
     """Refuse (``UsageError``) any output that is unsafe to read back or to write; see the
     module docs. ``writing``: the command will write (not ``--check``), so the folders must
@@ -145,14 +187,20 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[str], *, writing: 
     folders: Dict[str, None] = {}
     for out in outputs:
         st = _stat(out.role, out.path)
-        if st is None:
-            identity: Tuple[object, ...] = ("path", os.path.normcase(os.path.realpath(out.path)))
-        elif stat.S_ISREG(st.st_mode):
-            identity = ("inode", st.st_dev, st.st_ino)
-        else:
+        if st is not None and not stat.S_ISREG(st.st_mode):
             raise _not_regular(out.role, out.path, st.st_mode)
-        if identity in owners:
-            what, other = owners[identity]
+        # Outputs are told apart by resolved path, never by inode: a concurrent run into the
+        # same folder replaces them meanwhile, and the inode its rename freed can come back
+        # as its next temporary file, renamed to the next output: the same inode, seen at
+        # two outputs, was refused as "the same file" (issue #25). Two outputs hard-linked
+        # to each other are harmless anyway: each is replaced by a rename. Against the
+        # inputs, which no run replaces, the inode is what tells a link or a spelling apart.
+        identity: Tuple[object, ...] = ("path", os.path.normcase(os.path.realpath(out.path)))
+        hit = owners.get(("inode", st.st_dev, st.st_ino)) if st is not None else None
+        if hit is None:
+            hit = owners.get(identity)
+        if hit is not None:
+            what, other = hit
             if what == "input":
                 raise UsageError(
                     f"refusing to write the {out.role} {printable(out.path)}: it is the input "
@@ -171,6 +219,7 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[str], *, writing: 
             )
         if writing:
             _check_folder(out, folders)
+            _check_lengths(out)
 
 
 def read_existing(path: str) -> Optional[bytes]:

@@ -3,12 +3,13 @@
 A file whose content is unchanged is never touched, so its timestamp stays and Make rebuilds
 nothing downstream. A changed file is written to a temporary file in the same folder
 (``.<name>.<8 random characters>.tmp``), flushed to the disk (``fsync``), and renamed over
-the old one; the folder is then synced so that the rename itself survives a crash. A reader,
-an interrupted run or a power cut therefore sees the old file or the new one, never half of
-one. A run killed between creating and renaming its temporary file (``kill -9``, a cancelled
-CI job) leaves that file behind: later runs writing the same output delete such leftovers of
-their own naming pattern once they are an hour old (an in-flight one of a concurrent run is
-seconds old), and only regular files owned by the user, never what a link points to.
+the old one (over the file a symbolic link names, never over the link); the folder is then
+synced so that the rename itself survives a crash. A reader, an interrupted run or a power cut
+therefore sees the old file or the new one, never half of one. A run killed between creating
+and renaming its temporary file (``kill -9``, a cancelled CI job) leaves that file behind:
+later runs writing the same output delete such leftovers of their own naming pattern once
+they are an hour old (an in-flight one of a concurrent run is seconds old), and only regular
+files owned by the user, never what a link points to.
 
 Old outputs are read back only through ``output_paths.read_existing``, which never opens a
 FIFO or a device. Commands call ``output_paths.check_outputs`` before any of this.
@@ -136,7 +137,11 @@ def write_files(files: Sequence[Tuple[str, Content]], tidy: Iterable[str] = ()) 
     A file that cannot be written raises ``UsageError`` naming it; the files written before
     it stay complete, and it keeps its old content.
     """
-    remove_stale_temporaries([p for p, _ in files] + list(tidy))
+    # An output that is a symbolic link is written through: the file it points to gets the
+    # new content, renamed over it in its own folder, and the link stays a link (renaming over
+    # the link itself would turn it, /dev/stdout included, into a regular file).
+    files = [(_through_links(path), content) for path, content in files]
+    remove_stale_temporaries([p for p, _ in files] + [_through_links(p) for p in tidy])
     mode = 0o666 & ~_umask()
     written = []
     folders: Dict[str, None] = {}
@@ -156,6 +161,12 @@ def write_files(files: Sequence[Tuple[str, Content]], tidy: Iterable[str] = ()) 
         for folder in folders:
             _fsync_folder(folder)
     return written
+
+
+def _through_links(path: str) -> str:
+    """``path``, or the file it names when it is a symbolic link (``check_outputs`` has made
+    sure that is a regular file)."""
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def write_if_changed(path: str, text: Content) -> bool:

@@ -71,7 +71,8 @@ def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = No
     them are read together, with ``c_headers`` (include folders, macros, modules)."""
     from .resolve import resolve
 
-    paths = list(paths)
+    # os.fsdecode: a bytes path (b"x.toml") is read, and named in messages, as its str.
+    paths = [os.fsdecode(p) if isinstance(p, bytes) else p for p in paths]
     if not paths:
         raise SchemaError("no schema files given")
     headers = [p for p in paths if is_header(p)]

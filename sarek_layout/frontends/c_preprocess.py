@@ -37,7 +37,7 @@ from typing import FrozenSet, Iterable, List, Optional, Set
 from ..errors import SchemaError
 from ..ir.schema import SourceLocation
 from .c_extensions import unescape_file_name
-from .source_files import open_regular
+from .source_files import max_input_bytes, open_regular, too_large
 
 __all__ = [
     "FAKE_LIBC",
@@ -96,7 +96,6 @@ CPP_LIMITS = (1 << 30, 30, 60)
 #: Most files the ``#include`` check reads (a real header includes a few dozen).
 _MAX_INCLUDE_FILES = 10_000
 #: Largest file read back for positions (bigger ones get the preprocessor's columns).
-_MAX_SOURCE_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -120,8 +119,11 @@ def _find_cpp() -> List[str]:
 # --- files ---------------------------------------------------------------------------------
 
 
-def _read_regular(path: str, limit: int = _MAX_SOURCE_BYTES) -> Optional[bytes]:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None."""
+def _read_regular(path: str, limit: Optional[int] = None) -> Optional[bytes]:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes (the input
+    size limit, ``source_files.max_input_bytes``), else None."""
+    if limit is None:
+        limit = max_input_bytes()
     try:
         fd = open_regular(path)
     except (OSError, ValueError):
@@ -185,6 +187,7 @@ def _refuse_special_includes(path: str, include_dirs: List[str]) -> None:
     header or in any header it includes (whatever the conditionals around it)."""
     todo = [path]
     seen: Set[str] = set()
+    limit = max_input_bytes()
     while todo and len(seen) < _MAX_INCLUDE_FILES:
         current = todo.pop()
         key = os.path.realpath(current)
@@ -205,22 +208,23 @@ def _refuse_special_includes(path: str, include_dirs: List[str]) -> None:
                 candidates = [os.path.join(d, name) for d in folders + [FAKE_LIBC]]
             for candidate in candidates:
                 try:
-                    mode = os.stat(candidate).st_mode
+                    found = os.stat(candidate)
                 except (OSError, ValueError):
                     continue
+                mode = found.st_mode
                 if stat.S_ISDIR(mode):
                     continue
                 kind = _special_kind(mode)
-                if kind is not None:
+                if kind is not None or found.st_size > limit:
                     start = m.start(1) if quoted_form else m.start(2)
                     line = text.count("\n", 0, start) + 1
                     col = start - (text.rfind("\n", 0, start) + 1)
                     directive = "__has_include" if m.group().startswith("__has") else "#include"
-                    raise SchemaError(
-                        f"{directive} names {candidate!r}, which is {kind}, not a header: the "
-                        f"preprocessor would wait or read forever",
-                        SourceLocation(current, line, col),
-                    )
+                    why = (f"which is {kind}, not a header: the preprocessor would wait or read "
+                           f"forever" if kind is not None else
+                           f"which {too_large(found.st_size, limit)}")
+                    raise SchemaError(f"{directive} names {candidate!r}, {why}",
+                                      SourceLocation(current, line, col))
                 todo.append(candidate)
                 break
 
@@ -239,9 +243,17 @@ def cpp_quote(name: str) -> str:
 
 
 def _limit(memory: int, cpu: int):
+    def lower(kind: int, value: int) -> None:
+        # Never above a hard limit already in place (`ulimit -t 20`, a CI job's cap): raising
+        # it fails, and the failure in preexec_fn was a SubprocessError traceback.
+        _, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, value))
+
     def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        lower(resource.RLIMIT_AS, memory)
+        lower(resource.RLIMIT_CPU, cpu)
 
     return apply
 
@@ -344,6 +356,9 @@ def _run_cpp(cmd: List[str], path: str, wall: float, limit: int, preexec):
             timed_out = not timer.is_alive() and not too_long and proc.returncode is not None \
                 and proc.returncode < 0
             timer.cancel()
+            if proc.returncode is None:  # stopped by a signal (interrupts.Stopped): no orphan
+                kill()
+                proc.wait()
         if timed_out and proc.returncode == -9:
             raise SchemaError(
                 f"the C preprocessor did not finish in {wall:g} s (does the header include a FIFO "

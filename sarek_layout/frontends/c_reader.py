@@ -193,18 +193,32 @@ class CDeclarations:
 
     def spell(self, t, stop: Iterable[str] = ()) -> Spelled:
         """Spell a declarator's type, following the header's own typedefs (never through a
-        stdint name, nor through a name in ``stop``); iterative, whatever the chain."""
+        stdint name, nor through a name in ``stop``); iterative, whatever the chain.
+
+        Pointers and array dimensions met on the way (outermost first) are kept in a list,
+        not recursed into: 1,000 '*', 1,500 dimensions or 3,000 chained pointer typedefs
+        are spelled in one loop (they recursed past Python's stack: a RecursionError)."""
+        stops = STDINT | INTENT_TYPEDEFS | frozenset(stop)
+        wrappers: List[str] = []
+        base = self._spell_base(t, stops, wrappers)
+        if not wrappers:
+            return base
+        kind = "array" if wrappers[0].startswith("[") else "pointer"
+        return Spelled(kind, base.text + "".join(reversed(wrappers)))
+
+    def _spell_base(self, t, stops: FrozenSet[str], wrappers: List[str]) -> Spelled:
+        """What ``t`` is below every pointer and array (appended to ``wrappers``)."""
         from pycparser import c_ast
 
-        stops = STDINT | INTENT_TYPEDEFS | frozenset(stop)
         seen: Set[str] = set()
         through = ""  # the typedef name a struct was reached through
         while True:
-            if isinstance(t, c_ast.ArrayDecl):
-                inner = self.spell(t.type, stops)
-                return Spelled("array", f"{inner.text}[{getattr(t.dim, 'value', '')}]")
-            if isinstance(t, c_ast.PtrDecl):
-                return Spelled("pointer", f"{self.spell(t.type, stops).text} *")
+            if isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                wrappers.append(f"[{getattr(t.dim, 'value', '')}]"
+                                if isinstance(t, c_ast.ArrayDecl) else " *")
+                # What a pointer or array holds is spelled afresh (its own typedef chain).
+                t, seen, through = t.type, set(), ""
+                continue
             if isinstance(t, c_ast.FuncDecl):
                 return Spelled("function", "function")
             if isinstance(t, c_ast.TypeDecl):
@@ -243,6 +257,34 @@ _PARSE_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?
 #: Python frames pycparser may use on top of its caller's: it descends a few frames per
 #: parenthesis or unary operator, so this bounds the nesting it reads (about 150 levels).
 _PARSE_FRAMES = 900
+
+
+#: Most pointers, or array dimensions, in a row in one declarator. pycparser walks a
+#: declarator's chain once per level it adds (20,000 dimensions took 80 s) and C guarantees
+#: only 12 levels: found in the preprocessed text before parsing.
+MAX_DECLARATOR_LEVELS = 100
+_DEEP_DECLARATOR = re.compile(
+    r"(?:\*(?:[ \t\n]*+(?:const|volatile|restrict|__restrict|__restrict__)\b)*+[ \t\n]*+){%d}"
+    r"|(?:\[[^\[\]\n]*+\][ \t\n]*+){%d}" % (MAX_DECLARATOR_LEVELS + 1, MAX_DECLARATOR_LEVELS + 1)
+)
+_LINE_MARKER = re.compile(r'^#(?:line)?[ \t]+(\d+)[ \t]+"((?:[^"\\\n]|\\.)*)"', re.M)
+
+
+def _refuse_deep_declarators(text: str, path: str, what: str) -> None:
+    m = _DEEP_DECLARATOR.search(text)
+    if m is None:
+        return
+    kind = "pointers" if m.group().startswith("*") else "array dimensions"
+    start = m.start()
+    file, line = path, text.count("\n", 0, start) + 1
+    for marker in _LINE_MARKER.finditer(text, 0, start):
+        file = marker.group(2)
+        line = int(marker.group(1)) + text.count("\n", marker.end(), start) - 1
+    col = start - (text.rfind("\n", 0, start) + 1) + 1
+    raise SchemaError(
+        f"{what}: a declarator nested too deeply (more than {MAX_DECLARATOR_LEVELS} {kind} in "
+        f"a row); sarek-layout reads plain C11 declarations",
+        _error_location(path, file, line, col))
 
 
 def _error_location(path: str, file: Optional[str], line: int, col: int) -> SourceLocation:
@@ -305,6 +347,7 @@ def parse(text: str, path: str, places=None, what: str = "C parse error"):
     """
     from pycparser import c_parser
 
+    _refuse_deep_declarators(text, path, what)
     parser = c_parser.CParser(lexer=_strict_lexer())
     # The same budget whoever calls: too deep a nesting then stops at the same token, so
     # the position in the message does not depend on the caller's stack.

@@ -4,18 +4,71 @@ A plain ``open()`` of a FIFO waits for a writer forever, and a device such as ``
 never ends. Every reader (and the C reader for each header it reads back) opens through
 ``open_regular``: non-blocking, then ``fstat`` on the descriptor itself, so that what is
 checked is what is read, even if the name is swapped for a FIFO in between.
+
+Every input is capped in size (``max_input_bytes``: 64 MiB, ``$SAREK_MAX_INPUT_MB``): a schema
+file, an OCaml file, a C header and each file it includes. A larger one is refused at its
+name before it is read (a sparse 10 GB file was read whole, and under an address-space limit
+ended in a MemoryError traceback), and a file that grows while it is read stops at the cap.
 """
 
 from __future__ import annotations
 
 import errno
+import math
 import os
 import stat
 
-from ..errors import SchemaError
+from ..errors import SchemaError, UsageError
 from ..ir.schema import SourceLocation
 
-__all__ = ["open_regular", "check_regular_file", "read_schema_bytes"]
+__all__ = ["open_regular", "check_regular_file", "read_schema_bytes", "max_input_bytes",
+           "too_large", "MAX_INPUT_ENV", "DEFAULT_MAX_INPUT_MB"]
+
+#: The environment variable that sets the input cap, in MiB.
+MAX_INPUT_ENV = "SAREK_MAX_INPUT_MB"
+#: The default cap: far above any real schema (a 10,000-type TOML schema is about 1 MiB).
+DEFAULT_MAX_INPUT_MB = 64
+#: The largest cap accepted (1 TiB): past it the number is a typo, not a limit.
+_MAX_CAP_MB = 1 << 20
+
+
+def max_input_bytes() -> int:
+    """The largest input file read, in bytes: ``$SAREK_MAX_INPUT_MB`` MiB (a positive number,
+    fractions allowed), else ``DEFAULT_MAX_INPUT_MB``. A value that is not such a number is a
+    ``UsageError`` naming it (``nan``, ``-1``, ``1e30``, ``lots``)."""
+    raw = os.environ.get(MAX_INPUT_ENV)
+    if raw is None or not raw.strip():
+        return DEFAULT_MAX_INPUT_MB << 20
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= _MAX_CAP_MB) or value * (1 << 20) < 1:
+        raise UsageError(
+            f"{MAX_INPUT_ENV}={printable_value(raw)}: must be a number of MiB greater than 0 "
+            f"and at most {_MAX_CAP_MB} (the cap on each input file's size; default "
+            f"{DEFAULT_MAX_INPUT_MB})"
+        )
+    return int(value * (1 << 20))
+
+
+def printable_value(raw: str) -> str:
+    """An environment value for a one-line message (quoted and escaped as ``ascii`` does)."""
+    text = raw if len(raw) <= 40 else raw[:40] + "…"
+    return ascii(text) if not text.isprintable() or " " in text or not text else text
+
+
+def too_large(size: int, limit: int) -> str:
+    """The refusal of a file of ``size`` bytes over ``limit``: a sentence fragment."""
+    return (f"is larger than the input size limit ({_mib(size)} > {_mib(limit)}; set "
+            f"{MAX_INPUT_ENV} to raise it)")
+
+
+def _mib(n: int) -> str:
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.3g} {unit}"
+    return f"{n} bytes"
 
 
 def open_regular(path: str) -> int:
@@ -46,18 +99,27 @@ def _refusal(path: str, e: OSError) -> SchemaError:
 
 
 def check_regular_file(path: str) -> None:
-    """Refuse ``path`` unless it is a readable regular file, in the readers' words."""
+    """Refuse ``path`` unless it is a readable regular file within the input size limit, in
+    the readers' words."""
+    limit = max_input_bytes()
     try:
-        os.close(open_regular(path))
+        fd = open_regular(path)
     except OSError as e:
         raise _refusal(path, e) from None
     except ValueError:  # a NUL in the name
         raise SchemaError("cannot read: the name holds a NUL character", SourceLocation(path)) from None
+    try:
+        size = os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise SchemaError(too_large(size, limit), SourceLocation(path))
 
 
 def read_schema_bytes(path: str) -> bytes:
     """The whole of the schema file ``path``, refused in the readers' words when it is not
-    a readable regular file."""
+    a readable regular file or is larger than ``max_input_bytes``."""
+    limit = max_input_bytes()
     try:
         fd = open_regular(path)
     except OSError as e:
@@ -66,6 +128,17 @@ def read_schema_bytes(path: str) -> bytes:
         raise SchemaError("cannot read: the name holds a NUL character", SourceLocation(path)) from None
     try:
         with open(fd, "rb") as f:  # closes fd
-            return f.read()
+            size = os.fstat(fd).st_size
+            if size > limit:
+                raise SchemaError(too_large(size, limit), SourceLocation(path))
+            # In chunks, and no further than the limit: a file may grow while it is read.
+            data = bytearray()
+            while True:
+                chunk = f.read(min(1 << 20, limit + 1 - len(data)))
+                if not chunk:
+                    return bytes(data)
+                data += chunk
+                if len(data) > limit:
+                    raise SchemaError(too_large(len(data), limit), SourceLocation(path))
     except OSError as e:
         raise _refusal(path, e) from None

@@ -55,8 +55,27 @@ class DecodeError(ValueError):
 _sarek_ScalarRow = _sarek_Tuple[str, str, str, _sarek_Optional[_sarek_Tuple[int, int]]]
 
 
+def _sarek_repr(x: object) -> str:
+    """``repr(x)`` for a message; never raises: an int past Python's digit limit (4,300 by
+    default) or a ``__repr__`` that fails would turn the error being reported into another."""
+    try:
+        return repr(x)
+    except Exception:
+        if isinstance(x, int):
+            return _sarek_int(x)
+        return f"<{type(x).__name__} object>"
+
+
+def _sarek_int(n: int) -> str:
+    """An offset or a count for a message, however many digits it has."""
+    try:
+        return str(n)
+    except ValueError:  # more digits than sys.get_int_max_str_digits() allows
+        return f"{'-' if n < 0 else ''}<an integer of {abs(n).bit_length()} bits>"
+
+
 def _sarek_describe(x: object) -> str:
-    text = repr(x)
+    text = _sarek_repr(x)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} ({type(x).__name__})"
@@ -98,13 +117,13 @@ def _sarek_scalar_problem(row: _sarek_ScalarRow, x: object) -> _sarek_Optional[s
         except (_sarek_struct.error, TypeError, OverflowError):
             low, high = int_range
             if isinstance(x, int) or hasattr(x, "__index__"):
-                return f"{x!r} is out of range for {name} [{low}, {high}]"
+                return f"{_sarek_repr(x)} is out of range for {name} [{low}, {high}]"
             return f"expected an integer ({name}), got {_sarek_describe(x)}"
         return None
     try:
         _sarek_struct.pack("=" + fmt, x)
     except OverflowError:
-        return f"{x!r} is out of range for {name}"
+        return f"{_sarek_repr(x)} is out of range for {name}"
     except (_sarek_struct.error, TypeError):
         return f"expected a number ({name}), got {_sarek_describe(x)}"
     return None
@@ -160,11 +179,14 @@ def _sarek_byte_view(obj: _sarek_Any) -> memoryview:
 
 
 def _sarek_negative_offset(type_name: str, offset: int) -> str:
-    return f"{type_name}: offset {offset} is negative; offsets count bytes from the start of the buffer"
+    return (f"{type_name}: offset {_sarek_int(offset)} is negative; offsets count bytes from "
+            f"the start of the buffer")
 
 
 def _sarek_short_read(type_name: str, size: int, offset: int, error: object) -> str:
-    return f"{type_name}: cannot read {size} bytes at offset {offset}: {error}"
+    if isinstance(error, OverflowError):  # an offset past what a buffer can have (10**20)
+        error = "the offset is beyond any buffer"
+    return f"{type_name}: cannot read {size} bytes at offset {_sarek_int(offset)}: {error}"
 
 
 def _sarek_unknown_tag(type_name: str, tag: int, offset: int, ctors: _sarek_Sequence[str]) -> str:
@@ -180,14 +202,14 @@ def _sarek_span(length: int, offset: int, count: _sarek_Optional[int], size: int
         return 0, _sarek_negative_offset(type_name, offset)
     available = length - offset
     if available < 0:
-        return 0, f"{type_name}: offset {offset} is outside a buffer of {length} bytes"
+        return 0, f"{type_name}: offset {_sarek_int(offset)} is outside a buffer of {length} bytes"
     if count is None:
         if available % size:
             return 0, f"{type_name}: {available} bytes is not a whole number of {size}-byte elements"
         return available // size, ""
     if count < 0 or count * size > available:
-        return 0, (f"{type_name}: {count} elements need {count * size} bytes, "
-                   f"only {available} from offset {offset}")
+        return 0, (f"{type_name}: {_sarek_int(count)} elements need {_sarek_int(count * size)} "
+                   f"bytes, only {available} from offset {offset}")
     return count, ""
 
 

@@ -46,7 +46,9 @@ from ._runtime import (
     _sarek_byte_view,
     _sarek_describe,
     _sarek_many,
+    _sarek_int,
     _sarek_negative_offset,
+    _sarek_repr,
     _sarek_pack_each,
     _sarek_scalar_problem,
     _sarek_ScalarRow,
@@ -87,11 +89,20 @@ _PACKERS: Dict[Scalar, struct.Struct] = {s: struct.Struct("=" + s.struct_format)
 # --- the slow, checking path: the definition ------------------------------------------------
 
 
+def _key_text(key: object) -> str:
+    """``str(key)`` for a message, never raising (an int key of 5,000 digits)."""
+    try:
+        return str(key)
+    except Exception:
+        return _sarek_repr(key)
+
+
 def _member(type_name: str, container: object, name: str, path: str) -> object:
     if isinstance(container, Mapping):
         if name in container:
             return container[name]
-        raise EncodeError(type_name, path, f"missing field {name!r} (mapping has keys {sorted(map(str, container))})")
+        raise EncodeError(type_name, path, f"missing field {name!r} (mapping has keys "
+                                           f"{sorted(map(_key_text, container))})")
     try:
         return getattr(container, name)
     except AttributeError:
@@ -116,8 +127,8 @@ def _check_keys(type_name: str, plan: RecordPlan, mapping: Mapping, path: str) -
     missing = [name for name in names if name not in mapping]
     hints = []
     for key in unknown:
-        close = difflib.get_close_matches(str(key), missing or names, n=1)
-        hints.append(f"{key!r} (did you mean {close[0]!r}?)" if close else repr(key))
+        close = difflib.get_close_matches(_key_text(key), missing or names, n=1)
+        hints.append(f"{key!r} (did you mean {close[0]!r}?)" if close else _sarek_repr(key))
     label = "unknown key" if len(unknown) == 1 else "unknown keys"
     raise EncodeError(
         type_name, path or None,
@@ -240,7 +251,8 @@ class Codec:
         data = self.pack(values)
         if offset + len(data) > len(view):
             raise DecodeError(
-                f"{self.name}: {len(data)} bytes at offset {offset} do not fit a buffer of {len(view)} bytes"
+                f"{self.name}: {len(data)} bytes at offset {_sarek_int(offset)} do not fit a buffer of "
+                f"{len(view)} bytes"
             )
         view[offset:offset + len(data)] = data
         return len(data)
@@ -313,7 +325,7 @@ class RecordCodec(Codec):
             raise DecodeError(_sarek_negative_offset(self.name, offset))
         try:
             return self._build(self.struct.unpack_from(data, offset))
-        except struct.error as e:
+        except (struct.error, OverflowError) as e:  # OverflowError: an offset such as 10**20
             raise self._short_read(offset, e) from None
 
     def _unpack(self, view: memoryview, count: int, offset: int) -> List[object]:
@@ -382,7 +394,7 @@ class VariantCodec(Codec):
         try:
             tag = self._tag.unpack_from(data, offset)[0]
             return self._dec[tag](data, offset)
-        except struct.error as e:
+        except (struct.error, OverflowError) as e:  # OverflowError: an offset such as 10**20
             raise self._short_read(offset, e) from None
         except KeyError:
             raise DecodeError(_sarek_unknown_tag(self.name, tag, offset, list(self.tags))) from None

@@ -158,7 +158,8 @@ def _flatten_paths(paths: Tuple[Any, ...]) -> List[str]:
         if isinstance(p, (list, tuple)):
             out.extend(_flatten_paths(tuple(p)))
         else:
-            out.append(os.fspath(p))
+            # A bytes path (b"x.toml") as the str the readers and messages use.
+            out.append(os.fsdecode(os.fspath(p)))
     return out
 
 

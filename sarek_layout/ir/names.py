@@ -18,6 +18,7 @@ import functools
 import re
 from typing import Optional
 
+from .declared import ALL_DECLARED, DECLARED
 from .predefined import OBJECT_MACROS, RENAMED_BUILTINS
 
 __all__ = [
@@ -193,8 +194,20 @@ def c_name_problem(name: str) -> Optional[str]:
 
 def file_scope_problem(c_name: str) -> Optional[str]:
     """Why a C name at file scope (a type, an enum constant, a ``make_`` helper) is unsafe,
-    beyond ``c_name_problem``: it would clash with a function a device compiler declares."""
+    beyond ``c_name_problem``: it would clash with a function a device compiler declares, with
+    anything a target's compiler declares at file scope before the header (``ir.declared``,
+    measured with the compilers), or with the program's ``main``."""
     problem = c_name_problem(c_name)
     if problem is None and (c_name in _DEVICE_FUNCTIONS or c_name in RENAMED_BUILTINS):
         problem = "is a function that CUDA or OpenCL C declares implicitly (nvcc refuses the clash)"
+    if problem is None and c_name in ALL_DECLARED:
+        problem = _declared_problem(c_name)
     return problem
+
+
+def _declared_problem(c_name: str) -> str:
+    if c_name == "main":
+        return ("is the program's entry point: no C, C++, CUDA or GLSL program that includes "
+                "the header could define main")
+    where = ", ".join(name for name, names in DECLARED.items() if c_name in names)
+    return f"is already declared at file scope where the header is compiled ({where})"

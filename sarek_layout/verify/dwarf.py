@@ -12,9 +12,13 @@ members of unions, of anonymous structs and of the structs inside a union (a var
 
 Only the top-level declarations of each compile unit (and of C++ namespaces) are looked at:
 struct definitions live there, and function bodies are skipped through ``DW_AT_sibling``.
-Files are hostile input: the debug sections' total size, the number of debugging entries
-examined and the length of type chains are bounded, and a malformed file is one
-``ObjectError`` line (exit 2), never a traceback or a hang.
+Files are hostile input: the debug sections' total size (counted inflated, before anything
+is inflated: ``verify.dwarf_sections``), every number (64 bits; larger is malformed), the
+number of debugging entries examined (those skipped over to find a next sibling included;
+none is kept after) and the length of type chains are bounded, and a malformed file is one
+``ObjectError`` line (exit 2), never a traceback or a hang. Names from the file system or an
+archive are shown escaped (``shown_name``) wherever they contain anything but printable
+characters, so that no name can break or fake a line of the report.
 
 This module knows nothing of schemas; ``verify.objects`` compares what it reads.
 """
@@ -24,15 +28,14 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
-from typing import Collection, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import ToolchainMissing, UsageError
+from .dwarf_sections import MAX_DEBUG_BYTES, NumberTooLarge, SectionError, bounded_numbers
+from .dwarf_sections import debug_size, dwarf_info, uleb128
 
 __all__ = ["ObjectError", "TypeInfo", "MemberInfo", "StructInfo", "ObjectImage", "read_object",
-           "MAX_DEBUG_BYTES", "MAX_ENTRIES"]
-
-#: Largest total of debug sections read from one ELF image (decompressed).
-MAX_DEBUG_BYTES = 512 * 1024 * 1024
+           "MAX_DEBUG_BYTES", "MAX_ENTRIES", "shown_name"]
 #: Most debugging entries examined in one file (top-level declarations, members, type hops).
 MAX_ENTRIES = 5_000_000
 #: Most section headers and compile units one ELF image may have (a malformed count would
@@ -43,6 +46,11 @@ MAX_UNITS = 1_000_000
 MAX_CHAIN = 64
 #: How deep unions and the structs inside them are opened (variant ``data`` -> arm -> args).
 MAX_OPEN_DEPTH = 3
+#: Largest array element count or size believed (no address space holds more); past it an
+#: array's size is unknown, and the product of its dimensions is not computed further.
+MAX_ARRAY = 1 << 64
+#: DIEs that references resolved recently are kept for reuse, at most this many.
+_REF_CACHE = 4096
 
 _ELF_MAGIC = b"\x7fELF"
 _AR_MAGIC = b"!<arch>\n"
@@ -65,6 +73,32 @@ _KINDS = {"DW_TAG_base_type": "base", "DW_TAG_structure_type": "struct",
 
 class ObjectError(UsageError):
     """A file ``verify --object`` cannot read: missing, not ELF, no DWARF, malformed, too big."""
+
+
+def shown_name(name: str) -> str:
+    """``name`` (a path, or an archive member's name) as it can be shown on one line.
+
+    Unchanged when every character is printable; else quoted, with each byte that is not
+    UTF-8 (a surrogate escape from the file system) as ``\\xNN``, each other unprintable
+    character (newline, ESC, bidirectional controls…) as ``\\xNN``/``\\uNNNN`` and
+    backslashes and quotes after a backslash, so that the shown form is plain text that no
+    terminal interprets and that cannot pass for another line of the report."""
+    if name.isprintable():
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch in "\\'":
+            out.append("\\" + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        else:
+            out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "'" + "".join(out) + "'"
 
 
 @dataclass(frozen=True)
@@ -204,7 +238,7 @@ def _archive_members(f, path: str, file_size: int) -> Iterator[Tuple[str, int, i
         else:
             name = raw_name[:-1] if raw_name.endswith(b"/") else raw_name
         if name:
-            yield name.decode("utf-8", "replace"), start, size
+            yield name.decode("utf-8", "surrogateescape"), start, size
         pos = start + size + ((start + size) & 1)
 
 
@@ -225,40 +259,43 @@ def read_object(path: str, names: Collection[str]) -> List[ObjectImage]:
             from None
     import stat
 
+    shown = shown_name(path)
     try:
         # Before opening: opening a FIFO would block until someone writes to it.
         if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ObjectError(f"{path}: not a regular file")
+            raise ObjectError(f"{shown}: not a regular file")
         f = open(path, "rb")
     except OSError as e:
-        raise ObjectError(f"{path}: cannot read ({e.strerror or e})") from None
+        raise ObjectError(f"{shown}: cannot read ({e.strerror or e})") from None
     with f:
         try:
             file_size = os.fstat(f.fileno()).st_size
             magic = f.read(8)
         except OSError as e:
-            raise ObjectError(f"{path}: cannot read ({e.strerror or e})") from None
-        budget = _Budget(path)
-        if magic.startswith(_ELF_MAGIC):
-            images = [_read_image(f, path, names, budget)]
-        elif magic == _AR_MAGIC:
-            images = []
-            for member, start, size in _archive_members(f, path, file_size):
-                view = _Slice(f, start, size)
-                if view.read(4) != _ELF_MAGIC:
-                    continue
-                view.seek(0)
-                images.append(_read_image(view, f"{path}({member})", names, budget))
-            if not images:
-                raise ObjectError(f"{path}: an archive without ELF objects")
-        elif magic == _THIN_MAGIC:
-            raise ObjectError(f"{path}: a thin archive (its members live elsewhere): pass the "
-                              f"member objects instead")
-        else:
-            raise ObjectError(f"{path}: not an ELF object, static library (.a), shared library "
-                              f"or executable")
+            raise ObjectError(f"{shown}: cannot read ({e.strerror or e})") from None
+        budget = _Budget(shown)
+        with bounded_numbers():
+            if magic.startswith(_ELF_MAGIC):
+                images = [_read_image(f, shown, names, budget)]
+            elif magic == _AR_MAGIC:
+                images = []
+                for member, start, size in _archive_members(f, shown, file_size):
+                    view = _Slice(f, start, size)
+                    if view.read(4) != _ELF_MAGIC:
+                        continue
+                    view.seek(0)
+                    images.append(_read_image(view, f"{shown}({shown_name(member)})", names,
+                                              budget))
+                if not images:
+                    raise ObjectError(f"{shown}: an archive without ELF objects")
+            elif magic == _THIN_MAGIC:
+                raise ObjectError(f"{shown}: a thin archive (its members live elsewhere): pass "
+                                  f"the member objects instead")
+            else:
+                raise ObjectError(f"{shown}: not an ELF object, static library (.a), shared "
+                                  f"library or executable")
     if not any(image.has_dwarf for image in images):
-        raise ObjectError(f"{path}: no DWARF debugging information; compile with -g "
+        raise ObjectError(f"{shown}: no DWARF debugging information; compile with -g "
                           f"(and do not strip it)")
     return images
 
@@ -294,12 +331,7 @@ def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> 
         if sections > MAX_SECTIONS or elf["e_shoff"] + sections * elf["e_shentsize"] > stream_size:
             raise ObjectError(f"{label}: malformed ELF ({sections:,} section headers, past the "
                               f"end of the file or more than {MAX_SECTIONS:,})")
-        debug_bytes = 0
-        for section in elf.iter_sections():
-            name = section.name
-            # Relocations of the debug sections are applied in memory too.
-            if name.startswith((".debug", ".zdebug", ".eh_frame", ".rela.debug", ".rel.debug")):
-                debug_bytes += section.data_size
+        debug_bytes = debug_size(elf)
         if debug_bytes > MAX_DEBUG_BYTES:
             raise ObjectError(f"{label}: {debug_bytes:,} bytes of debug sections, more than the "
                               f"{MAX_DEBUG_BYTES:,} read; pass the object files that use the "
@@ -309,11 +341,11 @@ def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> 
             return image
         if elf["e_type"] == "ET_REL" and any(
                 sum(1 for sec in elf.iter_sections() if sec.name == name) > 1
-                for name in (".debug_info", ".debug_types")):
+                for name in (".debug_info", ".debug_types", ".zdebug_info", ".zdebug_types")):
             raise ObjectError(f"{label}: type units in COMDAT sections (-fdebug-types-section), "
                               f"which cannot be read from an object file: verify the linked "
                               f"binary, or build without -fdebug-types-section")
-        dwarf = elf.get_dwarf_info()
+        dwarf = dwarf_info(elf)
         if not dwarf.has_debug_info:
             return image
         image.has_dwarf = True
@@ -330,6 +362,12 @@ def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> 
         image.dwarf_versions = tuple(sorted({u.header["version"] for u in units}))
     except ObjectError:
         raise
+    except NumberTooLarge as e:
+        where = f" at byte 0x{e.where:x} of a debug section" if e.where is not None else ""
+        raise ObjectError(f"{label}: malformed DWARF (a number of more than 64 bits{where})") \
+            from None
+    except SectionError as e:
+        raise ObjectError(f"{label}: {e}") from None
     except Exception as e:  # noqa: BLE001 - pyelftools and construct raise many kinds on bad input
         detail = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
         raise ObjectError(f"{label}: malformed ELF or DWARF ({detail})") from None
@@ -375,20 +413,24 @@ def _member_offset(die) -> Tuple[Optional[int], bool]:
         return value, False
     # DWARF 2/3: a location expression, in practice DW_OP_plus_uconst ULEB128.
     if isinstance(value, list) and value and value[0] == 0x23:
-        result, shift = 0, 0
-        for byte in value[1:]:
-            result |= (byte & 0x7F) << shift
-            shift += 7
-            if not byte & 0x80:
-                return result, False
+        return uleb128(value, 1), False
     return None, False
+
+
+#: Reference forms whose value is an offset from the start of the unit.
+_UNIT_REFS = frozenset({"DW_FORM_ref1", "DW_FORM_ref2", "DW_FORM_ref4", "DW_FORM_ref8",
+                        "DW_FORM_ref", "DW_FORM_ref_udata"})
 
 
 class _UnitReader:
     """Walks the units of one ELF image: finds the wanted structs and reads their members.
 
     Resolves type-unit signatures itself (``DW_FORM_ref_sig8``): DWARF 5 keeps type units in
-    ``.debug_info``, where pyelftools does not look for them.
+    ``.debug_info``, where pyelftools does not look for them. Reads DIEs itself too, not
+    through pyelftools' unit cache, which keeps every DIE parsed (hundreds of bytes each, and
+    a sorted-list insert) and, to find the sibling after a DIE without ``DW_AT_sibling``,
+    parses and keeps all its descendants outside any budget: here each DIE read is counted
+    and dropped once passed (referenced types are kept in a small cache).
     """
 
     def __init__(self, budget: _Budget, units: List) -> None:
@@ -401,6 +443,22 @@ class _UnitReader:
             signature = keys.get("type_signature", keys.get("signature"))
             if signature is not None and "type_offset" in keys:
                 self.by_signature[signature] = u
+        self.cache: Dict[Tuple[int, int], object] = {}
+        self.bounds: Dict[int, Tuple[int, int, Any]] = {}
+        from elftools.dwarf.die import DIE
+
+        self.DIE = DIE
+
+    def die_at(self, unit, offset: int):
+        """The DIE at section offset ``offset`` of ``unit`` (counted by the caller)."""
+        bounds = self.bounds.get(id(unit))
+        if bounds is None:
+            bounds = self.bounds[id(unit)] = (unit.cu_die_offset, unit.cu_offset + unit.size,
+                                              unit.get_top_DIE().stream)
+        if not bounds[0] <= offset < bounds[1]:
+            raise ObjectError(f"{self.path}: malformed DWARF (a reference to 0x{offset:x}, "
+                              f"outside its unit)")
+        return self.DIE(unit, bounds[2], offset)
 
     def ref(self, die, name: str):
         """The DIE an attribute refers to (None when absent)."""
@@ -408,22 +466,81 @@ class _UnitReader:
         if attr is None:
             return None
         self.budget.spend()
-        if attr.form == "DW_FORM_ref_sig8":
+        unit, form = die.cu, attr.form
+        if form in _UNIT_REFS:
+            offset = unit.cu_offset + attr.raw_value
+        elif form == "DW_FORM_ref_addr":
+            offset = attr.raw_value
+            unit = unit.dwarfinfo.get_CU_containing(offset)
+        elif form == "DW_FORM_ref_sig8":
             unit = self.by_signature.get(attr.value)
-            if unit is not None:
-                return unit.get_DIE_from_refaddr(unit.cu_offset + unit.header["type_offset"])
-        return die.get_DIE_from_attribute(name)
+            if unit is None:
+                return die.get_DIE_from_attribute(name)  # pyelftools' search of .debug_types
+            offset = unit.cu_offset + unit.header["type_offset"]
+        else:
+            return die.get_DIE_from_attribute(name)  # a supplementary file: refused there
+        key = (id(unit), offset)
+        found = self.cache.get(key)
+        if found is None:
+            if len(self.cache) >= _REF_CACHE:
+                self.cache.clear()
+            found = self.cache[key] = self.die_at(unit, offset)
+        return found
+
+    def sibling(self, die) -> Optional[int]:
+        """Where ``DW_AT_sibling`` says ``die``'s next sibling is (None without one)."""
+        sibling = die.attributes.get("DW_AT_sibling")
+        if sibling is None or sibling.form not in _UNIT_REFS | {"DW_FORM_ref_addr"}:
+            return None
+        target = sibling.raw_value + (die.cu.cu_offset if sibling.form in _UNIT_REFS else 0)
+        if target <= die.offset:
+            raise ObjectError(f"{self.path}: malformed DWARF (a sibling link at "
+                              f"0x{die.offset:x} points backwards)")
+        return target
+
+    def after(self, die, end: int) -> int:
+        """Where ``die``'s next sibling starts: past its children, through ``DW_AT_sibling``
+        where it has one, else by reading its descendants (each counted, none kept)."""
+        if not die.has_children:
+            return die.offset + die.size
+        target = self.sibling(die)
+        if target is not None:
+            return target
+        pos, depth = die.offset + die.size, 1
+        while depth:  # a loop, not recursion: nesting may be as deep as the file is long
+            inner = self.next_die(die.cu, pos, end)
+            target = self.sibling(inner) if inner.has_children else None
+            if target is not None:
+                pos = target
+                continue
+            pos = inner.offset + inner.size
+            if inner.is_null():
+                depth -= 1
+            elif inner.has_children:
+                depth += 1
+        return pos
+
+    def next_die(self, unit, pos: int, end: int):
+        if pos >= end:
+            raise ObjectError(f"{self.path}: malformed DWARF (a list of children runs past "
+                              f"the end of its unit at 0x{end:x})")
+        self.budget.spend()
+        return self.die_at(unit, pos)
 
     def children(self, die) -> Iterator:
-        """``die``'s children, refusing a sibling chain that does not move forward."""
-        last = die.offset
-        for child in die.iter_children():
-            self.budget.spend()
-            if child.offset <= last:
-                raise ObjectError(f"{self.path}: malformed DWARF (a sibling link at "
-                                  f"0x{child.offset:x} points backwards)")
-            last = child.offset
+        """``die``'s children, each read once and not kept; a sibling chain must move
+        forward."""
+        if not die.has_children:
+            return
+        unit = die.cu
+        end = unit.cu_offset + unit.size
+        pos = die.offset + die.size
+        while True:
+            child = self.next_die(unit, pos, end)
+            if child.is_null():
+                return
             yield child
+            pos = self.after(child, end)
 
     def scan(self, unit, wanted: Tuple[str, ...], image: ObjectImage) -> None:
         """Add the unit's definitions of the ``wanted`` names to ``image``."""
@@ -487,19 +604,23 @@ class _UnitReader:
         size = _int(die.attributes, "DW_AT_byte_size")
         if size is not None or element is None:
             return size
-        count = 1
+        count: Optional[int] = 1
         for sub in self.children(die):
             if sub.tag != "DW_TAG_subrange_type":
                 continue
             n = _int(sub.attributes, "DW_AT_count")
             upper = _int(sub.attributes, "DW_AT_upper_bound")
-            if n is not None:
-                count *= n
-            elif upper is not None:
-                count *= upper + 1
-            else:
+            if n is None and upper is not None:
+                n = upper + 1
+            if n is None or n < 0:
                 return None  # a flexible or variable-length array
-        return count * element
+            if n == 0:
+                return 0
+            if count is not None:
+                # Past MAX_ARRAY the product stops (its size is unknown: no type is that
+                # large), so that a thousand dimensions never make a thousand-digit number.
+                count = count * n if count * n <= MAX_ARRAY else None
+        return count * element if count is not None and count * element <= MAX_ARRAY else None
 
     def type(self, die, depth: int, open_structs: bool) -> TypeInfo:
         """The ``TypeInfo`` of a DW_AT_type target (``die`` may be None: void)."""

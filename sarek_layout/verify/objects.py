@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Union
 
 from ..ir.schema import Member, Schema, SchemaType
-from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object
+from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object, shown_name
 
 __all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
 
@@ -52,7 +52,7 @@ class ObjectDifference:
 class ObjectResult:
     """What one file (all its ELF images) showed."""
 
-    path: str
+    path: str  # as shown (``dwarf.shown_name``): the path given, unless it is not printable
     images: int = 0
     types_found: int = 0
     values: int = 0
@@ -295,7 +295,7 @@ def _describe(t: TypeInfo) -> str:
 def _check_file(schema: Schema, path: str) -> ObjectResult:
     types = {t.c_name: t for t in schema.types}
     images = read_object(path, list(types))
-    result = ObjectResult(path, images=len(images))
+    result = ObjectResult(shown_name(path), images=len(images))
     result.notes = [f"{image.label}: no DWARF debugging information (compile with -g)"
                     for image in images if not image.has_dwarf]
     found: Dict[str, int] = {}

@@ -14,7 +14,16 @@
   only up to a bound, so a header that makes a compiler print a lot costs disk, not memory
   (and diagnostics past 256 MiB stop it);
 * points ``TMPDIR`` at its working folder (always a ``headers.CompileFolder``), so that the
-  program's own temporary files are removed with it, even when it was killed.
+  program's own temporary files are removed with it, even when it was killed;
+* kills its process group when sarek-layout is stopped by a signal (SIGTERM, SIGHUP, SIGINT
+  become ``interrupts.Stopped``, which unwinds through here), and holds such a signal back
+  while the program starts, until its pid is known;
+* after a failure, checks that its folder's file system still has room (``check_room``): a
+  compiler that failed on a full ``$TMPDIR`` is an error (exit 2), not a difference.
+
+``$SAREK_VERIFY_TIMEOUT`` and ``$SAREK_VERIFY_MEMORY_MB`` are checked against documented
+ranges (docs/verify.md); NaN, infinities and values the shell's ``ulimit`` would wrap are
+refused in one line.
 
 ``run_child`` runs one of ``drivers.child``'s tasks (NVRTC, PoCL, cffi) in a fresh Python
 process under the same bounds: those compile in-process otherwise, where a hang cannot be
@@ -33,8 +42,10 @@ import time
 from dataclasses import dataclass
 from typing import Dict, Optional, Sequence
 
+from ..interrupts import deferred
+
 __all__ = ["ToolRun", "run_tool", "run_child", "timeout_seconds", "memory_limit_mb",
-           "TIMEOUT_ENV", "MEMORY_ENV"]
+           "check_room", "TIMEOUT_ENV", "MEMORY_ENV"]
 
 TIMEOUT_ENV = "SAREK_VERIFY_TIMEOUT"
 MEMORY_ENV = "SAREK_VERIFY_MEMORY_MB"
@@ -52,31 +63,75 @@ STDERR_KEEP = 1 << 20
 MAX_STDERR = 256 << 20
 
 
-def _number(env: str, default: float) -> float:
+#: The accepted ranges, documented in docs/verify.md. A day bounds the slowest compile
+#: by far (35 s measured) and keeps the deadline arithmetic in ordinary floats.
+MAX_TIMEOUT = 86400.0
+#: 1 MiB is below what any compiler starts with (it then dies, and the message names the
+#: variable); 2**30 MiB (1 PiB) is above any machine yet far below where `ulimit -v`,
+#: which takes KiB and multiplies by 1024, overflows its 64-bit count (1e30 used to wrap
+#: round to a tiny limit: gcc crashed and verify reported a false disagreement).
+MIN_MEMORY_MB = 1
+MAX_MEMORY_MB = 1 << 30
+
+
+def _number(env: str, default: float, wanted: str, accept) -> float:
+    """``$env`` as a number that ``accept`` takes (``default`` when unset or empty); anything
+    else (not a number, NaN, infinite, out of range) is a ``UsageError`` of one line saying
+    what is ``wanted``."""
+    import math
+
+    from ..errors import UsageError, quoted
+
     text = os.environ.get(env, "").strip()
     if not text:
         return default
     try:
         value = float(text)
     except ValueError:
-        from ..errors import UsageError
-
-        raise UsageError(f"${env} must be a number, not {text!r}") from None
-    if value <= 0:
-        from ..errors import UsageError
-
-        raise UsageError(f"${env} must be positive, not {text!r}")
+        value = math.nan
+    # NaN compares false with everything: without isfinite, nan passed `value <= 0` and
+    # disabled the time bound.
+    if not math.isfinite(value) or not accept(value):
+        raise UsageError(f"${env} must be {wanted}, not {quoted(text, 60)}")
     return value
 
 
+#: A program that fails while its folder's file system has less room than this is taken to
+#: have run out of it (its own message may not even fit: its stderr lives there too).
+MIN_FREE_BYTES = 1 << 20
+
+
+def check_room(folder: str) -> None:
+    """Raise ``OSError(ENOSPC)`` when ``folder``'s file system has less than
+    ``MIN_FREE_BYTES`` (or no inode) left: called after a program failed there, so that a
+    full ``$TMPDIR`` is an error of one line (exit 2), not a compile failure read as a
+    difference or as a missing toolchain."""
+    import errno
+
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return
+    if st.f_bavail * st.f_frsize < MIN_FREE_BYTES or (st.f_files and not st.f_favail):
+        free = st.f_bavail * st.f_frsize
+        raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} ({free >> 10} KiB free, a "
+                                    f"compiler failed there)", folder)
+
+
 def timeout_seconds() -> float:
-    """Seconds one compiler run may take (``$SAREK_VERIFY_TIMEOUT``, default 600)."""
-    return _number(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+    """Seconds one compiler run may take (``$SAREK_VERIFY_TIMEOUT``, default 600, more
+    than 0 and at most a day)."""
+    return _number(TIMEOUT_ENV, DEFAULT_TIMEOUT,
+                   f"a number of seconds more than 0 and at most {MAX_TIMEOUT:g}",
+                   lambda v: 0 < v <= MAX_TIMEOUT)
 
 
 def memory_limit_mb() -> int:
-    """Address space one compiler run may use, in MiB (``$SAREK_VERIFY_MEMORY_MB``)."""
-    return int(_number(MEMORY_ENV, DEFAULT_MEMORY_MB))
+    """Address space one compiler run may use, in MiB (``$SAREK_VERIFY_MEMORY_MB``, default
+    16384, a whole number from 1 to 2**30)."""
+    return int(_number(MEMORY_ENV, DEFAULT_MEMORY_MB,
+                       f"a whole number of MiB from {MIN_MEMORY_MB} to {MAX_MEMORY_MB}",
+                       lambda v: MIN_MEMORY_MB <= v <= MAX_MEMORY_MB and v == int(v)))
 
 
 @dataclass(frozen=True)
@@ -137,12 +192,16 @@ def run_tool(
         if stdin_data is not None:
             stdin.write(stdin_data)
             stdin.seek(0)
-        proc = subprocess.Popen(wrapped, cwd=cwd, stdin=stdin, stdout=out, stderr=err,
-                                env=env, start_new_session=True)
+        proc: Optional[subprocess.Popen] = None
         problem = None
-        start = time.monotonic()
-        delay = 0.002
         try:
+            # A SIGTERM between the fork and `proc` being set would leave a program nobody
+            # knows of: the signal waits until the pid is known (sarek_layout.interrupts).
+            with deferred():
+                proc = subprocess.Popen(wrapped, cwd=cwd, stdin=stdin, stdout=out, stderr=err,
+                                        env=env, start_new_session=True)
+            start = time.monotonic()
+            delay = 0.002
             while True:
                 try:
                     proc.wait(timeout=delay)
@@ -160,10 +219,14 @@ def run_tool(
                     _kill_group(proc)
                     break
                 delay = min(delay * 2, 0.1)
-        except BaseException:
-            _kill_group(proc)
+        except BaseException:  # a signal (interrupts.Stopped) included: no orphan compiler
+            if proc is not None:
+                _kill_group(proc)
             raise
+        assert proc is not None
         rc = proc.returncode
+        if rc != 0 or problem is not None:
+            check_room(cwd)
         if problem is None and rc < 0:
             try:
                 name = signal.Signals(-rc).name
