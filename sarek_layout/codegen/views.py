@@ -20,6 +20,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from .._version import __version__
 from ..ir.names import PADDING_PREFIX
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
+from ..layout.fingerprint import layout_id_hex
 
 __all__ = [
     "TOOL",
@@ -177,6 +178,8 @@ class TypeView:
     ctors: Tuple[Ctor, ...] = ()
     #: Record copies the ``make_`` helpers need, defined just before them (inner first).
     copies: Tuple[Copy, ...] = ()
+    #: The layout fingerprint, ``0x`` + 16 hex digits (``layout.fingerprint``).
+    layout_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -308,6 +311,7 @@ def _record_view(st: SchemaType, used: set) -> TypeView:
         align=st.align,
         members=_struct_members(st.items),
         checks=tuple(checks.items),
+        layout_id=layout_id_hex(st),
     )
 
 
@@ -365,6 +369,7 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
         align=st.align,
         members=_struct_members(st.items),
         checks=tuple(checks.items),
+        layout_id=layout_id_hex(st),
         payload_offset=p,
         data_size=data_size,
         data_bytes=data_bytes,

@@ -26,6 +26,7 @@ __all__ = [
     "PADDING_PREFIX",
     "OWN_PREFIX",
     "FLOAT16_TYPEDEF",
+    "LAYOUT_ID_SUFFIXES",
     "RESERVED_WORDS",
     "identifier_problem",
     "emitted_name_problem",
@@ -119,6 +120,12 @@ OWN_PREFIX = "sarek_layout_"
 #: target can store, and the name tells a reader of the header (``import-c``,
 #: ``verify --header``) that those 16 bits are a float16.
 FLOAT16_TYPEDEF = OWN_PREFIX + "float16"
+
+
+#: What the targets append to a type's C name for its layout fingerprint and the check of
+#: one (``Geometry_point_LAYOUT_ID``, ``Geometry_point_LAYOUT_OK(id)``; GLSL's 64-bit
+#: ``_LAYOUT_ID64``; docs/fingerprint.md): no other emitted name may be spelt so.
+LAYOUT_ID_SUFFIXES = ("_LAYOUT_ID", "_LAYOUT_OK", "_LAYOUT_ID64")
 
 
 def identifier_problem(name: object, *, file_scope: bool = False) -> Optional[str]:
