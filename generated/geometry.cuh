@@ -41,6 +41,9 @@ typedef struct Geometry_point {
     float y; /* offset 4 */
 } Geometry_point;
 
+#define Geometry_point_LAYOUT_ID 0x4a1277b578a5201dULL /* layout fingerprint of Geometry.point */
+#define Geometry_point_LAYOUT_OK(id) ((id) == Geometry_point_LAYOUT_ID)
+
 static_assert(sizeof(Geometry_point) == 8, "sarek-layout: sizeof(Geometry_point) must be 8");
 static_assert(alignof(Geometry_point) == 4, "sarek-layout: alignment of Geometry_point must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_point, x) == 0, "sarek-layout: Geometry_point::x must be at offset 0");
@@ -55,6 +58,9 @@ typedef struct Geometry_particle {
     int32_t alive; /* offset 24 */
     unsigned char _sarek_pad1[4]; /* offset 28 */
 } Geometry_particle;
+
+#define Geometry_particle_LAYOUT_ID 0x8202fc4597979348ULL /* layout fingerprint of Geometry.particle */
+#define Geometry_particle_LAYOUT_OK(id) ((id) == Geometry_particle_LAYOUT_ID)
 
 static_assert(sizeof(Geometry_particle) == 32, "sarek-layout: sizeof(Geometry_particle) must be 32");
 static_assert(alignof(Geometry_particle) == 8, "sarek-layout: alignment of Geometry_particle must be 8");
@@ -90,6 +96,9 @@ typedef struct Geometry_shape {
         } Weighted_v; /* tag 2, 16 payload bytes */
     } data; /* offset 8, 16 bytes */
 } Geometry_shape;
+
+#define Geometry_shape_LAYOUT_ID 0xd8471fa62d9bfefaULL /* layout fingerprint of Geometry.shape */
+#define Geometry_shape_LAYOUT_OK(id) ((id) == Geometry_shape_LAYOUT_ID)
 
 static_assert(sizeof(Geometry_shape) == 24, "sarek-layout: sizeof(Geometry_shape) must be 24");
 static_assert(alignof(Geometry_shape) == 8, "sarek-layout: alignment of Geometry_shape must be 8");

@@ -45,6 +45,9 @@ typedef struct Geometry_point {
     float y; /* offset 4 */
 } Geometry_point;
 
+#define Geometry_point_LAYOUT_ID 0x4a1277b578a5201dULL /* layout fingerprint of Geometry.point */
+#define Geometry_point_LAYOUT_OK(id) ((id) == Geometry_point_LAYOUT_ID)
+
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Geometry_point) == 8, "sarek-layout: sizeof(Geometry_point) must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Geometry_point) == 4, "sarek-layout: alignment of Geometry_point must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_point, x) == 0, "sarek-layout: Geometry_point::x must be at offset 0");
@@ -59,6 +62,9 @@ typedef struct Geometry_particle {
     int32_t alive; /* offset 24 */
     unsigned char _sarek_pad1[4]; /* offset 28 */
 } Geometry_particle;
+
+#define Geometry_particle_LAYOUT_ID 0x8202fc4597979348ULL /* layout fingerprint of Geometry.particle */
+#define Geometry_particle_LAYOUT_OK(id) ((id) == Geometry_particle_LAYOUT_ID)
 
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Geometry_particle) == 32, "sarek-layout: sizeof(Geometry_particle) must be 32");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Geometry_particle) == 8, "sarek-layout: alignment of Geometry_particle must be 8");
@@ -94,6 +100,9 @@ typedef struct Geometry_shape {
         } Weighted_v; /* tag 2, 16 payload bytes */
     } data; /* offset 8, 16 bytes */
 } Geometry_shape;
+
+#define Geometry_shape_LAYOUT_ID 0xd8471fa62d9bfefaULL /* layout fingerprint of Geometry.shape */
+#define Geometry_shape_LAYOUT_OK(id) ((id) == Geometry_shape_LAYOUT_ID)
 
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Geometry_shape) == 24, "sarek-layout: sizeof(Geometry_shape) must be 24");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Geometry_shape) == 8, "sarek-layout: alignment of Geometry_shape must be 8");

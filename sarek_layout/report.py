@@ -1,5 +1,5 @@
 """Views of a laid-out schema for people and programs: the pahole-style text report and the
-SPEC §5 JSON document. Both print the member model and the layout core's numbers; the text
+SPEC §5 JSON document (with each type's ``layout_id``, ``layout.fingerprint``). Both print the member model and the layout core's numbers; the text
 report is the member walk of ``explain.walk``, shared with ``explain`` and its picture.
 
 The JSON document lists every scalar leaf, and leaves multiply with nesting (a record of two
@@ -15,6 +15,7 @@ from typing import Any, Dict, Iterable, List, Sequence
 from .errors import UsageError
 from .ir.schema import Member, SchemaType
 from .layout.core import Leaf, RecordLayout, VariantLayout
+from .layout.fingerprint import layout_id_hex
 
 __all__ = ["schema_json", "text_report", "leaf_count", "MAX_JSON_LEAVES"]
 
@@ -53,6 +54,7 @@ def _type_json(st: SchemaType, leaves: bool) -> Dict[str, Any]:
         "kind": st.kind,
         "size": st.size,
         "align": st.align,
+        "layout_id": layout_id_hex(st),
     }
     if isinstance(layout, RecordLayout):
         head["fields"] = [_member_json(m) for m in st.members]

@@ -2,6 +2,9 @@
 // one invocation per element reads every field of a sample and every argument of a reading
 // through telemetry.glsl's structs and accessors, and writes the transformed element with the
 // generated make_ functions. The same computation as transform.h (and data.py).
+// Binding 4 holds the layout fingerprints the host's data was written under: a kernel built
+// from another version of the schema refuses the data (and says which fingerprints it was
+// built for) instead of reading garbage.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "telemetry.glsl"
@@ -11,6 +14,13 @@ layout(std430, binding = 0) readonly buffer SamplesIn { Telemetry_sample samples
 layout(std430, binding = 1) writeonly buffer SamplesOut { Telemetry_sample samples_out[]; };
 layout(std430, binding = 2) readonly buffer ReadingsIn { Telemetry_reading readings_in[]; };
 layout(std430, binding = 3) writeonly buffer ReadingsOut { Telemetry_reading readings_out[]; };
+layout(std430, binding = 4) buffer LayoutCheck {
+    uvec2 host_sample_id;     // set by the host: LAYOUT_ID_Telemetry_sample, low word first
+    uvec2 host_reading_id;
+    uvec2 kernel_sample_id;   // written by a kernel that refuses the host's data
+    uvec2 kernel_reading_id;
+    uint refused;
+};
 
 Telemetry_sample transform_sample(Telemetry_sample s)
 {
@@ -44,6 +54,12 @@ Telemetry_reading transform_reading(Telemetry_reading r)
 
 void main()
 {
+    if (!Telemetry_sample_LAYOUT_OK(host_sample_id) || !Telemetry_reading_LAYOUT_OK(host_reading_id)) {
+        kernel_sample_id = Telemetry_sample_LAYOUT_ID;  // every invocation writes the same
+        kernel_reading_id = Telemetry_reading_LAYOUT_ID;
+        refused = 1u;
+        return;
+    }
     uint i = gl_GlobalInvocationID.x;
     if (i < samples_in.length())
         samples_out[i] = transform_sample(samples_in[i]);

@@ -1,10 +1,12 @@
 /* CUDA side of the end-to-end example: the same kernels with the generated telemetry.cuh, and
  * a host main that runs them on a file Python wrote.
  *
- *   kernels N inputs.bin outputs.bin
+ *   kernels N inputs.bin outputs.bin SAMPLE_LAYOUT_ID READING_LAYOUT_ID
  *
  * inputs.bin holds N samples then N readings (as run_e2e.py writes them); outputs.bin gets
- * the transformed arrays in the same order. Exit 3 when no CUDA device is present. */
+ * the transformed arrays in the same order. The two hex fingerprints are the layouts the data
+ * was written under: a kernel built for another layout refuses it (exit 4, naming both). Exit 3
+ * when no CUDA device is present. */
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -13,16 +15,28 @@
 #include "telemetry.cuh"
 #include "transform.h"
 
-__global__ void transform_samples(const Telemetry_sample *in, Telemetry_sample *out, int n)
+__global__ void transform_samples(const Telemetry_sample *in, Telemetry_sample *out, int n,
+                                  unsigned long long layout_id, unsigned long long *refused)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (!Telemetry_sample_LAYOUT_OK(layout_id)) {  /* data of another layout: not read */
+        if (i == 0)
+            *refused = Telemetry_sample_LAYOUT_ID;
+        return;
+    }
     if (i < n)
         out[i] = transform_sample(in[i]);
 }
 
-__global__ void transform_readings(const Telemetry_reading *in, Telemetry_reading *out, int n)
+__global__ void transform_readings(const Telemetry_reading *in, Telemetry_reading *out, int n,
+                                   unsigned long long layout_id, unsigned long long *refused)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (!Telemetry_reading_LAYOUT_OK(layout_id)) {
+        if (i == 0)
+            *refused = Telemetry_reading_LAYOUT_ID;
+        return;
+    }
     if (i < n)
         out[i] = transform_reading(in[i]);
 }
@@ -37,28 +51,42 @@ __global__ void transform_readings(const Telemetry_reading *in, Telemetry_readin
     } while (0)
 
 template <typename T, typename K>
-static int run(K kernel, const unsigned char *in_bytes, unsigned char *out_bytes, int n)
+static int run(K kernel, const char *what, const unsigned char *in_bytes,
+               unsigned char *out_bytes, int n, unsigned long long layout_id)
 {
     T *in = nullptr, *out = nullptr;
+    unsigned long long *refused = nullptr, kernel_id = 0;
     size_t size = sizeof(T) * (size_t)n;
     CHECK(cudaMalloc(&in, size));
     CHECK(cudaMalloc(&out, size));
+    CHECK(cudaMalloc(&refused, sizeof *refused));
+    CHECK(cudaMemset(refused, 0, sizeof *refused));
     CHECK(cudaMemcpy(in, in_bytes, size, cudaMemcpyHostToDevice));
-    kernel<<<(n + 127) / 128, 128>>>(in, out, n);
+    kernel<<<(n + 127) / 128, 128>>>(in, out, n, layout_id, refused);
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(out_bytes, out, size, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&kernel_id, refused, sizeof kernel_id, cudaMemcpyDeviceToHost));
     CHECK(cudaFree(in));
     CHECK(cudaFree(out));
+    CHECK(cudaFree(refused));
+    if (kernel_id) {
+        std::fprintf(stderr, "cuda: the kernel refused the data: it was built for %s layout "
+                     "0x%016llx, the host sent 0x%016llx\n", what, kernel_id, layout_id);
+        return 4;
+    }
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: %s N inputs.bin outputs.bin\n", argv[0]);
+    if (argc != 6) {
+        std::fprintf(stderr, "usage: %s N inputs.bin outputs.bin SAMPLE_LAYOUT_ID READING_LAYOUT_ID\n",
+                     argv[0]);
         return 2;
     }
     int n = std::atoi(argv[1]);
+    unsigned long long sample_id = std::strtoull(argv[4], nullptr, 16);
+    unsigned long long reading_id = std::strtoull(argv[5], nullptr, 16);
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         std::fprintf(stderr, "cuda: no CUDA device\n");
@@ -73,9 +101,14 @@ int main(int argc, char **argv)
     }
     std::fclose(f);
     size_t readings_at = sizeof(Telemetry_sample) * (size_t)n;
-    if (run<Telemetry_sample>(transform_samples, in.data(), out.data(), n) ||
-        run<Telemetry_reading>(transform_readings, in.data() + readings_at, out.data() + readings_at, n))
-        return 1;
+    int status = run<Telemetry_sample>(transform_samples, "Telemetry.sample", in.data(),
+                                       out.data(), n, sample_id);
+    if (!status)
+        status = run<Telemetry_reading>(transform_readings, "Telemetry.reading",
+                                        in.data() + readings_at, out.data() + readings_at, n,
+                                        reading_id);
+    if (status)
+        return status;
     f = std::fopen(argv[3], "wb");
     if (!f || std::fwrite(out.data(), 1, total, f) != total) {
         std::fprintf(stderr, "cuda: cannot write %s\n", argv[3]);

@@ -46,8 +46,16 @@ kernel void transform(device const Telemetry_sample *samples_in [[buffer(0)]],
                       device const Telemetry_reading *readings_in [[buffer(2)]],
                       device Telemetry_reading *readings_out [[buffer(3)]],
                       constant uint &n [[buffer(4)]],
+                      constant ulong *layout_ids [[buffer(5)]],  // the host's: sample, reading
+                      device ulong *refused [[buffer(6)]],
                       uint i [[thread_position_in_grid]])
 {
+    // Data written under another layout than this kernel was built for: refused, not read.
+    if (!Telemetry_sample_LAYOUT_OK(layout_ids[0]) || !Telemetry_reading_LAYOUT_OK(layout_ids[1])) {
+        if (i == 0)
+            refused[0] = 1;
+        return;
+    }
     if (i < n) {
         samples_out[i] = transform_sample(samples_in[i]);
         readings_out[i] = transform_reading(readings_in[i]);

@@ -4,11 +4,23 @@
 // accessors, and writes the transformed element with the generated make_ functions.
 // WGSL has no 64-bit scalars: int64 values are raw words (vec2<u32>) and are computed on with
 // the two helpers below; float64 values are copied unchanged (data.py's *_wgsl functions).
+// Binding 4 holds the layout fingerprints the host's data was written under: a kernel built
+// from another version of the schema refuses the data (and says which fingerprints it was
+// built for) instead of reading garbage.
 
 @group(0) @binding(0) var<storage, read> samples_in: array<Telemetry_sample>;
 @group(0) @binding(1) var<storage, read_write> samples_out: array<Telemetry_sample>;
 @group(0) @binding(2) var<storage, read> readings_in: array<Telemetry_reading>;
 @group(0) @binding(3) var<storage, read_write> readings_out: array<Telemetry_reading>;
+
+struct LayoutCheck {
+    host_sample_id: vec2<u32>,     // set by the host: LAYOUT_ID_Telemetry_sample, low word first
+    host_reading_id: vec2<u32>,
+    kernel_sample_id: vec2<u32>,   // written by a kernel that refuses the host's data
+    kernel_reading_id: vec2<u32>,
+    refused: u32,
+}
+@group(0) @binding(4) var<storage, read_write> layout_check: LayoutCheck;
 
 // a + b for a 64-bit integer a (low word first) and a 32-bit b.
 fn i64_add_i32(a: vec2<u32>, b: i32) -> vec2<u32> {
@@ -56,6 +68,13 @@ fn transform_reading(r: Telemetry_reading) -> Telemetry_reading {
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (!Telemetry_sample_LAYOUT_OK(layout_check.host_sample_id)
+        || !Telemetry_reading_LAYOUT_OK(layout_check.host_reading_id)) {
+        layout_check.kernel_sample_id = Telemetry_sample_LAYOUT_ID;  // every invocation writes the same
+        layout_check.kernel_reading_id = Telemetry_reading_LAYOUT_ID;
+        layout_check.refused = 1u;
+        return;
+    }
     let i = id.x;
     if (i < arrayLength(&samples_in)) {
         samples_out[i] = transform_sample(samples_in[i]);

@@ -22,6 +22,14 @@
    for Metal (C++14 for arm64 Apple, MSL keywords defined away): no Metal compiler or device
    exists on Linux, so it is compiled, not run.
 
+Every kernel is handed the layout fingerprints the host's data was written under (the
+generated module's ``LAYOUT_ID_Telemetry_sample`` and ``_reading``) and checks them with the
+generated ``<T>_LAYOUT_OK`` before reading anything: a kernel built from another version of
+the schema refuses the data. ``--layout-id HEX`` makes the host send that fingerprint
+instead, as a host built from another schema would: the PoCL, Vulkan and WebGPU steps then
+fail with the kernel's refusal, naming both fingerprints (and so does the CUDA step where a
+CUDA device runs it).
+
 A step whose toolchain is missing is skipped with the reason, unless ``--require`` names it.
 Exit status: 0 when every step that ran passed (and every required one ran), else 1.
 """
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import struct
 import shutil
 import subprocess
 import sys
@@ -106,6 +115,45 @@ def check_outputs(label: str, out: Path, result: bytes, n: int, wgsl: bool = Fal
     return f"{n} samples and {n} readings: every field as expected, bytes identical to Python's"
 
 
+# --- the layout fingerprints the host sends ------------------------------------------------
+
+#: ``--layout-id``: what the host sends instead of its own fingerprints (``None``: its own).
+SENT_LAYOUT_ID: Optional[int] = None
+
+
+def host_layout_ids(out: Path) -> Tuple[int, int]:
+    """The fingerprints of the data the host wrote: (sample, reading)."""
+    T, _ = load_modules(out)
+    if SENT_LAYOUT_ID is not None:
+        return SENT_LAYOUT_ID, SENT_LAYOUT_ID
+    return T.LAYOUT_ID_Telemetry_sample, T.LAYOUT_ID_Telemetry_reading
+
+
+def refusal(label: str, what: str, kernel_id: int, host_id: int) -> Failed:
+    return Failed(f"{label}: the kernel refused the data: it was built for {what} layout "
+                  f"0x{kernel_id:016x}, the host sent 0x{host_id:016x}")
+
+
+#: Binding 4 of the Vulkan and WebGPU kernels (struct LayoutCheck): the host's two
+#: fingerprints, the kernel's two (written when it refuses), the refusal flag; 32-bit words,
+#: each fingerprint low word first (little-endian devices, as lavapipe and every GPU here).
+_CHECK = struct.Struct("<QQQQI4x")
+
+
+def layout_check_buffer(out: Path) -> bytes:
+    sample_id, reading_id = host_layout_ids(out)
+    return _CHECK.pack(sample_id, reading_id, 0, 0, 0)
+
+
+def check_refusal(label: str, out: Path, check: bytes) -> None:
+    sent_sample, sent_reading = host_layout_ids(out)
+    _, _, kernel_sample, kernel_reading, refused = _CHECK.unpack(check)
+    if refused:
+        if kernel_sample != sent_sample:
+            raise refusal(label, "Telemetry.sample", kernel_sample, sent_sample)
+        raise refusal(label, "Telemetry.reading", kernel_reading, sent_reading)
+
+
 # --- steps ------------------------------------------------------------------------------
 
 
@@ -134,14 +182,21 @@ def step_pocl(out: Path, n: int, inputs: bytes) -> str:
     split = n * T.SIZEOF_Telemetry_sample
     mf = cl.mem_flags
     results = []
-    for kernel, chunk in ((program.transform_samples, inputs[:split]),
-                          (program.transform_readings, inputs[split:])):
+    sample_id, reading_id = host_layout_ids(out)
+    for kernel, chunk, what, sent in (
+            (program.transform_samples, inputs[:split], "Telemetry.sample", sample_id),
+            (program.transform_readings, inputs[split:], "Telemetry.reading", reading_id)):
         src = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=chunk)
         dst = cl.Buffer(ctx, mf.WRITE_ONLY, len(chunk))
-        kernel(queue, (n,), None, src, dst, np.int32(n))
+        refused = np.zeros(1, np.uint64)
+        refused_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=refused)
+        kernel(queue, (n,), None, src, dst, np.int32(n), np.uint64(sent), refused_buf)
         host = np.empty(len(chunk), np.uint8)
         cl.enqueue_copy(queue, host, dst)
+        cl.enqueue_copy(queue, refused, refused_buf)
         queue.finish()
+        if refused[0]:
+            raise refusal("pocl", what, int(refused[0]), sent)
         results.append(host.tobytes())
     result = b"".join(results)
     (out / "outputs_pocl.bin").write_bytes(result)
@@ -177,8 +232,9 @@ def step_cuda(out: Path, n: int, inputs: bytes) -> str:
     exe = out / "kernels_cuda"
     _compile([nvcc, f"-I{out}", f"-I{HERE}", str(HERE / "kernels.cu"), "-o", str(exe)], "kernels.cu")
     result_path = out / "outputs_cuda.bin"
-    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin"), str(result_path)],
-                          capture_output=True, text=True)
+    sample_id, reading_id = host_layout_ids(out)
+    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin"), str(result_path),
+                           f"{sample_id:x}", f"{reading_id:x}"], capture_output=True, text=True)
     if proc.returncode == 3:
         return "kernels.cu compiled with nvcc (host and device passes); not run: no CUDA device"
     if proc.returncode != 0:
@@ -187,10 +243,11 @@ def step_cuda(out: Path, n: int, inputs: bytes) -> str:
 
 
 def _gpu_buffers(out: Path, n: int, inputs: bytes) -> List[object]:
-    """Bindings 0-3 of both GPU kernels: samples in, samples out, readings in, readings out."""
+    """Bindings 0-4 of both GPU kernels: samples in, samples out, readings in, readings out,
+    and the layout check (the host's fingerprints)."""
     T, _ = load_modules(out)
     split = n * T.SIZEOF_Telemetry_sample
-    return [inputs[:split], split, inputs[split:], len(inputs) - split]
+    return [inputs[:split], split, inputs[split:], len(inputs) - split, layout_check_buffer(out)]
 
 
 def step_vulkan(out: Path, n: int, inputs: bytes) -> str:
@@ -208,6 +265,7 @@ def step_vulkan(out: Path, n: int, inputs: bytes) -> str:
     _compile([glslang, "-V", "--target-env", "vulkan1.1", f"-I{out}", str(HERE / "kernels.comp"),
               "-o", str(spv)], "kernels.comp")
     results = run_spirv(spv.read_bytes(), _gpu_buffers(out, n, inputs), groups=(n + 63) // 64)
+    check_refusal("vulkan", out, results[4])
     result = results[1] + results[3]
     (out / "outputs_vulkan.bin").write_bytes(result)
     return f"on {device_name()}: " + check_outputs("vulkan", out, result, n)
@@ -223,6 +281,7 @@ def step_webgpu(out: Path, n: int, inputs: bytes) -> str:
         raise Skip(problem)
     source = (out / "telemetry.wgsl").read_text() + "\n" + (HERE / "kernels.wgsl").read_text()
     results = run_wgsl(source, _gpu_buffers(out, n, inputs), groups=(n + 63) // 64)
+    check_refusal("webgpu", out, results[4])
     result = results[1] + results[3]
     (out / "outputs_webgpu.bin").write_bytes(result)
     info = device().adapter.info
@@ -237,7 +296,9 @@ def step_metal(out: Path, n: int, inputs: bytes) -> str:
 
     shim = out / "metal_shim"
     shim.mkdir(exist_ok=True)
-    (shim / "metal_stdlib").write_text(METAL_SHIM + "namespace metal {}\n")
+    # The kernel's fingerprint arguments are MSL's ulong (64-bit there, as on arm64 here).
+    (shim / "metal_stdlib").write_text(METAL_SHIM + "typedef unsigned long ulong;\n"
+                                       "namespace metal {}\n")
     # MSL's address-space and function qualifiers have no C++ meaning: defined away; its
     # [[buffer(N)]] attributes are unknown to clang and ignored.
     keywords = ["-Dkernel=", "-Ddevice=", "-Dconstant=const", "-Wno-unknown-attributes"]
@@ -291,7 +352,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("-n", type=int, default=1000, help="elements per array (default 1000)")
     parser.add_argument("--steps", default=",".join(STEPS), help="steps to run (default: all)")
     parser.add_argument("--require", default="", help="steps that must run (fail instead of skip)")
+    parser.add_argument("--layout-id", type=lambda text: int(text, 16), metavar="HEX",
+                        help="send the kernels this layout fingerprint instead of the host's "
+                        "own (a host of another schema): they refuse the data")
     args = parser.parse_args(argv)
+    global SENT_LAYOUT_ID
+    SENT_LAYOUT_ID = args.layout_id
     steps, required = _names(args.steps), _names(args.require)
     if args.out:
         return run(Path(args.out), args.n, steps, required)

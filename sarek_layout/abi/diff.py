@@ -9,6 +9,9 @@ A member whose type is a record is compared through the pair of record types, on
 pair (memoised), so the work is linear in the size of both schemas however deep records
 nest; the nested record's own differences are reported under that record, and the member
 only says that its type changed incompatibly.
+
+The report also carries every type's layout fingerprint on both sides (``layout_ids``), so
+that each changed type's verdict is printed with its old and new ``layout_id``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..ir.schema import Arm, Member, Schema, SchemaType, SourceLocation
+from ..layout.fingerprint import layout_id_hex
 from .rules import BREAKING, COMPATIBLE, RULES
 
 __all__ = ["Change", "DiffReport", "diff_schemas"]
@@ -63,6 +67,9 @@ class DiffReport:
     changes: List[Change]
     old_types: int
     new_types: int
+    #: The layout fingerprints (``0x`` + 16 hex digits) of every type on either side, by
+    #: qualified name: ``(old, new)``, ``None`` where that side has no such type.
+    layout_ids: Dict[str, Tuple[Optional[str], Optional[str]]] = field(default_factory=dict)
 
     @property
     def breaking(self) -> List[Change]:
@@ -86,7 +93,27 @@ class DiffReport:
         chosen = set(type_names)
         changes = [replace(c, allowed=True) if c.severity == BREAKING and c.type_name in chosen
                    else c for c in self.changes]
-        return DiffReport(changes, self.old_types, self.new_types)
+        return DiffReport(changes, self.old_types, self.new_types, self.layout_ids)
+
+    def changed_types(self) -> List[Tuple[str, str, Optional[str], Optional[str]]]:
+        """``(type, verdict, old layout_id, new layout_id)`` of each type with a change or
+        another fingerprint, in report order; the verdict is the worst of its changes
+        (``breaking``, ``breaking (allowed)``, ``compatible``)."""
+        verdicts: Dict[str, str] = {}
+        for c in self.changes:
+            verdict = ("breaking" if c.breaking else "breaking (allowed)" if c.allowed
+                       else "compatible")
+            before = verdicts.get(c.type_name)
+            if before is None or _WORST[verdict] > _WORST[before]:
+                verdicts[c.type_name] = verdict
+        for name, (old, new) in self.layout_ids.items():
+            if old != new and name not in verdicts:
+                verdicts[name] = "compatible"
+        return [(name, verdict) + self.layout_ids.get(name, (None, None))
+                for name, verdict in verdicts.items()]
+
+
+_WORST = {"compatible": 0, "breaking (allowed)": 1, "breaking": 2}
 
 
 def _record(m: Member) -> SchemaType:
@@ -392,4 +419,8 @@ def diff_schemas(old: Schema, new: Schema) -> DiffReport:
     for t in added:
         changes.append(Change("type-added", t.qualified_name, "", "added", None, t.kind,
                               _type_location(t)))
-    return DiffReport(changes, len(old.types), len(new.types))
+    ids: Dict[str, Tuple[Optional[str], Optional[str]]] = {
+        t.qualified_name: (layout_id_hex(t), None) for t in old.types}
+    for t in new.types:
+        ids[t.qualified_name] = (ids.get(t.qualified_name, (None, None))[0], layout_id_hex(t))
+    return DiffReport(changes, len(old.types), len(new.types), ids)

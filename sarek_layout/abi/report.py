@@ -5,7 +5,9 @@ A line reads like a compiler diagnostic, so that editors and CI problem matchers
     geometry.toml:12:5: breaking: Geometry.particle.mass: offset changed: 8 -> 16 [member-moved]
 
 The place is the NEW declaration when there is one, else the OLD one (with ``--against``,
-``REV:path``). ``display`` maps a schema file's path to the name printed for it.
+``REV:path``). After the changes, one line per changed type gives its verdict with its old and
+new layout fingerprint (``type_lines``). ``display`` maps a schema file's path to the name
+printed for it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from ..ir.schema import SourceLocation
 from .diff import Change, DiffReport
 from .rules import BREAKING
 
-__all__ = ["change_line", "report_lines", "summary_line", "report_json", "status_word"]
+__all__ = ["change_line", "report_lines", "type_lines", "summary_line", "report_json",
+           "status_word"]
 
 Display = Callable[[str], str]
 
@@ -61,6 +64,14 @@ def report_lines(report: DiffReport, display: Display = _identity) -> List[str]:
     each group in schema order."""
     groups = (report.breaking, report.allowed, report.compatible)
     return [change_line(c, display) for group in groups for c in group]
+
+
+def type_lines(report: DiffReport) -> List[str]:
+    """One line per changed type: its verdict, then its old and new layout fingerprint
+    (``-`` for a side without the type), ``Geometry.particle: breaking, layout_id
+    0x8202fc4597979348 -> 0x3d3c0a1f2b4e9c77``."""
+    return [f"{name}: {verdict}, layout_id {old or '-'} -> {new or '-'}"
+            for name, verdict, old, new in report.changed_types()]
 
 
 def status_word(report: DiffReport) -> str:
@@ -111,4 +122,7 @@ def report_json(report: DiffReport, display: Display = _identity,
         "new_types": report.new_types,
         "notes": list(notes or []),
         "changes": [_change_json(c, display) for c in report.changes],
+        "types": [{"type": name, "verdict": verdict, "old_layout_id": old,
+                   "new_layout_id": new}
+                  for name, verdict, old, new in report.changed_types()],
     }

@@ -121,7 +121,7 @@ def _compare(args, old_paths, new_paths, display=None, notes=(), originals=None,
     import sys
 
     from ..abi.diff import diff_schemas
-    from ..abi.report import report_json, report_lines, summary_line
+    from ..abi.report import report_json, report_lines, summary_line, type_lines
     from ..frontends.c import check_module_headers
     from .common import c_header_options
 
@@ -144,6 +144,7 @@ def _compare(args, old_paths, new_paths, display=None, notes=(), originals=None,
         sys.stdout.write("\n")
     else:
         lines = [f"note: {n}" for n in notes] + report_lines(report, shown)
+        lines += type_lines(report)
         lines.append(summary_line(report))
         sys.stdout.write("\n".join(lines) + "\n")
     return report.exit_status

@@ -54,6 +54,7 @@ from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_str
                               field_accessor_name, make_name, padding_name)
 from ..ir.types import TFloat64, TInt64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
+from ..layout.fingerprint import layout_id_hex, layout_id_words
 from ..targets.dialects import METAL, Dialect, ShaderDialect
 from .views import TOOL, ModuleView, module_view
 
@@ -202,6 +203,14 @@ class SType:
     payload_words: int = 0
     data: Optional[SMember] = None
     ctors: Tuple[SCtor, ...] = ()
+    #: The layout fingerprint (``0x`` + 16 hex digits), its two 32-bit words (low first,
+    #: ``0x`` + 8 hex digits) and the names of its constant and of its check function.
+    layout_id: str = ""
+    layout_words: Tuple[str, str] = ("", "")
+    layout_id_name: str = ""
+    layout_ok_name: str = ""
+    #: GLSL: the 64-bit constant, where the file enables 64-bit integers (``uses_int64``).
+    layout_id64_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -382,6 +391,19 @@ def to_words_name(c_name: str) -> str:
     return f"sarek_layout_{c_name}_to_words"
 
 
+def _fingerprint(st: SchemaType, c_name: str, names: _Names) -> Dict[str, object]:
+    """The ``SType`` fields of ``st``'s layout fingerprint (docs/fingerprint.md)."""
+    owner = f"the layout fingerprint of type {st.qualified_name!r}"
+    lo, hi = layout_id_words(st)
+    return dict(
+        layout_id=layout_id_hex(st),
+        layout_words=(f"0x{lo:08x}", f"0x{hi:08x}"),
+        layout_id_name=names.claim(f"{c_name}_LAYOUT_ID", owner, st.decl.location),
+        layout_ok_name=names.claim(f"{c_name}_LAYOUT_OK", owner, st.decl.location),
+        layout_id64_name=names.claim(f"{c_name}_LAYOUT_ID64", owner, st.decl.location),
+    )
+
+
 def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
     c_name = names.claim(escape(st.c_name, dialect), f"type {st.qualified_name!r}",
                          st.decl.location)
@@ -405,6 +427,7 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
         from_words=from_words_name(c_name),
         to_words=to_words_name(c_name),
         fields=fields,
+        **_fingerprint(st, c_name, names),  # type: ignore[arg-type]
     )
 
 
@@ -453,6 +476,7 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: b
         words=_words_of(st.size, owner, dialect.name, st.decl.location),
         unrolled=payload_words <= UNROLL_WORDS, payload_offset=p, payload_words=payload_words,
         data=data, ctors=tuple(ctors),
+        **_fingerprint(st, c_name, names),  # type: ignore[arg-type]
     )
 
 

@@ -21,6 +21,7 @@ from .._version import __version__
 from ..targets.naming import SOURCE_PARAM, arm_name as arm_member, make_name, padding_name
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..ir.types import TFloat16, TFloat64
+from ..layout.fingerprint import layout_id_hex
 
 __all__ = [
     "TOOL",
@@ -178,6 +179,8 @@ class TypeView:
     ctors: Tuple[Ctor, ...] = ()
     #: Record copies the ``make_`` helpers need, defined just before them (inner first).
     copies: Tuple[Copy, ...] = ()
+    #: The layout fingerprint, ``0x`` + 16 hex digits (``layout.fingerprint``).
+    layout_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,7 @@ def _record_view(st: SchemaType, used: set) -> TypeView:
         align=st.align,
         members=_struct_members(st.items),
         checks=tuple(checks.items),
+        layout_id=layout_id_hex(st),
     )
 
 
@@ -366,6 +370,7 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
         align=st.align,
         members=_struct_members(st.items),
         checks=tuple(checks.items),
+        layout_id=layout_id_hex(st),
         payload_offset=p,
         data_size=data_size,
         data_bytes=data_bytes,

@@ -13,7 +13,8 @@ these avoid) except the two error classes, which every generated module exports.
 What is here: the error classes and their messages; the checks of scalar values (bool,
 unit, integer ranges, numbers) against a scalar's facts, which callers take from the one
 scalar table (``ir.types.Scalar``); the record-value-is-an-object test; turning any buffer
-into bytes; the checks of offsets and spans; packing and unpacking many elements. Functions
+into bytes; the checks of offsets and spans; the layout-fingerprint header (write, check);
+packing and unpacking many elements. Functions
 report problems as messages (or ``None``) and leave raising to the caller, so that the API
 raises its own subclasses of these errors (they are ``SarekLayoutError``s too).
 """
@@ -209,6 +210,39 @@ def _sarek_span(length: int, offset: int, count: _sarek_Optional[int], size: int
     if count < 0 or count * size > available:
         return 0, (f"{type_name}: {_sarek_int(count)} elements need {_sarek_int(count * size)} "
                    f"bytes, only {available} from offset {offset}")
+    return count, ""
+
+
+#: The header ``pack_framed`` writes in front of elements (docs/fingerprint.md): 8 magic
+#: bytes, the type's 64-bit layout fingerprint, the element count; little-endian on every
+#: host, 24 bytes, so the elements after it keep their 8-byte alignment.
+_sarek_HEADER_MAGIC = b"SAREKLID"
+_sarek_HEADER = _sarek_struct.Struct("<8sQQ")
+
+
+def _sarek_header(layout_id: int, count: int) -> bytes:
+    return _sarek_HEADER.pack(_sarek_HEADER_MAGIC, layout_id, count)
+
+
+def _sarek_header_problem(type_name: str, layout_id: int, data: memoryview,
+                          offset: int) -> _sarek_Tuple[int, str]:
+    """``(count, "")`` from the header at byte ``offset`` of ``data`` when it carries
+    ``layout_id``; else ``(0, why not)``, naming the type and both fingerprints."""
+    if offset < 0:
+        return 0, _sarek_negative_offset(type_name, offset)
+    size = _sarek_HEADER.size
+    if len(data) - offset < size:
+        return 0, (f"{type_name}: {max(len(data) - offset, 0)} bytes at offset {offset} cannot "
+                   f"hold the {size}-byte sarek-layout header")
+    magic, found, count = _sarek_HEADER.unpack_from(data, offset)
+    if magic != _sarek_HEADER_MAGIC:
+        return 0, (f"{type_name}: no sarek-layout header at offset {offset} (its first 8 bytes "
+                   f"are {bytes(magic)!r}, not {_sarek_HEADER_MAGIC!r})")
+    if found != layout_id:
+        return 0, (f"{type_name}: the data was written under layout 0x{found:016x}, but this "
+                   f"program's {type_name} has layout 0x{layout_id:016x}: the schema changed "
+                   f"since it was written; read it with the code of the schema that wrote it, "
+                   f"or write it again")
     return count, ""
 
 

@@ -5,7 +5,9 @@ What the module holds: the shared runtime (``host._runtime``, pasted verbatim: t
 classes, value checks, buffer and span helpers), then per type a frozen dataclass for a
 record (one per constructor for a variant, plus a ``Union`` alias),
 ``SIZEOF_``/``ALIGNOF_``/``OFFSETS_`` constants, tags as ``TAG`` class attributes and a
-``TAGS_`` table, and ``encode_``/``decode_``/``pack_``/``unpack_`` functions built on one
+``TAGS_`` table, the layout fingerprint ``LAYOUT_ID_`` with ``header_``/``check_header_``/
+``pack_framed_``/``unpack_framed_`` (docs/fingerprint.md), and
+``encode_``/``decode_``/``pack_``/``unpack_`` functions built on one
 precompiled ``struct.Struct`` per record and constructor: the same plans (``host.plan``)
 as the API codecs, so the bytes are the same and the module is linear in the schema (a
 nested record beyond the plan's bound is packed by its own ``encode_`` function and read
@@ -38,6 +40,7 @@ from .._version import __version__
 from ..errors import SchemaError, quoted
 from ..ir.schema import ModuleDecl, Schema, SchemaType, SourceLocation
 from ..ir.types import SCALARS, TInt32
+from ..layout.fingerprint import layout_id_hex
 from ._runtime import _sarek_GC_PAUSE_MIN
 from .plan import PlanMember, RecordPlan, VariantPlan, schema_plan_of
 
@@ -179,6 +182,8 @@ class PyType:
     # variants
     payload_offset: int = 0
     ctors: Tuple[PyCtor, ...] = ()
+    #: The layout fingerprint, ``0x`` + 16 hex digits (``layout.fingerprint``).
+    layout_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -310,6 +315,7 @@ def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
         offsets=_offsets(plan.slots),
         leaves=plan.leaves,
         pause_gc=plan.leaves >= _sarek_GC_PAUSE_MIN,
+        layout_id=layout_id_hex(st),
         fields=_fields(st, plan.members),
         format=plan.format,
         slots=tuple(walker.slots),
@@ -352,6 +358,7 @@ def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
         offsets=offsets,
         leaves=plan.leaves,
         pause_gc=plan.leaves >= _sarek_GC_PAUSE_MIN,
+        layout_id=layout_id_hex(st),
         payload_offset=plan.payload_offset,
         ctors=tuple(ctors),
     )
@@ -360,8 +367,9 @@ def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
 
 def _public_names(t: PyType) -> List[str]:
     c = t.c_name
-    names = [t.cls, f"SIZEOF_{c}", f"ALIGNOF_{c}", f"OFFSETS_{c}",
-             f"encode_{c}", f"decode_{c}", f"pack_{c}", f"unpack_{c}"]
+    names = [t.cls, f"SIZEOF_{c}", f"ALIGNOF_{c}", f"OFFSETS_{c}", f"LAYOUT_ID_{c}",
+             f"encode_{c}", f"decode_{c}", f"pack_{c}", f"unpack_{c}",
+             f"header_{c}", f"check_header_{c}", f"pack_framed_{c}", f"unpack_framed_{c}"]
     if t.kind == "variant":
         names += [ctor.cls for ctor in t.ctors] + [f"TAGS_{c}", f"PAYLOAD_OFFSET_{c}"]
     return names

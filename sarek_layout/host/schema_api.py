@@ -7,7 +7,9 @@
 
 A name is a bare type name (``shape``), ``Module.name`` or a C name (``Geometry_shape``). For
 hot loops, ``schema.codec(name)`` returns the type's codec once, so that each call skips the
-name lookup. The value forms (a record mapping has exactly its fields as keys; a variant's
+name lookup. ``pack_framed``/``unpack_framed`` put a header with the type's layout
+fingerprint in front of the elements and refuse data written under another layout
+(docs/fingerprint.md). The value forms (a record mapping has exactly its fields as keys; a variant's
 arguments are a tuple or list of its arity) are defined in ``host.codec``.
 """
 
@@ -19,7 +21,9 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from ..errors import SarekLayoutError
 from ..ir.schema import Schema, SchemaType
-from .codec import Buffer, Codec, codec_of
+from ..layout.fingerprint import layout_id
+from ._runtime import _sarek_HEADER, _sarek_header, _sarek_header_problem
+from .codec import Buffer, Codec, DecodeError, byte_view, codec_of
 
 __all__ = ["HostSchema", "UnknownType", "load"]
 
@@ -112,6 +116,40 @@ class HostSchema:
     def unpack(self, name: str, data: Buffer, count: Optional[int] = None, offset: int = 0) -> List[Any]:
         """Decode ``count`` elements (default: the whole buffer) from ``offset``."""
         return self.codec(name).unpack(data, count, offset)
+
+    # --- the layout-fingerprint header (docs/fingerprint.md) ----------------------------------
+
+    def layout_id(self, name: str) -> int:
+        """The 64-bit layout fingerprint of ``name`` (``layout --json``'s ``layout_id``)."""
+        return layout_id(self.type(name))
+
+    def header(self, name: str, count: int) -> bytes:
+        """The 24-byte header (magic, ``name``'s layout fingerprint, ``count``) that
+        ``pack_framed`` writes in front of ``count`` elements."""
+        return _sarek_header(self.layout_id(name), count)
+
+    def check_header(self, name: str, data: Buffer, offset: int = 0) -> int:
+        """The element count of the header at byte ``offset`` of ``data``; ``DecodeError``
+        naming the type and both fingerprints when the data was written under another
+        layout of ``name`` (or carries no header)."""
+        st = self.type(name)
+        count, problem = _sarek_header_problem(st.qualified_name, layout_id(st),
+                                               byte_view(data), offset)
+        if problem:
+            raise DecodeError(problem)
+        return count
+
+    def pack_framed(self, name: str, values: Iterable[object]) -> bytes:
+        """The header, then the elements of ``values``: what a file or a cached buffer
+        holds, so that a reader under another layout refuses it (``unpack_framed``)."""
+        seq = values if isinstance(values, (list, tuple)) else list(values)
+        return self.header(name, len(seq)) + self.pack(name, seq)
+
+    def unpack_framed(self, name: str, data: Buffer, offset: int = 0) -> List[Any]:
+        """The elements ``pack_framed`` wrote at byte ``offset`` of ``data``, after checking
+        its header (``check_header``)."""
+        count = self.check_header(name, data, offset)
+        return self.unpack(name, data, count, offset + _sarek_HEADER.size)
 
 
 def _flatten_paths(paths: Tuple[Any, ...]) -> List[str]:

@@ -29,7 +29,8 @@ import difflib
 from typing import Dict, List, Sequence, Set, Tuple, Union
 
 from ..errors import LayoutError, SchemaError, layout_error_message, quoted, raise_collected
-from ..targets.names import RESERVED_WORDS, emitted_name_problem, file_scope_problem, identifier_problem
+from ..targets.names import (LAYOUT_ID_SUFFIXES, RESERVED_WORDS, emitted_name_problem,
+                             file_scope_problem, identifier_problem)
 from ..targets.naming import ARM_SUFFIX, arm_name, make_name
 from ..targets.predefined import OBJECT_MACROS
 from ..ir.schema import (
@@ -382,10 +383,10 @@ class _Resolver:
         refused: Set[Key] = set()
         spoilt_modules: Set[str] = set()
 
-        def claim(c_name: str, owner: str, location: SourceLocation) -> bool:
+        def claim(c_name: str, owner: str, location: SourceLocation, judge: bool = True) -> bool:
             # Each part is a safe name, but joined they can spell a reserved one
             # (module "size" + type "t" = size_t; type "t_" + constructor "A" = t__A).
-            problem = file_scope_problem(c_name)
+            problem = file_scope_problem(c_name) if judge else None
             if problem is not None:
                 parts = "the type or its module" if owner.startswith("type") else (
                     "the constructor or its type")
@@ -412,6 +413,17 @@ class _Resolver:
                 refused.add(key)
                 if key[0] and file_scope_problem(c_name_of(key[0], "a")) is not None:
                     spoilt_modules.add(key[0])
+                continue
+            # Every target defines the type's layout fingerprint and its check beside it
+            # (``<c_name>_LAYOUT_ID`` and ``_LAYOUT_OK``: macros in the C family, which would
+            # rewrite an enum constant or a type of that name).
+            # Only their uniqueness is judged: a safe C name plus an upper-case suffix spells
+            # no keyword or library name, and a type ``t_`` (``t__LAYOUT_ID``, with the '__'
+            # C++ reserves but no compiler diagnoses in a macro name) stays a valid type.
+            for suffix in LAYOUT_ID_SUFFIXES:
+                claim(f"{c_name_of(*key)}{suffix}",
+                      f"type {_display(key)!r} (its layout fingerprint macro)", decl.location,
+                      judge=False)
         for key in order:
             decl = self.by_module[key[0]][key[1]]
             if key not in refused and isinstance(decl, VariantDecl):

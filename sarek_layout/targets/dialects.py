@@ -40,6 +40,9 @@ class Dialect:
     #: Words reserved only in this target's language: a schema name equal to one is escaped
     #: there (``device`` -> ``device_`` in Metal), never refused (``shader_views.escape``).
     reserved_words: FrozenSet[str] = frozenset()
+    #: The suffix of a 64-bit unsigned literal (the ``<c_name>_LAYOUT_ID`` fingerprints):
+    #: ``ULL`` in C and C++; ``UL`` where ``long`` is always 64-bit (OpenCL C, Metal).
+    u64_suffix: str = "ULL"
 
 
 # A float16 member of a C-family header is the typedef its prelude declares
@@ -95,6 +98,7 @@ OPENCL = Dialect(
     assert_name="",
     fn="static inline",
     zero="{0}",
+    u64_suffix="UL",
 )
 
 DIALECTS: Dict[str, Dialect] = {d.name: d for d in (C, CUDA, OPENCL)}
@@ -130,6 +134,7 @@ METAL = Dialect(
     fn="static inline",
     zero="{}",
     reserved_words=_MSL_RESERVED,
+    u64_suffix="UL",
 )
 
 DIALECTS[METAL.name] = METAL

@@ -27,6 +27,7 @@ __all__ = [
     "PADDING_PREFIX",
     "OWN_PREFIX",
     "FLOAT16_TYPEDEF",
+    "LAYOUT_ID_SUFFIXES",
     "RESERVED_WORDS",
     "identifier_problem",
     "emitted_name_problem",
@@ -106,6 +107,12 @@ _LIBRARY_PATTERN = re.compile(
     r"|SIZE_MAX|PTRDIFF_(?:MIN|MAX)|SIG_ATOMIC_(?:MIN|MAX)|W(?:CHAR|INT)_(?:MIN|MAX)"
     r"|u?int(?:_least|_fast)(?:8|16|32|64)_t|u?int(?:ptr|max)_t)\Z"
 )
+
+
+#: What the targets append to a type's C name for its layout fingerprint and the check of
+#: one (``Geometry_point_LAYOUT_ID``, ``Geometry_point_LAYOUT_OK(id)``; GLSL's 64-bit
+#: ``_LAYOUT_ID64``; docs/fingerprint.md): no other emitted name may be spelt so.
+LAYOUT_ID_SUFFIXES = ("_LAYOUT_ID", "_LAYOUT_OK", "_LAYOUT_ID64")
 
 
 def identifier_problem(name: object, *, file_scope: bool = False) -> Optional[str]:

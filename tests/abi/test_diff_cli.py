@@ -41,6 +41,12 @@ def var(name: str, *ctors) -> dict:
     return {"variant": name, "constructors": [[c, list(a)] for c, a in ctors]}
 
 
+def change_lines(out: str) -> list:
+    """The report's change lines: without the summary (last) and the per-type lines of
+    verdicts and fingerprints (``Geo.p: breaking, layout_id 0x… -> 0x…``)."""
+    return [line for line in out.splitlines()[:-1] if ", layout_id 0x" not in line]
+
+
 def run(capsys, *argv):
     status = main(["diff", *map(str, argv)])
     out, err = capsys.readouterr()
@@ -123,7 +129,7 @@ def test_changes_of_uint8_and_float16(tmp_path, capsys, old_fields, new_fields, 
     got, out, err = run(capsys, old, new)
     assert (got, err) == (status, ""), out
     # Each line after its place (``geo.json:L:C: ``); the last line is the summary.
-    assert sorted(line.split(": ", 1)[1] for line in out.splitlines()[:-1]) == sorted(lines), out
+    assert sorted(line.split(": ", 1)[1] for line in change_lines(out)) == sorted(lines), out
 
 
 def test_renames_are_named(tmp_path, capsys):
@@ -187,7 +193,10 @@ def test_json_document(tmp_path, capsys):
     assert status == 1
     doc = json.loads(out)
     assert list(doc) == ["status", "breaking", "allowed", "compatible", "old_types", "new_types",
-                         "notes", "changes"]
+                         "notes", "changes", "types"]
+    assert doc["types"] == [{"type": "Geo.p", "verdict": "breaking",
+                             "old_layout_id": layout_ids(capsys, old)["Geo_p"],
+                             "new_layout_id": layout_ids(capsys, new)["Geo_p"]}]
     rules = [c["rule"] for c in doc["changes"]]
     assert rules == ["size-changed", "align-changed", "member-type-changed"]
     change = doc["changes"][2]
@@ -195,6 +204,38 @@ def test_json_document(tmp_path, capsys):
                       "allowed": False, "type": "Geo.p", "where": "a", "what": "type changed",
                       "old": "int32", "new": "int64",
                       "location": {"file": str(new), "line": 1, "col": change["location"]["col"]}}
+
+
+def layout_ids(capsys, path) -> dict:
+    """``layout --json``'s fingerprint of each type of ``path``, by C name."""
+    assert main(["layout", "--json", str(path)]) == 0
+    return {t["c_name"]: t["layout_id"] for t in json.loads(capsys.readouterr().out)["types"]}
+
+
+def test_each_changed_type_has_its_verdict_with_both_fingerprints(tmp_path, capsys):
+    """One line per changed type (never per unchanged one), the worst verdict of its changes,
+    the OLD and NEW ``layout_id`` of ``layout --json``; ``-`` for a side without the type."""
+    old = schema(tmp_path / "a" / "geo.json", [
+        rec("p", ("a", "int32"), ("b", "float64")), rec("same", ("x", "int32")),
+        var("v", ("A", []), ("B", ["int32"])), rec("gone", ("g", "int32"))])
+    new = schema(tmp_path / "b" / "geo.json", [
+        rec("p", ("a", "int64"), ("b", "float64")), rec("same", ("x", "int32")),
+        var("v", ("A", []), ("B", ["int32"]), ("C", [])), rec("fresh", ("f", "int32"))])
+    status, out, _ = run(capsys, old, new)
+    assert status == 1, out
+    before, after = layout_ids(capsys, old), layout_ids(capsys, new)
+    typed = [line for line in out.splitlines() if ", layout_id " in line]
+    assert typed == [
+        f"Geo.p: breaking, layout_id {before['Geo_p']} -> {after['Geo_p']}",
+        f"Geo.v: compatible, layout_id {before['Geo_v']} -> {after['Geo_v']}",
+        f"Geo.gone: breaking, layout_id {before['Geo_gone']} -> -",
+        f"Geo.fresh: compatible, layout_id - -> {after['Geo_fresh']}",
+    ], out
+    assert before["Geo_same"] == after["Geo_same"]
+    assert before["Geo_p"] != after["Geo_p"] and before["Geo_v"] != after["Geo_v"]
+    # --allow turns the verdict, not the fingerprints.
+    _, out, _ = run(capsys, old, new, "--allow", "Geo.p")
+    assert f"Geo.p: breaking (allowed), layout_id {before['Geo_p']} -> {after['Geo_p']}" in out
 
 
 def test_folders_and_other_input_forms(tmp_path, capsys):
@@ -224,7 +265,7 @@ type shape =
     shutil.copy(ROOT / "generated" / "geometry.h", write(tmp_path / "h" / "geometry.h", ""))
     status, out, _ = run(capsys, tmp_path / "old", tmp_path / "h")
     assert status == 1
-    assert [line.split(": ", 1)[1] for line in out.splitlines()[:-1]] == [
+    assert [line.split(": ", 1)[1] for line in change_lines(out)] == [
         "breaking: Geometry.particle.alive: type changed: bool -> int32 [member-type-changed]"]
 
 

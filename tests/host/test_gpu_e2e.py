@@ -50,6 +50,29 @@ def test_gpu_end_to_end(step, toolchain, tmp_path):
     assert (r_out["tag"][missing] == 3).all()  # Missing becomes Flag(true)
 
 
+@pytest.mark.parametrize("step, toolchain", [("pocl", "pocl"), ("vulkan", "vulkan"),
+                                             ("webgpu", "webgpu")])
+def test_kernels_refuse_a_host_of_another_layout(step, toolchain, tmp_path):
+    """Each kernel checks the fingerprints the host passes with the generated <T>_LAYOUT_OK:
+    a host that sends another one (as a host built from another schema would) gets the
+    kernel's refusal, naming both fingerprints, and no output; its own ones pass."""
+    require_toolchain(toolchain)
+    schema = sl.load(str(E2E / "telemetry.toml"))
+    kernel_id = schema.layout_id("sample")
+    stale = kernel_id ^ 0x8000_0000_0000_0001  # both 32-bit words differ
+    proc = run_example(tmp_path, "--steps", step, "--require", step, "--layout-id", f"{stale:x}")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert (f"{step}: FAILED: {step}: the kernel refused the data: it was built for "
+            f"Telemetry.sample layout 0x{kernel_id:016x}, the host sent 0x{stale:016x}"
+            in proc.stdout), proc.stdout
+    assert not (tmp_path / f"outputs_{step}.bin").exists()
+    # Only the high word wrong, then only the low word: the two-word checks see each.
+    for wrong in (kernel_id ^ (1 << 63), kernel_id ^ 1):
+        proc = run_example(tmp_path, "--steps", step, "--require", step, "--layout-id",
+                           f"{wrong:x}")
+        assert proc.returncode == 1 and "the kernel refused the data" in proc.stdout, proc.stdout
+
+
 def test_metal_kernel_compiles_with_the_proxy(tmp_path):
     """The example's Metal kernel compiles (clang++ as the proxy); nothing can run it here."""
     require_toolchain("metal-proxy")

@@ -45,6 +45,9 @@ typedef struct Geometry_point {
     float y; /* offset 4 */
 } Geometry_point;
 
+#define Geometry_point_LAYOUT_ID 0x4a1277b578a5201dULL /* layout fingerprint of Geometry.point */
+#define Geometry_point_LAYOUT_OK(id) ((id) == Geometry_point_LAYOUT_ID)
+
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Geometry_point) == 8, "sarek-layout: sizeof(Geometry_point) must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Geometry_point) == 4, "sarek-layout: alignment of Geometry_point must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_point, x) == 0, "sarek-layout: Geometry_point::x must be at offset 0");
@@ -64,6 +67,9 @@ typedef struct Geometry_shape {
         } Circle_v; /* tag 0, 12 payload bytes */
     } data; /* offset 4, 12 bytes */
 } Geometry_shape;
+
+#define Geometry_shape_LAYOUT_ID 0x78509655ba9c5f82ULL /* layout fingerprint of Geometry.shape */
+#define Geometry_shape_LAYOUT_OK(id) ((id) == Geometry_shape_LAYOUT_ID)
 
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Geometry_shape) == 16, "sarek-layout: sizeof(Geometry_shape) must be 16");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Geometry_shape) == 4, "sarek-layout: alignment of Geometry_shape must be 4");

@@ -46,6 +46,9 @@ typedef struct Scene_node {
     int32_t parent; /* offset 8 */
 } Scene_node;
 
+#define Scene_node_LAYOUT_ID 0xa896d301f4536c57ULL /* layout fingerprint of Scene.node */
+#define Scene_node_LAYOUT_OK(id) ((id) == Scene_node_LAYOUT_ID)
+
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Scene_node) == 12, "sarek-layout: sizeof(Scene_node) must be 12");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Scene_node) == 4, "sarek-layout: alignment of Scene_node must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_node, at) == 0, "sarek-layout: Scene_node::at must be at offset 0");

@@ -41,6 +41,9 @@ typedef struct Base_vec {
     alignas(8) double y; /* offset 8 */
 } Base_vec;
 
+#define Base_vec_LAYOUT_ID 0x70049a90730bec4aULL /* layout fingerprint of Base.vec */
+#define Base_vec_LAYOUT_OK(id) ((id) == Base_vec_LAYOUT_ID)
+
 static_assert(sizeof(Base_vec) == 16, "sarek-layout: sizeof(Base_vec) must be 16");
 static_assert(alignof(Base_vec) == 8, "sarek-layout: alignment of Base_vec must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Base_vec, x) == 0, "sarek-layout: Base_vec::x must be at offset 0");
@@ -50,6 +53,9 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Base_vec, y) == 8, "sarek-layout: Base_vec::
 typedef struct Base_id {
     int32_t value; /* offset 0 */
 } Base_id;
+
+#define Base_id_LAYOUT_ID 0xbb865873ba77bbb9ULL /* layout fingerprint of Base.id */
+#define Base_id_LAYOUT_OK(id) ((id) == Base_id_LAYOUT_ID)
 
 static_assert(sizeof(Base_id) == 4, "sarek-layout: sizeof(Base_id) must be 4");
 static_assert(alignof(Base_id) == 4, "sarek-layout: alignment of Base_id must be 4");

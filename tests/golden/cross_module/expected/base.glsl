@@ -18,6 +18,10 @@ struct Base_vec {
     double y; // offset 8
 };
 
+// Layout fingerprint of Base.vec: 0x70049a90730bec4a, as two words, low word first.
+const uvec2 Base_vec_LAYOUT_ID = uvec2(0x730bec4au, 0x70049a90u);
+bool Base_vec_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Base_vec_LAYOUT_ID; }
+
 // Base_vec with every padding word zero.
 Base_vec make_Base_vec(double _sarek_x, double _sarek_y)
 {
@@ -42,6 +46,10 @@ uint[4] sarek_layout_Base_vec_to_words(Base_vec _sarek_r)
 struct Base_id {
     int value; // offset 0
 };
+
+// Layout fingerprint of Base.id: 0xbb865873ba77bbb9, as two words, low word first.
+const uvec2 Base_id_LAYOUT_ID = uvec2(0xba77bbb9u, 0xbb865873u);
+bool Base_id_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Base_id_LAYOUT_ID; }
 
 // Base_id with every padding word zero.
 Base_id make_Base_id(int _sarek_value)

@@ -45,6 +45,9 @@ typedef struct Base_vec {
     SAREK_LAYOUT_ALIGN8 double y; /* offset 8 */
 } Base_vec;
 
+#define Base_vec_LAYOUT_ID 0x70049a90730bec4aULL /* layout fingerprint of Base.vec */
+#define Base_vec_LAYOUT_OK(id) ((id) == Base_vec_LAYOUT_ID)
+
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Base_vec) == 16, "sarek-layout: sizeof(Base_vec) must be 16");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Base_vec) == 8, "sarek-layout: alignment of Base_vec must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Base_vec, x) == 0, "sarek-layout: Base_vec::x must be at offset 0");
@@ -54,6 +57,9 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Base_vec, y) == 8, "sarek-layout: Base_vec::
 typedef struct Base_id {
     int32_t value; /* offset 0 */
 } Base_id;
+
+#define Base_id_LAYOUT_ID 0xbb865873ba77bbb9ULL /* layout fingerprint of Base.id */
+#define Base_id_LAYOUT_OK(id) ((id) == Base_id_LAYOUT_ID)
 
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Base_id) == 4, "sarek-layout: sizeof(Base_id) must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Base_id) == 4, "sarek-layout: alignment of Base_id must be 4");

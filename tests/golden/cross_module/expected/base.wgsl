@@ -16,6 +16,10 @@ struct Base_vec {
     y: vec2<u32>, // offset 8, float64
 }
 
+// Layout fingerprint of Base.vec: 0x70049a90730bec4a, as two words, low word first.
+const Base_vec_LAYOUT_ID: vec2<u32> = vec2<u32>(0x730bec4au, 0x70049a90u);
+fn Base_vec_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Base_vec_LAYOUT_ID); }
+
 // Base_vec with every padding word zero.
 fn make_Base_vec(_sarek_x: vec2<u32>, _sarek_y: vec2<u32>) -> Base_vec {
     return Base_vec(_sarek_x, _sarek_y);
@@ -37,6 +41,10 @@ fn sarek_layout_Base_vec_to_words(_sarek_r: Base_vec) -> array<u32, 4> {
 struct Base_id {
     value: i32, // offset 0
 }
+
+// Layout fingerprint of Base.id: 0xbb865873ba77bbb9, as two words, low word first.
+const Base_id_LAYOUT_ID: vec2<u32> = vec2<u32>(0xba77bbb9u, 0xbb865873u);
+fn Base_id_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Base_id_LAYOUT_ID); }
 
 // Base_id with every padding word zero.
 fn make_Base_id(_sarek_value: i32) -> Base_id {

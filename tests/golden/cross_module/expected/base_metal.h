@@ -22,6 +22,9 @@ typedef struct Base_vec {
     alignas(8) uint2 y; /* offset 8 */
 } Base_vec;
 
+#define Base_vec_LAYOUT_ID 0x70049a90730bec4aUL /* layout fingerprint of Base.vec */
+#define Base_vec_LAYOUT_OK(id) ((id) == Base_vec_LAYOUT_ID)
+
 static_assert(sizeof(Base_vec) == 16, "sarek-layout: sizeof(Base_vec) must be 16");
 static_assert(alignof(Base_vec) == 8, "sarek-layout: alignment of Base_vec must be 8");
 static_assert(__builtin_offsetof(Base_vec, x) == 0, "sarek-layout: Base_vec::x must be at offset 0");
@@ -31,6 +34,9 @@ static_assert(__builtin_offsetof(Base_vec, y) == 8, "sarek-layout: Base_vec::y m
 typedef struct Base_id {
     int value; /* offset 0 */
 } Base_id;
+
+#define Base_id_LAYOUT_ID 0xbb865873ba77bbb9UL /* layout fingerprint of Base.id */
+#define Base_id_LAYOUT_OK(id) ((id) == Base_id_LAYOUT_ID)
 
 static_assert(sizeof(Base_id) == 4, "sarek-layout: sizeof(Base_id) must be 4");
 static_assert(alignof(Base_id) == 4, "sarek-layout: alignment of Base_id must be 4");

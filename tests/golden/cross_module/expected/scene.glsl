@@ -22,6 +22,10 @@ struct Scene_node {
     uint _sarek_pad1[1]; // offset 28, padding
 };
 
+// Layout fingerprint of Scene.node: 0x2e2cb42245f02623, as two words, low word first.
+const uvec2 Scene_node_LAYOUT_ID = uvec2(0x45f02623u, 0x2e2cb422u);
+bool Scene_node_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Scene_node_LAYOUT_ID; }
+
 // Scene_node with every padding word zero.
 Scene_node make_Scene_node(Base_id _sarek_id, Base_vec _sarek_at, int _sarek_parent)
 {
@@ -52,6 +56,10 @@ struct Scene_item {
     uint _sarek_pad0[1]; // offset 4, padding
     uvec2 data[5]; // offset 8, 40 payload bytes
 };
+
+// Layout fingerprint of Scene.item: 0x2be1a8f170f226a9, as two words, low word first.
+const uvec2 Scene_item_LAYOUT_ID = uvec2(0x70f226a9u, 0x2be1a8f1u);
+bool Scene_item_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Scene_item_LAYOUT_ID; }
 
 // Scene_item typed as constructor Point (tag 0): for a buffer declared a second time on the same binding.
 struct Scene_item_Point_arm {

@@ -49,6 +49,9 @@ typedef struct Scene_node {
     unsigned char _sarek_pad1[4]; /* offset 28 */
 } Scene_node;
 
+#define Scene_node_LAYOUT_ID 0x2e2cb42245f02623ULL /* layout fingerprint of Scene.node */
+#define Scene_node_LAYOUT_OK(id) ((id) == Scene_node_LAYOUT_ID)
+
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Scene_node) == 32, "sarek-layout: sizeof(Scene_node) must be 32");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Scene_node) == 8, "sarek-layout: alignment of Scene_node must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_node, id) == 0, "sarek-layout: Scene_node::id must be at offset 0");
@@ -74,6 +77,9 @@ typedef struct Scene_item {
         } Ref_v; /* tag 1, 40 payload bytes */
     } data; /* offset 8, 40 bytes */
 } Scene_item;
+
+#define Scene_item_LAYOUT_ID 0x2be1a8f170f226a9ULL /* layout fingerprint of Scene.item */
+#define Scene_item_LAYOUT_OK(id) ((id) == Scene_item_LAYOUT_ID)
 
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Scene_item) == 48, "sarek-layout: sizeof(Scene_item) must be 48");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Scene_item) == 8, "sarek-layout: alignment of Scene_item must be 8");

@@ -20,6 +20,10 @@ struct Scene_node {
     _sarek_pad1: array<u32, 1>, // offset 28, padding
 }
 
+// Layout fingerprint of Scene.node: 0x2e2cb42245f02623, as two words, low word first.
+const Scene_node_LAYOUT_ID: vec2<u32> = vec2<u32>(0x45f02623u, 0x2e2cb422u);
+fn Scene_node_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Scene_node_LAYOUT_ID); }
+
 // Scene_node with every padding word zero.
 fn make_Scene_node(_sarek_id: Base_id, _sarek_at: Base_vec, _sarek_parent: i32) -> Scene_node {
     return Scene_node(_sarek_id, array<u32, 1>(), _sarek_at, _sarek_parent, array<u32, 1>());
@@ -47,6 +51,10 @@ struct Scene_item {
     _sarek_pad0: array<u32, 1>, // offset 4, padding
     data: array<vec2<u32>, 5>, // offset 8, 40 payload bytes
 }
+
+// Layout fingerprint of Scene.item: 0x2be1a8f170f226a9, as two words, low word first.
+const Scene_item_LAYOUT_ID: vec2<u32> = vec2<u32>(0x70f226a9u, 0x2be1a8f1u);
+fn Scene_item_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Scene_item_LAYOUT_ID); }
 
 // Argument 0 of Point; read it only when tag == Scene_item_Point.
 fn Scene_item_Point_v(_sarek_v: Scene_item) -> Base_vec {

@@ -26,6 +26,9 @@ typedef struct Scene_node {
     unsigned char _sarek_pad1[4]; /* offset 28 */
 } Scene_node;
 
+#define Scene_node_LAYOUT_ID 0x2e2cb42245f02623UL /* layout fingerprint of Scene.node */
+#define Scene_node_LAYOUT_OK(id) ((id) == Scene_node_LAYOUT_ID)
+
 static_assert(sizeof(Scene_node) == 32, "sarek-layout: sizeof(Scene_node) must be 32");
 static_assert(alignof(Scene_node) == 8, "sarek-layout: alignment of Scene_node must be 8");
 static_assert(__builtin_offsetof(Scene_node, id) == 0, "sarek-layout: Scene_node::id must be at offset 0");
@@ -51,6 +54,9 @@ typedef struct Scene_item {
         } Ref_v; /* tag 1, 40 payload bytes */
     } data; /* offset 8, 40 bytes */
 } Scene_item;
+
+#define Scene_item_LAYOUT_ID 0x2be1a8f170f226a9UL /* layout fingerprint of Scene.item */
+#define Scene_item_LAYOUT_OK(id) ((id) == Scene_item_LAYOUT_ID)
 
 static_assert(sizeof(Scene_item) == 48, "sarek-layout: sizeof(Scene_item) must be 48");
 static_assert(alignof(Scene_item) == 8, "sarek-layout: alignment of Scene_item must be 8");

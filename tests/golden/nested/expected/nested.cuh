@@ -42,6 +42,9 @@ typedef struct Nest_vec3 {
     float z; /* offset 8 */
 } Nest_vec3;
 
+#define Nest_vec3_LAYOUT_ID 0x78bec0fc79cd2a0eULL /* layout fingerprint of Nest.vec3 */
+#define Nest_vec3_LAYOUT_OK(id) ((id) == Nest_vec3_LAYOUT_ID)
+
 static_assert(sizeof(Nest_vec3) == 12, "sarek-layout: sizeof(Nest_vec3) must be 12");
 static_assert(alignof(Nest_vec3) == 4, "sarek-layout: alignment of Nest_vec3 must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_vec3, x) == 0, "sarek-layout: Nest_vec3::x must be at offset 0");
@@ -57,6 +60,9 @@ typedef struct Nest_body {
     unsigned char _sarek_pad0[4]; /* offset 36 */
 } Nest_body;
 
+#define Nest_body_LAYOUT_ID 0xc72746cb8e9424edULL /* layout fingerprint of Nest.body */
+#define Nest_body_LAYOUT_OK(id) ((id) == Nest_body_LAYOUT_ID)
+
 static_assert(sizeof(Nest_body) == 40, "sarek-layout: sizeof(Nest_body) must be 40");
 static_assert(alignof(Nest_body) == 8, "sarek-layout: alignment of Nest_body must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_body, pos) == 0, "sarek-layout: Nest_body::pos must be at offset 0");
@@ -70,6 +76,9 @@ typedef struct Nest_stamp {
     Nest_vec3 where_; /* offset 8 */
     unsigned char _sarek_pad0[4]; /* offset 20 */
 } Nest_stamp;
+
+#define Nest_stamp_LAYOUT_ID 0x125b2dbe5572a883ULL /* layout fingerprint of Nest.stamp */
+#define Nest_stamp_LAYOUT_OK(id) ((id) == Nest_stamp_LAYOUT_ID)
 
 static_assert(sizeof(Nest_stamp) == 24, "sarek-layout: sizeof(Nest_stamp) must be 24");
 static_assert(alignof(Nest_stamp) == 8, "sarek-layout: alignment of Nest_stamp must be 8");
@@ -101,6 +110,9 @@ typedef struct Nest_event {
         alignas(8) Nest_stamp Stamp_v; /* offset 8, tag 2 */
     } data; /* offset 8, 48 bytes */
 } Nest_event;
+
+#define Nest_event_LAYOUT_ID 0xc2dd760849673917ULL /* layout fingerprint of Nest.event */
+#define Nest_event_LAYOUT_OK(id) ((id) == Nest_event_LAYOUT_ID)
 
 static_assert(sizeof(Nest_event) == 56, "sarek-layout: sizeof(Nest_event) must be 56");
 static_assert(alignof(Nest_event) == 8, "sarek-layout: alignment of Nest_event must be 8");

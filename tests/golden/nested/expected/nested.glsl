@@ -22,6 +22,11 @@ struct Nest_vec3 {
     float z; // offset 8
 };
 
+// Layout fingerprint of Nest.vec3: 0x78bec0fc79cd2a0e, as two words, low word first.
+const uvec2 Nest_vec3_LAYOUT_ID = uvec2(0x79cd2a0eu, 0x78bec0fcu);
+bool Nest_vec3_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Nest_vec3_LAYOUT_ID; }
+const uint64_t Nest_vec3_LAYOUT_ID64 = 0x78bec0fc79cd2a0eUL;
+
 // Nest_vec3 with every padding word zero.
 Nest_vec3 make_Nest_vec3(float _sarek_x, float _sarek_y, float _sarek_z)
 {
@@ -52,6 +57,11 @@ struct Nest_body {
     uint _sarek_pad0[1]; // offset 36, padding
 };
 
+// Layout fingerprint of Nest.body: 0xc72746cb8e9424ed, as two words, low word first.
+const uvec2 Nest_body_LAYOUT_ID = uvec2(0x8e9424edu, 0xc72746cbu);
+bool Nest_body_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Nest_body_LAYOUT_ID; }
+const uint64_t Nest_body_LAYOUT_ID64 = 0xc72746cb8e9424edUL;
+
 // Nest_body with every padding word zero.
 Nest_body make_Nest_body(Nest_vec3 _sarek_pos, Nest_vec3 _sarek_vel, double _sarek_mass, int _sarek_alive)
 {
@@ -80,6 +90,11 @@ struct Nest_stamp {
     Nest_vec3 where_; // offset 8
     uint _sarek_pad0[1]; // offset 20, padding
 };
+
+// Layout fingerprint of Nest.stamp: 0x125b2dbe5572a883, as two words, low word first.
+const uvec2 Nest_stamp_LAYOUT_ID = uvec2(0x5572a883u, 0x125b2dbeu);
+bool Nest_stamp_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Nest_stamp_LAYOUT_ID; }
+const uint64_t Nest_stamp_LAYOUT_ID64 = 0x125b2dbe5572a883UL;
 
 // Nest_stamp with every padding word zero.
 Nest_stamp make_Nest_stamp(int64_t _sarek_when, Nest_vec3 _sarek_where_)
@@ -111,6 +126,11 @@ struct Nest_event {
     uint _sarek_pad0[1]; // offset 4, padding
     uvec2 data[6]; // offset 8, 48 payload bytes
 };
+
+// Layout fingerprint of Nest.event: 0xc2dd760849673917, as two words, low word first.
+const uvec2 Nest_event_LAYOUT_ID = uvec2(0x49673917u, 0xc2dd7608u);
+bool Nest_event_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Nest_event_LAYOUT_ID; }
+const uint64_t Nest_event_LAYOUT_ID64 = 0xc2dd760849673917UL;
 
 // Nest_event typed as constructor Spawn (tag 0): for a buffer declared a second time on the same binding.
 struct Nest_event_Spawn_arm {

@@ -17,6 +17,10 @@ struct Nest_vec3 {
     z: f32, // offset 8
 }
 
+// Layout fingerprint of Nest.vec3: 0x78bec0fc79cd2a0e, as two words, low word first.
+const Nest_vec3_LAYOUT_ID: vec2<u32> = vec2<u32>(0x79cd2a0eu, 0x78bec0fcu);
+fn Nest_vec3_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Nest_vec3_LAYOUT_ID); }
+
 // Nest_vec3 with every padding word zero.
 fn make_Nest_vec3(_sarek_x: f32, _sarek_y: f32, _sarek_z: f32) -> Nest_vec3 {
     return Nest_vec3(_sarek_x, _sarek_y, _sarek_z);
@@ -44,6 +48,10 @@ struct Nest_body {
     _sarek_pad0: array<u32, 1>, // offset 36, padding
 }
 
+// Layout fingerprint of Nest.body: 0xc72746cb8e9424ed, as two words, low word first.
+const Nest_body_LAYOUT_ID: vec2<u32> = vec2<u32>(0x8e9424edu, 0xc72746cbu);
+fn Nest_body_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Nest_body_LAYOUT_ID); }
+
 // Nest_body with every padding word zero.
 fn make_Nest_body(_sarek_pos: Nest_vec3, _sarek_vel: Nest_vec3, _sarek_mass: vec2<u32>, _sarek_alive: i32) -> Nest_body {
     return Nest_body(_sarek_pos, _sarek_vel, _sarek_mass, _sarek_alive, array<u32, 1>());
@@ -69,6 +77,10 @@ struct Nest_stamp {
     where_: Nest_vec3, // offset 8
     _sarek_pad0: array<u32, 1>, // offset 20, padding
 }
+
+// Layout fingerprint of Nest.stamp: 0x125b2dbe5572a883, as two words, low word first.
+const Nest_stamp_LAYOUT_ID: vec2<u32> = vec2<u32>(0x5572a883u, 0x125b2dbeu);
+fn Nest_stamp_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Nest_stamp_LAYOUT_ID); }
 
 // Nest_stamp with every padding word zero.
 fn make_Nest_stamp(_sarek_when: vec2<u32>, _sarek_where_: Nest_vec3) -> Nest_stamp {
@@ -97,6 +109,10 @@ struct Nest_event {
     _sarek_pad0: array<u32, 1>, // offset 4, padding
     data: array<vec2<u32>, 6>, // offset 8, 48 payload bytes
 }
+
+// Layout fingerprint of Nest.event: 0xc2dd760849673917, as two words, low word first.
+const Nest_event_LAYOUT_ID: vec2<u32> = vec2<u32>(0x49673917u, 0xc2dd7608u);
+fn Nest_event_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Nest_event_LAYOUT_ID); }
 
 // Argument 0 of Spawn; read it only when tag == Nest_event_Spawn.
 fn Nest_event_Spawn_0(_sarek_v: Nest_event) -> Nest_body {

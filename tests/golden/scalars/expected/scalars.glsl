@@ -29,6 +29,11 @@ struct all_scalars {
     uint _sarek_pad2[1]; // offset 44, padding
 };
 
+// Layout fingerprint of all_scalars: 0x9c00c6459eb7efe5, as two words, low word first.
+const uvec2 all_scalars_LAYOUT_ID = uvec2(0x9eb7efe5u, 0x9c00c645u);
+bool all_scalars_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == all_scalars_LAYOUT_ID; }
+const uint64_t all_scalars_LAYOUT_ID64 = 0x9c00c6459eb7efe5UL;
+
 // all_scalars with every padding word zero.
 all_scalars make_all_scalars(int _sarek_i, int64_t _sarek_l, float _sarek_f, double _sarek_d, int _sarek_b, int _sarek_u, int _sarek_n)
 {
@@ -61,6 +66,11 @@ struct tail_padded {
     uint _sarek_pad0[1]; // offset 12, padding
 };
 
+// Layout fingerprint of tail_padded: 0x75876f79649cd7af, as two words, low word first.
+const uvec2 tail_padded_LAYOUT_ID = uvec2(0x649cd7afu, 0x75876f79u);
+bool tail_padded_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == tail_padded_LAYOUT_ID; }
+const uint64_t tail_padded_LAYOUT_ID64 = 0x75876f79649cd7afUL;
+
 // tail_padded with every padding word zero.
 tail_padded make_tail_padded(int64_t _sarek_big, float _sarek_small)
 {
@@ -89,6 +99,11 @@ struct constants {
     int tag; // offset 0
 };
 
+// Layout fingerprint of constants: 0x16dd0ed32b8f60c8, as two words, low word first.
+const uvec2 constants_LAYOUT_ID = uvec2(0x2b8f60c8u, 0x16dd0ed3u);
+bool constants_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == constants_LAYOUT_ID; }
+const uint64_t constants_LAYOUT_ID64 = 0x16dd0ed32b8f60c8UL;
+
 constants make_constants_First()
 {
     return constants(constants_First);
@@ -112,6 +127,11 @@ struct unit_arg {
     int tag; // offset 0
     uint data[2]; // offset 4, 8 payload bytes
 };
+
+// Layout fingerprint of unit_arg: 0xbc218298b9bffcce, as two words, low word first.
+const uvec2 unit_arg_LAYOUT_ID = uvec2(0xb9bffcceu, 0xbc218298u);
+bool unit_arg_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == unit_arg_LAYOUT_ID; }
+const uint64_t unit_arg_LAYOUT_ID64 = 0xbc218298b9bffcceUL;
 
 // unit_arg typed as constructor Tick (tag 1): for a buffer declared a second time on the same binding.
 struct unit_arg_Tick_arm {

@@ -24,6 +24,10 @@ struct all_scalars {
     _sarek_pad2: array<u32, 1>, // offset 44, padding
 }
 
+// Layout fingerprint of all_scalars: 0x9c00c6459eb7efe5, as two words, low word first.
+const all_scalars_LAYOUT_ID: vec2<u32> = vec2<u32>(0x9eb7efe5u, 0x9c00c645u);
+fn all_scalars_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == all_scalars_LAYOUT_ID); }
+
 // all_scalars with every padding word zero.
 fn make_all_scalars(_sarek_i: i32, _sarek_l: vec2<u32>, _sarek_f: f32, _sarek_d: vec2<u32>, _sarek_b: i32, _sarek_u: i32, _sarek_n: i32) -> all_scalars {
     return all_scalars(_sarek_i, array<u32, 1>(), _sarek_l, _sarek_f, array<u32, 1>(), _sarek_d, _sarek_b, _sarek_u, _sarek_n, array<u32, 1>());
@@ -53,6 +57,10 @@ struct tail_padded {
     _sarek_pad0: array<u32, 1>, // offset 12, padding
 }
 
+// Layout fingerprint of tail_padded: 0x75876f79649cd7af, as two words, low word first.
+const tail_padded_LAYOUT_ID: vec2<u32> = vec2<u32>(0x649cd7afu, 0x75876f79u);
+fn tail_padded_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == tail_padded_LAYOUT_ID); }
+
 // tail_padded with every padding word zero.
 fn make_tail_padded(_sarek_big: vec2<u32>, _sarek_small: f32) -> tail_padded {
     return tail_padded(_sarek_big, _sarek_small, array<u32, 1>());
@@ -78,6 +86,10 @@ struct constants {
     tag: i32, // offset 0
 }
 
+// Layout fingerprint of constants: 0x16dd0ed32b8f60c8, as two words, low word first.
+const constants_LAYOUT_ID: vec2<u32> = vec2<u32>(0x2b8f60c8u, 0x16dd0ed3u);
+fn constants_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == constants_LAYOUT_ID); }
+
 fn make_constants_First() -> constants {
     return constants(constants_First);
 }
@@ -98,6 +110,10 @@ struct unit_arg {
     tag: i32, // offset 0
     data: array<u32, 2>, // offset 4, 8 payload bytes
 }
+
+// Layout fingerprint of unit_arg: 0xbc218298b9bffcce, as two words, low word first.
+const unit_arg_LAYOUT_ID: vec2<u32> = vec2<u32>(0xb9bffcceu, 0xbc218298u);
+fn unit_arg_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == unit_arg_LAYOUT_ID); }
 
 // Argument 0 of Tick; read it only when tag == unit_arg_Tick.
 fn unit_arg_Tick_v(_sarek_v: unit_arg) -> i32 {

@@ -30,6 +30,9 @@ typedef struct all_scalars {
     unsigned char _sarek_pad2[4]; /* offset 44 */
 } all_scalars;
 
+#define all_scalars_LAYOUT_ID 0x9c00c6459eb7efe5UL /* layout fingerprint of all_scalars */
+#define all_scalars_LAYOUT_OK(id) ((id) == all_scalars_LAYOUT_ID)
+
 static_assert(sizeof(all_scalars) == 48, "sarek-layout: sizeof(all_scalars) must be 48");
 static_assert(alignof(all_scalars) == 8, "sarek-layout: alignment of all_scalars must be 8");
 static_assert(__builtin_offsetof(all_scalars, i) == 0, "sarek-layout: all_scalars::i must be at offset 0");
@@ -47,6 +50,9 @@ typedef struct tail_padded {
     unsigned char _sarek_pad0[4]; /* offset 12 */
 } tail_padded;
 
+#define tail_padded_LAYOUT_ID 0x75876f79649cd7afUL /* layout fingerprint of tail_padded */
+#define tail_padded_LAYOUT_OK(id) ((id) == tail_padded_LAYOUT_ID)
+
 static_assert(sizeof(tail_padded) == 16, "sarek-layout: sizeof(tail_padded) must be 16");
 static_assert(alignof(tail_padded) == 8, "sarek-layout: alignment of tail_padded must be 8");
 static_assert(__builtin_offsetof(tail_padded, big) == 0, "sarek-layout: tail_padded::big must be at offset 0");
@@ -61,6 +67,9 @@ enum {
 typedef struct constants {
     int tag; /* offset 0 */
 } constants;
+
+#define constants_LAYOUT_ID 0x16dd0ed32b8f60c8UL /* layout fingerprint of constants */
+#define constants_LAYOUT_OK(id) ((id) == constants_LAYOUT_ID)
 
 static_assert(sizeof(constants) == 4, "sarek-layout: sizeof(constants) must be 4");
 static_assert(alignof(constants) == 4, "sarek-layout: alignment of constants must be 4");
@@ -104,6 +113,9 @@ typedef struct unit_arg {
         } Flag_v; /* tag 2, 8 payload bytes */
     } data; /* offset 4, 8 bytes */
 } unit_arg;
+
+#define unit_arg_LAYOUT_ID 0xbc218298b9bffcceUL /* layout fingerprint of unit_arg */
+#define unit_arg_LAYOUT_OK(id) ((id) == unit_arg_LAYOUT_ID)
 
 static_assert(sizeof(unit_arg) == 12, "sarek-layout: sizeof(unit_arg) must be 12");
 static_assert(alignof(unit_arg) == 4, "sarek-layout: alignment of unit_arg must be 4");

@@ -18,6 +18,10 @@ struct Seed_vec2 {
     float y; // offset 4
 };
 
+// Layout fingerprint of Seed.vec2: 0x1999b4917e2ecdd0, as two words, low word first.
+const uvec2 Seed_vec2_LAYOUT_ID = uvec2(0x7e2ecdd0u, 0x1999b491u);
+bool Seed_vec2_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_vec2_LAYOUT_ID; }
+
 // Seed_vec2 with every padding word zero.
 Seed_vec2 make_Seed_vec2(float _sarek_x, float _sarek_y)
 {
@@ -44,6 +48,10 @@ struct Seed_int_then_double {
     uint _sarek_pad0[1]; // offset 4, padding
     double b; // offset 8
 };
+
+// Layout fingerprint of Seed.int_then_double: 0x3531528d92dff372, as two words, low word first.
+const uvec2 Seed_int_then_double_LAYOUT_ID = uvec2(0x92dff372u, 0x3531528du);
+bool Seed_int_then_double_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_int_then_double_LAYOUT_ID; }
 
 // Seed_int_then_double with every padding word zero.
 Seed_int_then_double make_Seed_int_then_double(int _sarek_a, double _sarek_b)
@@ -72,6 +80,10 @@ struct Seed_double_then_int {
     uint _sarek_pad0[1]; // offset 12, padding
 };
 
+// Layout fingerprint of Seed.double_then_int: 0x09f68b44ec156282, as two words, low word first.
+const uvec2 Seed_double_then_int_LAYOUT_ID = uvec2(0xec156282u, 0x09f68b44u);
+bool Seed_double_then_int_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_double_then_int_LAYOUT_ID; }
+
 // Seed_double_then_int with every padding word zero.
 Seed_double_then_int make_Seed_double_then_int(double _sarek_b, int _sarek_a)
 {
@@ -99,6 +111,10 @@ struct Seed_flagged {
     double d; // offset 8
 };
 
+// Layout fingerprint of Seed.flagged: 0xf9e45c5a02582c82, as two words, low word first.
+const uvec2 Seed_flagged_LAYOUT_ID = uvec2(0x02582c82u, 0xf9e45c5au);
+bool Seed_flagged_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_flagged_LAYOUT_ID; }
+
 // Seed_flagged with every padding word zero.
 Seed_flagged make_Seed_flagged(int _sarek_flag, double _sarek_d)
 {
@@ -125,6 +141,10 @@ struct Seed_inner {
     float c; // offset 4
 };
 
+// Layout fingerprint of Seed.inner: 0x0326ef5737ebeaf5, as two words, low word first.
+const uvec2 Seed_inner_LAYOUT_ID = uvec2(0x37ebeaf5u, 0x0326ef57u);
+bool Seed_inner_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_inner_LAYOUT_ID; }
+
 // Seed_inner with every padding word zero.
 Seed_inner make_Seed_inner(float _sarek_b, float _sarek_c)
 {
@@ -150,6 +170,10 @@ struct Seed_outer {
     float a; // offset 0
     Seed_inner inner; // offset 4
 };
+
+// Layout fingerprint of Seed.outer: 0xdbae3db857d4d9bc, as two words, low word first.
+const uvec2 Seed_outer_LAYOUT_ID = uvec2(0x57d4d9bcu, 0xdbae3db8u);
+bool Seed_outer_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_outer_LAYOUT_ID; }
 
 // Seed_outer with every padding word zero.
 Seed_outer make_Seed_outer(float _sarek_a, Seed_inner _sarek_inner)
@@ -178,6 +202,10 @@ struct Seed_colour {
     int tag; // offset 0
     uint data[1]; // offset 4, 4 payload bytes
 };
+
+// Layout fingerprint of Seed.colour: 0x3dbe2d7b5629d97c, as two words, low word first.
+const uvec2 Seed_colour_LAYOUT_ID = uvec2(0x5629d97cu, 0x3dbe2d7bu);
+bool Seed_colour_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_colour_LAYOUT_ID; }
 
 // Seed_colour typed as constructor Value (tag 1): for a buffer declared a second time on the same binding.
 struct Seed_colour_Value_arm {
@@ -213,6 +241,10 @@ struct Seed_option64 {
     uvec2 data[1]; // offset 8, 8 payload bytes
 };
 
+// Layout fingerprint of Seed.option64: 0x748114a56189d449, as two words, low word first.
+const uvec2 Seed_option64_LAYOUT_ID = uvec2(0x6189d449u, 0x748114a5u);
+bool Seed_option64_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_option64_LAYOUT_ID; }
+
 // Seed_option64 typed as constructor Some_ (tag 1): for a buffer declared a second time on the same binding.
 struct Seed_option64_Some__arm {
     int tag; // offset 0
@@ -247,6 +279,10 @@ struct Seed_pairs {
     uint _sarek_pad0[1]; // offset 4, padding
     uvec2 data[2]; // offset 8, 16 payload bytes
 };
+
+// Layout fingerprint of Seed.pairs: 0x820bf9fb0789eabb, as two words, low word first.
+const uvec2 Seed_pairs_LAYOUT_ID = uvec2(0x0789eabbu, 0x820bf9fbu);
+bool Seed_pairs_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Seed_pairs_LAYOUT_ID; }
 
 // Seed_pairs typed as constructor Pair (tag 1): for a buffer declared a second time on the same binding.
 struct Seed_pairs_Pair_arm {

@@ -16,6 +16,10 @@ struct Seed_vec2 {
     y: f32, // offset 4
 }
 
+// Layout fingerprint of Seed.vec2: 0x1999b4917e2ecdd0, as two words, low word first.
+const Seed_vec2_LAYOUT_ID: vec2<u32> = vec2<u32>(0x7e2ecdd0u, 0x1999b491u);
+fn Seed_vec2_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_vec2_LAYOUT_ID); }
+
 // Seed_vec2 with every padding word zero.
 fn make_Seed_vec2(_sarek_x: f32, _sarek_y: f32) -> Seed_vec2 {
     return Seed_vec2(_sarek_x, _sarek_y);
@@ -39,6 +43,10 @@ struct Seed_int_then_double {
     _sarek_pad0: array<u32, 1>, // offset 4, padding
     b: vec2<u32>, // offset 8, float64
 }
+
+// Layout fingerprint of Seed.int_then_double: 0x3531528d92dff372, as two words, low word first.
+const Seed_int_then_double_LAYOUT_ID: vec2<u32> = vec2<u32>(0x92dff372u, 0x3531528du);
+fn Seed_int_then_double_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_int_then_double_LAYOUT_ID); }
 
 // Seed_int_then_double with every padding word zero.
 fn make_Seed_int_then_double(_sarek_a: i32, _sarek_b: vec2<u32>) -> Seed_int_then_double {
@@ -64,6 +72,10 @@ struct Seed_double_then_int {
     _sarek_pad0: array<u32, 1>, // offset 12, padding
 }
 
+// Layout fingerprint of Seed.double_then_int: 0x09f68b44ec156282, as two words, low word first.
+const Seed_double_then_int_LAYOUT_ID: vec2<u32> = vec2<u32>(0xec156282u, 0x09f68b44u);
+fn Seed_double_then_int_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_double_then_int_LAYOUT_ID); }
+
 // Seed_double_then_int with every padding word zero.
 fn make_Seed_double_then_int(_sarek_b: vec2<u32>, _sarek_a: i32) -> Seed_double_then_int {
     return Seed_double_then_int(_sarek_b, _sarek_a, array<u32, 1>());
@@ -88,6 +100,10 @@ struct Seed_flagged {
     d: vec2<u32>, // offset 8, float64
 }
 
+// Layout fingerprint of Seed.flagged: 0xf9e45c5a02582c82, as two words, low word first.
+const Seed_flagged_LAYOUT_ID: vec2<u32> = vec2<u32>(0x02582c82u, 0xf9e45c5au);
+fn Seed_flagged_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_flagged_LAYOUT_ID); }
+
 // Seed_flagged with every padding word zero.
 fn make_Seed_flagged(_sarek_flag: i32, _sarek_d: vec2<u32>) -> Seed_flagged {
     return Seed_flagged(_sarek_flag, array<u32, 1>(), _sarek_d);
@@ -111,6 +127,10 @@ struct Seed_inner {
     c: f32, // offset 4
 }
 
+// Layout fingerprint of Seed.inner: 0x0326ef5737ebeaf5, as two words, low word first.
+const Seed_inner_LAYOUT_ID: vec2<u32> = vec2<u32>(0x37ebeaf5u, 0x0326ef57u);
+fn Seed_inner_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_inner_LAYOUT_ID); }
+
 // Seed_inner with every padding word zero.
 fn make_Seed_inner(_sarek_b: f32, _sarek_c: f32) -> Seed_inner {
     return Seed_inner(_sarek_b, _sarek_c);
@@ -133,6 +153,10 @@ struct Seed_outer {
     a: f32, // offset 0
     inner: Seed_inner, // offset 4
 }
+
+// Layout fingerprint of Seed.outer: 0xdbae3db857d4d9bc, as two words, low word first.
+const Seed_outer_LAYOUT_ID: vec2<u32> = vec2<u32>(0x57d4d9bcu, 0xdbae3db8u);
+fn Seed_outer_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_outer_LAYOUT_ID); }
 
 // Seed_outer with every padding word zero.
 fn make_Seed_outer(_sarek_a: f32, _sarek_inner: Seed_inner) -> Seed_outer {
@@ -159,6 +183,10 @@ struct Seed_colour {
     data: array<u32, 1>, // offset 4, 4 payload bytes
 }
 
+// Layout fingerprint of Seed.colour: 0x3dbe2d7b5629d97c, as two words, low word first.
+const Seed_colour_LAYOUT_ID: vec2<u32> = vec2<u32>(0x5629d97cu, 0x3dbe2d7bu);
+fn Seed_colour_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_colour_LAYOUT_ID); }
+
 // Argument 0 of Value; read it only when tag == Seed_colour_Value.
 fn Seed_colour_Value_v(_sarek_v: Seed_colour) -> f32 {
     return bitcast<f32>(_sarek_v.data[0]);
@@ -184,6 +212,10 @@ struct Seed_option64 {
     data: array<vec2<u32>, 1>, // offset 8, 8 payload bytes
 }
 
+// Layout fingerprint of Seed.option64: 0x748114a56189d449, as two words, low word first.
+const Seed_option64_LAYOUT_ID: vec2<u32> = vec2<u32>(0x6189d449u, 0x748114a5u);
+fn Seed_option64_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_option64_LAYOUT_ID); }
+
 // Argument 0 of Some_; read it only when tag == Seed_option64_Some_.
 fn Seed_option64_Some__v(_sarek_v: Seed_option64) -> vec2<u32> {
     return vec2<u32>(_sarek_v.data[0].x, _sarek_v.data[0].y);
@@ -208,6 +240,10 @@ struct Seed_pairs {
     _sarek_pad0: array<u32, 1>, // offset 4, padding
     data: array<vec2<u32>, 2>, // offset 8, 16 payload bytes
 }
+
+// Layout fingerprint of Seed.pairs: 0x820bf9fb0789eabb, as two words, low word first.
+const Seed_pairs_LAYOUT_ID: vec2<u32> = vec2<u32>(0x0789eabbu, 0x820bf9fbu);
+fn Seed_pairs_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Seed_pairs_LAYOUT_ID); }
 
 // Argument 0 of Pair; read it only when tag == Seed_pairs_Pair.
 fn Seed_pairs_Pair_0(_sarek_v: Seed_pairs) -> i32 {

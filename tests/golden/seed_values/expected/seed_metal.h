@@ -22,6 +22,9 @@ typedef struct Seed_vec2 {
     float y; /* offset 4 */
 } Seed_vec2;
 
+#define Seed_vec2_LAYOUT_ID 0x1999b4917e2ecdd0UL /* layout fingerprint of Seed.vec2 */
+#define Seed_vec2_LAYOUT_OK(id) ((id) == Seed_vec2_LAYOUT_ID)
+
 static_assert(sizeof(Seed_vec2) == 8, "sarek-layout: sizeof(Seed_vec2) must be 8");
 static_assert(alignof(Seed_vec2) == 4, "sarek-layout: alignment of Seed_vec2 must be 4");
 static_assert(__builtin_offsetof(Seed_vec2, x) == 0, "sarek-layout: Seed_vec2::x must be at offset 0");
@@ -33,6 +36,9 @@ typedef struct Seed_int_then_double {
     unsigned char _sarek_pad0[4]; /* offset 4 */
     alignas(8) uint2 b; /* offset 8 */
 } Seed_int_then_double;
+
+#define Seed_int_then_double_LAYOUT_ID 0x3531528d92dff372UL /* layout fingerprint of Seed.int_then_double */
+#define Seed_int_then_double_LAYOUT_OK(id) ((id) == Seed_int_then_double_LAYOUT_ID)
 
 static_assert(sizeof(Seed_int_then_double) == 16, "sarek-layout: sizeof(Seed_int_then_double) must be 16");
 static_assert(alignof(Seed_int_then_double) == 8, "sarek-layout: alignment of Seed_int_then_double must be 8");
@@ -46,6 +52,9 @@ typedef struct Seed_double_then_int {
     unsigned char _sarek_pad0[4]; /* offset 12 */
 } Seed_double_then_int;
 
+#define Seed_double_then_int_LAYOUT_ID 0x09f68b44ec156282UL /* layout fingerprint of Seed.double_then_int */
+#define Seed_double_then_int_LAYOUT_OK(id) ((id) == Seed_double_then_int_LAYOUT_ID)
+
 static_assert(sizeof(Seed_double_then_int) == 16, "sarek-layout: sizeof(Seed_double_then_int) must be 16");
 static_assert(alignof(Seed_double_then_int) == 8, "sarek-layout: alignment of Seed_double_then_int must be 8");
 static_assert(__builtin_offsetof(Seed_double_then_int, b) == 0, "sarek-layout: Seed_double_then_int::b must be at offset 0");
@@ -58,6 +67,9 @@ typedef struct Seed_flagged {
     alignas(8) uint2 d; /* offset 8 */
 } Seed_flagged;
 
+#define Seed_flagged_LAYOUT_ID 0xf9e45c5a02582c82UL /* layout fingerprint of Seed.flagged */
+#define Seed_flagged_LAYOUT_OK(id) ((id) == Seed_flagged_LAYOUT_ID)
+
 static_assert(sizeof(Seed_flagged) == 16, "sarek-layout: sizeof(Seed_flagged) must be 16");
 static_assert(alignof(Seed_flagged) == 8, "sarek-layout: alignment of Seed_flagged must be 8");
 static_assert(__builtin_offsetof(Seed_flagged, flag) == 0, "sarek-layout: Seed_flagged::flag must be at offset 0");
@@ -69,6 +81,9 @@ typedef struct Seed_inner {
     float c; /* offset 4 */
 } Seed_inner;
 
+#define Seed_inner_LAYOUT_ID 0x0326ef5737ebeaf5UL /* layout fingerprint of Seed.inner */
+#define Seed_inner_LAYOUT_OK(id) ((id) == Seed_inner_LAYOUT_ID)
+
 static_assert(sizeof(Seed_inner) == 8, "sarek-layout: sizeof(Seed_inner) must be 8");
 static_assert(alignof(Seed_inner) == 4, "sarek-layout: alignment of Seed_inner must be 4");
 static_assert(__builtin_offsetof(Seed_inner, b) == 0, "sarek-layout: Seed_inner::b must be at offset 0");
@@ -79,6 +94,9 @@ typedef struct Seed_outer {
     float a; /* offset 0 */
     Seed_inner inner; /* offset 4 */
 } Seed_outer;
+
+#define Seed_outer_LAYOUT_ID 0xdbae3db857d4d9bcUL /* layout fingerprint of Seed.outer */
+#define Seed_outer_LAYOUT_OK(id) ((id) == Seed_outer_LAYOUT_ID)
 
 static_assert(sizeof(Seed_outer) == 12, "sarek-layout: sizeof(Seed_outer) must be 12");
 static_assert(alignof(Seed_outer) == 4, "sarek-layout: alignment of Seed_outer must be 4");
@@ -96,6 +114,9 @@ typedef struct Seed_colour {
         float Value_v; /* offset 4, tag 1 */
     } data; /* offset 4, 4 bytes */
 } Seed_colour;
+
+#define Seed_colour_LAYOUT_ID 0x3dbe2d7b5629d97cUL /* layout fingerprint of Seed.colour */
+#define Seed_colour_LAYOUT_OK(id) ((id) == Seed_colour_LAYOUT_ID)
 
 static_assert(sizeof(Seed_colour) == 8, "sarek-layout: sizeof(Seed_colour) must be 8");
 static_assert(alignof(Seed_colour) == 4, "sarek-layout: alignment of Seed_colour must be 4");
@@ -130,6 +151,9 @@ typedef struct Seed_option64 {
         alignas(8) uint2 Some__v; /* offset 8, tag 1 */
     } data; /* offset 8, 8 bytes */
 } Seed_option64;
+
+#define Seed_option64_LAYOUT_ID 0x748114a56189d449UL /* layout fingerprint of Seed.option64 */
+#define Seed_option64_LAYOUT_OK(id) ((id) == Seed_option64_LAYOUT_ID)
 
 static_assert(sizeof(Seed_option64) == 16, "sarek-layout: sizeof(Seed_option64) must be 16");
 static_assert(alignof(Seed_option64) == 8, "sarek-layout: alignment of Seed_option64 must be 8");
@@ -168,6 +192,9 @@ typedef struct Seed_pairs {
         } Pair_v; /* tag 1, 16 payload bytes */
     } data; /* offset 8, 16 bytes */
 } Seed_pairs;
+
+#define Seed_pairs_LAYOUT_ID 0x820bf9fb0789eabbUL /* layout fingerprint of Seed.pairs */
+#define Seed_pairs_LAYOUT_OK(id) ((id) == Seed_pairs_LAYOUT_ID)
 
 static_assert(sizeof(Seed_pairs) == 24, "sarek-layout: sizeof(Seed_pairs) must be 24");
 static_assert(alignof(Seed_pairs) == 8, "sarek-layout: alignment of Seed_pairs must be 8");

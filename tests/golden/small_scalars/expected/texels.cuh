@@ -50,6 +50,9 @@ typedef struct Texels_rgba {
     uint8_t a; /* offset 3 */
 } Texels_rgba;
 
+#define Texels_rgba_LAYOUT_ID 0x418196abfe1b4812ULL /* layout fingerprint of Texels.rgba */
+#define Texels_rgba_LAYOUT_OK(id) ((id) == Texels_rgba_LAYOUT_ID)
+
 static_assert(sizeof(Texels_rgba) == 4, "sarek-layout: sizeof(Texels_rgba) must be 4");
 static_assert(alignof(Texels_rgba) == 1, "sarek-layout: alignment of Texels_rgba must be 1");
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_rgba, r) == 0, "sarek-layout: Texels_rgba::r must be at offset 0");
@@ -65,6 +68,9 @@ typedef struct Texels_texel {
     unsigned char _sarek_pad0[1]; /* offset 7 */
     float w; /* offset 8 */
 } Texels_texel;
+
+#define Texels_texel_LAYOUT_ID 0x5a0c8897062cdf42ULL /* layout fingerprint of Texels.texel */
+#define Texels_texel_LAYOUT_OK(id) ((id) == Texels_texel_LAYOUT_ID)
 
 static_assert(sizeof(Texels_texel) == 12, "sarek-layout: sizeof(Texels_texel) must be 12");
 static_assert(alignof(Texels_texel) == 4, "sarek-layout: alignment of Texels_texel must be 4");
@@ -85,6 +91,9 @@ typedef struct Texels_sample {
     uint8_t tag8; /* offset 36 */
     unsigned char _sarek_pad2[3]; /* offset 37 */
 } Texels_sample;
+
+#define Texels_sample_LAYOUT_ID 0xd16f7492464bd79eULL /* layout fingerprint of Texels.sample */
+#define Texels_sample_LAYOUT_OK(id) ((id) == Texels_sample_LAYOUT_ID)
 
 static_assert(sizeof(Texels_sample) == 40, "sarek-layout: sizeof(Texels_sample) must be 40");
 static_assert(alignof(Texels_sample) == 8, "sarek-layout: alignment of Texels_sample must be 8");
@@ -131,6 +140,9 @@ typedef struct Texels_value {
         } Wide_v; /* tag 6, 16 payload bytes */
     } data; /* offset 8, 16 bytes */
 } Texels_value;
+
+#define Texels_value_LAYOUT_ID 0x31d69e70662f9d38ULL /* layout fingerprint of Texels.value */
+#define Texels_value_LAYOUT_OK(id) ((id) == Texels_value_LAYOUT_ID)
 
 static_assert(sizeof(Texels_value) == 24, "sarek-layout: sizeof(Texels_value) must be 24");
 static_assert(alignof(Texels_value) == 8, "sarek-layout: alignment of Texels_value must be 8");
@@ -260,6 +272,9 @@ typedef struct Texels_small {
         } Rgba_v; /* tag 3, 8 payload bytes */
     } data; /* offset 4, 8 bytes */
 } Texels_small;
+
+#define Texels_small_LAYOUT_ID 0x340df12f8bde54c1ULL /* layout fingerprint of Texels.small */
+#define Texels_small_LAYOUT_OK(id) ((id) == Texels_small_LAYOUT_ID)
 
 static_assert(sizeof(Texels_small) == 12, "sarek-layout: sizeof(Texels_small) must be 12");
 static_assert(alignof(Texels_small) == 4, "sarek-layout: alignment of Texels_small must be 4");

@@ -20,6 +20,10 @@ struct Texels_rgba {
     uint _sarek_bytes0; // offset 0: r (uint8, byte 0), g (uint8, byte 1), b (uint8, byte 2), a (uint8, byte 3)
 };
 
+// Layout fingerprint of Texels.rgba: 0x418196abfe1b4812, as two words, low word first.
+const uvec2 Texels_rgba_LAYOUT_ID = uvec2(0xfe1b4812u, 0x418196abu);
+bool Texels_rgba_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Texels_rgba_LAYOUT_ID; }
+
 // Texels_rgba with every padding word zero.
 Texels_rgba make_Texels_rgba(uint _sarek_r, uint _sarek_g, uint _sarek_b, uint _sarek_a)
 {
@@ -70,6 +74,10 @@ struct Texels_texel {
     float w; // offset 8
 };
 
+// Layout fingerprint of Texels.texel: 0x5a0c8897062cdf42, as two words, low word first.
+const uvec2 Texels_texel_LAYOUT_ID = uvec2(0x062cdf42u, 0x5a0c8897u);
+bool Texels_texel_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Texels_texel_LAYOUT_ID; }
+
 // Texels_texel with every padding word zero.
 Texels_texel make_Texels_texel(Texels_rgba _sarek_c, float _sarek_h, uint _sarek_n, float _sarek_w)
 {
@@ -113,6 +121,10 @@ struct Texels_sample {
     int k; // offset 32
     uint _sarek_bytes2; // offset 36: tag8 (uint8, byte 36)
 };
+
+// Layout fingerprint of Texels.sample: 0xd16f7492464bd79e, as two words, low word first.
+const uvec2 Texels_sample_LAYOUT_ID = uvec2(0x464bd79eu, 0xd16f7492u);
+bool Texels_sample_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Texels_sample_LAYOUT_ID; }
 
 // Texels_sample with every padding word zero.
 Texels_sample make_Texels_sample(uint _sarek_id, Texels_texel _sarek_t, float _sarek_depth, double _sarek_mass, int _sarek_k, uint _sarek_tag8)
@@ -169,6 +181,10 @@ struct Texels_value {
     uint _sarek_pad0[1]; // offset 4, padding
     uvec2 data[2]; // offset 8, 16 payload bytes
 };
+
+// Layout fingerprint of Texels.value: 0x31d69e70662f9d38, as two words, low word first.
+const uvec2 Texels_value_LAYOUT_ID = uvec2(0x662f9d38u, 0x31d69e70u);
+bool Texels_value_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Texels_value_LAYOUT_ID; }
 
 // Texels_value typed as constructor Byte (tag 1): for a buffer declared a second time on the same binding.
 struct Texels_value_Byte_arm {
@@ -333,6 +349,10 @@ struct Texels_small {
     int tag; // offset 0
     uint data[2]; // offset 4, 8 payload bytes
 };
+
+// Layout fingerprint of Texels.small: 0x340df12f8bde54c1, as two words, low word first.
+const uvec2 Texels_small_LAYOUT_ID = uvec2(0x8bde54c1u, 0x340df12fu);
+bool Texels_small_LAYOUT_OK(uvec2 _sarek_id) { return _sarek_id == Texels_small_LAYOUT_ID; }
 
 // Texels_small typed as constructor Byte (tag 1): for a buffer declared a second time on the same binding.
 struct Texels_small_Byte_arm {

@@ -18,6 +18,10 @@ struct Texels_rgba {
     _sarek_bytes0: u32, // offset 0: r (uint8, byte 0), g (uint8, byte 1), b (uint8, byte 2), a (uint8, byte 3)
 }
 
+// Layout fingerprint of Texels.rgba: 0x418196abfe1b4812, as two words, low word first.
+const Texels_rgba_LAYOUT_ID: vec2<u32> = vec2<u32>(0xfe1b4812u, 0x418196abu);
+fn Texels_rgba_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Texels_rgba_LAYOUT_ID); }
+
 // Texels_rgba with every padding word zero.
 fn make_Texels_rgba(_sarek_r: u32, _sarek_g: u32, _sarek_b: u32, _sarek_a: u32) -> Texels_rgba {
     return Texels_rgba((_sarek_r & 0xFFu) | ((_sarek_g & 0xFFu) << 8u) | ((_sarek_b & 0xFFu) << 16u) | ((_sarek_a & 0xFFu) << 24u));
@@ -61,6 +65,10 @@ struct Texels_texel {
     w: f32, // offset 8
 }
 
+// Layout fingerprint of Texels.texel: 0x5a0c8897062cdf42, as two words, low word first.
+const Texels_texel_LAYOUT_ID: vec2<u32> = vec2<u32>(0x062cdf42u, 0x5a0c8897u);
+fn Texels_texel_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Texels_texel_LAYOUT_ID); }
+
 // Texels_texel with every padding word zero.
 fn make_Texels_texel(_sarek_c: Texels_rgba, _sarek_h: f32, _sarek_n: u32, _sarek_w: f32) -> Texels_texel {
     return Texels_texel(_sarek_c, (pack2x16float(vec2<f32>(_sarek_h, 0.0)) & 0xFFFFu) | ((_sarek_n & 0xFFu) << 16u), _sarek_w);
@@ -99,6 +107,10 @@ struct Texels_sample {
     k: i32, // offset 32
     _sarek_bytes2: u32, // offset 36: tag8 (uint8, byte 36)
 }
+
+// Layout fingerprint of Texels.sample: 0xd16f7492464bd79e, as two words, low word first.
+const Texels_sample_LAYOUT_ID: vec2<u32> = vec2<u32>(0x464bd79eu, 0xd16f7492u);
+fn Texels_sample_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Texels_sample_LAYOUT_ID); }
 
 // Texels_sample with every padding word zero.
 fn make_Texels_sample(_sarek_id: u32, _sarek_t: Texels_texel, _sarek_depth: f32, _sarek_mass: vec2<u32>, _sarek_k: i32, _sarek_tag8: u32) -> Texels_sample {
@@ -149,6 +161,10 @@ struct Texels_value {
     _sarek_pad0: array<u32, 1>, // offset 4, padding
     data: array<vec2<u32>, 2>, // offset 8, 16 payload bytes
 }
+
+// Layout fingerprint of Texels.value: 0x31d69e70662f9d38, as two words, low word first.
+const Texels_value_LAYOUT_ID: vec2<u32> = vec2<u32>(0x662f9d38u, 0x31d69e70u);
+fn Texels_value_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Texels_value_LAYOUT_ID); }
 
 // Argument 0 of Byte; read it only when tag == Texels_value_Byte.
 fn Texels_value_Byte_v(_sarek_v: Texels_value) -> u32 {
@@ -248,6 +264,10 @@ struct Texels_small {
     tag: i32, // offset 0
     data: array<u32, 2>, // offset 4, 8 payload bytes
 }
+
+// Layout fingerprint of Texels.small: 0x340df12f8bde54c1, as two words, low word first.
+const Texels_small_LAYOUT_ID: vec2<u32> = vec2<u32>(0x8bde54c1u, 0x340df12fu);
+fn Texels_small_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Texels_small_LAYOUT_ID); }
 
 // Argument 0 of Byte; read it only when tag == Texels_small_Byte.
 fn Texels_small_Byte_v(_sarek_v: Texels_small) -> u32 {
