@@ -47,7 +47,10 @@ _PACKED = "".join(
 
 #: The stand-in <metal_stdlib> for hand-written shaders.
 SHADER_SHIM = ("#pragma once\n" + METAL_SHIM.replace("typedef unsigned int uint2 __attribute__((ext_vector_type(2)));\n", "")
-               + "typedef unsigned short ushort;\n" + _VECTORS + _PACKED
+               # MSL's ulong is 64 bits, as unsigned long is on the proxy's arm64 target (the
+               # e2e kernels take the host's layout fingerprints as ulong).
+               + "typedef unsigned short ushort;\ntypedef unsigned long ulong;\n"
+               + _VECTORS + _PACKED
                + "namespace metal {}\n")
 
 #: <simd/simd.h>, which headers shared between Metal and the host (Apple's ShaderTypes.h
