@@ -37,13 +37,13 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 ## test-loaded: the whole suite with a CPU hog on every core (stress-ng --cpu N, or
-## tests/cpu_hog.py when stress-ng is not installed), as on a busy CI machine. The tests
-## bound CPU time, not wall time (tests/bounded.py), so the load must not fail any of them.
+## tests/helpers/cpu_hog.py when stress-ng is not installed), as on a busy CI machine. The tests
+## bound CPU time, not wall time (tests/helpers/bounded.py), so the load must not fail any of them.
 ## LOAD_CPUS sets N (default: every core); PYTEST_ARGS as for test, e.g. a few files.
 LOAD_CPUS ?= $(shell nproc 2>/dev/null || echo 2)
 test-loaded: $(STAMP)
 	@if command -v stress-ng >/dev/null 2>&1; then stress-ng --cpu $(LOAD_CPUS) --quiet & \
-	else $(BIN)/python tests/cpu_hog.py $(LOAD_CPUS) & fi; hog=$$!; \
+	else $(BIN)/python tests/helpers/cpu_hog.py $(LOAD_CPUS) & fi; hog=$$!; \
 	trap 'kill $$hog 2>/dev/null; wait $$hog 2>/dev/null' EXIT INT TERM; \
 	echo "load: $(LOAD_CPUS) CPU hogs (pid $$hog)"; \
 	$(BIN)/python -m pytest -n auto --dist worksteal $(PYTEST_ARGS)

@@ -2,7 +2,7 @@
 
 ``t0 = {a: float32; b: float64}``, ``tK = {a: t(K-1); b: t(K-1)}`` for K up to 21, and a
 variant over ``t21``: 22 levels of a record made of two copies of the previous one, so the
-last record has 2^21 scalar leaves (the schema of ``tests/test_bounded_work.py``, where the
+last record has 2^21 scalar leaves (the schema of ``tests/hostile/test_bounded_work.py``, where the
 same commands run under a time and address-space limit; the speed itself is measured here).
 Each command runs as a user runs it, through the console script, with its own peak RSS.
 Target (issue 13): each under 1 s and 200 MB.

@@ -9,7 +9,7 @@ twice: once for the wall time, once under ``tracemalloc`` for the peak of Python
 printed, since JSON and TOML find it only then). ``--root`` measures another checkout, e.g.
 an older commit extracted with ``git archive``, for a before/after comparison; a child that
 runs past ``--timeout`` is reported as such. Nothing here asserts anything: the bounds the
-test suite enforces, generously, are in ``tests/test_hostile_inputs.py``.
+test suite enforces, generously, are in ``tests/hostile/test_hostile_inputs.py``.
 """
 
 from __future__ import annotations

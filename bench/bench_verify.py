@@ -27,7 +27,7 @@ TOOLCHAINS = ("cffi", "gcc-m32", "pocl")
 
 def _available() -> Dict[str, str]:
     """Toolchain name -> why it is missing ('' when installed)."""
-    from sarek_layout.toolchains import TOOLCHAINS as REGISTRY
+    from sarek_layout.verify.toolchains import TOOLCHAINS as REGISTRY
 
     return {n: (REGISTRY[n].unavailable_reason or "") for n in TOOLCHAINS}
 
@@ -46,7 +46,7 @@ def _verify_cli(schema: Path, toolchain: str, repeat: int, tmp: Path) -> float:
 
 def _per_type_c(schema: Path, toolchain: str, count: int) -> float:
     """Seconds per type when each type is verified on its own (one compiler call each)."""
-    from sarek_layout.frontends import load_schema
+    from sarek_layout.resolve import load_schema
     from sarek_layout.verify import verify_schema
 
     loaded = load_schema([str(schema)])

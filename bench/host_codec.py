@@ -112,7 +112,7 @@ def plans(repeat: int) -> None:
         codec_module._CODECS.clear()
     # What the bound costs in code: the 22-level doubling schema (2^21 scalars per record).
     from sarek_layout.codegen import render_headers
-    from sarek_layout.frontends import load_schema
+    from sarek_layout.resolve import load_schema
 
     tmp = Path(tempfile.mkdtemp(prefix="sarek-bench-"))
     (tmp / "deep.toml").write_text(_doubling_toml(22))

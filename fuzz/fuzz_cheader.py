@@ -1,13 +1,13 @@
 """atheris harness: the C header reader (``import-c``), on the preprocessed stage.
 
 The reader runs ``cpp`` on the header, under limits, then scans the output for layout
-extensions (``c_extensions``), parses it (pycparser, ``c_reader``), maps positions back
+extensions (``frontends/c/extensions``), parses it (pycparser, ``frontends/c/reader``), maps positions back
 (``c_places``) and builds the schema (``cheader``, ``c_namespace``, ``c_enums``), then
 resolves and lays it out. Starting a preprocessor per input costs some 10 ms, a hundred
 times the rest, so by default each input *is* the preprocessor's output: ``preprocess`` is
 replaced by one that returns the input as the text cpp printed for the header (the header
 file holds the same bytes, so positions map back to it). What this leaves out is cpp itself
-and the ``#include`` checks before it, which ``tests/test_hostile_inputs.py`` covers.
+and the ``#include`` checks before it, which ``tests/hostile/test_hostile_inputs.py`` covers.
 ``SAREK_FUZZ_CPP=1`` runs the real preprocessor instead (seeds are then plain headers).
 
 The seed corpus (``fuzz/run.py``) is the C headers of the tests, each preprocessed once.
@@ -24,15 +24,15 @@ from _harness import Scratch, check_refusal, instrument, main  # noqa: E402
 
 with instrument():
     from sarek_layout.errors import SarekLayoutError
-    from sarek_layout.frontends import load_schema
-    from sarek_layout.frontends import c_preprocess, cheader
-    import sarek_layout.frontends.c_enums  # noqa: F401 - imported lazily by load_schema
-    import sarek_layout.frontends.c_extensions  # noqa: F401
-    import sarek_layout.frontends.c_modules  # noqa: F401
-    import sarek_layout.frontends.c_namespace  # noqa: F401
-    import sarek_layout.frontends.c_places  # noqa: F401
-    import sarek_layout.frontends.c_reader  # noqa: F401
-    import sarek_layout.frontends.resolve  # noqa: F401
+    from sarek_layout.resolve import load_schema
+    from sarek_layout.frontends.c import header as cheader, preprocess as c_preprocess
+    import sarek_layout.frontends.c.enums  # noqa: F401 - imported lazily by load_schema
+    import sarek_layout.frontends.c.extensions  # noqa: F401
+    import sarek_layout.frontends.c.modules  # noqa: F401
+    import sarek_layout.frontends.c.namespace  # noqa: F401
+    import sarek_layout.frontends.c.places  # noqa: F401
+    import sarek_layout.frontends.c.reader  # noqa: F401
+    import sarek_layout.resolve.resolver  # noqa: F401
 
 SCRATCH = Scratch("fuzz.h")
 

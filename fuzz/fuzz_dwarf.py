@@ -26,7 +26,7 @@ with instrument(*(["elftools"] if os.environ.get("SAREK_FUZZ_ELFTOOLS") == "1" e
     import elftools.elf.elffile  # noqa: F401 - imported lazily by the reader
     import elftools.dwarf.dwarfinfo  # noqa: F401
     from sarek_layout.errors import SarekLayoutError
-    from sarek_layout.frontends import load_schema
+    from sarek_layout.resolve import load_schema
     from sarek_layout.verify.objects import verify_objects
 
 SCHEMA = load_schema([os.path.join(ROOT, "examples", "geometry.toml")])

@@ -16,10 +16,10 @@ from _harness import Scratch, check_refusal, instrument, main  # noqa: E402
 
 with instrument():
     from sarek_layout.errors import SarekLayoutError
-    from sarek_layout.frontends import load_schema
-    import sarek_layout.frontends.jsontoml  # noqa: F401 - imported lazily by load_schema
-    import sarek_layout.frontends.positions  # noqa: F401
-    import sarek_layout.frontends.resolve  # noqa: F401
+    from sarek_layout.resolve import load_schema
+    import sarek_layout.frontends.jsontoml.reader  # noqa: F401 - imported lazily by load_schema
+    import sarek_layout.frontends.jsontoml.positions  # noqa: F401
+    import sarek_layout.resolve.resolver  # noqa: F401
 
 SCRATCH = {suffix: Scratch("fuzz" + suffix) for suffix in (".json", ".toml")}
 

@@ -15,9 +15,9 @@ from _harness import Scratch, check_refusal, instrument, main  # noqa: E402
 
 with instrument():
     from sarek_layout.errors import SarekLayoutError
-    from sarek_layout.frontends import load_schema
-    import sarek_layout.frontends.ocaml  # noqa: F401 - imported lazily by load_schema
-    import sarek_layout.frontends.resolve  # noqa: F401
+    from sarek_layout.resolve import load_schema
+    import sarek_layout.frontends.ocaml.reader  # noqa: F401 - imported lazily by load_schema
+    import sarek_layout.resolve.resolver  # noqa: F401
 
 SCRATCH = Scratch("fuzz.ml")
 

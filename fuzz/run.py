@@ -62,7 +62,7 @@ def _seed_files(patterns):
 def _preprocessed(path: str, folder: str):
     """``path`` through the reader's own preprocessor, as a header named ``fuzz.h`` (the
     C harness fuzzes cpp's output; see ``fuzz_cheader.py``); None if cpp refuses it."""
-    from sarek_layout.frontends.c_preprocess import preprocess
+    from sarek_layout.frontends.c.preprocess import preprocess
     from sarek_layout.errors import SarekLayoutError
 
     shutil.copyfile(path, os.path.join(folder, "fuzz.h"))

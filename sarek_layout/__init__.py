@@ -88,7 +88,7 @@ __all__ = [
 
 def load_schema(*paths: str):
     """Read and resolve schema files into a laid-out ``Schema`` (see ``frontends``)."""
-    from .frontends import load_schema as _load
+    from .resolve import load_schema as _load
 
     return _load(paths)
 

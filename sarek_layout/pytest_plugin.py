@@ -40,12 +40,12 @@ def assert_layout_agrees(
     include_dirs: Iterable[str] = (),
 ):
     """Verify ``schemas``; return the report, or fail the current test with it."""
-    from . import toolchains as registry
+    from .verify import toolchains as registry
     from .verify import verify_files
 
     if shaders:
         from .errors import ToolchainMissing
-        from .frontends import load_schema
+        from .resolve import load_schema
         from .verify.shaders import verify_shaders
 
         try:
@@ -63,7 +63,7 @@ def assert_layout_agrees(
 
     if objects:
         from .errors import ToolchainMissing
-        from .frontends import load_schema
+        from .resolve import load_schema
         from .verify.objects import verify_objects
 
         try:

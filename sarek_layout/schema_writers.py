@@ -19,7 +19,7 @@ Limits, each a ``ValueError`` (never silently different text):
 from __future__ import annotations
 
 import json
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .ir.schema import (
     ContainerType,
@@ -31,7 +31,7 @@ from .ir.schema import (
     VariantDecl,
     c_name_of,
 )
-from .ir.names import FLOAT16_TYPEDEF
+from .targets.naming import FLOAT16_TYPEDEF, arm_name
 from .ir.types import scalar_named
 
 __all__ = ["to_json", "to_toml", "to_ocaml", "to_c", "file_name", "WRITERS", "SUFFIXES"]
@@ -223,33 +223,75 @@ def _c_order(module: ModuleDecl) -> List[TypeDecl]:
     return ordered
 
 
-def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
-    """A C header declaring the types as ``typedef struct``s (variants in SPEC §4's shape)."""
+def _c_member_type(module: ModuleDecl, expr: TypeExpr, where: str) -> str:
+    """How a generated header spells a member of type ``expr`` (``ValueError`` for a
+    container, which has no C member form)."""
+    if isinstance(expr, ContainerType):
+        raise ValueError(f"{where} is a {expr.kind}, which has no C member form")
+    scalar = scalar_named(expr.name) if expr.module is None else None
+    if scalar is not None:
+        from .targets.dialects import C
 
-    def c_type(expr: TypeExpr, where: str) -> str:
-        if isinstance(expr, ContainerType):
-            raise ValueError(f"{where} is a {expr.kind}, which has no C member form")
-        scalar = scalar_named(expr.name) if expr.module is None else None
-        if scalar is not None:
-            from .codegen.dialects import C
+        return C.scalar[scalar.name]
+    if expr.module is None or expr.module == module.name:
+        return c_name_of(module.name, expr.name)
+    return c_name_of(expr.module, expr.name)
 
-            return C.scalar[scalar.name]
-        if expr.module is None or expr.module == module.name:
-            return c_name_of(module.name, expr.name)
-        return c_name_of(expr.module, expr.name)
 
-    includes = []
+def _c_includes(module: ModuleDecl) -> Tuple[List[str], bool]:
+    """The headers of the other modules ``module`` uses, and whether it stores a float16."""
+    includes: List[str] = []
     uses_float16 = False
     for decl in module.decls:
         for expr in _members(decl):
             while isinstance(expr, ContainerType):
                 expr = expr.elem
             scalar = scalar_named(expr.name) if expr.module is None else None
-            uses_float16 = uses_float16 or (scalar is not None and scalar.name == "float16")
+            uses_float16 = uses_float16 or (scalar is not None and scalar.half_float)
             if expr.module not in (None, module.name):
                 include = file_name(expr.module, "c")
                 if include not in includes:
                     includes.append(include)
+    return includes, uses_float16
+
+
+def _c_body(module: ModuleDecl, decl: TypeDecl) -> List[str]:
+    """The struct of ``decl`` (and a variant's enum constants)."""
+    c_name = c_name_of(module.name, decl.name)
+    lines = [f"struct {c_name} {{"]
+    if isinstance(decl, RecordDecl):
+        for f in decl.fields:
+            lines.append(
+                f"    {_c_member_type(module, f.type, f'field {f.name!r} of {decl.name!r}')} "
+                f"{f.name};"
+            )
+    else:
+        lines.append("    int32_t tag;")
+        arms = [c for c in decl.ctors if c.args]
+        if arms:
+            lines.append("    union {")
+            for c in arms:
+                if len(c.args) == 1:  # the one argument is the arm itself (SPEC §4)
+                    spelled = _c_member_type(module, c.args[0], f"argument 0 of {c.name!r}")
+                    lines.append(f"        {spelled} {arm_name(c.name)};")
+                    continue
+                lines.append("        struct {")
+                for i, a in enumerate(c.args):
+                    lines.append(
+                        f"            {_c_member_type(module, a, f'argument {i} of {c.name!r}')} _{i};"
+                    )
+                lines.append(f"        }} {arm_name(c.name)};")
+            lines.append("    } data;")
+    lines.append("};")
+    if isinstance(decl, VariantDecl):
+        constants = ", ".join(f"{c_name}_{c.name} = {i}" for i, c in enumerate(decl.ctors))
+        lines.append(f"enum {{ {constants} }};")
+    return lines
+
+
+def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
+    """A C header declaring the types as ``typedef struct``s (variants in SPEC §4's shape)."""
+    includes, uses_float16 = _c_includes(module)
     guard = f"SAREK_SCHEMA_{(module.name or 'TYPES').upper()}_H"
     lines = []
     if comment:
@@ -269,34 +311,7 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
     ]
     lines.append("")
     for decl in _c_order(module):
-        c_name = c_name_of(module.name, decl.name)
-        lines.append(f"struct {c_name} {{")
-        if isinstance(decl, RecordDecl):
-            for f in decl.fields:
-                lines.append(
-                    f"    {c_type(f.type, f'field {f.name!r} of {decl.name!r}')} {f.name};"
-                )
-        else:
-            lines.append("    int32_t tag;")
-            arms = [c for c in decl.ctors if c.args]
-            if arms:
-                lines.append("    union {")
-                for c in arms:
-                    if len(c.args) == 1:  # the one argument is the arm itself (SPEC §4)
-                        lines.append(f"        {c_type(c.args[0], f'argument 0 of {c.name!r}')} "
-                                     f"{c.name}_v;")
-                        continue
-                    lines.append("        struct {")
-                    for i, a in enumerate(c.args):
-                        lines.append(
-                            f"            {c_type(a, f'argument {i} of {c.name!r}')} _{i};"
-                        )
-                    lines.append(f"        }} {c.name}_v;")
-                lines.append("    } data;")
-        lines.append("};")
-        if isinstance(decl, VariantDecl):
-            constants = ", ".join(f"{c_name}_{c.name} = {i}" for i, c in enumerate(decl.ctors))
-            lines.append(f"enum {{ {constants} }};")
+        lines += _c_body(module, decl)
         lines.append("")
     lines.append(f"#endif /* {guard} */")
     return "\n".join(lines) + "\n"

@@ -1,31 +1,16 @@
-"""Shared test plumbing: the toolchain gate and the repository paths.
+"""The fixtures every test folder shares; the helpers themselves are the ``helpers`` package.
 
-``require_toolchain(name)`` skips with the one-line install hint when a compiler or runtime
-is missing here, and fails instead when CI asked for it with ``SAREK_REQUIRE_TOOLCHAINS``.
+``toolchain`` parametrises with toolchain names (``indirect=True``); PoCL's kernel cache is
+kept inside the run's temporary folder.
 """
 
 from __future__ import annotations
 
 import os
-import pathlib
 
 import pytest
 
-from sarek_layout import toolchains
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
-
-
-def require_toolchain(name: str) -> toolchains.Toolchain:
-    """Return the toolchain, or skip (locally) / fail (when required) if it is missing."""
-    tc = toolchains.get(name)
-    reason = tc.unavailable_reason
-    if reason is not None:
-        if name in toolchains.required_toolchains():
-            pytest.fail(f"required toolchain missing: {reason}", pytrace=False)
-        pytest.skip(reason)
-    return tc
+from helpers.common import require_toolchain
 
 
 @pytest.fixture
@@ -39,28 +24,3 @@ def _isolated_pocl_cache(tmp_path_factory, monkeypatch):
     # PoCL caches compiled kernels in $HOME by default; keep test runs hermetic.
     if "POCL_CACHE_DIR" not in os.environ:
         monkeypatch.setenv("POCL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pocl-cache"))
-
-
-def shared_folder(tmp_path_factory, name: str, build) -> pathlib.Path:
-    """A folder filled once per test run by ``build(folder)``, whichever pytest-xdist worker
-    asks first; the others wait for it (a lock file) instead of building it again.
-
-    For expensive, deterministic inputs (the conformance headers): without xdist it is a
-    plain folder of this session's temporary directory."""
-    import fcntl
-
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the run's folder, shared by its workers (popen-gw0, popen-gw1…)
-    folder = base / name
-    with open(base / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (folder / ".complete").is_file():
-            if folder.exists():
-                import shutil
-
-                shutil.rmtree(folder)  # a build interrupted in an earlier worker
-            folder.mkdir()
-            build(folder)
-            (folder / ".complete").write_text("")
-    return folder

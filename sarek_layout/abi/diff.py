@@ -179,18 +179,35 @@ class _Differ:
         ``[region_start, region_end)`` are the OLD bytes this struct may use: a member only
         NEW has is compatible when it lies there, in bytes no OLD member of it used.
         """
+        renamed_to = self._renames(old_members, new_members)
+        self._old_members(out, type_name, prefix, old_members, new_members, renamed_to,
+                          region_end)
+        renamed_new = {m.name for m in renamed_to.values()}
+        self._added_members(out, type_name, prefix, old_members,
+                            [n for n in new_members if n.name not in renamed_new],
+                            region_start, region_end)
+
+    def _renames(self, old_members: Sequence[Member],
+                 new_members: Sequence[Member]) -> Dict[str, Member]:
+        """OLD member name -> the NEW member that is it renamed: same place in the list, same
+        offset and type, and a name OLD does not have."""
         old_by_name = {m.name: m for m in old_members}
-        new_by_name = {m.name: m for m in new_members}
+        new_names = {m.name for m in new_members}
         renamed_to: Dict[str, Member] = {}
         for i, m in enumerate(old_members):
-            if m.name in new_by_name or i >= len(new_members):
+            if m.name in new_names or i >= len(new_members):
                 continue
             candidate = new_members[i]
             if (candidate.name not in old_by_name and candidate.offset == m.offset
                     and self._same_type(m, candidate)):
                 renamed_to[m.name] = candidate
-        renamed_new = {m.name for m in renamed_to.values()}
+        return renamed_to
 
+    def _old_members(self, out: List[Change], type_name: str, prefix: str,
+                     old_members: Sequence[Member], new_members: Sequence[Member],
+                     renamed_to: Dict[str, Member], region_end: int) -> None:
+        """What became of each OLD member: renamed, removed, moved, or its type changed."""
+        new_by_name = {m.name: m for m in new_members}
         # The OLD bytes free after each OLD member (up to the next one, or the region's end):
         # a nested record that grows into them is still read right by OLD code at this place.
         room_end = {m.name: (old_members[i + 1].offset if i + 1 < len(old_members)
@@ -214,9 +231,14 @@ class _Differ:
             if type_change is not None:
                 out.append(type_change)
 
+    def _added_members(self, out: List[Change], type_name: str, prefix: str,
+                       old_members: Sequence[Member], new_members: Sequence[Member],
+                       region_start: int, region_end: int) -> None:
+        """Each member only NEW has: compatible in OLD's padding, breaking elsewhere."""
+        old_names = {m.name for m in old_members}
         starts = [m.offset for m in old_members]
         for n in new_members:
-            if n.name in old_by_name or n.name in renamed_new:
+            if n.name in old_names:
                 continue
             inside = region_start <= n.offset and n.end <= region_end
             # Old members are in offset order: only the one starting last before n's end can

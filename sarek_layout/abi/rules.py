@@ -13,7 +13,7 @@ value correctly?* Both directions count:
 under the usual convention for additive change: a member or constructor that only NEW has
 is not an error (an OLD reader never asks for it and sees an unknown tag for a new
 constructor; a NEW reader reads a new member as 0 from OLD bytes, since writers zero their
-padding), while anything OLD has that NEW lost or moved is. ``tests/test_diff_c_program.py``
+padding), while anything OLD has that NEW lost or moved is. ``tests/abi/test_diff_c_program.py``
 checks these claims with C programs built against both headers.
 """
 
@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Dict, Tuple
+
+from ..targets.naming import MAKE_PREFIX, PAD_MEMBER
 
 __all__ = ["BREAKING", "COMPATIBLE", "Rule", "RULES", "rule"]
 
@@ -81,7 +83,7 @@ _RULES: Tuple[Rule, ...] = (
     Rule("member-added", COMPATIBLE,
          "a member only NEW has, placed in bytes that were padding in OLD",
          "OLD readers never read it; NEW readers read it as 0 from OLD bytes (writers "
-         "zero padding: the generated make_ helpers and the codecs do)"),
+         f"zero padding: the generated {MAKE_PREFIX} helpers and the codecs do)"),
     Rule("member-added-outside-padding", BREAKING,
          "a member only NEW has, beyond OLD's size or over bytes an OLD member used",
          "the type grows (arrays of it and records containing it move) or OLD members moved"),
@@ -103,7 +105,7 @@ _RULES: Tuple[Rule, ...] = (
          "an OLD reader takes it for the constructor that had that tag"),
     # --- never reported ---------------------------------------------------------------------
     Rule("padding-renamed", COMPATIBLE,
-         "explicit padding renamed or renumbered (`_sarek_pad<N>` in a C header schema)",
+         f"explicit padding renamed or renumbered (`{PAD_MEMBER}<N>` in a C header schema)",
          "padding carries no data and is not part of the schema: never reported"),
 )
 

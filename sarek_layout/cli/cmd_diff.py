@@ -122,7 +122,7 @@ def _compare(args, old_paths, new_paths, display=None, notes=(), originals=None,
 
     from ..abi.diff import diff_schemas
     from ..abi.report import report_json, report_lines, summary_line, type_lines
-    from ..frontends.c_modules import check_module_headers
+    from ..frontends.c import check_module_headers
     from .common import c_header_options
 
     display = display or {}

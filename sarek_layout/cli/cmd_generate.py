@@ -14,7 +14,7 @@ import argparse
 
 def add_parser(sub) -> None:
     # The registry is plain data (no jinja2): cheap enough to list the targets in --help.
-    from ..codegen.targets import DEFAULT_TARGETS, TARGETS
+    from ..targets import DEFAULT_TARGETS, TARGETS
 
     p = sub.add_parser(
         "generate",
@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..codegen import DEFAULT_TARGETS, render_headers
+    from ..targets import TARGETS
     from ..codegen.output_paths import Output, check_outputs, printable
     from ..codegen.writer import depfile_text, plan, unified_diff, write_files
     from .common import load
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     # cannot both read fails the whole run.
     depfile = depfile_text(planned) if args.depfile else None
     # "headers" for C/CUDA/OpenCL output; a Python module is not a header.
-    word = "header" if all(f.target in ("c", "cuda", "opencl") for f in files) else "file"
+    word = "header" if all(TARGETS[f.target].is_c_header for f in files) else "file"
     stale = [p for p in planned if p.stale]
     unchanged = len(planned) - len(stale)
 

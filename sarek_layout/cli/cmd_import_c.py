@@ -1,7 +1,7 @@
 """``sarek-layout import-c HEADER... [--json] [-o DIR] [-I DIR] [-D NAME[=VALUE]]
 [--c-module HEADER=MODULE]``.
 
-Reads existing C headers' ``typedef struct`` declarations (see ``frontends.cheader``), checks
+Reads existing C headers' ``typedef struct`` declarations (see ``frontends.c``), checks
 them as a schema (all headers together, so they may refer to each other), and prints each as
 a TOML schema (JSON with ``--json``) so that a C codebase can adopt the schema as its source of
 truth. C has no 4-byte ``bool``, so such fields come back as ``int32``.
@@ -43,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
     from ..codegen.output_paths import Output, check_outputs, printable
     from ..codegen.writer import write_files
     from ..errors import UsageError
-    from ..frontends.c_modules import check_module_headers
-    from ..frontends.c_namespace import read_headers
-    from ..frontends.resolve import resolve
+    from ..frontends.c import check_module_headers
+    from ..frontends.c import read_headers
+    from ..resolve import resolve
     from ..schema_writers import to_json, to_toml
     from .common import c_header_options
 
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         check_outputs(outputs, args.headers, writing=True)
     options = c_header_options(args)
     check_module_headers(options, args.headers, all_headers=True)
-    # Together: a type of one header used by another is that header's (c_namespace).
+    # Together: a type of one header used by another is that header's (frontends.c.namespace).
     modules = read_headers(args.headers, options)
     resolve(modules)  # every check a schema gets, before anything is printed
 

@@ -4,7 +4,7 @@ The JSON Schema (``sarek_layout/sarek-layout.schema.json``, shipped in the packa
 what the JSON/TOML reader accepts, so that editors can check a schema file as it is typed.
 It checks structure and the form of names; the reader alone judges meaning (unknown and
 recursive types, reserved and colliding names, the layout rules): a file the JSON Schema
-accepts may still be refused, never the other way round (tests/test_json_schema.py).
+accepts may still be refused, never the other way round (tests/frontends/test_json_schema.py).
 """
 
 from __future__ import annotations

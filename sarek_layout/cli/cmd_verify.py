@@ -52,7 +52,7 @@ def add_parser(sub) -> None:
 
 
 def list_toolchains() -> str:
-    from ..toolchains import TOOLCHAINS
+    from ..verify.toolchains import TOOLCHAINS
 
     lines = []
     for tc in TOOLCHAINS.values():

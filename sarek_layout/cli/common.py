@@ -10,7 +10,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: the sub
 if TYPE_CHECKING:
     from typing import Optional, Sequence, Tuple
 
-    from ..frontends.c_modules import CHeaderOptions
+    from ..frontends.c import CHeaderOptions
     from ..ir.schema import Schema, SchemaType
 
 
@@ -40,7 +40,7 @@ def c_header_options(args: argparse.Namespace) -> CHeaderOptions:
     """The ``add_c_header_options`` options of ``args``; a malformed ``--c-module`` is a
     usage error of one line (checked here, not by argparse, which adds its usage lines)."""
     from ..errors import UsageError, quoted
-    from ..frontends.c_modules import CHeaderOptions, module_choices, parse_module_assignment
+    from ..frontends.c import CHeaderOptions, module_choices, parse_module_assignment
 
     assignments = []
     for text in getattr(args, "c_modules", ()):
@@ -58,8 +58,8 @@ def load(paths: Sequence[str], args: Optional[argparse.Namespace] = None,
     defaults). A ``--c-module`` header that is not among ``paths`` is a usage error, unless
     ``copies`` is given: then ``paths`` are copies (``copy -> the header it stands for``) of
     one side of ``diff``, which checks the headers of both sides itself."""
-    from ..frontends import load_schema
-    from ..frontends.c_modules import check_module_headers
+    from ..resolve import load_schema
+    from ..frontends.c import check_module_headers
 
     if args is None:
         return load_schema(paths)

@@ -27,25 +27,15 @@ import os
 import sys
 
 from .._version import __version__
+from .program import PROG, cmake_dir
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at start-up
 if TYPE_CHECKING:  # pragma: no cover
     from typing import List, Optional
 
-PROG = "sarek-layout"
-
 #: Most refusals printed for one run (as compilers cap theirs); the rest are counted.
 MAX_ERRORS_SHOWN = 50
 
-#: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ["layout", "generate", "import-c", "explain", "verify", "diff", "schema"]
-
-
-def cmake_dir() -> str:
-    """The folder of the CMake package shipped with sarek-layout (``--cmakedir``)."""
-    import os
-
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cmake")
 
 
 class _ReaderGoneSafe:

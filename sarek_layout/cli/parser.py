@@ -11,7 +11,7 @@ import importlib
 import sys
 
 from .._version import __version__
-from .main import COMMANDS, PROG, cmake_dir
+from .program import COMMANDS, PROG, cmake_dir
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:  # pragma: no cover

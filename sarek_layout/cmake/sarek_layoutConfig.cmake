@@ -45,7 +45,7 @@ if(NOT SAREK_LAYOUT_EXECUTABLE)
 endif()
 
 # Output file suffix of each target, after the schema file's stem (geometry.toml -> geometry.h).
-# Mirrors sarek_layout/codegen/targets.py; tests/test_integration_cmake.py checks they agree.
+# Mirrors sarek_layout/targets/registry.py; tests/integration/test_integration_cmake.py checks they agree.
 set(_sarek_layout_suffix_c ".h")
 set(_sarek_layout_suffix_cuda ".cuh")
 set(_sarek_layout_suffix_opencl ".clh")

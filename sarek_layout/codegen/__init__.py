@@ -17,7 +17,8 @@ from typing import Dict, Iterable, List, Tuple
 
 from ..errors import SchemaError, UsageError, quoted
 from ..ir.schema import ModuleDecl, Schema, SourceLocation
-from .targets import DEFAULT_TARGETS, TARGETS, Target
+from ..targets.registry import DEFAULT_TARGETS, TARGETS, Target
+from .target_views import view_of
 from .views import module_dependencies
 
 __all__ = [
@@ -163,7 +164,8 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
         for target in chosen:
             key = (target.view, id(module))
             if key not in views:
-                views[key] = target.view(schema, module)
+                views[key] = view_of(target.view)(
+                    schema, module, lambda m, t=target.name: header_filename(m, t))
             filename = header_filename(module, target.name)
             text = render(
                 target.template,

@@ -50,10 +50,12 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .._version import __version__
 from ..errors import SchemaError
-from ..ir.names import PADDING_PREFIX
+from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_struct_name, escape,
+                              field_accessor_name, make_name, padding_name)
+from ..ir.types import TFloat64, TInt64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
-from .dialects import METAL, Dialect, ShaderDialect
+from ..targets.dialects import METAL, Dialect, ShaderDialect
 from .views import TOOL, ModuleView, module_view
 
 __all__ = [
@@ -82,36 +84,6 @@ WORD = 4
 #: The longest range of words spelled word by word (see the module docstring): 32 words
 #: (128 bytes) keep every record and payload of the examples and goldens unrolled.
 UNROLL_WORDS = 32
-
-
-def escape(name: str, dialect) -> str:
-    """``name`` as the target emits it: unchanged, or escaped when the language reserves it."""
-    prefix = getattr(dialect, "reserved_prefix", "")
-    if prefix and name.startswith(prefix):
-        return "sarek_" + name
-    if name in dialect.reserved_words:
-        return name + "_"
-    return name
-
-
-def accessor_name(c_name: str, ctor: str, index: int, arity: int) -> str:
-    """``<c_name>_<Ctor>_v`` (one argument) or ``<c_name>_<Ctor>_<index>`` (several)."""
-    return f"{c_name}_{ctor}_v" if arity == 1 else f"{c_name}_{ctor}_{index}"
-
-
-def field_accessor_name(c_name: str, field: str) -> str:
-    """``<c_name>_<field>``: the accessor of a record field kept inside a 32-bit word."""
-    return f"{c_name}_{field}"
-
-
-#: Name prefix of the ``uint`` members holding scalars smaller than a word (numbered per
-#: struct: ``_sarek_bytes0``…).
-PACKED_PREFIX = PADDING_PREFIX + "bytes"
-
-
-def arm_struct_name(c_name: str, ctor: str) -> str:
-    """GLSL's overlay struct of one constructor (the whole element, typed as that arm)."""
-    return f"{c_name}_{ctor}_arm"
 
 
 # --- view records ----------------------------------------------------------------------------
@@ -321,7 +293,7 @@ def _struct_members(items: Sequence[Item], dialect, owner: str, location,
         nonlocal pad_start, pads
         if pad_start is not None:
             size = pad_end - pad_start
-            out.append(SMember(f"{PADDING_PREFIX}pad{pads}", "padding", "", pad_start, size,
+            out.append(SMember(padding_name(pads), "padding", "", pad_start, size,
                                size // WORD))
             pads += 1
             pad_start = None
@@ -436,7 +408,8 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
     c_name = names.claim(escape(st.c_name, dialect), f"type {st.qualified_name!r}",
                          st.decl.location)
     owner = f"type {st.qualified_name!r}"
-    make = names.claim(f"make_{c_name}", f"the make_ function of {owner}", st.decl.location)
+    make = names.claim(make_name(c_name), f"the {MAKE_PREFIX} function of {owner}",
+                       st.decl.location)
     words = _words_of(st.size, owner, dialect.name, st.decl.location)
     members = _struct_members(st.items, dialect, owner, st.decl.location)
     slots = tuple(_slot(escape(m.name, dialect), m, 0, dialect, owner) for m in st.members)
@@ -476,7 +449,7 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: b
         where = f"constructor {st.qualified_name}.{arm.name}"
         const = names.claim(escape(f"{c_name}_{arm.name}", dialect), f"the tag of {where}",
                             arm.location)
-        make = names.claim(f"make_{c_name}_{arm.name}", f"the make_ function of {where}",
+        make = names.claim(make_name(c_name, arm.name), f"the {MAKE_PREFIX} function of {where}",
                            arm.location)
         args = []
         for i, a in enumerate(arm.args):
@@ -564,21 +537,21 @@ def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
     return SModuleView(
         tool=TOOL, version=__version__, module=module.name,
         source=os.path.basename(module.path), types=type_views,
-        uses_int64="int64" in used, uses_float64="float64" in used,
+        uses_int64=TInt64.name in used, uses_float64=TFloat64.name in used,
         # A type's words bound its slots' and arguments', so its own flag says it all.
         has_loops=any(not t.unrolled for t in type_views), unroll_bytes=UNROLL_WORDS * WORD,
-        needs=needs, uses_small=bool(used & {"uint8", "float16"}),
+        needs=needs, uses_small=bool(used & scalars_where(lambda s: s.sub_word)),
     )
 
 
 def glsl_view(schema: Schema, module: ModuleDecl) -> SModuleView:
-    from .dialects import GLSL
+    from ..targets.dialects import GLSL
 
     return shader_view(schema, module, GLSL, with_arms=True, suffix=".glsl")
 
 
 def wgsl_view(schema: Schema, module: ModuleDecl) -> SModuleView:
-    from .dialects import WGSL
+    from ..targets.dialects import WGSL
 
     return shader_view(schema, module, WGSL, suffix=".wgsl")
 

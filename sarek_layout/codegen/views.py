@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .._version import __version__
-from ..ir.names import PADDING_PREFIX
+from ..targets.naming import SOURCE_PARAM, arm_name as arm_member, make_name, padding_name
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
+from ..ir.types import TFloat16, TFloat64
 from ..layout.fingerprint import layout_id_hex
 
 __all__ = [
@@ -212,7 +213,7 @@ def _struct_members(items: Sequence[Item]) -> Tuple[Member, ...]:
     def flush() -> None:
         nonlocal pad_start, count
         if pad_start is not None:
-            out.append(Member(f"{PADDING_PREFIX}pad{count}", "padding", "", pad_start,
+            out.append(Member(padding_name(count), "padding", "", pad_start,
                               pad_end - pad_start))
             count += 1
             pad_start = None
@@ -251,7 +252,7 @@ def _copy(st: SchemaType) -> Copy:
         c_name=st.c_name,
         function=copy_function_name(st.c_name),
         guard=f"SAREK_LAYOUT_COPY_{st.c_name}",
-        assigns=tuple(_assign(m.name, f"_sarek_src.{m.name}", m) for m in st.members),
+        assigns=tuple(_assign(m.name, f"{SOURCE_PARAM}.{m.name}", m) for m in st.members),
     )
 
 
@@ -329,7 +330,7 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
 
     ctors = []
     for arm in st.arms:
-        arm_name = f"{arm.name}_v" if arm.args else ""
+        arm_name = arm_member(arm.name) if arm.args else ""
         single = len(arm.args) == 1
         if arm.args:
             checks.offset(f"data.{arm_name}", p)
@@ -341,7 +342,7 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
                 name=arm.name,
                 tag=arm.tag,
                 enum_name=f"{st.c_name}_{arm.name}",
-                make_name=f"make_{st.c_name}_{arm.name}",
+                make_name=make_name(st.c_name, arm.name),
                 arm=arm_name,
                 members=_struct_members(arm.items) if len(arm.args) > 1 else (),
                 params=tuple(
@@ -465,6 +466,6 @@ def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:
         module=module.name,
         source=os.path.basename(module.path),
         types=tuple(views),
-        uses_float64=_uses_scalar(types, "float64"),
-        uses_float16=_uses_scalar(types, "float16"),
+        uses_float64=_uses_scalar(types, TFloat64.name),
+        uses_float16=_uses_scalar(types, TFloat16.name),
     )

@@ -39,7 +39,7 @@ field count; but every optimal order stays in a narrow band around the declarati
   costs form a Monge array, so these nearest places are consistent with the Q order).
 
 The search is therefore restricted to the states within that band: O(n) states for n
-fields, and the same answer. ``tests/test_explain_reorder.py`` checks it against a brute
+fields, and the same answer. ``tests/explain/test_explain_reorder.py`` checks it against a brute
 force over all permutations and against an unrestricted search written in the test.
 
 Records with 1- and 2-byte members (uint8, float16, records of them). Every member's size is

@@ -15,6 +15,7 @@ from typing import Dict, List, Sequence
 
 from ..ir.schema import Hole as ModelHole
 from ..ir.schema import SchemaType
+from ..targets.naming import arm_name
 from .walk import HOLE, TAIL, Arm, Hole, Item, Member, TypeWalk
 
 __all__ = ["render_walk", "footer_lines", "EXPAND_BUDGET"]
@@ -112,7 +113,7 @@ def _arm_lines(walk: TypeWalk, arm: Arm, indent: str, opener) -> List[str]:
     lines = [_with_comment(f"{indent}struct {{", f"/* {_arm_summary(arm)} */")]
     lines.extend(_item_lines(arm.items, indent + INDENT, opener))
     place = _place(walk.payload_offset or 0, arm.payload_size)
-    lines.append(_with_comment(f"{indent}}} {arm.name}_v;", place))
+    lines.append(_with_comment(f"{indent}}} {arm_name(arm.name)};", place))
     return lines
 
 

@@ -1,9 +1,10 @@
 """Front-end stage: schema files of every supported syntax, read into the schema IR.
 
-``read_module`` picks the reader by file suffix; ``load_schema`` reads several files and
-resolves them together (they share a namespace through ``Module.name`` references). C headers
-are read together (``c_namespace``: in C all typedef names share one namespace), with the
-preprocessor options and modules of ``c_modules.CHeaderOptions``. Readers are imported only
+``read_module`` picks the reader by file suffix; ``read_modules`` reads several files (the
+resolve stage, ``resolve.load_schema``, resolves them together: they share a namespace
+through ``Module.name`` references). C headers
+are read together (``namespace``: in C all typedef names share one namespace), with the
+preprocessor options and modules of ``modules.CHeaderOptions``. Readers are imported only
 for the formats actually given.
 """
 
@@ -11,22 +12,24 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, List, Optional
 
 from ..errors import SchemaError
-from ..ir.schema import ModuleDecl, Schema, SourceLocation
+from ..ir.schema import ModuleDecl, SourceLocation
+from .source_files import is_header
 
 if TYPE_CHECKING:
-    from .c_modules import CHeaderOptions
+    from .c import CHeaderOptions
 
-__all__ = ["READERS", "read_module", "load_schema", "is_header"]
+__all__ = ["READERS", "read_module", "read_modules", "is_header"]
 
-#: suffix -> (module, function) of the reader; imported lazily.
+#: suffix -> (module, function) of the reader; imported lazily (the module that holds the
+#: reader, not its package's face, so that importing it imports the whole reader).
 READERS = {
-    ".json": ("sarek_layout.frontends.jsontoml", "read_json"),
-    ".toml": ("sarek_layout.frontends.jsontoml", "read_toml"),
-    ".ml": ("sarek_layout.frontends.ocaml", "read_ocaml"),
-    ".h": ("sarek_layout.frontends.cheader", "read_header"),
+    ".json": ("sarek_layout.frontends.jsontoml.reader", "read_json"),
+    ".toml": ("sarek_layout.frontends.jsontoml.reader", "read_toml"),
+    ".ml": ("sarek_layout.frontends.ocaml.reader", "read_ocaml"),
+    ".h": ("sarek_layout.frontends.c.namespace", "read_header"),
 }
 
 
@@ -61,16 +64,11 @@ def _check_regular(path: str) -> None:
         )
 
 
-def is_header(path: str) -> bool:
-    """Whether ``path`` is read as a C header (the ``.h`` reader of ``READERS``)."""
-    return os.path.splitext(path)[1].lower() == ".h"
-
-
-def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = None) -> Schema:
-    """Read and resolve ``paths`` together into one laid-out ``Schema``; the C headers among
-    them are read together, with ``c_headers`` (include folders, macros, modules)."""
-    from .resolve import resolve
-
+def read_modules(paths: Iterable[str],
+                 c_headers: Optional["CHeaderOptions"] = None) -> List[ModuleDecl]:
+    """Read ``paths`` into one ``ModuleDecl`` each, in order (not yet resolved: that is the
+    resolve stage's, ``resolve.load_schema``); the C headers among them are read together,
+    with ``c_headers`` (include folders, macros, modules)."""
     # os.fsdecode: a bytes path (b"x.toml") is read, and named in messages, as its str.
     paths = [os.fsdecode(p) if isinstance(p, bytes) else p for p in paths]
     if not paths:
@@ -83,9 +81,8 @@ def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = No
             modules.append(read_module(p))
             continue
         if header_modules is None:  # all headers at the first one: they share typedef names
-            from .c_modules import CHeaderOptions
-            from .c_namespace import read_headers
+            from .c import CHeaderOptions, read_headers
 
             header_modules = iter(read_headers(headers, c_headers or CHeaderOptions()))
         modules.append(next(header_modules))
-    return resolve(modules)
+    return modules

@@ -1,4 +1,5 @@
-"""Opening the files the readers read: regular files only, and never in a way that blocks.
+"""What every reader shares: opening files (regular files only, never in a way that blocks),
+which files are C headers, and the default module name of a file.
 
 A plain ``open()`` of a FIFO waits for a writer forever, and a device such as ``/dev/zero``
 never ends. Every reader (and the C reader for each header it reads back) opens through
@@ -22,7 +23,8 @@ from ..errors import SchemaError, UsageError
 from ..ir.schema import SourceLocation
 
 __all__ = ["open_regular", "check_regular_file", "read_schema_bytes", "max_input_bytes",
-           "too_large", "MAX_INPUT_ENV", "DEFAULT_MAX_INPUT_MB"]
+           "too_large", "MAX_INPUT_ENV", "DEFAULT_MAX_INPUT_MB", "is_header",
+           "default_module_name"]
 
 #: The environment variable that sets the input cap, in MiB.
 MAX_INPUT_ENV = "SAREK_MAX_INPUT_MB"
@@ -69,6 +71,22 @@ def _mib(n: int) -> str:
         if n >= 1 << shift:
             return f"{n / (1 << shift):.3g} {unit}"
     return f"{n} bytes"
+
+
+#: The suffix of the files the C reader reads (the ``.h`` entry of ``frontends.READERS``).
+HEADER_SUFFIX = ".h"
+
+
+def is_header(path: str) -> bool:
+    """Whether ``path`` is read as a C header (the ``.h`` reader of ``READERS``)."""
+    return os.path.splitext(path)[1].lower() == HEADER_SUFFIX
+
+
+def default_module_name(path: str) -> str:
+    """The file's stem, capitalised as OCaml does (``geometry_lib.toml`` → ``Geometry_lib``):
+    the module of a schema file that names none, in every syntax."""
+    stem = os.path.basename(path).split(".")[0]
+    return stem[:1].upper() + stem[1:]
 
 
 def open_regular(path: str) -> int:

@@ -6,7 +6,7 @@ plans of ``plan``, linear in the schema, and the functions ``fast`` compiles fro
 ``dtype`` imports numpy only when called; ``python_target`` gathers the view of the
 standalone Python module. ``_runtime`` is the code both share: the codecs import it, and every
 generated module carries it verbatim. This stage never imports codegen; codegen reaches the
-python target through a lazy hook (``codegen.targets``).
+python target through a lazy hook (``codegen.target_views``).
 """
 
 from .codec import Codec, DecodeError, EncodeError, codec_of

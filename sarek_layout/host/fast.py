@@ -59,7 +59,7 @@ class _Source:
         self.ns: Dict[str, Any] = {
             "_pack": packer.pack, "_bool": _sarek_bool, "_unit": _sarek_unit, "_NotFast": NotFast,
             "_attribute_classes": _sarek_OBJECTS, "_by_attribute": _sarek_object,
-            "len": len, "dict": dict, "tuple": tuple, "list": list, "bool": bool,
+            **{f.__name__: f for f in (len, dict, tuple, list, bool)},
         }
 
     def temp(self) -> str:

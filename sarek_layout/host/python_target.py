@@ -23,7 +23,7 @@ creates (fields ``from`` and ``from_``) is a ``SchemaError`` naming both. Messag
 declare equal records under one name.
 
 This module gathers names and numbers; the template spells them. It never imports codegen:
-the codegen registry reaches it through a lazy hook (``codegen.targets``), which also hands it
+codegen reaches it through a lazy hook (``codegen.target_views``), which also hands it
 the file name of each module's output, so the two stages have no import cycle.
 """
 

@@ -93,9 +93,9 @@ class HostSchema:
 
     def dtype(self, name: str) -> Any:
         """The numpy structured dtype of ``name`` (needs numpy)."""
-        from .dtype import dtype_of
+        from .dtype import schema_dtype_of
 
-        return dtype_of(self.type(name).elttype)
+        return schema_dtype_of(self.type(name))
 
     def encode(self, name: str, value: object) -> bytes:
         """The bytes of one element: padding zero; ``EncodeError`` names a bad field."""
@@ -169,6 +169,6 @@ def load(*paths: Union[PathLike, Iterable[PathLike]]) -> HostSchema:
     ``load("a.toml", "b.json")`` and ``load(["a.toml", "b.json"])`` are the same; files given
     together may refer to each other's types as ``Module.name``.
     """
-    from ..frontends import load_schema
+    from ..resolve import load_schema
 
     return HostSchema(load_schema(_flatten_paths(paths)))

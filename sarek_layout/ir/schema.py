@@ -5,7 +5,7 @@ Two levels, both immutable:
 * *declarations* (``ModuleDecl`` → ``RecordDecl``/``VariantDecl`` → ``FieldDecl``/``CtorDecl``
   → ``TypeExpr``), exactly as written, each carrying its ``SourceLocation``; front ends
   (JSON/TOML, OCaml, C) build these and nothing else;
-* the *resolved* ``Schema`` (built by ``frontends.resolve``): every type as a ``SchemaType``
+* the *resolved* ``Schema`` (built by ``resolve``): every type as a ``SchemaType``
   with its module, C name, elttype, layout and *member model* (``Member``/``Hole``/``Arm``:
   every member's offset, size, type and place, and every hole), in declaration and in
   dependency order.

@@ -28,6 +28,7 @@ __all__ = [
     "SCALARS",
     "ALIASES",
     "scalar_named",
+    "scalars_where",
     "TRecord",
     "TVariant",
     "TArray",
@@ -49,7 +50,7 @@ class Scalar(ElementType):
     This is the one scalar table of the package: the layout core reads ``size``/``align``,
     the Python host reads ``struct_format`` (``=`` mode), ``numpy`` and ``annotation``, and
     the codecs the integer range. How each target spells a scalar is the target's dialect
-    (``codegen.dialects``). Compare with ``is`` or ``==`` against ``TInt32``…
+    (``targets.dialects``). Compare with ``is`` or ``==`` against ``TInt32``…
     """
 
     name: str
@@ -68,6 +69,40 @@ class Scalar(ElementType):
 
     def __repr__(self) -> str:
         return f"T{self.name.capitalize()}"
+
+    # The predicates every stage asks, derived from the facts above (no module keeps its own
+    # list of scalar names: tests/package/test_package_rules.py).
+
+    @property
+    def is_float(self) -> bool:
+        """A floating-point scalar (float16, float32, float64)."""
+        return self.kind == "float"
+
+    @property
+    def is_unsigned(self) -> bool:
+        """An integer that is stored unsigned (uint8); bool and unit are int32s."""
+        return self.int_range is not None and self.int_range[0] == 0
+
+    @property
+    def is_signed_int(self) -> bool:
+        """Stored as a signed two's-complement integer: int32, int64, bool and unit (which
+        every target stores as an int32), so a C ``int`` or an enum may hold it."""
+        return not self.is_float and not self.is_unsigned
+
+    @property
+    def sub_word(self) -> bool:
+        """Smaller than a 32-bit word: GLSL and WGSL keep it inside one (uint8, float16)."""
+        return self.size < 4
+
+    @property
+    def half_float(self) -> bool:
+        """IEEE 754 binary16: C-family headers hold its bits in 16 unsigned bits."""
+        return self.is_float and self.size == 2
+
+    @property
+    def wide(self) -> bool:
+        """An 8-byte scalar (int64, float64): 8-aligned, 4-aligned inside i386 structs."""
+        return self.size == 8
 
 
 def _int_range(bits: int) -> Tuple[int, int]:
@@ -96,6 +131,11 @@ SCALARS = {s.name: s for s in (TInt32, TInt64, TFloat32, TFloat64, TBool, TUnit,
 #: its PPX marshals a ``float`` record field as 4 bytes (``"float" -> 4 (* GPU float32 *)``)
 #: and upstream's ``test_ir_fields.ml`` pins ``{flt_f : float}`` at 4 bytes; C agrees.
 ALIASES = {"int": TInt32, "float": TFloat32}
+
+
+def scalars_where(predicate) -> "frozenset[str]":
+    """The names of the scalars for which ``predicate(scalar)`` holds (``Scalar.sub_word``…)."""
+    return frozenset(s.name for s in SCALARS.values() if predicate(s))
 
 
 def scalar_named(name: str) -> Optional[Scalar]:

@@ -1,6 +1,6 @@
 """The member model of one resolved type: its members, the holes between them, its arms.
 
-Filled in once, when the schema is resolved (``frontends.resolve`` calls ``members_of``),
+Filled in once, when the schema is resolved (``resolve`` calls ``members_of``),
 from the layout core's placed members and the declaration they came from. Every later
 stage reads it: header views take their padding runs from the holes, explain draws them,
 the host codecs skip them, verify probes the members. Nothing after this module computes an

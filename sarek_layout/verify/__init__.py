@@ -13,7 +13,8 @@ This stage never computes a layout of its own: the expected numbers are the layo
 from __future__ import annotations
 
 from .compare import AGREES, DISAGREES, FAILED, SKIPPED, Difference, StructureProblem, ToolchainResult
-from .drivers import HeaderSet, Measurement, ProbeFailed, driver_for
+from .drivers import HeaderSet, Measurement, ProbeFailed
+from .toolchains import driver_for
 from .probes import Probe, probes_for, probes_for_type
 from .run import VerifyReport, select_toolchains, verify_schema
 
@@ -41,7 +42,7 @@ __all__ = [
 
 def verify_files(schemas, toolchains=None, headers=None) -> VerifyReport:
     """``verify_schema`` on schema files (paths), as ``sarek-layout verify`` does."""
-    from ..frontends import load_schema
+    from ..resolve import load_schema
 
     return verify_schema(load_schema([str(p) for p in schemas]),
                          toolchains=list(toolchains) if toolchains else None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
-from ..toolchains import Toolchain
+from .toolchains import Toolchain
 from .probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
 
 __all__ = [

@@ -20,14 +20,13 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Union
 
 from ..ir.schema import Member, Schema, SchemaType
+from ..ir.types import SCALARS
+from ..targets.naming import arm_name, is_padding
 from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object, shown_name
 
 __all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
 
-PADDING_PREFIX = "_sarek_"
-_FLOATS = ("float32", "float64")
 _INTEGER_ENCODINGS = ("signed", "signed char")
-_UNSIGNED = ("float16", "uint8")
 
 
 @dataclass(frozen=True)
@@ -189,7 +188,7 @@ class _Checker:
         for arm in st.arms:
             if not arm.args:
                 continue
-            name = f"{arm.name}_v"
+            name = arm_name(arm.name)
             wanted.add(name)
             path = f"data.{name}"
             found = arms.get(name)
@@ -257,7 +256,7 @@ def _is_the_argument(arg: Member, t: TypeInfo) -> bool:
 
 
 def _visible(members: Sequence[MemberInfo]) -> List[MemberInfo]:
-    return [m for m in members if not m.name.startswith(PADDING_PREFIX)]
+    return [m for m in members if not is_padding(m.name)]
 
 
 def _named(members: Sequence[MemberInfo]) -> Dict[str, MemberInfo]:
@@ -265,16 +264,17 @@ def _named(members: Sequence[MemberInfo]) -> Dict[str, MemberInfo]:
 
 
 def _scalar_matches(scalar: str, t: TypeInfo) -> bool:
+    s = SCALARS[scalar]
     if t.kind != "base":
         # int32, int64, bool and unit may be a C enum (an int); nothing else is a scalar.
-        return t.kind == "enum" and scalar not in _FLOATS and scalar not in _UNSIGNED
-    if scalar in _FLOATS:
-        return t.encoding == "float"
-    if scalar == "float16":
+        return t.kind == "enum" and s.is_signed_int
+    if s.half_float:
         # Its binary16 bits in 16 unsigned bits (sarek_layout_float16 is a uint16_t), or a
         # compiler's own 2-byte float (_Float16, __fp16, MSL half); the width is checked apart.
         return t.encoding in ("unsigned", "float")
-    if scalar == "uint8":
+    if s.is_float:
+        return t.encoding == "float"
+    if s.is_unsigned:
         return t.encoding in ("unsigned char", "unsigned")
     # int32, int64, and bool and unit (stored as int32_t): a signed integer.
     return t.encoding in _INTEGER_ENCODINGS

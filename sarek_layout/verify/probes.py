@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Sequence
 
 from ..ir.schema import Member, SchemaType
+from ..targets.naming import arm_name
 
 __all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "probes_for_type", "probes_for",
            "with_nested_records"]
@@ -73,7 +74,7 @@ def probes_for_type(st: SchemaType) -> List[Probe]:
     for arm in st.arms:
         if not arm.args:
             continue
-        name = f"data.{arm.name}_v"
+        name = f"data.{arm_name(arm.name)}"
         if len(arm.args) == 1:  # the argument is the arm itself (SPEC §4, as Sarek emits)
             _member(c, name, arm.args[0], out)
             continue

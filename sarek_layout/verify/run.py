@@ -13,7 +13,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import SchemaError, ToolchainMissing, UsageError
 from ..ir.schema import Schema, SchemaType
-from ..toolchains import TOOLCHAINS, Toolchain
+from ..targets.registry import WORD_TARGETS
+from .toolchains import TOOLCHAINS, Toolchain, driver_for
 from .compare import (
     AGREES,
     DISAGREES,
@@ -24,7 +25,7 @@ from .compare import (
     differences,
     format_report,
 )
-from .drivers import HeaderSet, ProbeFailed, driver_for
+from .drivers import HeaderSet, ProbeFailed
 from .headers import check_header_name
 from .tools import memory_limit_mb, timeout_seconds
 from .probes import Probe, probes_for
@@ -92,10 +93,6 @@ def select_toolchains(
     return chosen, False
 
 
-#: Targets that keep every type in 32-bit words and refuse what cannot be (GLSL, WGSL).
-_WORD_TARGETS = ("glsl", "wgsl")
-
-
 def rendered_headers(schema: Schema, targets: Sequence[str]
                      ) -> Tuple[Dict[str, HeaderSet], Dict[str, SchemaError]]:
     """The headers ``generate`` would write now, grouped by target, and why each target that
@@ -107,10 +104,10 @@ def rendered_headers(schema: Schema, targets: Sequence[str]
     wanted = list(dict.fromkeys(targets))
     # The C-family targets in one call, so that the views they share are built once; each
     # word target alone, so that its refusal leaves the others.
-    c_family = [t for t in wanted if t not in _WORD_TARGETS]
+    c_family = [t for t in wanted if t not in WORD_TARGETS]
     files = render_headers(schema, c_family) if c_family else []
     refused: Dict[str, SchemaError] = {}
-    for target in (t for t in wanted if t in _WORD_TARGETS):
+    for target in (t for t in wanted if t in WORD_TARGETS):
         try:
             files += render_headers(schema, [target])
         except SchemaError as e:

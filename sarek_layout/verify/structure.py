@@ -1,6 +1,6 @@
 """The structural check of a header someone wrote (or committed), before any compiler runs.
 
-The header is read by the one C reader ``import-c`` uses too (``frontends.c_reader``: the
+The header is read by the one C reader ``import-c`` uses too (``frontends.c``: the
 bundled fake libc, one preprocessor run with the target's own macros, pycparser, one way of
 spelling member types). Unlike ``import-c``, which stops at the first problem, the check
 collects them all. Every schema type must be
@@ -24,7 +24,7 @@ type that contains such a type, so that one broken record does not cost the othe
 their numbers.
 
 The preprocessor works on the same copies of the headers the compilers see, in a
-``headers.CompileFolder``, under ``c_preprocess``'s bounds (no device or FIFO opened, time,
+``headers.CompileFolder``, under the C reader's preprocessor bounds (no device or FIFO opened, time,
 memory), and the preprocessed text it may hand to pycparser is bounded too (pycparser reads
 about 0.3 MB/s).
 """
@@ -35,11 +35,12 @@ import os
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..errors import SchemaError, UsageError
-from ..frontends.c_extensions import scan_extensions
-from ..frontends.c_preprocess import preprocess
-from ..frontends.c_reader import SCALAR_SPELLINGS, CDeclarations, parse, spellings_of
+from ..frontends.c import CDeclarations, parse, preprocessed, spellings_of
 from ..ir.schema import NamedType, SchemaType, SourceLocation, c_name_of
 from ..ir.types import Scalar, TRecord
+from ..targets.naming import arm_name, is_padding
+from ..targets.registry import HEADER_SUFFIXES, TARGETS
+from ..targets.spellings import NEAR_MISS_SCALARS
 from .compare import StructureProblem
 from .headers import CompileFolder, HeaderSet, shown
 from .tools import timeout_seconds
@@ -49,30 +50,6 @@ __all__ = ["check_headers", "check_header_set", "target_of_header", "HEADER_SUFF
 
 #: The most preprocessed text the check parses (about two minutes of pycparser).
 MAX_PREPROCESSED = 32 << 20
-
-#: Header suffix -> target whose toolchains compile it.
-HEADER_SUFFIXES = {
-    ".h": "c", ".hh": "c", ".hpp": "c", ".hxx": "c",
-    ".cuh": "cuda", ".cu": "cuda",
-    ".clh": "opencl", ".cl": "opencl",
-}
-
-PADDING_PREFIX = "_sarek_"
-
-#: Near misses worth explaining: (target, what the header says) -> why it is wrong.
-_WHY = {
-    ("c", "long"): "long is 4 bytes on i386 and armhf",
-    ("cuda", "long"): "long is 4 bytes on 32-bit hosts",
-    ("opencl", "long long"): "long long is 16 bytes in OpenCL C",
-    ("c", "_Bool"): "C bool is 1 byte, a Sarek bool is 4",
-    ("cuda", "_Bool"): "C++ bool is 1 byte, a Sarek bool is 4",
-    ("opencl", "_Bool"): "OpenCL C bool has no storable size",
-    **{(target, bits): "16 unsigned bits do not say they are a float16's"
-       for target, bits in (("c", "uint16_t"), ("cuda", "uint16_t"), ("opencl", "ushort"),
-                            ("c", "unsigned short"), ("cuda", "unsigned short"),
-                            ("opencl", "unsigned short"))},
-}
-
 
 def target_of_header(path: str) -> str:
     """``c``, ``cuda`` or ``opencl`` from the header's suffix (``UsageError`` otherwise)."""
@@ -123,7 +100,7 @@ def _readable_error(e: SchemaError, readable: Callable[[str], str]) -> SchemaErr
 
 
 def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
-    """Preprocess and parse every header with the one C reader (``frontends.c_reader``), as
+    """Preprocess and parse every header with the one C reader (``frontends.c``'s face), as
     the target's compilers see it (``SchemaError`` with the place for bad C). Layout
     attributes are taken out for the parser and left to the compilers, who measure them."""
     texts = []
@@ -133,11 +110,10 @@ def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
         for name in headers.includes:
             path = folder.absolute(folder.header(name))
             try:
-                pre = preprocess(path, include_dirs, target=target, max_output=MAX_PREPROCESSED,
-                                 wall_seconds=timeout_seconds())
+                text = preprocessed(path, include_dirs, target, MAX_PREPROCESSED,
+                                    timeout_seconds())
             except SchemaError as e:
                 raise _readable_error(e, folder.readable) from None
-            text, _ = scan_extensions(pre.text)
             texts.append((path, text))
         for path, text in texts:
             try:
@@ -156,7 +132,7 @@ def _members(body) -> List[object]:
     from pycparser import c_ast
 
     return [d for d in (body.decls or []) if isinstance(d, c_ast.Decl)
-            and d.name is not None and not d.name.startswith(PADDING_PREFIX)]
+            and d.name is not None and not is_padding(d.name)]
 
 
 # --- the check -------------------------------------------------------------------------------
@@ -178,7 +154,7 @@ class _Checker:
                  where_missing: str) -> None:
         self.parsed = parsed
         self.target = target
-        self.accepted = SCALAR_SPELLINGS[target]
+        self.accepted = TARGETS[target].read_spellings
         self.all_accepted = spellings_of(target)
         self.by_name = by_name
         self.problems: List[StructureProblem] = []
@@ -272,7 +248,7 @@ class _Checker:
     def check_variant(self, st: SchemaType, body, place: str) -> None:
         c = st.c_name
         ctors = st.elttype.ctors  # type: ignore[union-attr]
-        arms = [(f"{name}_v", [(f"_{i}", a, _declared_c_name(st, e))
+        arms = [(arm_name(name), [(f"_{i}", a, _declared_c_name(st, e))
                                for i, (a, e) in enumerate(zip(args, decl.args))])
                 for (name, args), decl in zip(ctors, st.decl.ctors) if args]  # type: ignore[union-attr]
         from ..ir.types import TInt32
@@ -356,8 +332,8 @@ class _Checker:
         if isinstance(t, Scalar):
             if spelled.kind == "scalar" and spelled.text in self.accepted[t.name]:
                 return
-            why = _WHY.get((self.target, spelled.text)) \
-                if t.name not in ("float32", "float64", "uint8") else None
+            why = TARGETS[self.target].near_misses.get(spelled.text) \
+                if t.name in NEAR_MISS_SCALARS else None
             write = f"write {self.accepted[t.name][0]}"
             hint = f" ({why}: {write})" if why else f" ({write})"
             self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says {t.name}{hint}")

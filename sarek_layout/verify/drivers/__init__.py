@@ -2,7 +2,8 @@
 the numbers the real compiler computed.
 
 One interface for all of them: ``Driver.measure(headers, probes) -> Measurement``. A driver
-knows its toolchain (name, availability with an install hint, from ``toolchains``) and how to
+knows its toolchain (name, availability with an install hint, from ``verify.toolchains``,
+which hands it in: no driver imports the registry) and how to
 spell a probe in its language: ``offsetof``/``_Alignof`` in C, ``alignof`` in C++ and nvcc,
 ``__INTADDR__`` under NVRTC, ``__builtin_offsetof``/``__alignof__`` in OpenCL C. Every driver
 makes exactly one compiler invocation (or one program build) for the whole probe list; only
@@ -25,20 +26,22 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ...errors import SarekLayoutError
-from ...toolchains import Toolchain, get as get_toolchain
 from ..headers import CompileFolder, HeaderSet
 from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
 from ..tools import ToolRun
+from ...targets.registry import PROBE_DIALECTS
+
+if TYPE_CHECKING:  # the registry (verify.toolchains) sits above its drivers
+    from ..toolchains import Toolchain
 
 __all__ = [
     "HeaderSet",
     "Measurement",
     "ProbeFailed",
     "Driver",
-    "driver_for",
     "expression",
     "DIALECTS",
     "tool_failure",
@@ -78,14 +81,9 @@ class ProbeFailed(SarekLayoutError):
 
 # --- spelling probes -------------------------------------------------------------------------
 
-#: dialect -> (alignment operator, offsetof spelling as a format with {t} and {m}).
-DIALECTS: Dict[str, Tuple[str, str]] = {
-    "c": ("_Alignof({t})", "offsetof({t}, {m})"),
-    "c++": ("alignof({t})", "offsetof({t}, {m})"),
-    # NVRTC has no <stddef.h>; __builtin_offsetof only exists from 13.x (TOOLCHAINS.md).
-    "nvrtc": ("alignof({t})", "((unsigned long long)__INTADDR__(&((({t} *)0)->{m})))"),
-    "opencl": ("__alignof__({t})", "__builtin_offsetof({t}, {m})"),
-}
+#: dialect -> (alignment operator, offsetof spelling as a format with {t} and {m}): the
+#: targets' probe dialects (``targets.registry.PROBE_DIALECTS``).
+DIALECTS: Dict[str, Tuple[str, str]] = PROBE_DIALECTS
 
 
 def expression(probe: Probe, dialect: str) -> str:
@@ -200,10 +198,3 @@ class Driver:
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         raise NotImplementedError
-
-
-def driver_for(name: str) -> Driver:
-    """The driver of toolchain ``name``, as its registry entry names it (``KeyError`` for an
-    unknown name)."""
-    tc = get_toolchain(name)
-    return tc.driver_class()(tc)

@@ -9,7 +9,7 @@ nvcc registers every device variable with the runtime in the host stub, which is
 NVRTC compiles the same table from a source held in memory, the headers found through its
 include paths (NVRTC has no libc headers; the ``cuda`` header target supplies its own
 fixed-width types under ``__CUDACC_RTC__``), and the table is read from the returned PTX.
-The library is loaded with ctypes from wherever ``toolchains.nvrtc_library`` found it, so the
+The library is loaded with ctypes from wherever ``drivers.nvrtc.nvrtc_library`` found it, so the
 package never requires it, and in a child process (``tools.run_child``): NVRTC reads
 included files itself, and one that never ends (a FIFO) must not hang sarek-layout.
 
@@ -24,7 +24,7 @@ import os
 import re
 from typing import List, Sequence, Tuple
 
-from ...toolchains import nvrtc_library
+from .nvrtc import nvrtc_library
 from ..headers import CompileFolder
 from ..probes import Probe
 from ..tools import run_child, run_tool

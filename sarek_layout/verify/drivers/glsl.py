@@ -53,7 +53,7 @@ def compile_glsl(who: str, source: str, headers: HeaderSet, argv: Sequence[str] 
 
 
 def _arm(c_type: str, ctor: str) -> str:
-    from ...codegen.shader_views import arm_struct_name
+    from ...targets.naming import arm_struct_name
 
     return arm_struct_name(c_type, ctor)
 
@@ -94,8 +94,8 @@ class GlslangDriver(Driver):
     """glslang + spirv-cross reflection (no device needed)."""
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
-        from ...codegen.dialects import GLSL
-        from ...codegen.shader_views import escape
+        from ...targets.dialects import GLSL
+        from ...targets.naming import escape
 
         who = self.toolchain.display
         start = time.perf_counter()

@@ -33,17 +33,19 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
+from ...ir.types import scalars_where
+from ...targets.naming import PACKED_PREFIX, PAD_MEMBER, VALUE_PARAM
 from . import HeaderSet, ProbeFailed
 
 __all__ = ["lay_out", "ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
            "parse_structs", "parse_accessors", "PADDING", "SMALL_SCALARS", "below_a_word",
            "PROBES_PER_SHADER", "measure_in_batches"]
 
-PADDING = "_sarek_pad"
-#: Members of 32-bit words that hold scalars smaller than a word.
-PACKED = "_sarek_bytes"
+#: Explicit padding members and the 32-bit words that hold scalars smaller than a word.
+PADDING = PAD_MEMBER
+PACKED = PACKED_PREFIX
 #: The scalars smaller than a word, which GLSL and WGSL keep inside words.
-SMALL_SCALARS = frozenset({"uint8", "float16"})
+SMALL_SCALARS = scalars_where(lambda s: s.sub_word)
 
 
 def lay_out(headers: HeaderSet, folder: str) -> List[str]:
@@ -75,7 +77,7 @@ GLSL_PROBE = ProbeLanguage(
     name="glsl",
     struct_re=re.compile(r"^struct\s+(\w+)\s*\{(.*?)\};", re.S | re.M),
     member_re=re.compile(r"^\s*(\w+)\s+(\w+)\s*(?:\[(\d+)\])?\s*;\s*$", re.M),
-    accessor_re=re.compile(r"^(\w+)\s+(\w+)\((\w+)\s+_sarek_v\)\s*$", re.M),
+    accessor_re=re.compile(rf"^(\w+)\s+(\w+)\((\w+)\s+{VALUE_PARAM}\)\s*$", re.M),
     scalar_bits={"int": "uvec2(uint(_sarek_x))", "uint": "uvec2(_sarek_x)",
                  "float": "uvec2(floatBitsToUint(_sarek_x))", "double": "unpackDouble2x32(_sarek_x)",
                  "int64_t": "unpackUint2x32(uint64_t(_sarek_x))", "uvec2": "_sarek_x"},
@@ -88,7 +90,7 @@ WGSL_PROBE = ProbeLanguage(
     struct_re=re.compile(r"^struct\s+(\w+)\s*\{(.*?)^\}", re.S | re.M),
     member_re=re.compile(r"^\s*(\w+)\s*:\s*(?:array<\s*([\w<>]+)\s*,\s*(\d+)\s*>|([\w<>]+))\s*,?\s*$",
                          re.M),
-    accessor_re=re.compile(r"^fn\s+(\w+)\(_sarek_v:\s*(\w+)\)\s*->\s*([\w<>]+)\s*\{", re.M),
+    accessor_re=re.compile(rf"^fn\s+(\w+)\({VALUE_PARAM}:\s*(\w+)\)\s*->\s*([\w<>]+)\s*\{{", re.M),
     scalar_bits={"i32": "vec2<u32>(bitcast<u32>(_sarek_x))", "u32": "vec2<u32>(_sarek_x)",
                  "f32": "vec2<u32>(bitcast<u32>(_sarek_x))", "vec2<u32>": "_sarek_x"},
     scalar_size={"i32": 4, "u32": 4, "f32": 4, "vec2<u32>": 8},
@@ -160,8 +162,8 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
     name the target emits; default: the target dialect's escaping). When ``probes`` is a batch
     of a longer list, ``arms`` is ``arm_shapes`` of that list (a constructor's probes may fall
     in two batches)."""
-    from ...codegen import dialects
-    from ...codegen.shader_views import accessor_name, escape as escape_name, field_accessor_name
+    from ...targets import dialects
+    from ...targets.naming import accessor_name, ctor_of_arm, escape as escape_name, field_accessor_name
 
     dialect = dialects.GLSL if lang.name == "glsl" else dialects.WGSL
     esc = escape or (lambda n: escape_name(n, dialect))
@@ -240,7 +242,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
             mt, _ = member_type(t, "data")
             expr, et = elem + ".data[0]", mt
         elif parts[0] == "data" and len(parts) == 3:
-            ctor = parts[1][:-2] if parts[1].endswith("_v") else parts[1]
+            ctor = ctor_of_arm(parts[1]) or parts[1]
             index = int(parts[2].lstrip("_"))
             name = esc(accessor_name(t, ctor, index, arity[(p.c_type, parts[1])]))
             if name not in accessors:

@@ -16,14 +16,16 @@ value K - 1), one clang invocation for all of them.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
 import tempfile
 from typing import List, Sequence, Tuple
 
-from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
-from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, with_assertion_fallback
+from ..probes import Probe
+from . import (Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression,
+               with_assertion_fallback)
 from .gpu_probes import lay_out
 
 __all__ = ["METAL_SHIM", "METAL_PROXY_ARGS", "MetalProxyDriver", "metal_expression"]
@@ -45,20 +47,14 @@ _IR = re.compile(r"^@sarek_probe_(\d+)\s*=.*?\[(\d+) x i8\]", re.M)
 
 
 def metal_expression(p: Probe) -> str:
-    from ...codegen.dialects import METAL
-    from ...codegen.shader_views import escape
+    """``p`` in the Metal probe dialect (``targets.registry.PROBE_DIALECTS``), its names
+    escaped as the Metal header emits them."""
+    from ...targets.dialects import METAL
+    from ...targets.naming import escape
 
     t = escape(p.c_type, METAL)
     m = ".".join(escape(part, METAL) for part in p.member.split(".")) if p.member else ""
-    if p.quantity == SIZE:
-        return f"sizeof({t})"
-    if p.quantity == ALIGN:
-        return f"alignof({t})"
-    if p.quantity == OFFSET:
-        return f"__builtin_offsetof({t}, {m})"
-    if p.quantity == MEMBER_SIZE:
-        return f"sizeof((({t} *)0)->{m})"
-    raise ValueError(p.quantity)
+    return expression(dataclasses.replace(p, c_type=t, member=m), "metal")
 
 
 class MetalProxyDriver(Driver):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...ir.schema import Member, SchemaType
+from ...targets.spellings import SHADER_READ
 from .reader import MemberDecl, StructDecl
 from .source import GLSL, METAL, WGSL
 
@@ -71,7 +72,7 @@ class Expected:
 
 def expected_structs(types: Sequence[SchemaType]) -> Dict[str, Expected]:
     """C name -> what a struct of that name must be, for ``types`` and their arm structs."""
-    from ...codegen.shader_views import arm_struct_name
+    from ...targets.naming import arm_struct_name
 
     out: Dict[str, Expected] = {}
     for t in types:
@@ -105,23 +106,9 @@ def is_padding(name: str) -> bool:
 VEC3 = re.compile(r"(?:[biud]?vec3|vec3<\w+>|vec3[fhiu]|(?:simd_|vector_)?(?:float|int|uint|half|"
                   r"short|ushort|char|uchar|bool)3)\Z")
 
-#: language -> schema scalar -> (the spelling to write, the spellings accepted).
-_SCALARS: Dict[str, Dict[str, Tuple[str, Tuple[str, ...]]]] = {
-    GLSL: {"int32": ("int", ("int", "int32_t")), "int64": ("int64_t", ("int64_t",)),
-           "float32": ("float", ("float", "float32_t")),
-           "float64": ("double", ("double", "float64_t")),
-           "bool": ("int", ("int", "uint")), "unit": ("int", ("int", "uint")),
-           "uint8": ("uint8_t", ("uint8_t",)), "float16": ("float16_t", ("float16_t",))},
-    WGSL: {"int32": ("i32", ("i32",)), "int64": ("vec2<u32>", ("vec2<u32>", "vec2u")),
-           "float32": ("f32", ("f32",)), "float64": ("vec2<u32>", ("vec2<u32>", "vec2u")),
-           "bool": ("i32", ("i32", "u32")), "unit": ("i32", ("i32", "u32")),
-           "float16": ("f16", ("f16",)), "uint8": ("u32", ())},
-    METAL: {"int32": ("int", ("int", "int32_t")), "int64": ("long", ("long", "int64_t")),
-            "float32": ("float", ("float",)), "float64": ("uint2", ("uint2",)),
-            "bool": ("int", ("int", "uint")), "unit": ("int", ("int", "uint")),
-            "uint8": ("uchar", ("uchar", "uint8_t", "unsigned char")),
-            "float16": ("half", ("half",))},
-}
+#: language -> schema scalar -> (the spelling to write, the spellings accepted): the read
+#: spellings of hand-written shaders (``targets.spellings.SHADER_READ``).
+_SCALARS = SHADER_READ
 
 _BYTES = {"float": 4, "double": 8, "f32": 4, "f16": 2, "half": 2, "int": 4, "uint": 4,
           "i32": 4, "u32": 4, "long": 8, "int64_t": 8, "uint64_t": 8, "float32_t": 4,
@@ -186,7 +173,7 @@ def _write(lang: str, type_: str, name: str) -> str:
 def compare_struct(lang: str, exp: Expected, decl: StructDecl, got: Measured,
                    tool: str) -> List[Problem]:
     """Every difference between ``decl`` (laid out as ``got`` by ``tool``) and ``exp``."""
-    from ...codegen.shader_views import escape
+    from ...targets.naming import escape
 
     dialect = _dialect(lang)
     problems: List[Problem] = []
@@ -259,10 +246,8 @@ def compare_struct(lang: str, exp: Expected, decl: StructDecl, got: Measured,
 
 def _dialect(lang: str):
     """The target dialect of ``lang`` (how the generated shaders escape reserved names)."""
-    try:
-        from ...codegen import dialects
-    except ImportError:  # the package layout of branch h20-rooms: targets/dialects.py
-        from ...targets import dialects  # type: ignore  # (not on this branch yet)
+    from ...targets import dialects
+
     return {GLSL: dialects.GLSL, WGSL: dialects.WGSL, METAL: dialects.METAL}[lang]
 
 

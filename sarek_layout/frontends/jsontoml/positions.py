@@ -1,0 +1,387 @@
+"""Source positions of the values in a JSON or TOML document, computed only when needed.
+
+The standard library parsers (``json``, ``tomllib``) are fast and strict but forget where
+values were. The schema readers keep, for every declaration, the *path* of its value
+(``("types", 2, "fields", 0, 1)``); when an error must be printed, ``Positions`` scans the
+already-validated text for that one path and gives its ``(line, col)``, or that of its
+nearest ancestor when the path itself is not in the text.
+
+A scan is one pass over the text, iterative, and keeps only the containers open around the
+place it is at (whether each lies on the path asked for), never a table of every value: a
+document of a million values nested a thousand levels deep costs no more memory than a
+flat one. An error asks for one or two paths, so a scan per question is cheap.
+``json_duplicate_key`` finds the place of the first key an object repeats.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Dict, List, Optional, Set, Tuple, Union
+
+__all__ = ["Positions", "json_positions", "toml_positions", "json_duplicate_key"]
+
+PathKey = Tuple[Union[str, int], ...]
+
+
+def _line_col(text: str, offset: int) -> Tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+class Positions:
+    """Path → ``(line, col)``; a path not in the text falls back to its nearest ancestor."""
+
+    def __init__(self, text: str, find: Callable[[str, PathKey], int]) -> None:
+        self._text = text
+        self._find = find  # (text, path) -> offset of the path or of its nearest ancestor
+        self._known: Dict[PathKey, Tuple[int, int]] = {}
+
+    def __call__(self, path: PathKey) -> Tuple[int, int]:
+        path = tuple(path)
+        if path not in self._known:
+            self._known[path] = _line_col(self._text, self._find(self._text, path))
+        return self._known[path]
+
+
+class _Nearest:
+    """The deepest place on the path asked for seen so far (first occurrence wins)."""
+
+    __slots__ = ("target", "depth", "offset")
+
+    def __init__(self, target: PathKey) -> None:
+        self.target = target
+        self.depth = -1  # nothing seen yet: the start of the text
+        self.offset = 0
+
+    def on_path(self, depth: int, key: Union[str, int]) -> bool:
+        """Whether the child ``key`` of a container on the path (at ``depth``) is on it."""
+        return depth < len(self.target) and _same_key(self.target[depth], key)
+
+    def seen(self, depth: int, offset: int) -> bool:
+        """Note a value on the path at ``depth``; True when it is the path itself."""
+        if depth > self.depth:
+            self.depth, self.offset = depth, offset
+        return depth == len(self.target)
+
+
+def _same_key(a: Union[str, int], b: Union[str, int]) -> bool:
+    return type(a) is type(b) and a == b
+
+
+# --- JSON ------------------------------------------------------------------------------------
+
+_JSON_TOKEN = re.compile(
+    r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<punct>[{}\[\]:,])|(?P<lit>[^\s{}\[\]:,"]+))', re.S
+)
+
+
+def json_positions(text: str) -> Positions:
+    """Positions of the values of a well-formed JSON document, by path."""
+    return Positions(text, _json_find)
+
+
+def _json_find(text: str, target: PathKey) -> int:
+    import json
+
+    nearest = _Nearest(target)
+    # Open containers: [is an object, on the path, next array index, pending object key]
+    stack: List[list] = []
+    expect_key = False
+    pos = 0
+    while pos < len(text):
+        m = _JSON_TOKEN.match(text, pos)
+        if m is None or m.lastgroup is None:
+            break
+        group = m.lastgroup
+        tok = m.group(group)
+        start = m.start(group)
+        pos = m.end()
+        if group == "punct" and tok in "]}":
+            stack.pop()
+            expect_key = False
+            if not stack:
+                break
+            continue
+        if group == "punct" and tok == ",":
+            expect_key = bool(stack) and stack[-1][0]
+            continue
+        if group == "punct" and tok == ":":
+            continue
+        if expect_key and group == "str":
+            if stack[-1][1]:  # keys matter only on the path
+                stack[-1][3] = json.loads(tok)
+            expect_key = False
+            continue
+        # A value starts here: is it on the path?
+        if not stack:
+            on_path = True
+        else:
+            frame = stack[-1]
+            if frame[0]:
+                key: Union[str, int] = frame[3]
+            else:
+                key = frame[2]
+                frame[2] += 1
+            on_path = frame[1] and nearest.on_path(len(stack) - 1, key)
+        if on_path and nearest.seen(len(stack), start):
+            return start
+        if tok == "{":
+            stack.append([True, on_path, 0, None])
+            expect_key = True
+        elif tok == "[":
+            stack.append([False, on_path, 0, None])
+        elif not stack:
+            break
+    return nearest.offset
+
+
+def json_duplicate_key(text: str) -> Optional[Tuple[str, Tuple[int, int]]]:
+    """The first key that an object of the (well-formed) JSON ``text`` repeats, and the
+    ``(line, col)`` of its second occurrence; None when there is none."""
+    import json
+
+    # Each frame: the keys seen so far in an object, or None for an array.
+    stack: List[Optional[Set[str]]] = []
+    expect_key = False
+    pos = 0
+    while pos < len(text):
+        m = _JSON_TOKEN.match(text, pos)
+        if m is None or m.lastgroup is None:
+            break
+        tok = m.group(m.lastgroup)
+        pos = m.end()
+        if m.lastgroup == "punct":
+            if tok == "{":
+                stack.append(set())
+                expect_key = True
+            elif tok == "[":
+                stack.append(None)
+            elif tok in "]}":
+                stack.pop()
+                expect_key = False
+                if not stack:
+                    break
+            elif tok == ",":
+                expect_key = bool(stack) and stack[-1] is not None
+            continue
+        if expect_key and m.lastgroup == "str":
+            key = json.loads(tok)
+            seen = stack[-1]
+            if seen is not None and key in seen:
+                return key, _line_col(text, m.start(m.lastgroup))
+            if seen is not None:
+                seen.add(key)
+            expect_key = False
+    return None
+
+
+# --- TOML ------------------------------------------------------------------------------------
+
+_TOML_TOKEN = re.compile(
+    r"""[ \t]*(?:
+      (?P<comment>\#[^\n]*)
+    | (?P<newline>\r?\n)
+    | (?P<mlstr>\"\"\"(?:[^\\]|\\.)*?\"\"\"\"{0,2}|'''.*?''''{0,2})
+    | (?P<str>"(?:[^"\\\n]|\\.)*"|'[^'\n]*')
+    | (?P<punct>[\[\]{}=,.])
+    | (?P<bare>[A-Za-z0-9_+\-:.]+)
+    )""",
+    re.S | re.X,
+)
+
+_Token = Tuple[str, str, int]  # (kind, text, offset)
+
+
+class _TomlTokens:
+    """The tokens of a TOML text, one at a time (comments dropped): nothing is kept."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.next: Optional[_Token] = None
+        self.take()
+
+    def take(self) -> Optional[_Token]:
+        """The current token, moving on to the next one."""
+        current = self.next
+        text = self.text
+        self.next = None
+        while self.pos < len(text):
+            m = _TOML_TOKEN.match(text, self.pos)
+            if m is None or m.end() == self.pos:
+                self.pos += 1  # whitespace the pattern did not take (e.g. a stray '\r')
+                continue
+            self.pos = m.end()
+            if m.lastgroup != "comment":
+                self.next = (m.lastgroup, m.group(m.lastgroup), m.start(m.lastgroup))  # type: ignore[arg-type]
+                break
+        return current
+
+
+def _toml_keys(tok: str) -> List[str]:
+    """The key parts of one token: a quoted key is one part, a bare ``a.b`` is two."""
+    if tok.startswith('"'):
+        import json
+
+        return [json.loads(tok)]
+    if tok.startswith("'"):
+        return [tok[1:-1]]
+    return [part for part in tok.split(".") if part]
+
+
+def toml_positions(text: str) -> Positions:
+    """Positions of the values (and table headers) of a well-formed TOML document, by path.
+
+    Array-of-tables headers (``[[types]]``) count their elements, so ``[[types]]`` number
+    three maps to the path ``("types", 2)``, matching what ``tomllib`` returns.
+    """
+    return Positions(text, _toml_find)
+
+
+class _Found(Exception):
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+
+def _toml_find(text: str, target: PathKey) -> int:
+    nearest = _Nearest(target)
+
+    def note(path: PathKey, offset: int) -> None:
+        """A place with a (short, fully known) path: on the path asked for?"""
+        depth = 0
+        while depth < len(path) and nearest.on_path(depth, path[depth]):
+            depth += 1
+        if depth == len(path) and nearest.seen(depth, offset):
+            raise _Found(offset)
+
+    aot_count: Dict[Tuple[str, ...], int] = {}
+    tokens = _TomlTokens(text)
+
+    def header_path(keys: List[str]) -> PathKey:
+        path: List[Union[str, int]] = []
+        for i in range(len(keys)):
+            path.append(keys[i])
+            plain = tuple(keys[: i + 1])
+            if plain in aot_count and i < len(keys) - 1:
+                path.append(aot_count[plain] - 1)
+        return tuple(path)
+
+    table: PathKey = ()
+    try:
+        while tokens.next is not None:
+            kind, tok, start = tokens.next
+            if kind == "newline":
+                tokens.take()
+                continue
+            if kind == "punct" and tok == "[":
+                # A table header; ``[[`` (two adjacent brackets) opens an array of tables.
+                array_of_tables = text.startswith("[", start + 1)
+                tokens.take()
+                if array_of_tables:
+                    tokens.take()
+                keys: List[str] = []
+                while tokens.next is not None and tokens.next[1] != "]":
+                    if tokens.next[0] in ("str", "bare"):
+                        keys.extend(_toml_keys(tokens.next[1]))
+                    tokens.take()
+                tokens.take()
+                if array_of_tables:
+                    tokens.take()
+                    plain = tuple(keys)
+                    aot_count[plain] = aot_count.get(plain, 0) + 1
+                    table = header_path(keys) + (aot_count[plain] - 1,)
+                else:
+                    table = header_path(keys)
+                note(table, start)
+                continue
+            _toml_key_value(tokens, table, note, nearest)
+    except _Found as found:
+        return found.offset
+    return nearest.offset
+
+
+def _toml_key_value(tokens: _TomlTokens, base: PathKey, note, nearest: _Nearest) -> None:
+    """Consume ``key = value`` at the current token."""
+    keys: List[str] = []
+    key_start = tokens.next[2] if tokens.next is not None else 0
+    while tokens.next is not None and not (tokens.next[0] == "punct" and tokens.next[1] == "="):
+        if tokens.next[0] in ("str", "bare"):
+            keys.extend(_toml_keys(tokens.next[1]))
+        tokens.take()
+    tokens.take()  # '='
+    # ``a.b.c = 1`` defines the tables a and a.b too: they are where the key starts.
+    for k in range(1, len(keys)):
+        note(base + tuple(keys[:k]), key_start)
+    _toml_value(tokens, base + tuple(keys), note, nearest)
+
+
+def _toml_value(tokens: _TomlTokens, path: PathKey, note, nearest: _Nearest) -> None:
+    """Consume one value (arrays and inline tables iteratively, however deep)."""
+    # Open containers: [depth, on the path, is an inline table, next array index]
+    stack: List[list] = []
+    while tokens.next is not None:
+        kind, tok, start = tokens.next
+        if stack and (kind == "newline" or (kind == "punct" and tok == ",")):
+            tokens.take()
+            continue
+        if stack and kind == "punct" and tok in ("]", "}"):
+            stack.pop()
+            tokens.take()
+            if not stack:
+                return
+            continue
+        if not stack:
+            depth = len(path)
+            note(path, start)
+            on_path = _is_prefix(path, nearest)
+        elif stack[-1][2]:
+            entry = _inline_table_entry(tokens, stack[-1], nearest)
+            if entry is None:
+                return
+            kind, tok, start, depth, on_path = entry
+        else:
+            depth, on_path = _array_element(stack[-1], start, nearest)
+        tokens.take()
+        if kind == "punct" and tok == "[":
+            stack.append([depth, on_path, False, 0])
+        elif kind == "punct" and tok == "{":
+            stack.append([depth, on_path, True, 0])
+        elif not stack:
+            return
+
+
+def _inline_table_entry(tokens: _TomlTokens, frame: list, nearest: _Nearest):
+    """``key = value`` inside an inline table: the key's parts consumed, one level each; the
+    value's token with its depth and whether it is on the path (``None`` at the end)."""
+    keys = []
+    while tokens.next is not None and not (tokens.next[0] == "punct" and tokens.next[1] == "="):
+        if tokens.next[0] in ("str", "bare"):
+            keys.extend(_toml_keys(tokens.next[1]))
+        tokens.take()
+    tokens.take()
+    if tokens.next is None:
+        return None
+    kind, tok, start = tokens.next
+    depth, on_path = frame[0], frame[1]
+    for key in keys:
+        on_path = on_path and nearest.on_path(depth, key)
+        depth += 1
+    if on_path and nearest.seen(depth, start):
+        raise _Found(start)
+    return kind, tok, start, depth, on_path
+
+
+def _array_element(frame: list, start, nearest: _Nearest):
+    """The next element of an array: its depth and whether it is on the path."""
+    depth = frame[0]
+    on_path = frame[1] and nearest.on_path(depth, frame[3])
+    frame[3] += 1
+    depth += 1
+    if on_path and nearest.seen(depth, start):
+        raise _Found(start)
+    return depth, on_path
+
+
+def _is_prefix(path: PathKey, nearest: _Nearest) -> bool:
+    target = nearest.target
+    return len(path) <= len(target) and all(_same_key(a, b) for a, b in zip(path, target))

@@ -1,0 +1,550 @@
+"""Resolve stage: from declarations to a resolved, laid-out ``Schema``, the checks every
+front end shares.
+
+Front ends only parse. Everything SPEC §3 refuses that does not depend on the input syntax is
+decided here, once, in a fixed order so that the same input always gives the same first
+error: names (identifiers, keywords, duplicates), references (unknown types,
+unknown module), recursion, nesting depth, C-name collisions, and finally the layout rules.
+
+Every refusal of a type is collected, not only the first: the checks go on with the other
+types and all are raised together (``SchemaErrors``, in the order above). A type refused is
+*broken*; a type that uses a broken one is not checked further, so one root cause is reported
+once (``b`` holding an unknown type is refused; ``c`` holding ``b`` is not reported again).
+A problem with a module itself (its name, a module given twice) stops at once.
+
+Module ``""`` (no C prefix) is one namespace, whatever the number of files that declare it: in
+C every name without a prefix is in the one global namespace, so module-less files (C headers
+read together, the schemas ``import-c`` writes for them) may use each other's types by bare
+name, and a name declared in two of them is a duplicate. A bare name that a named module does
+not declare is looked up in module ``""`` too (a C header with a prefix may use a type of one
+without).
+
+Walks are iterative and types are built and laid out in dependency order, so a chain of
+thousands of nested records needs no deep Python recursion and each record is laid out once.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Dict, List, Sequence, Set, Tuple, Union
+
+from ..errors import LayoutError, SchemaError, layout_error_message, quoted, raise_collected
+from ..targets.names import (LAYOUT_ID_SUFFIXES, RESERVED_WORDS, emitted_name_problem,
+                             file_scope_problem, identifier_problem)
+from ..targets.naming import ARM_SUFFIX, arm_name, make_name
+from ..targets.predefined import OBJECT_MACROS
+from ..ir.schema import (
+    ContainerType,
+    ModuleDecl,
+    NamedType,
+    RecordDecl,
+    Schema,
+    SchemaType,
+    SourceLocation,
+    TypeDecl,
+    TypeExpr,
+    VariantDecl,
+    c_name_of,
+)
+from ..ir.types import ALIASES as _ALIASES
+from ..ir.types import SCALARS, ElementType, Scalar, TArray, TRecord, TVariant, TVec
+from ..layout.core import RecordLayout, VariantLayout, record_layout, variant_layout
+from ..layout.members import members_of
+
+__all__ = ["resolve", "MAX_NESTING"]
+
+#: Deepest chain of records inside records accepted (real GPU element types nest a few levels).
+MAX_NESTING = 100
+
+
+Key = Tuple[str, str]  # (module name, type name)
+
+
+def _check_name(
+    what: str, name: object, location: SourceLocation, file_scope: bool = False,
+    emitted: bool = False,
+) -> None:
+    """``name`` must be an identifier; with ``emitted`` it appears bare in the generated
+    structs (a field), so it must also be free there. Types and constructors are judged by
+    the C names they are emitted as (``_Resolver._check_c_names``)."""
+    problem = identifier_problem(name, file_scope=file_scope)
+    if problem is None and emitted:
+        problem = emitted_name_problem(name)  # type: ignore[arg-type]
+    if problem is not None:
+        raise SchemaError(f"{what} {quoted(name)} {problem}; choose another name", location)
+
+
+def _check_module(
+    module: ModuleDecl, seen_modules: Dict[str, ModuleDecl],
+    types_of_modules: Dict[str, Dict[str, TypeDecl]], errors: List[SchemaError],
+    broken: Set[int], misnamed: Set[int],
+) -> None:
+    """Names and shapes of ``module``'s declarations, every refusal added to ``errors``: the
+    ``id`` of a malformed declaration goes in ``broken``, of one with a bad name in
+    ``misnamed``. A problem with the module itself is raised at once (with ``errors``).
+    ``types_of_modules`` holds the types seen so far by module name: module ``""`` may be
+    declared by several files, which share its names."""
+    if module.name:
+        problem = identifier_problem(module.name, file_scope=True)
+        if problem is not None:
+            raise_collected(errors + [SchemaError(
+                f"module name {quoted(module.name)} {problem}; set \"module\" to a valid identifier",
+                module.location,
+            )])
+    if module.name and module.name in seen_modules:
+        other = seen_modules[module.name]
+        raise_collected(errors + [SchemaError(
+            f"module {module.name!r} is also defined by {other.path}; "
+            f"give one of them another \"module\" name",
+            module.location,
+        )])
+    seen_modules.setdefault(module.name, module)
+
+    seen_types = types_of_modules.setdefault(module.name, {})
+    for decl in module.decls:
+        # A type with a name that cannot be emitted is refused, but stays whole: its layout
+        # and its users' are still checked (not its C names: that would say it twice). A
+        # malformed one (a duplicate, nothing in it) is broken: it is not laid out, and its
+        # users are not reported again.
+        bad_name = _collect(errors, _check_name, "type name", decl.name, decl.location,
+                            file_scope=True)
+        malformed = _collect(errors, _check_shape, decl, seen_types)
+        if decl.name not in seen_types:
+            seen_types[decl.name] = decl
+        members = decl.fields if isinstance(decl, RecordDecl) else decl.ctors
+        what = "field" if isinstance(decl, RecordDecl) else "constructor"
+        seen: Dict[str, SourceLocation] = {}
+        for member in members:
+            bad_name |= _collect(errors, _check_name, f"{what} name", member.name,
+                                 member.location, emitted=what == "field")
+            if member.name in seen:
+                malformed = True
+                errors.append(SchemaError(
+                    f"duplicate {what} {member.name!r} in {decl.name!r} (first at {seen[member.name]})",
+                    member.location,
+                ))
+            seen.setdefault(member.name, member.location)
+        if malformed:
+            broken.add(id(decl))
+        if bad_name:
+            misnamed.add(id(decl))
+
+
+def _collect(errors: List[SchemaError], check, *args, **kwargs) -> bool:
+    """Run ``check``; a refusal is added to ``errors``. True when there was one."""
+    try:
+        check(*args, **kwargs)
+    except SchemaError as e:
+        errors.append(e.with_traceback(None))  # a kept traceback holds frames alive
+        return True
+    return False
+
+
+def _check_shape(decl: TypeDecl, seen_types: Dict[str, TypeDecl]) -> None:
+    if decl.name in SCALARS or decl.name in _ALIASES:
+        raise SchemaError(
+            f"type name {decl.name!r} is a built-in scalar name; choose another name",
+            decl.location,
+        )
+    if decl.name in seen_types:
+        raise SchemaError(
+            f"duplicate type {decl.name!r} (first defined at {seen_types[decl.name].location})",
+            decl.location,
+        )
+    if isinstance(decl, RecordDecl):
+        if not decl.fields:
+            raise SchemaError(
+                f"record {decl.name!r} has no fields; an element type needs at least one",
+                decl.location,
+            )
+    elif not decl.ctors:
+        raise SchemaError(
+            f"variant {decl.name!r} has no constructors; it needs at least one",
+            decl.location,
+        )
+
+
+class _Resolver:
+    def __init__(
+        self, modules: Sequence[ModuleDecl], errors: List[SchemaError], broken_decls: Set[int],
+        misnamed_decls: Set[int],
+    ) -> None:
+        self.modules = list(modules)
+        self.errors = errors
+        self.by_module: Dict[str, Dict[str, TypeDecl]] = {}
+        self.module_of: Dict[Key, ModuleDecl] = {}
+        #: Types refused (or using a refused one): not checked further, never laid out.
+        self.broken: Set[Key] = set()
+        #: Types with a name refused already: their C names are not judged again.
+        self.misnamed: Set[Key] = set()
+        #: Every type once, in declaration order (a duplicate, already refused, is left out).
+        self.order: List[Key] = []
+        for module in self.modules:
+            table = self.by_module.setdefault(module.name, {})
+            for decl in module.decls:
+                key = (module.name, decl.name)
+                if decl.name in table:
+                    continue
+                table[decl.name] = decl
+                self.module_of[key] = module
+                self.order.append(key)
+                if id(decl) in broken_decls:
+                    self.broken.add(key)
+                if id(decl) in misnamed_decls:
+                    self.misnamed.add(key)
+
+    def refuse(self, key: Key, error: SchemaError) -> None:
+        self.errors.append(error)
+        self.broken.add(key)
+
+    # -- references -----------------------------------------------------------------------
+
+    def _unknown(self, expr: NamedType, module: str) -> SchemaError:
+        candidates = list(SCALARS) + list(_ALIASES) + list(self.by_module.get(module, {}))
+        candidates += list(self.by_module.get("", {})) if module else []
+        for other, table in self.by_module.items():
+            if other != module and other:
+                candidates.extend(f"{other}.{n}" for n in table)
+        close = difflib.get_close_matches(str(expr), candidates, n=1, cutoff=0.75)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return SchemaError(f"unknown type {quoted(str(expr))}{hint}", expr.location)
+
+    def resolve_expr(self, expr: TypeExpr, module: str) -> Union[ElementType, Key, tuple]:
+        """A scalar, a ``(module, name)`` key, or ``("array"|"vector", inner)``."""
+        if isinstance(expr, ContainerType):
+            return (expr.kind, self.resolve_expr(expr.elem, module))
+        if expr.module is None:
+            if expr.name in SCALARS:
+                return SCALARS[expr.name]
+            if expr.name in _ALIASES:
+                return _ALIASES[expr.name]
+            if expr.name in self.by_module.get(module, {}):
+                return (module, expr.name)
+            if module and expr.name in self.by_module.get("", {}):
+                return ("", expr.name)  # the module-less namespace, as C's global one
+            raise self._unknown(expr, module)
+        if expr.module not in self.by_module:
+            known = ", ".join(sorted(m for m in self.by_module if m)) or "none"
+            raise SchemaError(
+                f"unknown module {expr.module!r} in type {str(expr)!r} (modules given: {known}); "
+                f"pass its schema file on the same command line",
+                expr.location,
+            )
+        if expr.name not in self.by_module[expr.module]:
+            raise self._unknown(expr, module)
+        return (expr.module, expr.name)
+
+    # -- the whole schema -----------------------------------------------------------------
+
+    def run(self) -> Schema:
+        """The four phases, in the order their refusals are reported."""
+        resolved, deps = self._resolve_references()
+        post_order = self._dependency_order([k for k in self.order if k in deps], deps)
+        self._check_names(resolved)
+        types = self._build_types(post_order, resolved, deps)
+        raise_collected(self.errors)
+        return Schema(tuple(self.modules), tuple(types[k] for k in self.order))
+
+    def _resolve_references(self) -> Tuple[Dict[Key, list], Dict[Key, List[Key]]]:
+        """Phase 1: every reference resolved (each member's expressions as scalars, keys or
+        containers), and each type's direct dependencies."""
+        resolved: Dict[Key, list] = {}
+        deps: Dict[Key, List[Key]] = {}
+        for key in self.order:
+            if key in self.broken:
+                continue
+            decl = self.by_module[key[0]][key[1]]
+            refs: list = []
+            for _, exprs, _ in _member_exprs(decl):
+                refs.append([])
+                for e in exprs:
+                    try:
+                        refs[-1].append(self.resolve_expr(e, key[0]))
+                    except SchemaError as error:  # each unknown name is its own mistake
+                        self.refuse(key, error.with_traceback(None))
+            if key in self.broken:
+                continue
+            resolved[key] = refs
+            found: List[Key] = []
+            for exprs in refs:
+                for r in exprs:
+                    _collect_keys(r, found)
+            deps[key] = list(dict.fromkeys(found))
+        return resolved, deps
+
+    # Phase 2 is ``_dependency_order``: recursion, nesting depth, and a dependency order.
+
+    def _check_names(self, resolved: Dict[Key, list]) -> None:
+        """Phase 3: C names must be unique once mangled, enum constants and helpers
+        included, and no member may be named like a type of its struct."""
+        named = [k for k in self.order if k not in self.misnamed and k not in self.broken]
+        self._check_c_names(named)
+        self._check_member_names([k for k in named if k in resolved], resolved)
+
+    def _build_types(self, post_order: List[Key], resolved: Dict[Key, list],
+                     deps: Dict[Key, List[Key]]) -> Dict[Key, SchemaType]:
+        """Phase 4: elttypes built, laid out and their members filled in, innermost first."""
+        elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
+        types: Dict[Key, SchemaType] = {}
+        for key in post_order:
+            if key in self.broken or any(d in self.broken for d in deps[key]):
+                self.broken.add(key)  # a knock-on of a type refused above: not reported
+                continue
+            decl = self.by_module[key[0]][key[1]]
+            members = resolved[key]
+            t = _elttype(decl, members, elttypes)
+            elttypes[key] = t
+            try:
+                if isinstance(t, TRecord):
+                    layout: Union[RecordLayout, VariantLayout] = record_layout(t.name, t.fields)
+                else:
+                    layout = variant_layout(t.name, t.ctors)
+            except LayoutError as e:
+                self.refuse(key, SchemaError(
+                    layout_error_message(e.error), _member_location(decl, e.error.field)
+                ))
+                continue
+            member_types = [[r if isinstance(r, Scalar) else types[r] for r in refs] for refs in members]
+            own_members, items, arms = members_of(decl, layout, member_types)
+            types[key] = SchemaType(
+                module=key[0],
+                name=key[1],
+                c_name=c_name_of(*key),
+                elttype=t,
+                layout=layout,
+                decl=decl,
+                source=self.module_of[key],
+                depends_on=tuple(c_name_of(*d) for d in deps[key]),
+                members=own_members,
+                items=items,
+                arms=arms,
+            )
+        return types
+
+    def _dependency_order(self, order: List[Key], deps: Dict[Key, List[Key]]) -> List[Key]:
+        """``order`` (types whose references resolved) with every type after the types it
+        uses. A cycle is refused once, at the type it returns to, and breaks every type on
+        it; a type using a broken one is dropped silently (a knock-on)."""
+        state: Dict[Key, int] = {}  # 1 = on the stack, 2 = done
+        depth: Dict[Key, int] = {}
+        post: List[Key] = []
+        broken = self.broken
+        for root in order:
+            if root in state:
+                continue
+            stack = [(root, iter(deps[root]))]
+            state[root] = 1
+            while stack:
+                key, it = stack[-1]
+                for dep in it:
+                    if dep in broken or dep not in deps:
+                        continue  # refused already: its users are dropped when they finish
+                    if state.get(dep) == 1:
+                        cycle = [k for k, _ in stack]
+                        cycle = cycle[cycle.index(dep):] + [dep]
+                        decl = self.by_module[dep[0]][dep[1]]
+                        path = " -> ".join(_display(k) for k in cycle)
+                        self.refuse(dep, SchemaError(
+                            f"recursive type {_display(dep)!r} ({path}): element types must have a "
+                            f"fixed size; store an index into another buffer instead",
+                            decl.location,
+                        ))
+                        broken.update(cycle)
+                        continue
+                    if dep not in state:
+                        state[dep] = 1
+                        stack.append((dep, iter(deps[dep])))
+                        break
+                else:
+                    stack.pop()
+                    state[key] = 2
+                    if key in broken or any(d in broken or d not in deps for d in deps[key]):
+                        broken.add(key)
+                        continue
+                    depth[key] = 1 + max((depth[d] for d in deps[key]), default=0)
+                    if depth[key] > MAX_NESTING:
+                        decl = self.by_module[key[0]][key[1]]
+                        self.refuse(key, SchemaError(
+                            f"type {_display(key)!r} nests types {depth[key]} levels deep; "
+                            f"the limit is {MAX_NESTING}",
+                            decl.location,
+                        ))
+                        continue
+                    post.append(key)
+        return post
+
+    def _check_c_names(self, order: List[Key]) -> None:
+        """Every C name of ``order``'s types free and unique. One cause is reported once:
+        a constructor's enum constant and ``make_`` helper share it, a type's constructors
+        are not judged when the type's own C name is refused (theirs start with it), and a
+        module whose prefix spoils every C name (``M__x_``) is refused at its first type."""
+        taken: Dict[str, str] = {}
+        errors = self.errors
+        refused: Set[Key] = set()
+        spoilt_modules: Set[str] = set()
+
+        def claim(c_name: str, owner: str, location: SourceLocation, judge: bool = True) -> bool:
+            # Each part is a safe name, but joined they can spell a reserved one
+            # (module "size" + type "t" = size_t; type "t_" + constructor "A" = t__A).
+            problem = file_scope_problem(c_name) if judge else None
+            if problem is not None:
+                parts = "the type or its module" if owner.startswith("type") else (
+                    "the constructor or its type")
+                errors.append(SchemaError(
+                    f"C name {c_name!r} of {owner} {problem}; rename {parts}", location
+                ))
+                return False
+            if c_name in taken and taken[c_name] != owner:
+                errors.append(SchemaError(
+                    f"C name {c_name!r} of {owner} collides with {taken[c_name]}; "
+                    f"rename one of them",
+                    location,
+                ))
+                return False
+            taken[c_name] = owner
+            return True
+
+        for key in order:
+            decl = self.by_module[key[0]][key[1]]
+            if key[0] in spoilt_modules:
+                refused.add(key)
+                continue
+            if not claim(c_name_of(*key), f"type {_display(key)!r}", decl.location):
+                refused.add(key)
+                if key[0] and file_scope_problem(c_name_of(key[0], "a")) is not None:
+                    spoilt_modules.add(key[0])
+                continue
+            # Every target defines the type's layout fingerprint and its check beside it
+            # (``<c_name>_LAYOUT_ID`` and ``_LAYOUT_OK``: macros in the C family, which would
+            # rewrite an enum constant or a type of that name).
+            # Only their uniqueness is judged: a safe C name plus an upper-case suffix spells
+            # no keyword or library name, and a type ``t_`` (``t__LAYOUT_ID``, with the '__'
+            # C++ reserves but no compiler diagnoses in a macro name) stays a valid type.
+            for suffix in LAYOUT_ID_SUFFIXES:
+                claim(f"{c_name_of(*key)}{suffix}",
+                      f"type {_display(key)!r} (its layout fingerprint macro)", decl.location,
+                      judge=False)
+        for key in order:
+            decl = self.by_module[key[0]][key[1]]
+            if key not in refused and isinstance(decl, VariantDecl):
+                c_name = c_name_of(*key)
+                for ctor in decl.ctors:
+                    owner = f"constructor {_display(key)}.{ctor.name}"
+                    if not (claim(f"{c_name}_{ctor.name}", owner, ctor.location)
+                            and claim(make_name(c_name, ctor.name), owner, ctor.location)):
+                        continue
+                    if ctor.args:
+                        # The union arm <Ctor>_v is a member name, emitted bare. ('__' in
+                        # it, as Sarek's own `Some_` gives, is harmless in a member name.)
+                        arm = arm_name(ctor.name)
+                        if arm in RESERVED_WORDS or arm in OBJECT_MACROS:
+                            errors.append(SchemaError(
+                                f"union arm {arm!r} of {owner} is a reserved word or a "
+                                f"predefined macro of a C-family compiler; rename the "
+                                f"constructor", ctor.location))
+
+
+    def _check_member_names(self, order: List[Key], resolved: Dict[Key, list]) -> None:
+        """No struct member may be named like a type used in the same struct.
+
+        C++ refuses it (``point point;`` "changes meaning of 'point'"; a variant's member
+        ``tag`` hides a type ``tag`` used in its union). Only possible where C names are bare
+        (module ``""``) or spelled out (a field named ``Geo_point``).
+        """
+        for key in order:
+            decl = self.by_module[key[0]][key[1]]
+            used = {
+                c_name_of(*r): i
+                for i, exprs in enumerate(resolved[key])
+                for r in exprs
+                if isinstance(r, tuple) and len(r) == 2 and r[0] not in ("array", "vector")
+            }
+            if isinstance(decl, RecordDecl):
+                clashes = [(f.name, f.location) for f in decl.fields if f.name in used]
+                fix = "rename the field or the type"
+            else:
+                members = ["tag", "data"] + [arm_name(c.name) for c in decl.ctors]
+                clashes = [(m, decl.ctors[used[m]].location) for m in members if m in used]
+                fix = f"rename the type (a variant's struct has the members tag, data, <Ctor>{ARM_SUFFIX})"
+            if clashes:
+                name, location = clashes[0]
+                self.errors.append(SchemaError(
+                    f"type {_display(key)!r} has a member {name!r} and uses the type {name!r} "
+                    f"in the same struct, which C++ refuses (the member would change what "
+                    f"{name!r} means there); {fix}",
+                    location,
+                ))
+
+
+def _display(key: Key) -> str:
+    return f"{key[0]}.{key[1]}" if key[0] else key[1]
+
+
+def _member_exprs(decl: TypeDecl):
+    """``(name, [type exprs], location)`` per field or constructor."""
+    if isinstance(decl, RecordDecl):
+        return [(f.name, [f.type], f.location) for f in decl.fields]
+    return [(c.name, list(c.args), c.location) for c in decl.ctors]
+
+
+def _collect_keys(r, out: List[Key]) -> None:
+    while isinstance(r, tuple) and r and r[0] in ("array", "vector"):
+        r = r[1]
+    if isinstance(r, tuple):
+        out.append(r)
+
+
+def _elttype(decl: TypeDecl, members: list,
+             elttypes: Dict[Key, Union[TRecord, TVariant]]) -> Union[TRecord, TVariant]:
+    """The elttype of ``decl``, whose members resolved to ``members``."""
+    if isinstance(decl, RecordDecl):
+        fields = [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)]
+        # TRecord is hash-consed: structurally equal records (two modules' identical
+        # `point`) are one object. Nothing maps an elttype back to a schema type:
+        # members name their types.
+        return TRecord(decl.name, fields)
+    return TVariant(
+        decl.name,
+        [(c.name, [_build(r, elttypes) for r in members[i]]) for i, c in enumerate(decl.ctors)],
+    )
+
+
+def _build(r, elttypes: Dict[Key, Union[TRecord, TVariant]]) -> ElementType:
+    if isinstance(r, tuple) and r and r[0] in ("array", "vector"):
+        inner = _build(r[1], elttypes)
+        return TArray(inner) if r[0] == "array" else TVec(inner)
+    if isinstance(r, tuple):
+        return elttypes[r]
+    return r
+
+
+def _member_location(decl: TypeDecl, field_path: str) -> SourceLocation:
+    """Where a layout error's field path (``inner.v``, ``Pair._1``) points in ``decl``."""
+    parts = field_path.split(".")
+    if isinstance(decl, RecordDecl):
+        for f in decl.fields:
+            if f.name == parts[0]:
+                return f.type.location
+        return decl.location
+    for c in decl.ctors:
+        if c.name == parts[0]:
+            if len(parts) > 1 and parts[1].startswith("_") and parts[1][1:].isdigit():
+                index = int(parts[1][1:])
+                if index < len(c.args):
+                    return c.args[index].location
+            return c.location
+    return decl.location
+
+
+def resolve(modules: Sequence[ModuleDecl]) -> Schema:
+    """Check and resolve ``modules`` together. Raises ``SchemaError`` for one refusal and
+    ``SchemaErrors`` (a ``SchemaError`` too) for several, in the order the checks run."""
+    seen: Dict[str, ModuleDecl] = {}
+    types_of_modules: Dict[str, Dict[str, TypeDecl]] = {}
+    errors: List[SchemaError] = []
+    broken: Set[int] = set()
+    misnamed: Set[int] = set()
+    for module in modules:
+        _check_module(module, seen, types_of_modules, errors, broken, misnamed)
+    return _Resolver(modules, errors, broken, misnamed).run()
+

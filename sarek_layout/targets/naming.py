@@ -1,0 +1,128 @@
+"""Every name sarek-layout emits beside the schema's own: the one definition of each.
+
+A generated file names a variant's union arm ``<Ctor>_v``, its constructors' helpers
+``make_<C name>_<Ctor>``, its explicit padding ``_sarek_pad<N>`` (and, in GLSL/WGSL, the
+words holding sub-word scalars ``_sarek_bytes<N>``), and the GPU accessors
+``<C name>_<Ctor>_v`` / ``<C name>_<Ctor>_<i>``. Producers (the resolver's name claims,
+codegen's views, explain, the schema writers, the host dtype) build these names here, and
+readers-back (the C header reader, ``verify --header``, the DWARF check, the GPU probes)
+recognise them here, so a change of spelling is one edit. The literals below appear in no
+other module (``tests/package/test_package_rules.py`` checks it).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..ir.types import TFloat16
+
+__all__ = [
+    "ARM_SUFFIX",
+    "MAKE_PREFIX",
+    "PADDING_PREFIX",
+    "PAD_MEMBER",
+    "PACKED_PREFIX",
+    "SOURCE_PARAM",
+    "VALUE_PARAM",
+    "OWN_PREFIX",
+    "FLOAT16_TYPEDEF",
+    "arm_name",
+    "ctor_of_arm",
+    "make_name",
+    "make_prefix_of",
+    "padding_name",
+    "is_padding",
+    "accessor_name",
+    "field_accessor_name",
+    "arm_struct_name",
+    "escape",
+]
+
+#: Suffix of a variant's union arm: constructor ``Circle`` is the member ``data.Circle_v``.
+ARM_SUFFIX = "_v"
+
+#: Prefix of the constructor helpers: ``make_Geometry_shape_Circle``.
+MAKE_PREFIX = "make_"
+
+#: Prefix of the explicit padding members the generated headers contain (and of every other
+#: member or parameter name sarek-layout adds: no schema name may start with it).
+PADDING_PREFIX = "_sarek_"
+
+#: An explicit padding member, numbered per struct: ``_sarek_pad0``, ``_sarek_pad1``…
+PAD_MEMBER = PADDING_PREFIX + "pad"
+
+#: The ``uint`` words holding scalars smaller than a word in GLSL/WGSL (``_sarek_bytes0``…),
+#: and the leading byte array of a C-family union (``_sarek_bytes[data_size]``).
+PACKED_PREFIX = PADDING_PREFIX + "bytes"
+
+#: The parameter of a record copy helper (``_sarek_src``) and of a GPU accessor (``_sarek_v``).
+SOURCE_PARAM = PADDING_PREFIX + "src"
+VALUE_PARAM = PADDING_PREFIX + "v"
+
+#: Prefix (compared case-insensitively) of the generated headers' own names: the macros of
+#: their preludes and include guards (``SAREK_LAYOUT_…``), OpenCL check typedefs
+#: (``sarek_layout_check_…``).
+OWN_PREFIX = "sarek_layout_"
+
+#: The C-family typedef of a float16 member (``typedef uint16_t sarek_layout_float16;``, in
+#: OpenCL C ``ushort``): the member holds the IEEE 754 binary16 bits, which every C-family
+#: target can store, and the name tells a reader of the header (``import-c``,
+#: ``verify --header``) that those 16 bits are a float16.
+FLOAT16_TYPEDEF = OWN_PREFIX + TFloat16.name
+
+
+def arm_name(ctor: str) -> str:
+    """The union member of constructor ``ctor``: ``Circle_v``."""
+    return ctor + ARM_SUFFIX
+
+
+def ctor_of_arm(member: str) -> Optional[str]:
+    """The constructor a union member ``<Ctor>_v`` is the arm of, or ``None``."""
+    return member[: -len(ARM_SUFFIX)] if member.endswith(ARM_SUFFIX) else None
+
+
+def make_name(c_name: str, ctor: Optional[str] = None) -> str:
+    """``make_<c_name>_<ctor>`` (a constructor's helper), or ``make_<c_name>`` (a record's,
+    in GLSL/WGSL)."""
+    return f"{MAKE_PREFIX}{c_name}" if ctor is None else f"{MAKE_PREFIX}{c_name}_{ctor}"
+
+
+def make_prefix_of(c_name: str) -> str:
+    """What every helper of the type ``c_name`` starts with (``make_<c_name>_``)."""
+    return f"{MAKE_PREFIX}{c_name}_"
+
+
+def padding_name(index: int) -> str:
+    """The ``index``-th explicit padding member of a struct: ``_sarek_pad<index>``."""
+    return f"{PAD_MEMBER}{index}"
+
+
+def is_padding(member: Optional[str]) -> bool:
+    """Whether a member name is one sarek-layout added (padding, packed words)."""
+    return (member or "").startswith(PADDING_PREFIX)
+
+
+def accessor_name(c_name: str, ctor: str, index: int, arity: int) -> str:
+    """``<c_name>_<Ctor>_v`` (one argument) or ``<c_name>_<Ctor>_<index>`` (several)."""
+    return f"{c_name}_{arm_name(ctor)}" if arity == 1 else f"{c_name}_{ctor}_{index}"
+
+
+def field_accessor_name(c_name: str, field: str) -> str:
+    """``<c_name>_<field>``: the accessor of a record field kept inside a 32-bit word."""
+    return f"{c_name}_{field}"
+
+
+def arm_struct_name(c_name: str, ctor: str) -> str:
+    """GLSL's overlay struct of one constructor (the whole element, typed as that arm)."""
+    return f"{c_name}_{ctor}_arm"
+
+
+def escape(name: str, dialect) -> str:
+    """``name`` as the target emits it: unchanged, or escaped when the language reserves it
+    (``dialect.reserved_words``; a reserved prefix such as GLSL's ``gl_`` gets ``sarek_``)."""
+    prefix = getattr(dialect, "reserved_prefix", "")
+    if prefix and name.startswith(prefix):
+        return "sarek_" + name
+    if name in dialect.reserved_words:
+        return name + "_"
+    return name

@@ -1,0 +1,313 @@
+"""The compilers and runtimes sarek-layout checks headers with: the registry.
+
+Each entry carries its behaviour, not just its name: the header target it reads, its
+command line, the driver class that measures layouts with it (``driver``, imported on use),
+and how it detects itself here (``detect``: ``None`` when usable, else the one line that
+says what is missing and how to install it). One registry shared by ``verify`` (which
+measures layouts with them) and the test suite (which derives its toolchain lists from it
+and compiles every generated header with them). Adding a toolchain is one entry here and,
+for a new family, one driver module (docs/extending.md). Command lines are the measured ones
+(docs/verify.md, the toolchain table): cross compilers run ``-ffreestanding`` so that only gcc's own
+``stdint.h``/``stddef.h`` are used, and ``gcc -m32`` is probed by compiling, because the
+driver exists even when the i386 libraries do not.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
+
+from .drivers.nvrtc import NVRTC_ENV, nvrtc_library
+
+if TYPE_CHECKING:
+    from .drivers import Driver
+
+__all__ = [
+    "Toolchain",
+    "TOOLCHAINS",
+    "get",
+    "required_toolchains",
+    "REQUIRE_ENV",
+    "nvrtc_library",
+    "refresh",
+    "driver_for",
+]
+
+#: CI sets this to ``1`` (or a comma-separated list of names) so that tests needing a missing
+#: toolchain fail instead of skipping.
+REQUIRE_ENV = "SAREK_REQUIRE_TOOLCHAINS"
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """One way of compiling a header: which target header it reads and how it is invoked."""
+
+    name: str
+    description: str
+    #: The generated header target it compiles: ``c``, ``cuda`` or ``opencl``.
+    target: str
+    #: ``c``, ``c++``, ``cuda``, ``opencl`` (source language of the probe files).
+    language: str
+    #: Compiler command and flags, without input/output (empty for library-based ones).
+    argv: Tuple[str, ...]
+    install_hint: str
+    #: Python module whose import proves availability (cffi, pyopencl, NVRTC bindings).
+    python_module: Optional[str] = None
+    #: For compilers: a tiny program that must compile (catches missing multilib headers).
+    smoke_source: Optional[str] = None
+    #: How reports name it ("gcc -m32"); defaults to ``name``.
+    label: str = ""
+    #: The compiler passes it measures separately (nvcc's and hipcc's host and device
+    #: passes); empty for one.
+    passes: Tuple[str, ...] = ()
+    #: ``module:Class`` of the driver that measures layouts with it (``verify.drivers``).
+    driver: str = "sarek_layout.verify.drivers.objfile:ObjfileDriver"
+    #: How it finds out whether it is usable here: ``None``, or why not (one line).
+    detect: Callable[["Toolchain"], Optional[str]] = lambda tc: _compiler_problem(tc)
+
+    @property
+    def display(self) -> str:
+        return self.label or self.name
+
+    def driver_class(self) -> type:
+        """The driver class (its module imported now, not at start-up)."""
+        import importlib
+
+        module, _, cls = self.driver.partition(":")
+        return getattr(importlib.import_module(module), cls)
+
+    @property
+    def available(self) -> bool:
+        return _availability(self.name) is None
+
+    @property
+    def unavailable_reason(self) -> Optional[str]:
+        """``None`` when usable, else one line: what is missing and how to install it."""
+        return _availability(self.name)
+
+
+#: Where the drivers live (``module:Class`` names below are relative to it).
+_DRIVERS = "sarek_layout.verify.drivers."
+
+_C_SMOKE = "#include <stdint.h>\n#include <stddef.h>\nint32_t smoke_probe;\n"
+
+_CROSS_HINT = "apt-get install -y --no-install-recommends {pkg}"
+
+_LIST = [
+    Toolchain("gcc", "gcc, C11, host ABI (x86-64)", "c", "c", ("gcc", "-std=c11"),
+              "apt-get install -y gcc", smoke_source=_C_SMOKE),
+    Toolchain("g++", "g++, C++11, host ABI", "c", "c++", ("g++", "-std=c++11", "-x", "c++"),
+              "apt-get install -y g++", smoke_source=_C_SMOKE),
+    Toolchain("clang", "clang, C11, host ABI", "c", "c", ("clang", "-std=c11"),
+              "apt-get install -y --no-install-recommends clang", smoke_source=_C_SMOKE),
+    Toolchain("gcc-m32", "gcc -m32, C11, i386 ABI (8-byte scalars 4-aligned in structs)", "c",
+              "c", ("gcc", "-m32", "-std=c11"),
+              "apt-get install -y --no-install-recommends libc6-dev-i386 lib32gcc-12-dev",
+              smoke_source=_C_SMOKE, label="gcc -m32"),
+    Toolchain("aarch64", "aarch64-linux-gnu-gcc, C11, freestanding", "c", "c",
+              ("aarch64-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-aarch64-linux-gnu"), smoke_source=_C_SMOKE),
+    Toolchain("armhf", "arm-linux-gnueabihf-gcc, C11, freestanding (32-bit ARM)", "c", "c",
+              ("arm-linux-gnueabihf-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-arm-linux-gnueabihf"), smoke_source=_C_SMOKE),
+    Toolchain("ppc64", "powerpc64-linux-gnu-gcc, C11, freestanding (big-endian)", "c", "c",
+              ("powerpc64-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-powerpc64-linux-gnu"), smoke_source=_C_SMOKE),
+    Toolchain("s390x", "s390x-linux-gnu-gcc, C11, freestanding (big-endian)", "c", "c",
+              ("s390x-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
+              _CROSS_HINT.format(pkg="gcc-s390x-linux-gnu"), smoke_source=_C_SMOKE),
+    Toolchain("cffi", "cffi API mode with the host C compiler", "c", "c", (),
+              "pip install cffi", python_module="cffi",
+              driver=_DRIVERS + "cffi_host:CffiDriver", detect=lambda tc: _module_problem(tc)),
+    Toolchain("nvcc", "nvcc -c, CUDA host and device passes", "cuda", "cuda", ("nvcc", "-c"),
+              "install the CUDA toolkit (nvcc on PATH)", driver=_DRIVERS + "cuda:NvccDriver",
+              passes=("host pass", "device pass")),
+    Toolchain("nvrtc", "NVRTC, CUDA device code without libc headers (no GPU needed)", "cuda",
+              "cuda", (), "pip install nvidia-cuda-nvrtc (or set SAREK_NVRTC_LIBRARY)",
+              driver=_DRIVERS + "cuda:NvrtcDriver", detect=lambda tc: _nvrtc_problem(tc)),
+    Toolchain("clang-opencl", "clang -x cl -cl-std=CL1.2 -target spir64", "opencl", "opencl",
+              ("clang", "-x", "cl", "-cl-std=CL1.2", "-target", "spir64"),
+              "apt-get install -y --no-install-recommends clang",
+              driver=_DRIVERS + "opencl:ClangOpenCLDriver"),
+    Toolchain("pocl", "PoCL OpenCL runtime on the CPU, through pyopencl", "opencl", "opencl", (),
+              "apt-get install -y pocl-opencl-icd ocl-icd-opencl-dev && pip install pyopencl",
+              python_module="pyopencl", driver=_DRIVERS + "opencl:PoclDriver",
+              detect=lambda tc: _module_problem(tc) or _pocl_problem(tc)),
+]
+
+# GPU API targets (issue #14, docs/gpu-apis.md): glslang and spirv-cross reflection, naga
+# (inside wgpu), the Vulkan and WebGPU runtimes (lavapipe on a CPU), clang++ as a Metal proxy.
+_VULKAN_HINT = "apt-get install -y mesa-vulkan-drivers libvulkan1 glslang-tools && pip install vulkan"
+_LIST += [
+    Toolchain("glslang", "glslangValidator to SPIR-V, offsets and strides read from the module", "glsl",
+              "glsl", ("glslangValidator", "spirv-cross"),
+              "apt-get install -y --no-install-recommends glslang-tools spirv-cross",
+              driver=_DRIVERS + "glsl:GlslangDriver", detect=lambda tc: _missing_programs(tc)),
+    Toolchain("naga", "naga (inside wgpu) validates the WGSL; no numbers of its own", "wgsl",
+              "wgsl", (), "pip install wgpu", python_module="wgpu",
+              driver=_DRIVERS + "wgsl:NagaDriver",
+              detect=lambda tc: _module_problem(tc) or _webgpu_problem(tc)),
+    Toolchain("vulkan", "a GLSL compute shader reads the structs on a Vulkan device (lavapipe)",
+              "glsl", "glsl", ("glslangValidator",), _VULKAN_HINT, python_module="vulkan",
+              driver=_DRIVERS + "vulkan:VulkanDriver",
+              detect=lambda tc: _module_problem(tc) or _vulkan_problem(tc)),
+    Toolchain("webgpu", "a WGSL compute shader reads the structs through wgpu (lavapipe)",
+              "wgsl", "wgsl", (), "pip install wgpu && apt-get install -y mesa-vulkan-drivers",
+              python_module="wgpu", driver=_DRIVERS + "wgsl:WebGPUDriver",
+              detect=lambda tc: _module_problem(tc) or _webgpu_problem(tc)),
+    Toolchain("metal-proxy", "clang++ -std=c++14 for arm64 Apple with an MSL shim (a proxy: "
+              "not Apple's Metal compiler)", "metal", "c++",
+              ("clang++", "-std=c++14", "--target=arm64-apple-macos11"),
+              "apt-get install -y --no-install-recommends clang", label="metal-proxy",
+              driver=_DRIVERS + "metal:MetalProxyDriver"),
+    Toolchain("hip", "hipcc (clang HIP mode, gfx90a), host and device passes, offline: Sarek's "
+              "HIP backend reuses the CUDA emitter", "cuda", "cuda", ("hipcc",),
+              "apt-get install -y --no-install-recommends hipcc libamdhip64-dev",
+              driver=_DRIVERS + "hip:HipDriver", passes=("host pass", "device pass")),
+]
+
+TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
+
+
+def get(name: str) -> Toolchain:
+    """The toolchain called ``name``; ``KeyError`` lists the known names."""
+    try:
+        return TOOLCHAINS[name]
+    except KeyError:
+        raise KeyError(f"unknown toolchain {name!r}; known: {', '.join(TOOLCHAINS)}") from None
+
+
+def refresh() -> None:
+    """Forget the cached availability answers (after installing something, or in tests)."""
+    _availability.cache_clear()
+    nvrtc_library.cache_clear()
+
+
+@functools.lru_cache(maxsize=None)
+def _availability(name: str) -> Optional[str]:
+    tc = TOOLCHAINS[name]
+    return tc.detect(tc)
+
+
+# --- detection, shared by the entries ------------------------------------------------------
+
+
+def _compiler_problem(tc: Toolchain) -> Optional[str]:
+    """A command-line compiler: its program is on PATH and, when it has a smoke source, that
+    compiles (the driver exists even when, say, the i386 libraries do not)."""
+    if tc.argv and shutil.which(tc.argv[0]) is None:
+        return f"{tc.name}: {tc.argv[0]} not found; {tc.install_hint}"
+    if tc.smoke_source is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="sarek-smoke-") as tmp:
+        src = os.path.join(tmp, "smoke.c")
+        with open(src, "w") as f:
+            f.write(tc.smoke_source)
+        try:
+            proc = subprocess.run(
+                [*tc.argv, "-c", src, "-o", os.path.join(tmp, "smoke.o")],
+                capture_output=True, text=True, timeout=120,
+            )
+        except subprocess.TimeoutExpired:
+            return f"{tc.name}: a test program did not compile within 120 s; {tc.install_hint}"
+        if proc.returncode != 0:
+            from .tools import check_room
+
+            # A full $TMPDIR is not a missing compiler. The compiler's own temporary files
+            # go to $TMPDIR even when Python found no room there and made `tmp` elsewhere.
+            check_room(tmp)
+            if os.environ.get("TMPDIR"):
+                check_room(os.environ["TMPDIR"])
+            first = (proc.stderr.strip().splitlines() or ["failed"])[0]
+            return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
+    return None
+
+
+def _module_problem(tc: Toolchain) -> Optional[str]:
+    """A Python package is importable (without importing it)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(tc.python_module or "") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        return f"{tc.name}: Python module {tc.python_module} not found; {tc.install_hint}"
+    return None
+
+
+def _nvrtc_problem(tc: Toolchain) -> Optional[str]:
+    if nvrtc_library() is not None:
+        return None
+    explicit = os.environ.get(NVRTC_ENV)
+    if explicit:
+        from ..errors import quoted
+
+        return (f"{tc.name}: ${NVRTC_ENV} names {quoted(explicit, 200)}, which does not load "
+                f"as a libnvrtc that answers nvrtcVersion; {tc.install_hint}")
+    return (f"{tc.name}: libnvrtc not found (looked in the nvidia pip wheels, the loader path "
+            f"and $CUDA_HOME); {tc.install_hint}")
+
+
+def _missing_programs(tc: Toolchain) -> Optional[str]:
+    for program in tc.argv:
+        if shutil.which(program) is None:
+            return f"{tc.name}: {program} not found; {tc.install_hint}"
+    return None
+
+
+def _vulkan_problem(tc: Toolchain) -> Optional[str]:
+    from .drivers.vulkan import vulkan_problem
+
+    problem = _missing_programs(tc) or vulkan_problem()
+    return None if problem is None else f"{tc.name}: {problem.split(': ', 1)[-1]}"
+
+
+def _webgpu_problem(tc: Toolchain) -> Optional[str]:
+    from .drivers.wgsl import webgpu_problem
+
+    problem = webgpu_problem(need_adapter=True)
+    return None if problem is None else f"{tc.name}: {problem}"
+
+
+def _pocl_problem(tc: Toolchain) -> Optional[str]:
+    try:
+        import pyopencl as cl  # type: ignore[import-not-found]
+
+        platforms = cl.get_platforms()
+    except Exception as e:  # pyopencl raises its own errors when no ICD is installed
+        return f"{tc.name}: no OpenCL platform ({e}); {tc.install_hint}"
+    if not any("portable computing language" in p.name.lower() or "pocl" in p.name.lower()
+               for p in platforms):
+        return f"{tc.name}: no PoCL platform among {[p.name for p in platforms]}; {tc.install_hint}"
+    return None
+
+
+def required_toolchains() -> Tuple[str, ...]:
+    """Names that must be present (from ``$SAREK_REQUIRE_TOOLCHAINS``): all for ``1``/``all``."""
+    value = os.environ.get(REQUIRE_ENV, "").strip()
+    if not value or value == "0":
+        return ()
+    if value.lower() in ("1", "all", "yes", "true"):
+        return tuple(TOOLCHAINS)
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    unknown = [n for n in names if n not in TOOLCHAINS]
+    if unknown:
+        # A misspelt name would otherwise require nothing, silently.
+        from ..errors import UsageError, quoted
+
+        raise UsageError(f"${REQUIRE_ENV} names unknown toolchain {quoted(unknown[0], 60)}; "
+                         f"known: {', '.join(TOOLCHAINS)} (or 1 for all)")
+    return names
+
+
+def driver_for(name: str) -> "Driver":
+    """The driver of toolchain ``name``, as its registry entry names it (``KeyError`` for an
+    unknown name)."""
+    tc = get(name)
+    return tc.driver_class()(tc)

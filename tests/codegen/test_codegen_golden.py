@@ -1,0 +1,94 @@
+"""Golden headers: one folder per case under ``tests/golden/<case>/``.
+
+A case folder holds its schema files (``*.toml``/``*.json``, given together in name order)
+and ``expected/``, the headers ``generate`` must produce for every target, byte for byte.
+The goldens are also compiled with every toolchain, so their assertions run. To accept a
+deliberate change of the output, refresh them with:
+
+    SAREK_UPDATE_GOLDENS=1 python -m pytest tests/codegen/test_codegen_golden.py
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import pathlib
+
+import pytest
+
+from helpers.compile import COMPILE_TOOLCHAINS, assert_compiles, header_suffix
+from sarek_layout.codegen import render_headers
+from sarek_layout.resolve import load_schema
+
+GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden"
+CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
+UPDATE_ENV = "SAREK_UPDATE_GOLDENS"
+REFRESH = f"{UPDATE_ENV}=1 python -m pytest tests/codegen/test_codegen_golden.py"
+
+
+def _schemas(case: str):
+    folder = GOLDEN / case
+    return sorted(str(p) for p in folder.iterdir() if p.suffix in (".toml", ".json"))
+
+
+#: Every header target has goldens (the python target has its own tests).
+GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal")
+
+
+def _render(case: str):
+    return render_headers(load_schema(_schemas(case)), GOLDEN_TARGETS)
+
+
+def test_cases_are_found():
+    assert len(CASES) >= 4, CASES
+    for case in CASES:
+        assert _schemas(case), f"golden case {case} has no schema file"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden(case):
+    expected_dir = GOLDEN / case / "expected"
+    files = _render(case)
+    if os.environ.get(UPDATE_ENV) == "1":
+        expected_dir.mkdir(exist_ok=True)
+        for stale in expected_dir.iterdir():
+            stale.unlink()
+        for f in files:
+            (expected_dir / f.filename).write_text(f.text)
+        return
+    problems = []
+    produced = {f.filename for f in files}
+    present = {p.name for p in expected_dir.iterdir()} if expected_dir.is_dir() else set()
+    for name in sorted(present - produced):
+        problems.append(f"expected/{name} is no longer generated")
+    for f in files:
+        path = expected_dir / f.filename
+        old = path.read_text() if path.is_file() else ""
+        if old != f.text:
+            diff = difflib.unified_diff(
+                old.splitlines(keepends=True), f.text.splitlines(keepends=True),
+                f"expected/{f.filename}", f"generated/{f.filename}",
+            )
+            problems.append("".join(diff))
+    if problems:
+        pytest.fail(
+            f"golden case {case!r} differs from the generated headers:\n"
+            + "\n".join(problems)
+            + f"\nIf the change is intended, refresh the goldens with:\n    {REFRESH}",
+            pytrace=False,
+        )
+
+
+@pytest.mark.parametrize("toolchain", COMPILE_TOOLCHAINS)
+def test_goldens_compile(toolchain, tmp_path):
+    """Every golden header, every case in one run per toolchain (each case its own TU)."""
+    suffix = header_suffix(toolchain)
+    batches = []
+    for case in CASES:
+        expected = GOLDEN / case / "expected"
+        # "*.h" also matches the Metal headers (<stem>_metal.h): those are not C.
+        headers = sorted(p.name for p in expected.glob("*" + suffix)
+                         if not p.name.endswith("_metal.h"))
+        assert headers, f"golden case {case} has no {suffix} header; run {REFRESH}"
+        batches.append((f"golden-{case}", headers, [expected]))
+    assert_compiles(toolchain, batches, tmp_path)

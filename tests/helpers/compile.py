@@ -1,0 +1,143 @@
+"""Compiling generated headers with real toolchains, for the codegen tests.
+
+One translation unit per (toolchain, batch): it includes every header of the batch, so a
+single compiler run checks thousands of types, and the headers' own compile-time assertions
+are the check. Flags are the strict ones of the issue: ``-Wall -Wextra -Werror -pedantic
+-Wpadded`` for the C family (``-Wpadded`` proves no implicit padding remains), the same
+through ``-Xcompiler`` for nvcc's host pass, and clang's OpenCL C mode for ``.clh`` headers.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Iterable, List, Sequence
+
+import pytest
+
+from helpers.common import require_toolchain
+
+def _with_driver(*classes: str) -> tuple:
+    """Registry toolchains measured by one of the driver ``classes`` (in registry order)."""
+    from sarek_layout.verify.toolchains import TOOLCHAINS
+
+    return tuple(t.name for t in TOOLCHAINS.values() if t.driver.rpartition(":")[2] in classes)
+
+
+#: The command-line C and C++ compilers of the registry (gcc, g++, clang, gcc -m32, the
+#: cross compilers): the generated headers must compile with each, strictly.
+C_TOOLCHAINS = _with_driver("ObjfileDriver")
+#: ... and nvcc and clang's OpenCL C (NVRTC, PoCL and the others have their own tests).
+COMPILE_TOOLCHAINS = C_TOOLCHAINS + _with_driver("NvccDriver", "ClangOpenCLDriver")
+
+STRICT = ("-Wall", "-Wextra", "-Werror", "-pedantic", "-Wpadded")
+
+_SUFFIX = {"c": ".c", "c++": ".cpp", "cuda": ".cu", "opencl": ".cl"}
+_HEADER_SUFFIX = {"c": ".h", "cuda": ".cuh", "opencl": ".clh"}
+
+#: Something for each language to compile besides the headers (a device entry point for the
+#: GPU languages, so that their device passes run).
+_TAIL = {
+    "c": "int sarek_layout_test_tu(void);\n",
+    "c++": "int sarek_layout_test_tu(void);\n",
+    "cuda": "__global__ void sarek_layout_test_kernel(int *out) { *out = 1; }\n",
+    "opencl": "__kernel void sarek_layout_test_kernel(__global int *out) { *out = 1; }\n",
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    toolchain: str
+    argv: Sequence[str]
+    returncode: int
+    output: str
+    seconds: float
+
+
+def header_suffix(toolchain: str) -> str:
+    from sarek_layout.verify.toolchains import get
+
+    return _HEADER_SUFFIX[get(toolchain).target]
+
+
+def translation_unit(toolchain: str, headers: Iterable[str], extra: str = "") -> str:
+    """Source text including ``headers`` (names relative to an include folder)."""
+    from sarek_layout.verify.toolchains import get
+
+    lines = [f'#include "{h}"' for h in headers]
+    return "\n".join(lines) + "\n" + extra + _TAIL[get(toolchain).language]
+
+
+def command(toolchain: str, source: str, output: str, include_dirs: Sequence[str]) -> List[str]:
+    from sarek_layout.verify.toolchains import get
+
+    tc = get(toolchain)
+    includes = [f"-I{d}" for d in include_dirs]
+    if tc.language == "cuda":
+        host_flags = ",".join(STRICT[:2] + ("-Werror", "-Wpadded"))
+        return [*tc.argv, "-Werror", "all-warnings", f"-Xcompiler={host_flags}", *includes,
+                source, "-o", output]
+    if tc.language == "opencl":
+        return [*tc.argv, *STRICT, *includes, "-fsyntax-only", source]
+    return [*tc.argv, *STRICT, *includes, "-c", source, "-o", output]
+
+
+def compile_tu(toolchain: str, text: str, workdir: pathlib.Path, name: str,
+               include_dirs: Sequence[os.PathLike]) -> Result:
+    """Write ``text`` as ``workdir/name.<ext>`` and compile it; never raises on failure."""
+    from sarek_layout.verify.toolchains import get
+
+    tc = get(toolchain)
+    workdir.mkdir(parents=True, exist_ok=True)
+    src = workdir / f"{name}-{toolchain}{_SUFFIX[tc.language]}"
+    src.write_text(text)
+    argv = command(toolchain, str(src), str(workdir / f"{name}-{toolchain}.o"),
+                   [str(d) for d in include_dirs])
+    start = time.monotonic()
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=workdir)
+    return Result(toolchain, argv, proc.returncode, proc.stdout + proc.stderr,
+                  time.monotonic() - start)
+
+
+def _explain(r: Result) -> str:
+    lines = r.output.strip().splitlines()
+    shown = "\n".join(lines[:40]) + (f"\n... ({len(lines) - 40} more lines)" if len(lines) > 40 else "")
+    return f"{r.toolchain} failed (exit {r.returncode}):\n$ {' '.join(r.argv)}\n{shown}"
+
+
+def assert_compiles(toolchain: str, batches: Sequence[tuple], workdir: pathlib.Path,
+                    workers: int = 2) -> List[Result]:
+    """Compile each ``(name, headers, include_dirs[, extra source])`` batch; fail on any error.
+
+    Skips (locally) or fails (CI) when the toolchain is missing. Batches run ``workers`` at a
+    time: one compiler process per batch, never one per type.
+    """
+    require_toolchain(toolchain)
+
+    def one(batch):
+        name, headers, include_dirs, *extra = batch
+        text = translation_unit(toolchain, headers, extra[0] if extra else "")
+        return compile_tu(toolchain, text, workdir, name, include_dirs)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(one, batches))
+    failed = [r for r in results if r.returncode != 0]
+    if failed:
+        pytest.fail("\n\n".join(_explain(r) for r in failed), pytrace=False)
+    return results
+
+
+def assert_fails(toolchain: str, name: str, headers: Sequence[str], include_dir: pathlib.Path,
+                 workdir: pathlib.Path) -> str:
+    """Compile a batch that must be rejected; return the compiler's diagnostics."""
+    require_toolchain(toolchain)
+    text = translation_unit(toolchain, headers)
+    r = compile_tu(toolchain, text, workdir, name, [include_dir])
+    if r.returncode == 0:
+        pytest.fail(f"{toolchain} accepted a header that must not compile:\n$ {' '.join(r.argv)}",
+                    pytrace=False)
+    return r.output

@@ -1,0 +1,74 @@
+"""Sarek's exhaustive conformance enumeration, against the C compiler.
+
+Every record of 1–4 fields over {int32, float32, bool, int64, float64} (780 shapes) and every
+variant of 1–3 constructors with 0–2 scalar arguments (30,783 shapes) is written as a natural
+C struct, compiled in a handful of cffi builds, and every size, alignment, payload offset,
+payload size and leaf offset is compared with the layout core. This is the oracle: any
+arithmetic slip in ``layout/core.py`` makes it fail.
+
+Sarek's newer scalars (uint8, float16) have an enumeration of their own, kept apart so that
+the one above stays Sarek's: every record of 1–4 fields over {uint8, float16, int32, float64}
+(340) and every variant of 1–2 constructors with 0–3 such arguments that holds a new scalar
+(7,070), where 1- and 2-byte members leave holes of 1 to 3 bytes before wider ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from helpers import c_oracle
+from helpers.common import require_toolchain
+from helpers.shapes import (
+    conformance_records,
+    conformance_variants,
+    mismatches,
+    new_scalar_records,
+    new_scalar_variants,
+    to_elttype,
+)
+from sarek_layout import elttype_layout
+
+RECORDS = list(conformance_records())
+VARIANTS = list(conformance_variants())
+VARIANT_BATCHES = 4
+NEW_RECORDS = list(new_scalar_records())
+NEW_VARIANTS = list(new_scalar_variants())
+
+
+def test_enumeration_sizes_match_sarek():
+    assert (len(RECORDS), len(VARIANTS)) == (780, 30_783)
+    assert (len(NEW_RECORDS), len(NEW_VARIANTS)) == (340, 7_070)
+
+
+def _check(descs):
+    require_toolchain("cffi")
+    measured = c_oracle.measure(descs)
+    problems = list(
+        itertools.chain.from_iterable(
+            mismatches(d[1], elttype_layout(to_elttype(d, {})), measured[d[1]]) for d in descs
+        )
+    )
+    assert not problems, "\n".join(problems[:40])
+    return sum(len(m.leaves) + len(m.fields) + 2 for m in measured.values())
+
+
+@pytest.mark.slow
+def test_all_records_agree_with_the_c_compiler():
+    assert _check(RECORDS) > 780 * 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", range(VARIANT_BATCHES))
+def test_all_variants_agree_with_the_c_compiler(batch):
+    chunk = VARIANTS[batch::VARIANT_BATCHES]
+    assert _check(chunk) > len(chunk) * 2
+
+
+def test_records_of_the_new_scalars_agree_with_the_c_compiler():
+    assert _check(NEW_RECORDS) > 340 * 3
+
+
+def test_variants_of_the_new_scalars_agree_with_the_c_compiler():
+    assert _check(NEW_VARIANTS) > len(NEW_VARIANTS) * 2

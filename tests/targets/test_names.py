@@ -1,0 +1,158 @@
+"""Names judged as they are emitted: predefined macros refused, names that are only emitted
+inside longer C names accepted, and both proven with the real compilers in their default
+modes (gcc's GNU dialects predefine ``linux`` and ``unix``, nvcc brings libc's ``stdout``,
+OpenCL C its ``CL_VERSION_1_2``…), not only in the strict ones the other tests use.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import textwrap
+
+import pytest
+
+from helpers.common import require_toolchain
+from helpers.compile import COMPILE_TOOLCHAINS, STRICT
+from sarek_layout.cli.main import main
+from sarek_layout.codegen import render_headers
+from sarek_layout.errors import SchemaError
+from sarek_layout.resolve import load_schema
+from sarek_layout.targets.names import RESERVED_WORDS
+from sarek_layout.targets.predefined import OBJECT_MACROS, RENAMED_BUILTINS
+
+
+def _schema_file(tmp_path, text: str, name: str = "names.toml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return str(path)
+
+
+@pytest.mark.parametrize("field", ["linux", "unix", "i386", "vector", "pixel", "stdout", "EOF",
+                                   "CL_VERSION_1_2", "cl_khr_fp64", "NAN", "CLANG_MAJOR"])
+def test_a_field_named_like_a_predefined_macro_is_refused(tmp_path, field):
+    path = _schema_file(tmp_path, f"""
+        [[types]]
+        record = "r"
+        fields = [["x", "int32"], ["{field}", "int32"]]
+        """)
+    with pytest.raises(SchemaError, match=f"field name '{field}' is a macro that a C-family compiler predefines"):
+        load_schema([path])
+
+
+def test_a_type_of_no_module_named_like_a_macro_is_refused(tmp_path):
+    path = _schema_file(tmp_path, """
+        module = ""
+        [[types]]
+        record = "unix"
+        fields = [["x", "int32"]]
+        """)
+    with pytest.raises(SchemaError, match="C name 'unix' of type 'unix' is a macro"):
+        load_schema([path])
+
+
+# Accepted: each name below is emitted only inside a longer C name (NBody_float4,
+# NBody_shape_kernel, make_NBody_shape_linux…) or as a member that PoCL renames consistently.
+ACCEPTED = """
+    module = "NBody"
+
+    [[types]]
+    record = "float4"
+    fields = [["x", "float32"], ["y", "float32"], ["z", "float32"], ["w", "float32"]]
+
+    [[types]]
+    record = "unix"
+    fields = [["length", "float32"], ["distance", "float64"]]
+
+    [[types]]
+    variant = "shape"
+    constructors = [["kernel", ["float4"]], ["template"], ["linux", ["unix", "int32"]], ["None"]]
+    """
+
+
+def test_names_emitted_inside_longer_c_names_are_accepted(tmp_path):
+    schema = load_schema([_schema_file(tmp_path, ACCEPTED)])
+    assert [t.c_name for t in schema.types] == ["NBody_float4", "NBody_unix", "NBody_shape"]
+
+
+def _default_mode(argv):
+    """The toolchain's command without the language-standard flag: its default dialect."""
+    return [a for a in argv if not a.startswith(("-std=", "-cl-std="))]
+
+
+@pytest.mark.parametrize("toolchain", COMPILE_TOOLCHAINS)
+def test_accepted_names_compile_in_default_and_strict_modes(tmp_path, toolchain):
+    tc = require_toolchain(toolchain)
+    path = _schema_file(tmp_path, ACCEPTED)
+    files = render_headers(load_schema([path]), [tc.target])
+    (header,) = files
+    (tmp_path / header.filename).write_text(header.text)
+    suffix = {"c": ".c", "c++": ".cpp", "cuda": ".cu", "opencl": ".cl"}[tc.language]
+    src = tmp_path / f"tu{suffix}"
+    src.write_text(f'#include "{header.filename}"\nint sarek_layout_names_tu;\n'
+                   if tc.language != "opencl" else
+                   f'#include "{header.filename}"\n__kernel void k(__global int *o) {{ *o = 1; }}\n')
+    for argv in (list(tc.argv), _default_mode(tc.argv)):
+        if tc.language == "cuda":
+            cmd = [*argv, "-Werror", "all-warnings", "-c", str(src), "-o", str(tmp_path / "tu.o")]
+        elif tc.language == "opencl":
+            cmd = [*argv, *STRICT, "-fsyntax-only", str(src)]
+        else:
+            cmd = [*argv, *STRICT[:3], "-c", str(src), "-o", str(tmp_path / "tu.o")]
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
+        assert proc.returncode == 0, f"$ {' '.join(cmd)}\n{proc.stderr}"
+
+
+def test_accepted_names_agree_with_every_installed_toolchain(tmp_path, capsys):
+    # verify drives every toolchain, PoCL (which renames OpenCL builtins such as `length`)
+    # and NVRTC included.
+    path = _schema_file(tmp_path, ACCEPTED)
+    status = main(["verify", path])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "DISAGREES" not in out and "FAILED" not in out
+
+
+# --- the macro table is what the compilers define ---------------------------------------
+
+_OBJECT_MACRO = re.compile(r"^#define ([A-Za-z][A-Za-z0-9_]*) ", re.M)
+
+#: toolchain -> extra command lines dumping its predefined macros (beyond its registry argv).
+_DUMPS = {
+    "gcc": [["-x", "c"], ["-x", "c++"]],
+    "clang": [["-x", "c"], ["-x", "c++"]],
+    "gcc-m32": [["-x", "c"]],
+    "aarch64": [["-x", "c"]],
+    "armhf": [["-x", "c"]],
+    "ppc64": [["-x", "c"]],
+    "s390x": [["-x", "c"]],
+    "clang-opencl": [["-cl-std=CL1.2"], ["-cl-std=CL2.0"], ["-cl-std=CL3.0"]],
+}
+
+
+def _measured(toolchain, tmp_path):
+    tc = require_toolchain(toolchain)
+    base = _default_mode(tc.argv)
+    names = set()
+    if toolchain == "nvcc":
+        src = tmp_path / "empty.cu"
+        src.write_text("")
+        runs = [[*base, "-E", "-Xcompiler", "-dM", str(src)]]
+    else:
+        base = [a for a in base if a not in ("-x", "c++", "cl")] if toolchain != "clang-opencl" else base
+        runs = [[*base, *extra, "-dM", "-E", "/dev/null"] for extra in _DUMPS.get(toolchain, [["-x", "c"]])]
+    for cmd in runs:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        assert proc.returncode == 0, f"$ {' '.join(cmd)}\n{proc.stderr}"
+        names.update(_OBJECT_MACRO.findall(proc.stdout))
+    return names
+
+
+@pytest.mark.parametrize("toolchain", [n for n in COMPILE_TOOLCHAINS if n != "g++"])
+def test_every_predefined_object_macro_is_refused(tmp_path, toolchain):
+    measured = _measured(toolchain, tmp_path)
+    assert measured  # the dump ran
+    known = OBJECT_MACROS | RENAMED_BUILTINS | RESERVED_WORDS
+    missing = sorted(measured - known)
+    assert not missing, (f"{toolchain} predefines macros sarek_layout/targets/predefined.py does "
+                         f"not list: {' '.join(missing)}")
