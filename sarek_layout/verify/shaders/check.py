@@ -117,11 +117,14 @@ _BYTES = {"float": 4, "double": 8, "f32": 4, "f16": 2, "half": 2, "int": 4, "uin
 
 def _vectors(lang: str, record: SchemaType) -> Tuple[str, ...]:
     """Vector spellings with the same fields as ``record`` (N float32 or N int32)."""
-    kinds = {m.scalar.name if m.scalar is not None else "" for m in record.members}
+    kinds = {m.scalar for m in record.members}
     n = len(record.members)
-    if len(kinds) != 1 or n not in (2, 3, 4) or kinds - {"float32", "int32"}:
+    (only,) = kinds if len(kinds) == 1 else (None,)
+    # Shader vectors hold 4-byte floats or signed 4-byte ints (float32, int32), asked of the
+    # scalar table rather than named here.
+    if only is None or n not in (2, 3, 4) or only.size != 4 or only.kind not in ("float", "int"):
         return ()
-    f = "float32" in kinds
+    f = only.is_float
     if lang == GLSL:
         return (f"{'' if f else 'i'}vec{n}",)
     if lang == WGSL:
@@ -144,7 +147,7 @@ def _type_problem(lang: str, m: Member, decl: MemberDecl) -> Optional[str]:
                 f"the schema's {m.name} a {m.spelling}: write `{_write(lang, best, decl.name)}`")
     if written in accepted:
         return None
-    scalar = m.scalar.name if m.scalar is not None else ""
+    is_bool = m.scalar is not None and m.scalar.kind == "bool"
     write = f"write `{_write(lang, best, decl.name)}`"
     if written == "bool":
         why = {GLSL: "GLSL bool has no memory layout of its own: glslang stores it as a 32-bit "
@@ -152,10 +155,10 @@ def _type_problem(lang: str, m: Member, decl: MemberDecl) -> Optional[str]:
                      "byte and WGSL refuses it in a buffer",
                WGSL: "bool is not host-shareable in WGSL: naga refuses it in a buffer",
                METAL: "MSL bool is 1 byte"}[lang]
-        target = "a Sarek bool is a 4-byte int, 0 or 1" if scalar == "bool" else \
+        target = "a Sarek bool is a 4-byte int, 0 or 1" if is_bool else \
             f"the schema has {m.spelling}"
         return f"is bool: {why}; {target}: {write}"
-    if scalar == "float64" and written in ("float", "f32", "float32_t", "half", "f16"):
+    if m.scalar is not None and m.scalar.is_float and m.scalar.wide and written in ("float", "f32", "float32_t", "half", "f16"):
         where = ("(GLSL double needs the device feature shaderFloat64)" if lang == GLSL else
                  f"({'WGSL' if lang == WGSL else 'MSL'} has no 64-bit float: keep its raw "
                  f"words, low word first, as `generate -t {lang}` does)")
