@@ -178,6 +178,24 @@ common partition active asm class union enum typedef template this resource goto
 public static extern external interface long short half fixed unsigned superp input output hvec2
 hvec3 hvec4 fvec2 fvec3 fvec4 filter sizeof cast namespace using sampler3DRect
 length
+""".split()) | frozenset(
+    # Every opaque type of GLSL 4.60 (section 3.6 of the spec), in its float, int and uint
+    # forms: glslang reads each as a keyword, so a member named ``isampler2D`` or ``uimage3D``
+    # would not compile.
+    f"{p}{base}{dims}"
+    for p in ("", "i", "u")
+    for base, dim_list in (
+        ("sampler", ("1D", "2D", "3D", "Cube", "2DRect", "1DArray", "2DArray", "CubeArray",
+                     "Buffer", "2DMS", "2DMSArray")),
+        ("image", ("1D", "2D", "3D", "2DRect", "Cube", "Buffer", "1DArray", "2DArray",
+                   "CubeArray", "2DMS", "2DMSArray")),
+        ("texture", ("1D", "2D", "3D", "2DRect", "Cube", "Buffer", "1DArray", "2DArray",
+                     "CubeArray", "2DMS", "2DMSArray")),
+        ("subpassInput", ("", "MS")))
+    for dims in dim_list) | frozenset("""
+sampler2DRectShadow sampler1DArrayShadow sampler2DArrayShadow samplerCubeArrayShadow
+i8vec2 i8vec3 i8vec4 u8vec2 u8vec3 u8vec4 i16vec2 i16vec3 i16vec4 u16vec2 u16vec3 u16vec4
+i32vec2 i32vec3 i32vec4 u32vec2 u32vec3 u32vec4 f16vec2 f16vec3 f16vec4 f32vec2 f32vec3 f32vec4
 """.split())
 # `length` is not a keyword but `.length` after an expression is GLSL's array-length method:
 # glslang refuses `v.length` on a struct whose member is named so.

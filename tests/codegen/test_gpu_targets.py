@@ -224,3 +224,19 @@ def test_the_kernels_in_the_docs_compile(tmp_path):
                            "-fsyntax-only", f"-I{tmp_path}", str(tmp_path / "kernel.metal")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_members_named_like_glsl_opaque_types_compile_in_glsl(tmp_path):
+    """glslang reads every opaque type name (``isampler2D``, ``uimage3D``, ``texture2DMS``,
+    ``subpassInputMS``…) and the sized vector names as keywords: members so named are escaped
+    in GLSL, so the generated file compiles (it did not before they were reserved)."""
+    dims = ("1D", "2D", "3D", "2DRect", "Cube", "Buffer", "1DArray", "2DArray", "CubeArray",
+            "2DMS", "2DMSArray")
+    words = sorted({f"{p}{base}{d}" for p in ("", "i", "u")
+                    for base in ("sampler", "image", "texture") for d in dims}
+                   | {f"{p}subpassInput{ms}" for p in ("", "i", "u") for ms in ("", "MS")}
+                   | {f"{k}{bits}vec{n}" for k, widths in (("i", (8, 16, 32)), ("u", (8, 16, 32)),
+                                                         ("f", (16, 32))) for bits in widths
+                      for n in (2, 3, 4)})
+    schema = _schema(tmp_path, [{"record": "opaque", "fields": [[w, "int32"] for w in words]}])
+    _compiles("glsl", _files(schema, "glsl"), tmp_path)
