@@ -54,7 +54,10 @@ class Dialect:
 
 _FIXED_WIDTH = {"int32": "int32_t", "int64": "int64_t", "float32": "float", "float64": "double",
                 "bool": "int32_t", "unit": "int32_t", "float16": FLOAT16_TYPEDEF,
-                "uint8": "uint8_t"}
+                "uint8": "uint8_t",
+                # The extension scalars (not Sarek element types): <stdint.h>'s own names.
+                "int8": "int8_t", "int16": "int16_t", "uint16": "uint16_t", "uint32": "uint32_t",
+                "uint64": "uint64_t"}
 
 #: One header for C11 and C++11: the prelude defines the SAREK_LAYOUT_* macros per language.
 C = Dialect(
@@ -89,7 +92,10 @@ CUDA = Dialect(
 OPENCL = Dialect(
     name="opencl",
     scalar={"int32": "int", "int64": "long", "float32": "float", "float64": "double",
-            "bool": "int", "unit": "int", "float16": FLOAT16_TYPEDEF, "uint8": "uchar"},
+            "bool": "int", "unit": "int", "float16": FLOAT16_TYPEDEF, "uint8": "uchar",
+            # OpenCL C's own fixed sizes (char is signed, 8 bits; ulong is 64 bits).
+            "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
+            "uint64": "ulong"},
     align8_before="",
     align8_after=" __attribute__((aligned(8)))",
     alignof="__alignof__",
@@ -124,7 +130,10 @@ array_ref packed_int2 packed_int3 packed_int4 as_type access imageblock sample_m
 METAL = Dialect(
     name="metal",
     scalar={"int32": "int", "int64": "long", "float32": "float", "float64": "uint2",
-            "bool": "int", "unit": "int", "float16": "half", "uint8": "uchar"},
+            "bool": "int", "unit": "int", "float16": "half", "uint8": "uchar",
+            # MSL's fixed sizes, as in OpenCL C (ulong is 64-bit and 8-aligned).
+            "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
+            "uint64": "ulong"},
     align8_before="alignas(8) ",
     align8_after="",
     alignof="alignof",
@@ -207,7 +216,11 @@ i32vec2 i32vec3 i32vec4 u32vec2 u32vec3 u32vec4 f16vec2 f16vec3 f16vec4 f32vec2 
 GLSL = ShaderDialect(
     name="glsl",
     scalar={"int32": "int", "int64": "int64_t", "float32": "float", "float64": "double",
-            "bool": "int", "unit": "int", "uint8": "uint", "float16": "float"},
+            "bool": "int", "unit": "int", "uint8": "uint", "float16": "float",
+            # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
+            # when signed); uint64 is GL_EXT_shader_explicit_arithmetic_types_int64's, as int64.
+            "int8": "int", "int16": "int", "uint16": "uint", "uint32": "uint",
+            "uint64": "uint64_t"},
     word="uint",
     word2="uvec2",
     raw64=frozenset(),
@@ -241,16 +254,20 @@ texture_depth_2d_array texture_depth_cube texture_depth_cube_array texture_depth
 texture_external bitcast select
 """.split())
 
-#: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``, int64
-#: and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is unchanged).
+#: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``, int64,
+#: uint64 and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is unchanged).
 #: uint8 and float16 live in packed 32-bit words; their accessors give ``u32`` and ``f32``
 #: (``f16`` would need the shader-f16 feature).
 WGSL = ShaderDialect(
     name="wgsl",
     scalar={"int32": "i32", "int64": "vec2<u32>", "float32": "f32", "float64": "vec2<u32>",
-            "bool": "i32", "unit": "i32", "uint8": "u32", "float16": "f32"},
+            "bool": "i32", "unit": "i32", "uint8": "u32", "float16": "f32",
+            # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
+            # when signed); uint64 is its raw words, as int64.
+            "int8": "i32", "int16": "i32", "uint16": "u32", "uint32": "u32",
+            "uint64": "vec2<u32>"},
     word="u32",
     word2="vec2<u32>",
-    raw64=frozenset({"int64", "float64"}),
+    raw64=frozenset({"int64", "float64", "uint64"}),
     reserved_words=_WGSL_RESERVED,
 )
