@@ -83,7 +83,6 @@ from .places import Places
 from .preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
 from .modules import header_module_name
 from .reader import (
-    FLOAT16_HINT,
     SCALAR_SPELLINGS,
     STDINT,
     CDeclarations,
