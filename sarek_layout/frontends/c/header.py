@@ -215,7 +215,7 @@ class _Reader:
             f"aligns member {quoted(member.name)} of {quoted(owner)} at 8, but its natural "
             f"alignment in Sarek's layout is 4, so the C layout would differ from Sarek's (an "
             f"alignment of 8 is accepted only on a member whose natural alignment is 8: an "
-            f"int64_t, a double, or a struct holding one)",
+            f"int64_t, a uint64_t, a double, or a struct holding one)",
         )
 
     def _natural_alignment_is_8(self, member) -> bool:
