@@ -202,3 +202,17 @@ def test_the_shipped_json_schema_knows_every_scalar():
     assert not_type_names == set(SCALARS) | set(ALIASES)
     described = doc["definitions"]["typeExpression"]["description"]
     assert all(re.search(rf"\b{s}\b", described) for s in SCALARS)
+
+
+def test_explain_shows_them_and_finds_a_smaller_order(tmp_path, capsys):
+    path = tmp_path / "r.toml"
+    path.write_text('module = "R"\n[[types]]\nrecord = "r"\nfields = [["a", "int8"], '
+                    '["b", "uint64"], ["c", "int16"], ["d", "uint32"], ["e", "uint16"]]\n')
+    status, out, err = _run(capsys, "explain", path)
+    assert (status, err) == (0, "")
+    for row in ("int8         a;                       /*     0     1 */",
+                "uint64       b;                       /*     8     8 */",
+                "uint16       e;                       /*    24     2 */",
+                "/* size: 32, align: 8, data: 17 bytes, padding: 15 bytes (46.9%) */",
+                "/* a field order of 24 bytes exists (saves 8): explain --suggest prints it */"):
+        assert row in out, out
