@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         print(table_row(result), flush=True)
 
     report = verify_schema(schema, toolchains=args.toolchain or None,
-                           headers=args.header or None, on_result=on_result)
+                           headers=args.header or None, on_result=on_result,
+                           include_dirs=args.include_dirs, defines=args.defines)
     lines = detail_lines(report.results)
     structure = structure_lines(report.structure)
     if structure:
