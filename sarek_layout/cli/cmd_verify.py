@@ -30,7 +30,9 @@ def add_parser(sub) -> None:
     p.add_argument("--header", action="append", metavar="FILE", default=[],
                    help="verify this header (hand-written or committed) instead of generating "
                    "one: .h (C/C++), .cuh (CUDA), .clh (OpenCL); repeatable. A regular file "
-                   "whose name has no quote, backslash or control character")
+                   "whose name has no quote, backslash or control character. Its includes "
+                   "are found in the -I folders, then its own folder; -D macros are defined "
+                   "for the structure check and every compiler")
     p.add_argument("--object", action="append", metavar="FILE", default=[],
                    help="compare the structs recorded in the DWARF of this object, static "
                    "library, shared library or executable (ELF, built with -g) instead of "
