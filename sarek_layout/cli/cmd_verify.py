@@ -102,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
         print()
     printed_header = []
 
+    def on_structure(problems) -> None:
+        # The header's own mistakes first: they are what to fix, and the numbers the
+        # compilers then disagree on mostly follow from them.
+        if problems:
+            print("\n".join(structure_lines(problems, heading=False) + [""]), flush=True)
+
     def on_result(result) -> None:
         if not printed_header:
             print(table_header())
@@ -110,11 +116,9 @@ def run(args: argparse.Namespace) -> int:
 
     report = verify_schema(schema, toolchains=args.toolchain or None,
                            headers=args.header or None, on_result=on_result,
-                           include_dirs=args.include_dirs, defines=args.defines)
+                           include_dirs=args.include_dirs, defines=args.defines,
+                           on_structure=on_structure)
     lines = detail_lines(report.results)
-    structure = structure_lines(report.structure)
-    if structure:
-        lines += [""] + structure
     lines += ["", summary_line(report.results, report.structure, report.types)]
     print("\n".join(lines))
     if not any(r.status != "skipped" for r in report.results) and not report.structure:

@@ -163,12 +163,14 @@ def verify_schema(
     on_result: Optional[Callable[[ToolchainResult], None]] = None,
     include_dirs: Sequence[str] = (),
     defines: Sequence[str] = (),
+    on_structure: Optional[Callable[[List[StructureProblem]], None]] = None,
 ) -> VerifyReport:
     """Verify ``types`` (default: all) of ``schema`` with ``toolchains`` (default: all).
 
     With ``headers`` (paths), those headers are checked for structure and compiled instead
     of freshly generated ones, their includes found and macros defined by ``include_dirs``
-    and ``defines`` (``-I``/``-D``, as for C header schemas). Raises ``ToolchainMissing`` when a named toolchain is absent.
+    and ``defines`` (``-I``/``-D``, as for C header schemas); ``on_structure`` hears their
+    structure problems before any compiler runs (the CLI prints them first). Raises ``ToolchainMissing`` when a named toolchain is absent.
     """
     timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
     types = list(schema.types if types is None else types)
@@ -190,6 +192,8 @@ def verify_schema(
             problems, passed = check_header_set(header_set, types, target, schema.types)
             report.structure.extend(problems)
             probes_by_target[target] = probes_for(passed)
+        if on_structure is not None:
+            on_structure(report.structure)
     else:
         chosen, named = select_toolchains(toolchains)
         targets = sorted({t.target for t in chosen if t.available})
