@@ -11,7 +11,6 @@ padding.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Dict, List, Sequence
 
 from ..ir.schema import Hole as ModelHole
@@ -112,11 +111,9 @@ def _arm_lines(walk: TypeWalk, arm: Arm, indent: str, opener) -> List[str]:
     if not members:
         return [f"{indent}/* {_arm_summary(arm)} */"]
     if len(members) == 1:
-        # One argument is the arm itself, as the generated headers declare it (SPEC §4:
-        # `float Value_v`, read v.data.Value_v), not a struct of one `_0`.
-        arm_member = dataclasses.replace(members[0], name=arm_name(arm.name))
-        items = [arm_member if i is members[0] else i for i in arm.items]
-        return [f"{indent}/* {_arm_summary(arm)} */"] + _item_lines(items, indent, opener)
+        # One argument is the arm itself (the walk names it <Ctor>_v), as the generated
+        # headers declare it, not a struct of one `_0`.
+        return [f"{indent}/* {_arm_summary(arm)} */"] + _item_lines(arm.items, indent, opener)
     lines = [_with_comment(f"{indent}struct {{", f"/* {_arm_summary(arm)} */")]
     lines.extend(_item_lines(arm.items, indent + INDENT, opener))
     place = _place(walk.payload_offset or 0, arm.payload_size)
