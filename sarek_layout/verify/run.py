@@ -170,7 +170,8 @@ def verify_schema(
     With ``headers`` (paths), those headers are checked for structure and compiled instead
     of freshly generated ones, their includes found and macros defined by ``include_dirs``
     and ``defines`` (``-I``/``-D``, as for C header schemas); ``on_structure`` hears their
-    structure problems before any compiler runs (the CLI prints them first). Raises ``ToolchainMissing`` when a named toolchain is absent.
+    structure problems before any compiler runs (the CLI prints them first). Raises
+    ``ToolchainMissing`` when a named toolchain is absent.
     """
     timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
     types = list(schema.types if types is None else types)
@@ -187,7 +188,8 @@ def verify_schema(
             by_target.setdefault(target_of_header(path), []).append(path)
         chosen, _ = select_toolchains(toolchains, list(by_target))
         # Every header is read (and refused if it cannot be) before anything runs.
-        header_sets = {target: user_headers(paths, include_dirs, defines) for target, paths in by_target.items()}
+        header_sets = {target: user_headers(paths, include_dirs, defines)
+                       for target, paths in by_target.items()}
         for target, header_set in header_sets.items():
             problems, passed = check_header_set(header_set, types, target, schema.types)
             report.structure.extend(problems)
