@@ -34,21 +34,32 @@ import functools
 import os
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ...errors import SchemaError, quoted
+from ...errors import SchemaError, quoted, raise_collected
 from ...targets.names import FLOAT16_TYPEDEF
 from ...ir.schema import ModuleDecl, NamedType, SourceLocation
 from .modules import CHeaderOptions, decide_module, name_in_module
 from .header import _Reader, read_unit
+from .refusals import Imported, Key
 
-__all__ = ["read_headers", "read_header"]
+__all__ = ["read_headers", "read_header", "import_headers"]
 
 #: Where a struct's members are defined: (real path, line, column).
 Place = Tuple[str, int, int]
 
 
 def read_headers(paths: Sequence[str], options: CHeaderOptions = CHeaderOptions()) -> List[ModuleDecl]:
-    """The schemas of the C headers ``paths``, read together (see the module docs)."""
-    return _Namespace(list(paths), options).modules()
+    """The schemas of the C headers ``paths``, read together (see the module docs): a
+    header given as a schema must be importable whole, so every refused type's root cause
+    is raised together (``SchemaErrors``)."""
+    imported = import_headers(paths, options)
+    raise_collected(imported.root_errors())
+    return imported.modules
+
+
+def import_headers(paths: Sequence[str], options: CHeaderOptions = CHeaderOptions()) -> Imported:
+    """The C headers ``paths`` read together, each type imported or refused on its own
+    (``refusals.Imported``; ``import-c``)."""
+    return _Namespace(list(paths), options).imported()
 
 
 class _Namespace:
@@ -78,8 +89,25 @@ class _Namespace:
         for unit in self.units:
             unit.refer = self._referrer(unit)
 
-    def modules(self) -> List[ModuleDecl]:
-        return [unit.module() for unit in self.units]
+    def imported(self) -> Imported:
+        """Each type of each schema, imported or refused, and what each uses."""
+        outcome: Dict[Key, object] = {}
+        uses: Dict[Key, List[Tuple[Key, object]]] = {}
+        for index, unit in enumerate(self.units):
+            for c_name, decl in unit.decls().items():
+                key = (index, c_name)
+                outcome[key] = decl
+                uses[key] = [((self._holder(unit, used), used), member)
+                             for used, member in unit.references(c_name)]
+        return Imported(self.units, outcome, uses)
+
+    def _holder(self, unit: _Reader, c_name: str) -> int:
+        """The header whose schema holds the type ``c_name`` that ``unit`` uses."""
+        td = unit.h.struct_typedefs[c_name]
+        given = self.index_of.get(self.real(td.file))
+        if given is not None:
+            return given
+        return self.holder.get(c_name, self._index(unit))
 
     # -- each header's own types and module ---------------------------------------------------
 
