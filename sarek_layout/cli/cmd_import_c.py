@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from ..codegen.output_paths import Output, check_outputs, printable
     from ..codegen.writer import write_files
     from ..errors import UsageError
-    from ..errors import SchemaError
+    from ..errors import SchemaError, raise_collected
     from ..ir.schema import SourceLocation
     from ..frontends.c import check_module_headers
     from ..frontends.c import import_headers
@@ -103,14 +103,16 @@ def run(args: argparse.Namespace) -> int:
                 imported.check_none_refused()
     else:
         resolve(imported.modules)
+    modules = imported.modules
+    kept = [i for i, module in enumerate(modules) if module.decls]
+    if not kept:
+        # Nothing usable: exit status 2, nothing written, and the refusals the schema
+        # commands give for this header (root causes only, in their own words).
+        raise_collected(imported.root_errors())
+        raise SchemaError("no struct declarations to import", SourceLocation(args.headers[0]))
     refusals = imported.refusals
     for refusal in refusals:
         print(refusal, file=sys.stderr)
-    modules = imported.modules
-    kept = [i for i, module in enumerate(modules) if module.decls]
-    if not kept:  # nothing usable: exit status 2, nothing written
-        raise SchemaError(f"no type imports: each of its {len(refusals)} structs is refused "
-                          f"(above)", SourceLocation(args.headers[0]))
     if refusals:
         print(f"{sum(len(modules[i].decls) for i in kept)} types imported, {len(refusals)} "
               f"refused", file=sys.stderr)

@@ -40,9 +40,16 @@ class Refusal:
     header: str
     error: SchemaError
 
+    @property
+    def message(self) -> str:
+        """The reason, naming the type (most reasons do: ``member 'a' of 'T' …``; the
+        others, an extension's, get ``'T' not imported:`` before them)."""
+        message = self.error.message
+        return message if quoted(self.c_name) in message else \
+            f"{quoted(self.c_name)} not imported: {message}"
+
     def __str__(self) -> str:
-        return f"{self.error.location}: error: {quoted(self.c_name)} not imported: " \
-               f"{self.error.message}"
+        return f"{self.error.location}: error: {self.message}"
 
 
 class Imported:
@@ -105,8 +112,8 @@ class Imported:
         unit = self._units[user[0]]
         name = getattr(member, "name", None)
         return SchemaError(
-            f"member {quoted(name)} has type {chain}, which is not imported ({root.location}: "
-            f"{root.message})",
+            f"member {quoted(name)} of {quoted(user[1])} has type {chain}, which is not "
+            f"imported ({root.location}: {root.message})",
             unit.loc(member, name),  # type: ignore[attr-defined]
         )
 
@@ -164,10 +171,9 @@ class Imported:
         return narrowed
 
     def check_none_refused(self) -> None:
-        errors = [r.error for r in self.refusals]
-        if errors:
-            raise SchemaErrors([SchemaError(f"{quoted(r.c_name)} not imported: {r.error.message}",
-                                            r.error.location) for r in self.refusals])
+        refusals = self.refusals
+        if refusals:
+            raise SchemaErrors([SchemaError(r.message, r.error.location) for r in refusals])
 
     def without(self, errors: Sequence[SchemaError]) -> "Imported":
         """These types less the ones the resolver refused (``errors``, placed in them) and
