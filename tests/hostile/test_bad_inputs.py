@@ -285,7 +285,7 @@ CASES = [
     ('h_duplicate_field_t.h', '3:27', ["duplicate field 't'"]),
     ('h_member_next_of_u_is.h', '3:30', ["member 'next' of 'U' is a pointer"]),
     ('h_c_parse_error_invalid_specifier.h', '2:20', ["C parse error (Invalid specifier list) before 'U' (an unknown type name?"]),
-    ('h_no_typedef_struct_declarations_in.h', '', ["no 'typedef struct' declarations in this header"]),
+    ('h_no_typedef_struct_declarations_in.h', '', ["no struct declarations in this header"]),
     ('h_c_preprocessor_nowhere_h_no.h', '2:10', ['C preprocessor: nowhere.h: No such file or directory']),
     ('h_c_parse_error.h', '2:31', ['C parse error']),
     ('h_field_name_kernel_is_a.h', '2:26', ["field name 'kernel' is a keyword or reserved name in C, C++, CUDA or OpenCL C"]),
@@ -295,7 +295,7 @@ CASES = [
     ('h_deep_records.h', '102:16', ["type 'R100' nests types 101 levels deep"]),
     ('h_deep_parens.h', '2:30', ['C parse error: nested too deeply']),
     ('h_garbage.h', '1:1', ['C parse error (Illegal character']),
-    ('h_empty.h', '', ["no 'typedef struct' declarations in this header"]),
+    ('h_empty.h', '', ["no struct declarations in this header"]),
     # --- C extensions that change a layout: the C code would disagree with the schema --
     ('h_packed_attribute.h', '2:44', ["'__attribute__((packed))' packs the struct",
                                       "the C layout would differ from Sarek's"]),

@@ -156,7 +156,7 @@ class _Reader:
         self.module_name = ""
         self.names: Dict[str, str] = {}
         #: ``refer(c_name, where)``: how a member names the typedef struct ``c_name``.
-        self.refer: Callable[[str, SourceLocation], NamedType] = self._refer_alone
+        self.refer: Callable[..., NamedType] = self._refer_alone
         #: What the extensions change (``_note_extensions``): struct and union bodies by the
         #: position of their node, and typedef or tag names, each with its refusal.
         self.changed_bodies: Dict[Tuple[str, int, int], SchemaError] = {}
@@ -164,7 +164,8 @@ class _Reader:
         self._note_extensions(extensions)
         self._check_alignments(extensions)
 
-    def _refer_alone(self, c_name: str, where: SourceLocation) -> NamedType:
+    def _refer_alone(self, c_name: str, where: SourceLocation,
+                     member_name: Optional[str] = None) -> NamedType:
         return NamedType(self.names[c_name], None, where)
 
     def typedef_location(self, c_name: str) -> SourceLocation:
@@ -555,7 +556,7 @@ class _Reader:
                     f"of the headers read",
                     where,
                 )
-            return self.refer(spelled.name, where)
+            return self.refer(spelled.name, where, name)
         if spelled.kind == "union":
             raise SchemaError(
                 f"{what} is a union, which has no Sarek layout outside the tagged-variant "

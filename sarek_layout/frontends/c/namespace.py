@@ -117,8 +117,8 @@ class _Namespace:
                if self.real(unit.h.struct_typedefs[c].file) == own_file]
         if not own:
             raise SchemaError(
-                "no 'typedef struct' declarations in this header; sarek-layout reads element "
-                "types from typedef'd structs of int32_t/int64_t/uint8_t/float/double/"
+                "no struct declarations in this header; sarek-layout reads element "
+                "types from its structs (typedef struct or struct tag) of int32_t/int64_t/uint8_t/float/double/"
                 f"{FLOAT16_TYPEDEF} members",
                 SourceLocation(unit.path),
             )
@@ -185,17 +185,22 @@ class _Namespace:
                     self.holder[c_name] = self._index(unit)
                     unit.names[c_name] = name
                     todo.append(c_name)
-        for c_name, (unit, member) in unheld.items():
-            if c_name not in self.holder:
-                td = unit.h.struct_typedefs[c_name]
-                raise SchemaError(
-                    f"member {quoted(getattr(member, 'name', None))} has type {quoted(c_name)} "
-                    f"(declared at {unit.typedef_location(c_name)}), which cannot be part of the "
-                    f"schema of {unit.path}: its module is {unit.module_name!r}, so the type's C "
-                    f"name would become {unit.module_name}_{c_name}; give {td.file} on the "
-                    f"command line too, so that its types form a schema of their own",
-                    unit.loc(member, getattr(member, "name", None)),
-                )
+        # A type no given header can hold refuses the types using it (at each use), not the
+        # command: the other types still import.
+        self.unheld = {c_name: unit for c_name, (unit, _) in unheld.items()
+                       if c_name not in self.holder}
+
+    def _unheld_error(self, unit: _Reader, c_name: str, where: SourceLocation,
+                      member_name: Optional[str]) -> SchemaError:
+        td = unit.h.struct_typedefs[c_name]
+        return SchemaError(
+            f"member {quoted(member_name)} has type {quoted(c_name)} "
+            f"(declared at {unit.typedef_location(c_name)}), which cannot be part of the "
+            f"schema of {unit.path}: its module is {unit.module_name!r}, so the type's C "
+            f"name would become {unit.module_name}_{c_name}; give {td.file} on the "
+            f"command line too, so that its types form a schema of their own",
+            where,
+        )
 
     def _index(self, unit: _Reader) -> int:
         return self.index_of[self.real(unit.path)]
@@ -206,7 +211,8 @@ class _Namespace:
         """How ``unit``'s members name the typedef struct ``c_name``."""
         c_name_of_own = {name: c for c, name in unit.names.items()}  # built once: linear
 
-        def refer(c_name: str, where: SourceLocation) -> NamedType:
+        def refer(c_name: str, where: SourceLocation,
+                  member_name: Optional[str] = None) -> NamedType:
             td = unit.h.struct_typedefs[c_name]
             given = self.index_of.get(self.real(td.file))
             holder: Optional[_Reader] = None
@@ -223,8 +229,8 @@ class _Namespace:
                 holder = self.units[self.holder[c_name]]
             elif c_name in unit.names:
                 holder = unit
-            if holder is None:  # pragma: no cover - refused by _copy_types_of_headers_not_given
-                raise SchemaError(f"type {quoted(c_name)} belongs to no schema", where)
+            if holder is None:  # no given header can hold it (_copy_types_of_headers_not_given)
+                raise self._unheld_error(unit, c_name, where, member_name)
             name = holder.names[c_name]
             if holder is unit or holder.module_name == unit.module_name:
                 return NamedType(name, None, where)
