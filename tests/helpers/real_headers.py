@@ -49,7 +49,7 @@ NAMED = {
     "linux/if_ether.h": "linux-libc-dev",
     "linux/virtio_ring.h": "linux-libc-dev",
     "linux/fb.h": "linux-libc-dev",
-    "GL/gl.h": "mesa-common-dev",
+    "GL/glxint.h": "mesa-common-dev",
 }
 
 _STRUCT_BODY = re.compile(rb"\bstruct\b\s*(?:[A-Za-z_]\w*\s*)?\{")
