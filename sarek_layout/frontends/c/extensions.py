@@ -21,7 +21,13 @@ write (``SAREK_LAYOUT_ALIGN8``, ``_Alignas(8)``, ``alignas(8)``,
 members each alignment is written on (``Extension.members_at``: the positions of their
 names, as pycparser reports them), and ``header`` checks their types. Everything else is
 refused (any other alignment, or one on a struct, a typedef or a 4-byte member): the schema
-imported from such a header would silently disagree with the C code.
+imported from such a type would silently disagree with the C code. What is refused is what
+the extension changes, not the header (issue 22): the scan notes the struct and union
+bodies it is written in or its declaration defines (``Extension.records``, by the position
+pycparser gives their node), the names a file-scope declaration declares
+(``Extension.words``: a ``mode(word)`` typedef refuses only the members of that type), and
+for ``#pragma pack`` below 8 every body defined while it is in force (``push``/``pop``
+followed).
 """
 
 from __future__ import annotations

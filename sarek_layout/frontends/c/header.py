@@ -8,7 +8,8 @@ except an alignment of 8 on a member whose natural alignment is 8, as generated 
 write), and parsed and collected by ``reader`` (the reader ``verify --header`` shares);
 ``places`` maps positions back to the source (read only from the header and the files cpp
 included) and ``enums`` evaluates enum constants. This module turns the declarations into
-a schema, stopping at the first problem.
+a schema, type by type: each type is a ``TypeDecl`` or the ``SchemaError`` of its first
+problem (``_Reader.decls``); ``refusals`` carries a refusal to the types that use it.
 Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
 ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
 float64; ``uint8_t``, ``unsigned char`` → uint8; ``sarek_layout_float16`` (which must be a
@@ -19,7 +20,8 @@ refused with a word on how to write a float16.
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
-header) *in the header itself*, plus those of included headers that are not given but that
+header), and every plain ``struct tag {…};`` that no typedef names (a type named by its
+tag), *in the header itself*, plus those of included headers that are not given but that
 its types use. Which header holds a type, and how a member names a type of another header,
 is decided for all the headers of a command together (``namespace``: one namespace of
 typedef names, as in C). Other declarations (functions, static assertions, enums, unions,
@@ -47,8 +49,11 @@ Refused, with the C source position: pointers, arrays, bit-fields, ``char`` and
 ``signed char``, ``bool``, ``short`` and other 16-bit integers, ``long`` (its size differs
 between ABIs), unsigned types other than ``uint8_t`` and other non-Sarek scalar
 types, enums, unions outside the tagged-variant shape, inline struct definitions as members,
-references to structs that are not typedef'd in the headers read, packing and alignment
-extensions (above), and enum constants whose values are not 64-bit integers.
+references to structs that are not defined in the headers read, and enum constants whose
+values are not 64-bit integers. An extension (packing, alignment, ``mode``,
+``vector_size``…) refuses the types whose layout it changes: the bodies it is written in or
+that its declaration defines, and the members whose typedef it is written on
+(``Extension.records``/``words``); elsewhere it changes nothing.
 """
 
 from __future__ import annotations
