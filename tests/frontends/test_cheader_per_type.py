@@ -183,3 +183,25 @@ def test_a_long_chain_of_refusals_is_linear_and_each_line_bounded(tmp_path):
     assert proc.returncode == 2 and err[-1].endswith(f"{n - 50} more errors not shown"), err[-1]
     assert max(len(line) for line in err) < 600
     assert "'s48' → 's47' → 's46' → 's45' → … → 's0'" in err[-2], err[-2]
+
+
+@pytest.mark.parametrize("case", ["many_attributed_names", "deep_bodies", "pragma_over_many"])
+def test_judging_extensions_stays_linear_on_hostile_headers(tmp_path, case):
+    # What an extension changes is noted per declaration and per body, never copied per
+    # attribute nor per nesting level: 40,000 attributed names in one declaration, 20,000
+    # nested bodies with an attribute inside, a packing pragma over 40,000 structs.
+    n = 40_000
+    if case == "many_attributed_names":
+        body = ("typedef int " + ", ".join(f"w{i} __attribute__((mode(word)))" for i in range(n))
+                + ";\ntypedef struct T { w1 a; int32_t b; } T;\ntypedef struct G { int32_t g; } G;\n")
+    elif case == "deep_bodies":
+        body = ("struct D { " + "struct { " * 20_000 + "int x __attribute__((aligned(16)));"
+                + " } m;" * 20_000 + " };\ntypedef struct T { int32_t b; } T;\n")
+    else:
+        body = "#pragma pack(1)\n" + "".join(f"struct s{i} {{ int32_t a; }};\n" for i in range(n))
+    path = _write(tmp_path, "#include <stdint.h>\n" + body, "hostile.h")
+    proc = run_cpu_bounded([sys.executable, "-m", "sarek_layout", "import-c", str(path)],
+                           cpu_s=60, text=True, what="judging extensions is not linear")
+    assert proc.returncode in (1, 2), proc.stderr[-2000:]
+    if case == "many_attributed_names":
+        assert proc.returncode == 1 and "member 'a' of 'T' has type 'w1'" in proc.stderr

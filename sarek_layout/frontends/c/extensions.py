@@ -234,7 +234,8 @@ class _Frame:
         self.last_name: Optional[Tuple[str, int, int]] = None
         self.names: List[Tuple[str, int, int]] = []
         self.after_colon = False
-        #: The record bodies this level lies in (its own first when it is one), outermost last.
+        #: The record bodies this level lies in: the innermost and the outermost (at file
+        #: scope, the one a type of the schema can be; every body between is inside it).
         self.chain = chain
         #: Record bodies opened at this level by the current declaration.
         self.opened: List[Tuple[str, int, int]] = []
@@ -305,10 +306,14 @@ class _Scanner:
         if frame.last_name is not None:
             frame.names.append(frame.last_name)
             frame.words.append(frame.last_word or "")
-        for k in frame.pending:
-            self.found[k]["names"] = list(frame.names)
-            self.found[k]["words"] = list(frame.words)
-            self.found[k]["opened"] = list(frame.opened)
+        if frame.pending:
+            # One tuple each, shared by every extension of the declaration: a declaration
+            # of many names with an attribute on each stays linear.
+            names, words, opened = tuple(frame.names), tuple(frame.words), tuple(frame.opened)
+            for k in frame.pending:
+                self.found[k]["names"] = names
+                self.found[k]["words"] = words
+                self.found[k]["opened"] = opened
         frame.pending.clear()
         frame.names.clear()
         frame.words.clear()
@@ -426,8 +431,7 @@ class _Scanner:
             if record:
                 # Where pycparser puts the Struct node: its tag, or the brace of an anonymous one.
                 key = self.position(pos) if anonymous else self.last_ident_at
-                if len(chain) < _MAX_RECORDS:
-                    chain = (key,) + chain
+                chain = (key, chain[-1]) if chain else (key,)
                 if len(frame.opened) < _MAX_RECORDS:
                     frame.opened.append(key)
                 self.record_opened(key)
@@ -443,7 +447,9 @@ class _Scanner:
             else:
                 if frame.last_name is not None:
                     frame.names.append(frame.last_name)
+                    frame.words.append(frame.last_word or "")
                 frame.last_name = None
+                frame.last_word = None
                 frame.after_colon = False
         elif frame.parens == 0 and c == ":":
             frame.after_colon = True
@@ -454,6 +460,9 @@ class _Scanner:
 #: Most record bodies noted per extension or nesting chain (real headers nest a handful;
 #: a pragma in force over a whole header applies to its every struct, all noted up to this).
 _MAX_RECORDS = 1_000_000
+#: Bodies one member declaration defines that an attribute on it is noted on (C has one:
+#: ``struct {…} __attribute__((packed)) m;``; the enclosing bodies are noted anyway).
+_MAX_MEMBER_BODIES = 64
 
 
 def _judged(found: List[dict]) -> List[Extension]:
@@ -473,8 +482,11 @@ def _judged(found: List[dict]) -> List[Extension]:
             continue  # an attribute that does not change a layout: dropped
         # Inside a body: that body and the ones around it change. At file scope: what the
         # declaration defines (its bodies, its typedef's or tag's name).
-        records = frame.chain + tuple(entry.get("opened", ()))
-        words = () if frame.chain else tuple(entry.get("words", ()))
+        opened = entry.get("opened", ())
+        # At file scope the declaration's own bodies (a shared tuple); inside a body, that
+        # body, the outermost one and the few a member declaration defines.
+        records = frame.chain + opened[:_MAX_MEMBER_BODIES] if frame.chain else opened
+        words = () if frame.chain else entry.get("words", ())
         extensions.append(Extension(
             entry["spelling"], *entry["where"], verdict or None, names if verdict == "" else (),
             records, words,

@@ -166,6 +166,7 @@ class _Reader:
         #: position of their node, and typedef or tag names, each with its refusal.
         self.changed_bodies: Dict[Tuple[str, int, int], SchemaError] = {}
         self.changed_names: Dict[str, SchemaError] = {}
+        self._walked: Dict[int, object] = {}
         self._note_extensions(extensions)
         self._check_alignments(extensions)
 
@@ -206,10 +207,13 @@ class _Reader:
 
     def _changes(self, ext: Extension, why: str) -> None:
         error = self.places.extension_error(ext, why)
-        for key in ext.records:
-            self.changed_bodies.setdefault(key, error)
-        for word in ext.words:
-            self.changed_names.setdefault(word, error)
+        # The extensions of one declaration share its tuples: each is walked once (the
+        # first extension's refusal is the one said), so many attributes stay linear.
+        for group, into in ((ext.records, self.changed_bodies), (ext.words, self.changed_names)):
+            if group and id(group) not in self._walked:
+                self._walked[id(group)] = group  # kept alive: ids stay unique
+                for key in group:
+                    into.setdefault(key, error)
 
     def changed(self, body) -> Optional[SchemaError]:
         """The refusal of a struct or union body whose layout an extension changes."""
