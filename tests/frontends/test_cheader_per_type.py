@@ -205,3 +205,43 @@ def test_judging_extensions_stays_linear_on_hostile_headers(tmp_path, case):
     assert proc.returncode in (1, 2), proc.stderr[-2000:]
     if case == "many_attributed_names":
         assert proc.returncode == 1 and "member 'a' of 'T' has type 'w1'" in proc.stderr
+
+
+def test_the_bundled_libc_has_what_real_headers_test_and_use(tmp_path, capsys):
+    # png.h's `#if CHAR_BIT != 8 #error`, <stdarg.h>'s va_list in a prototype, UINT64_C,
+    # the real div_t, and CL/cl_platform.h's SSE include behind __SSE__ (the GNU host
+    # macros import-c reads with): the struct with an __m128 member is refused for it alone.
+    path = _write(tmp_path, """\
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#if CHAR_BIT != 8 || UCHAR_MAX != 255 || INT_MAX != 2147483647
+#error "needs 8-bit bytes"
+#endif
+#if defined(__SSE__)
+#include <xmmintrin.h>
+typedef struct V { __m128 v; } V;
+#endif
+int vlog(const char *fmt, va_list ap);
+enum { BIG = UINT64_C(1) << 40 > 0 };
+typedef struct R { div_t d; int64_t n; size_t *p_unused_in_no_struct; } R;
+typedef struct Q { int32_t q; double w; } Q;
+""", "libc.h")
+    out = tmp_path / "out"
+    status = main(["import-c", str(path), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    # R is refused (its pointer; div_t is read, but is a name nvcc's own headers declare).
+    assert "'R'" in err and "pointer" in err, err
+    if "__SSE__" in subprocess_defines():
+        assert f"{path}:11:" in err and "vector" in err, err
+    assert _check_against_gcc(path, out / "libc.toml", tmp_path) == ["Q"]
+
+
+def subprocess_defines() -> str:
+    import subprocess
+
+    return subprocess.run(["gcc", "-dM", "-E", "-x", "c", "/dev/null"], capture_output=True,
+                          text=True).stdout
