@@ -18,8 +18,8 @@ import argparse
 #: The exit statuses, as ``import-c --help`` and docs/c-headers.md state them.
 EXIT_STATUS_HELP = (
     "exit status: 0 every type imported; 1 some types refused (each reported on stderr "
-    "as FILE:LINE:COL: error: 'T' not imported: reason) and the others written; 2 no type "
-    "imports, a --type NAME is refused, or bad input or usage"
+    "at its place, FILE:LINE:COL: error: ..., naming the type and why) and the others "
+    "written; 2 no type imports, a --type NAME is refused, or bad input or usage"
 )
 
 #: Most rounds of resolver refusals taken out (each round removes every type it names;
