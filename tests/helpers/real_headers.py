@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -120,11 +118,6 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
     except SchemaError as e:
         result.failure = str(e).splitlines()[0]
     return result
-
-
-def _c_type(t) -> str:
-    """How C names a schema type imported from a header: its typedef, or ``struct tag``."""
-    return t.c_name
 
 
 def gcc_probe(path: str, types: Sequence[object], c_spelling: Dict[str, str],
