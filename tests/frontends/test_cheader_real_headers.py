@@ -27,7 +27,6 @@ from helpers.real_headers import (
     expected_numbers,
     gcc_probe,
     import_one,
-    plain_struct_spellings,
 )
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None,
@@ -70,7 +69,7 @@ def test_real_header(name, tmp_path, capsys):
                 (str(refusal), line)
     if not imported:
         return
-    measured = gcc_probe(path, result.imported, plain_struct_spellings(path), str(tmp_path))
+    measured = gcc_probe(path, result.imported, result.spellings, str(tmp_path))
     for t in result.imported:
         expected = expected_numbers(t)
         assert {k: measured[k] for k in expected} == expected, t.c_name

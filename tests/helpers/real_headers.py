@@ -59,6 +59,8 @@ class HeaderResult:
     imported: List[object] = field(default_factory=list)  # SchemaType, in order
     refusals: List[object] = field(default_factory=list)  # frontends.c.refusals.Refusal
     failure: Optional[str] = None  # the header could not be read at all
+    #: How C spells each imported plain ``struct tag {…}`` (``struct tag``), for the probe.
+    spellings: Dict[str, str] = field(default_factory=dict)
 
     @property
     def counts(self) -> Tuple[int, int]:
@@ -107,6 +109,8 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
         from sarek_layout.frontends.c import import_headers
 
         imported = import_headers([path], options)
+        result.spellings = {c: f"struct {c}" for unit in imported.units
+                            for c, td in unit.h.struct_typedefs.items() if td.plain}
         for _ in range(8):
             try:
                 schema = resolve(imported.modules)
@@ -160,17 +164,6 @@ def expected_numbers(t) -> Dict[str, int]:
         if t.has_payload:
             out[f"{t.c_name}.data"] = t.payload_offset
     return out
-
-
-def plain_struct_spellings(path: str) -> Dict[str, str]:
-    """C names that are tags of plain ``struct tag {…}`` definitions (spelt ``struct tag``),
-    as the reader found them."""
-    from sarek_layout.frontends.c.namespace import _Namespace
-    from sarek_layout.frontends.c import CHeaderOptions
-
-    ns = _Namespace([path], CHeaderOptions(INCLUDE_DIRS))
-    return {c: f"struct {c}" for unit in ns.units for c, td in unit.h.struct_typedefs.items()
-            if td.plain}
 
 
 def main(argv: Sequence[str]) -> int:

@@ -70,6 +70,11 @@ class Imported:
         self._refused: Dict[Key, Tuple[SchemaError, Optional[Key], Key]] = {}
         self._propagate()
 
+    @property
+    def units(self) -> List[object]:
+        """The headers' readers (``header._Reader``), in command-line order."""
+        return list(self._units)
+
     # -- what imports ---------------------------------------------------------------------
 
     def _candidates(self) -> List[Key]:
