@@ -245,3 +245,17 @@ def subprocess_defines() -> str:
 
     return subprocess.run(["gcc", "-dM", "-E", "-x", "c", "/dev/null"], capture_output=True,
                           text=True).stdout
+
+
+def test_a_plain_struct_in_the_tagged_variant_shape_imports_as_a_variant(tmp_path, capsys):
+    path = _write(tmp_path, """\
+#include <stdint.h>
+struct shape { int32_t tag; union { float Circle_v; struct { float _0; double _1; } Rect_v; } data; };
+enum { shape_Circle = 0, shape_Rect = 1, shape_Empty = 2 };
+struct holder { int32_t n; };
+""", "plainvar.h")
+    out = tmp_path / "out"
+    assert main(["import-c", str(path), "-o", str(out)]) == 0, capsys.readouterr().err
+    assert _check_against_gcc(path, out / "plainvar.toml", tmp_path,
+                              plain=("shape", "holder")) == ["shape", "holder"]
+    assert 'variant = "shape"' in (out / "plainvar.toml").read_text()
