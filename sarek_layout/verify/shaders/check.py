@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...ir.schema import Member, SchemaType
+from ...targets.naming import PACKED_PREFIX
 from ...targets.spellings import SHADER_READ
 from .reader import MemberDecl, StructDecl
 from .source import GLSL, METAL, WGSL
@@ -174,7 +175,7 @@ def _type_problem(lang: str, m: Member, decl: MemberDecl) -> Optional[str]:
         return (f"{have} where the schema has {m.spelling}, {m.size} bytes: "
                 f"{'WGSL' if lang == WGSL else lang} has no "
                 f"{m.size}-byte member type; keep it in a 32-bit word with its neighbours "
-                f"(_sarek_bytes<N>), as `generate -t {lang}` does")
+                f"({PACKED_PREFIX}<N>), as `generate -t {lang}` does")
     return f"{have} where the schema has {m.spelling}, {m.size} bytes: {write}"
 
 
