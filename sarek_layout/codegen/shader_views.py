@@ -32,14 +32,14 @@ joined are refused with the schema location.
 
 Words and bytes: without 8- and 16-bit storage (extensions and device features), a GLSL or
 WGSL struct member is at least 32 bits. A scalar smaller than a word (``uint8``, ``float16``,
-and the extension scalars ``int8``, ``int16``, ``uint16``) is therefore kept, with whatever else shares its 32-bit word (other such scalars, padding
-bytes), in a ``uint`` member ``_sarek_bytes<N>``: the C header's offsets, size and stride are
-unchanged, and the scalar is read by an accessor (``<T>_<field>(v)`` for a record field, the
-constructor accessors for an argument) that shifts and masks its word (``unpackHalf2x16`` /
-``unpack2x16float`` for a float16; a signed one is sign-extended), and written by the
-``make_`` functions. A record whose
-size is not a multiple of 4 bytes (three ``uint8``), or that sits at an offset that is not,
-has no struct with the C layout in these languages, and is refused in these targets only.
+and the extension scalars ``int8``, ``int16``, ``uint16``) is therefore kept, with whatever
+else shares its 32-bit word (other such scalars, padding bytes), in a ``uint`` member
+``_sarek_bytes<N>``: the C header's offsets, size and stride are unchanged, and the scalar is
+read by an accessor (``<T>_<field>(v)`` for a record field, the constructor accessors for an
+argument) that shifts and masks its word (``unpackHalf2x16`` / ``unpack2x16float`` for a
+float16; a signed one is sign-extended), and written by the ``make_`` functions. A record
+whose size is not a multiple of 4 bytes (three ``uint8``), or that sits at an offset that is
+not, has no struct with the C layout in these languages, and is refused in these targets only.
 """
 
 from __future__ import annotations

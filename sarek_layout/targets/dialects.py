@@ -211,8 +211,9 @@ i32vec2 i32vec3 i32vec4 u32vec2 u32vec3 u32vec4 f16vec2 f16vec3 f16vec4 f32vec2 
 
 #: GLSL 4.50 for Vulkan (``layout(std430)`` buffers); 64-bit integers through
 #: GL_EXT_shader_explicit_arithmetic_types_int64, doubles are core (device feature
-#: shaderFloat64). uint8 and float16 are never struct members (they live in packed 32-bit
-#: words, ``shader_views``): these are the types their accessors return and ``make_`` takes.
+#: shaderFloat64). uint8, float16, int8, int16 and uint16 are never struct members (packed
+#: 32-bit words, ``shader_views``): these are the types their accessors return and ``make_``
+#: takes.
 GLSL = ShaderDialect(
     name="glsl",
     scalar={"int32": "int", "int64": "int64_t", "float32": "float", "float64": "double",
@@ -254,10 +255,10 @@ texture_depth_2d_array texture_depth_cube texture_depth_cube_array texture_depth
 texture_external bitcast select
 """.split())
 
-#: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``, int64,
-#: uint64 and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is unchanged).
-#: uint8 and float16 live in packed 32-bit words; their accessors give ``u32`` and ``f32``
-#: (``f16`` would need the shader-f16 feature).
+#: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``; int64,
+#: uint64 and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is
+#: unchanged). uint8, float16, int8, int16 and uint16 live in packed 32-bit words; their
+#: accessors give ``u32``, ``f32`` and ``i32`` (``f16`` would need the shader-f16 feature).
 WGSL = ShaderDialect(
     name="wgsl",
     scalar={"int32": "i32", "int64": "vec2<u32>", "float32": "f32", "float64": "vec2<u32>",

@@ -13,10 +13,9 @@ declarations and accessor signatures of the files themselves, and the input buff
 an upper bound computed from those declarations.
 
 Scalars smaller than a word (``uint8``, ``float16``, ``int8``, ``int16``, ``uint16``) live
-inside 32-bit words, read by
-accessors, so the word fill cannot place them to the byte. For those the shader first copies
-the element and refills every word that can hold them (each ``_sarek_bytes<N>`` member and
-every word of a variant's ``data``) with patterns of its own: byte ``k`` of the element's word
+inside 32-bit words, read by accessors, so the word fill cannot place them to the byte. For
+those the shader first copies the element and refills every word that can hold them (each
+``_sarek_bytes<N>`` member and every word of a variant's ``data``) with patterns of its own: byte ``k`` of the element's word
 ``w`` holds ``1 + k + 4 (w mod 29)`` in one copy, ``1 + (w / 29) mod 29`` in a second and
 ``1 + w / 841`` in a third (every byte 1 to 116: no pattern is a NaN as a float16). The
 accessor's bits in the three copies give the byte's offset (``k + 4 w``, up to 390 KB into
@@ -327,7 +326,8 @@ def _small_helpers(lang: ProbeLanguage, structs: Structs, patterned, small_bits)
     for et in small_bits:
         bits = _SMALL_BITS[lang.name].get(et)
         if bits is None:
-            raise ProbeFailed(lang.name, f"an accessor of a scalar smaller than a word returns {et}")
+            raise ProbeFailed(lang.name,
+                              f"an accessor of a scalar smaller than a word returns {et}")
         if glsl:
             out.append(f"uint sarek_small_bits_{_ident(et)}({et} _sarek_x) {{ return {bits}; }}\n")
         else:
