@@ -181,6 +181,20 @@ def _checks(st: SchemaType) -> Tuple[Tuple[str, str, int, str], ...]:
     return tuple(out)
 
 
+def _refuse_clashing_fields(st: SchemaType, fields: Sequence[RField]) -> None:
+    """Two fields escaped to one Rust name (``self`` and ``self_``) are refused."""
+    emitted = {}
+    for m, f in zip(st.members, (f for f in fields if f.kind != "padding")):
+        if f.name in emitted:
+            raise SchemaError(
+                f"in the rust output, fields {emitted[f.name]!r} and {m.name!r} of type "
+                f"{st.qualified_name!r} are both emitted as {f.name!r} (self, Self, super, crate "
+                f"and _ get a trailing '_': Rust refuses them even as raw identifiers); "
+                f"rename one of them",
+                m.location or st.decl.location)
+        emitted[f.name] = m.name
+
+
 def _ctor_name(name: str) -> str:
     return name + "_" if name in _ASSOCIATED else rust_ident(name)
 
@@ -204,7 +218,9 @@ def _type(st: SchemaType, names: _Names) -> RType:
         layout_ok_name=names.claim(f"{c_name}_LAYOUT_OK", owner, where),
     )
     if st.kind == "record":
-        return RType(kind="record", fields=_fields(st.items), **common)
+        fields = _fields(st.items)
+        _refuse_clashing_fields(st, fields)
+        return RType(kind="record", fields=fields, **common)
     p = st.payload_offset
     union = names.claim(rust_union_name(c_name), owner, where) if st.has_payload else ""
     view = names.claim(rust_view_name(c_name), owner, where)

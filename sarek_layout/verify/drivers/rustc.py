@@ -75,10 +75,10 @@ def probe_crate(headers: HeaderSet, probes: Sequence[Probe], *, folder: str = HE
     owner: Dict[str, int] = {}
     for i, (_, text) in enumerate(headers.files):
         for name in _DEFINES.findall(text):
-            owner.setdefault(name.replace("r#", ""), i)
+            owner.setdefault(name, i)
     by_module: Dict[int, List[str]] = {}
     for n, p in enumerate(probes):
-        where = owner.get(p.c_type)
+        where = owner.get(rust_ident(p.c_type))
         if where is None:
             raise ProbeFailed("rustc", f"no generated Rust module defines {p.c_type}")
         value = f"crate::sarek_saturated({_expression(p)}) + 1"
