@@ -37,7 +37,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PRELUDE = """#![allow(warnings)]
 // sarek-layout's probe crate: one static per number, sized value + 1 (read with readelf).
 pub const fn sarek_saturated(v: usize) -> usize { if v > 0xffff_ffff { 0xffff_ffff } else { v } }
-pub const fn sarek_field_size<T, F>(_: fn(&T) -> &F) -> usize { ::core::mem::size_of::<F>() }
+pub const fn sarek_field_size<T, F>(_: fn(&T) -> F) -> usize { ::core::mem::size_of::<F>() }
 """
 
 
@@ -54,8 +54,10 @@ def _expression(p: Probe) -> str:
     if p.quantity == OFFSET:
         return f"::core::mem::offset_of!({t}, {_path(p.member)})"
     if p.quantity == MEMBER_SIZE:
-        # A union member can only be borrowed in unsafe code; nothing is read.
-        return f"crate::sarek_field_size(|t: &{t}| unsafe {{ &t.{_path(p.member)} }})"
+        # The member's type, from a closure that copies it out (never called): a copy, not a
+        # reference, so that a packed struct's members can be measured too; a union member
+        # can only be read in unsafe code.
+        return f"crate::sarek_field_size(|t: &{t}| unsafe {{ t.{_path(p.member)} }})"
     raise ValueError(f"unknown probe quantity {p.quantity!r}")
 
 
