@@ -204,7 +204,7 @@ def _type(st: SchemaType, names: _Names) -> RType:
     owner = f"type {st.qualified_name!r}"
     c_name = st.c_name
     if c_name in RUST.primitives:
-        raise SchemaError(f"the rust target cannot name {owner} {c_name!r}: that is a Rust "
+        raise SchemaError(f"the rust target cannot emit {owner} as {c_name!r}: that is a Rust "
                           f"primitive type, which the generated module uses; rename the type "
                           f"or give the schema a module name", where)
     common = dict(

@@ -51,6 +51,9 @@ class Target:
     word_based: bool = False
     #: A GPU API's shading language (docs/gpu-apis.md: GLSL, WGSL, Metal).
     gpu_api: bool = False
+    #: It refuses some schemas the C headers express (a name Rust cannot take): ``verify``
+    #: renders it alone, so that its refusal skips only its own toolchains.
+    may_refuse: bool = False
 
     @property
     def is_c_header(self) -> bool:
@@ -92,7 +95,7 @@ TARGETS: Dict[str, Target] = {
         # Host languages (issue #21, docs/rust.md)
         Target("rust", ".rs", "rust.rs.j2",
                "one plain-Rust module: repr(C) structs, variant views, byte codecs",
-               view="rust", dialect=RUST),
+               view="rust", dialect=RUST, may_refuse=True),
     )
 }
 

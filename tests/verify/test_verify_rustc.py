@@ -137,3 +137,19 @@ def test_rustc_older_than_1_77_is_refused(fake_path):
 def test_rustc_1_77_is_accepted(fake_path):
     _fake_rustc(fake_path, "rustc 1.77.0 (aedd173a2 2024-03-17)")
     assert toolchains.get("rustc").unavailable_reason is None
+
+
+def test_a_schema_rust_refuses_skips_rustc_only(tmp_path):
+    """A type Rust cannot name (``u8``, module "") skips rustc with the reason; the C
+    compilers still check the schema (the rust target is rendered alone)."""
+    require_toolchain("rustc")
+    from sarek_layout.verify.run import verify_schema
+
+    path = tmp_path / "u8.json"
+    path.write_text('{"module": "", "types": [{"record": "u8", "fields": [["x", "int32"]]}]}')
+    report = verify_schema(load_schema([str(path)]), toolchains=None)
+    by_name = {r.toolchain.name: r for r in report.results}
+    assert by_name["rustc"].status == "skipped"
+    assert "rust cannot express a type" in by_name["rustc"].error
+    if toolchains.get("gcc").available:
+        assert by_name["gcc"].status == AGREES
