@@ -92,10 +92,15 @@ def test_example_bytes_from_rust_equal_python(tmp_path):
     elt = {st.name: st.elttype for st in schema.types}
     c_names = {st.elttype: st.c_name for st in schema.types}
     body = program_lines(RustBuilder(c_names), [(elt[n], vs) for n, vs in cases])
+    # The layout fingerprints (docs/fingerprint.md), as `layout --json` prints them.
+    body += "".join(f'\n    assert!({c}_LAYOUT_OK({c}::LAYOUT_ID));'
+                    f'\n    println!("0x{{:016x}}", {c}_LAYOUT_ID);' for c in c_names.values())
     built, ran = compile_crate(tmp_path, _rust_files([GEOMETRY]), body, run=True)
     assert built.returncode == 0, built.stderr
     assert ran.returncode == 0, ran.stderr
     expected = [_python_bytes(GEOMETRY, n, v).hex() for n, vs in cases for v in vs]
+    schema_api = sl.load(GEOMETRY)
+    expected += [f"0x{schema_api.layout_id(st.name):016x}" for st in schema.types]
     assert ran.stdout.split() == expected
 
 
@@ -168,6 +173,17 @@ def test_names_rust_cannot_take_are_refused_in_one_line_naming_the_target(tmp_pa
     assert "\n" not in message
     for w in words:
         assert w in message, message
+
+
+def test_cross_module_use_of_a_file_whose_stem_is_no_rust_identifier_is_refused(tmp_path):
+    (tmp_path / "my-base.toml").write_text('module = "Base"\n[[types]]\nrecord = "p"\n'
+                                           'fields = [["x", "int32"]]\n')
+    (tmp_path / "scene.toml").write_text('module = "Scene"\n[[types]]\nrecord = "q"\n'
+                                         'fields = [["p", "Base.p"]]\n')
+    schema = load_schema([str(tmp_path / "my-base.toml"), str(tmp_path / "scene.toml")])
+    render_headers(schema, ["c"])
+    with pytest.raises(SchemaError, match="rust output .* 'my-base' is not a Rust identifier"):
+        render_headers(schema, ["rust"])
 
 
 def test_cli_reports_a_rust_refusal_as_one_line(tmp_path, capsys):
