@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
         description="Write one header per schema file and target into DIR: <stem>.h (C11 and "
         "C++11), <stem>.cuh (CUDA: nvcc and NVRTC), <stem>.clh (OpenCL C 1.2+); on request "
         "<stem>_layout.py (python), <stem>.glsl (Vulkan), <stem>.wgsl (WebGPU), "
-        "<stem>_metal.h (Metal). Files are "
+        "<stem>_metal.h (Metal), <stem>.zig (Zig 0.14+). Files are "
         "written only when their content changes, atomically. Exit status: 0 done (or, with "
         "--check/--diff, up to date); 1 with --check or --diff when an output is missing or "
         "stale; 2 bad input or usage, including an output path that is an input, another "

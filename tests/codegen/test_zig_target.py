@@ -165,3 +165,12 @@ def test_layout_fingerprints_read_back_from_the_object(env, tmp_path):
         words = struct.unpack(f"<{2 * len(expected)}Q", data)
         assert dict(zip(expected, words[0::2])) == expected
         assert set(words[1::2]) == {1}
+
+
+def test_the_example_in_docs_zig_compiles(env, tmp_path):
+    from helpers.common import ROOT
+
+    (block,) = re.findall(r"```zig\n(.*?)```", (ROOT / "docs" / "zig.md").read_text(), re.S)
+    files = _zig_files([EXAMPLES / "geometry.toml"])
+    write(tmp_path, {**files, "doc.zig": block, "all.zig": reference_all(["doc.zig"])})
+    assert_builds(tmp_path, "all.zig", ["x86_64-linux", "x86-windows"], env)
