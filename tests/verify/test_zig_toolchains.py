@@ -11,9 +11,11 @@ import importlib.util
 import subprocess
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from helpers.common import EXAMPLES, require_toolchain
-from helpers.shapes import conformance_records, conformance_variants
+from helpers.shapes import conformance_records, conformance_variants, flatten, nested_descriptions
 from helpers.verify import every_nth, schema_of
 from sarek_layout.codegen import render_headers
 from sarek_layout.resolve import load_schema
@@ -60,6 +62,16 @@ def test_the_zig_module_of_the_conformance_subset_agrees(tmp_path):
     """All 780 records and every 40th variant (770): 1,550 types on 11 ABIs."""
     descs = list(conformance_records()) + every_nth(list(conformance_variants()), 40)
     _agree("zig", schema_of(descs, tmp_path, module="Conf"), "zig")
+
+
+@settings(max_examples=3, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(nested_descriptions(), min_size=12, max_size=12))
+def test_hypothesis_schemas_agree_in_zig(batch, tmp_path_factory):
+    require_toolchain("zig")
+    schema = schema_of(flatten(batch), tmp_path_factory.mktemp("hyp"), module="Hyp")
+    _agree("zig", schema, "zig")
 
 
 def test_a_wrong_zig_module_is_caught_with_both_numbers():
