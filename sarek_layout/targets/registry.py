@@ -91,7 +91,7 @@ TARGETS: Dict[str, Target] = {
                view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True),
         # Host languages (issue 21): Zig's extern structs, proven by zig build-obj per ABI.
         Target("zig", ".zig", "zig.zig.j2",
-               "Zig module: extern structs and unions, constructors, comptime layout checks",
+               "Zig 0.14+ module: extern structs and unions, constructors, comptime layout checks",
                view="zig", dialect=ZIG),
     )
 }

@@ -65,6 +65,9 @@ class Toolchain:
     #: The compiler passes it measures separately (nvcc's and hipcc's host and device
     #: passes); empty for one.
     passes: Tuple[str, ...] = ()
+    #: Said when it alone disagrees, measuring less than the layout everywhere it differs
+    #: (an ABI that aligns some members less): why, and the fix (``compare.detail_lines``).
+    lone_disagreement: str = ""
     #: ``module:Class`` of the driver that measures layouts with it (``verify.drivers``).
     driver: str = "sarek_layout.verify.drivers.objfile:ObjfileDriver"
     #: How it finds out whether it is usable here: ``None``, or why not (one line).
@@ -108,7 +111,11 @@ _LIST = [
     Toolchain("gcc-m32", "gcc -m32, C11, i386 ABI (8-byte scalars 4-aligned in structs)", "c",
               "c", ("gcc", "-m32", "-std=c11"),
               "apt-get install -y --no-install-recommends libc6-dev-i386 lib32gcc-12-dev",
-              smoke_source=_C_SMOKE, label="gcc -m32"),
+              smoke_source=_C_SMOKE, label="gcc -m32",
+              lone_disagreement="Only gcc -m32 disagrees: i386 aligns double and int64_t to 4 "
+              "inside structs (8 on the other ABIs). Put _Alignas(8) on the 8-byte members "
+              "(alignas(8) in C++, __attribute__((aligned(8))) for gcc, clang, nvcc and "
+              "OpenCL), or use the generated header, which does."),
     Toolchain("aarch64", "aarch64-linux-gnu-gcc, C11, freestanding", "c", "c",
               ("aarch64-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
               _CROSS_HINT.format(pkg="gcc-aarch64-linux-gnu"), smoke_source=_C_SMOKE),
