@@ -17,6 +17,7 @@ shares one per session), else into the compile folder, removed with it: never th
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -154,7 +155,8 @@ class ZigDriver(Driver):
             if disable_asserts:
                 files = tuple((n, t.replace("@compileError(", _IGNORED + "(") + _IGNORED_FN)
                               for n, t in files)
-            with CompileFolder(HeaderSet(files, headers.includes), "sarek-verify-zig-") as folder:
+            with CompileFolder(dataclasses.replace(headers, files=files),
+                               "sarek-verify-zig-") as folder:
                 with open(folder.absolute("sarek_probe.zig"), "w") as f:
                     f.write(source)
                 return [(target, self._one(folder, target, len(probes)))
