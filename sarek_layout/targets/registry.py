@@ -99,7 +99,8 @@ TARGETS: Dict[str, Target] = {
                view="zig", dialect=ZIG),
         # Host languages (issue #21, docs/rust.md)
         Target("rust", ".rs", "rust.rs.j2",
-               "one plain-Rust module: repr(C) structs, variant views, byte codecs",
+               "Rust 1.77+ module, no crate needed: repr(C) structs, variant views, byte codecs, "
+               "const layout checks",
                view="rust", dialect=RUST, may_refuse=True),
     )
 }
