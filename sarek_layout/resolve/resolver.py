@@ -101,6 +101,7 @@ def _check_module(
     seen_modules.setdefault(module.name, module)
 
     seen_types = types_of_modules.setdefault(module.name, {})
+    fine_names: Set[Tuple[str, bool]] = set()
     for decl in module.decls:
         # A type with a name that cannot be emitted is refused, but stays whole: its layout
         # and its users' are still checked (not its C names: that would say it twice). A
@@ -113,10 +114,18 @@ def _check_module(
             seen_types[decl.name] = decl
         members = decl.fields if isinstance(decl, RecordDecl) else decl.ctors
         what = "field" if isinstance(decl, RecordDecl) else "constructor"
+        emitted = what == "field"
         seen: Dict[str, SourceLocation] = {}
         for member in members:
-            bad_name |= _collect(errors, _check_name, f"{what} name", member.name,
-                                 member.location, emitted=what == "field")
+            name = member.name
+            # Member names repeat across a module's types (x, y, f0…): a name already found
+            # fine is fine again (the check depends on the name alone), so it is judged once.
+            if type(name) is not str or (name, emitted) not in fine_names:
+                bad = _collect(errors, _check_name, f"{what} name", name, member.location,
+                               emitted=emitted)
+                if not bad and type(name) is str:
+                    fine_names.add((name, emitted))
+                bad_name |= bad
             if member.name in seen:
                 malformed = True
                 errors.append(SchemaError(
