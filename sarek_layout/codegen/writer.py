@@ -126,9 +126,9 @@ def _holds(old: Optional[bytes], content: "Content") -> bool:
         return False
     if isinstance(content, bytes):
         return old == content
-    view, at = memoryview(old), 0
+    at = 0
     for chunk in _encoded(content):
-        if view[at:at + len(chunk)] != chunk:
+        if not old.startswith(chunk, at):  # a memcmp in place (a memoryview compares per item)
             return False
         at += len(chunk)
     return at == len(old)
