@@ -33,7 +33,13 @@ def templates_location() -> str:
 
 
 def _packaged_templates():
-    from importlib import resources
+    package = pathlib.Path(__file__).parent.parent
+    if (package / "__init__.py").is_file():
+        # A package on disk (a wheel, a checkout): the folder importlib.resources would name,
+        # without importing it and zipfile at every start.
+        folder = package / "templates"
+        return folder if (folder / "c.h.j2").is_file() else None
+    from importlib import resources  # a package in a zip file, say
 
     try:
         folder = resources.files("sarek_layout") / "templates"

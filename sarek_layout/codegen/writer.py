@@ -17,7 +17,6 @@ FIFO or a device. Commands call ``output_paths.check_outputs`` before any of thi
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
@@ -253,6 +252,8 @@ def _is_our_temporary(name: str, outputs: set) -> bool:
 
 def unified_diff(p: Planned) -> str:
     """A unified diff from what is on disk to what would be written (empty when unchanged)."""
+    import difflib  # only --diff needs it
+
     old = (p.old_text or "").splitlines(keepends=True)
     new = p.text.splitlines(keepends=True)
     label = printable(p.path)

@@ -25,7 +25,6 @@ thousands of nested records needs no deep Python recursion and each record is la
 
 from __future__ import annotations
 
-import difflib
 from typing import Dict, List, Sequence, Set, Tuple, Union
 
 from ..errors import LayoutError, SchemaError, layout_error_message, quoted, raise_collected
@@ -214,6 +213,8 @@ class _Resolver:
         for other, table in self.by_module.items():
             if other != module and other:
                 candidates.extend(f"{other}.{n}" for n in table)
+        import difflib  # only for a refusal's hint (not at every start)
+
         close = difflib.get_close_matches(str(expr), candidates, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return SchemaError(f"unknown type {quoted(str(expr))}{hint}", expr.location)

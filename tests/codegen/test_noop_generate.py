@@ -2,8 +2,9 @@
 
 Build tools run ``generate`` on every build, so its start-up is the tool's cost when nothing
 changed (docs/benchmarks.md, section 5). Without a C header among the inputs and without
-``--c-module``, the C reader (its preprocessor driver, pycparser) is never imported; the
-templates are not compiled either (``test_precompiled_templates.py``).
+``--c-module``, the C reader (its preprocessor driver, pycparser) is never imported, nor the
+other sub-commands' modules (the parser is built for the one command given); the templates are
+not compiled either (``test_precompiled_templates.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def test_noop_generate_without_c_headers_does_not_import_the_c_reader(tmp_path):
     assert status == 0
     c_reader = sorted(m for m in modules if m.startswith("sarek_layout.frontends.c."))
     assert c_reader == [], f"a schema without C headers imported {c_reader}"
+    commands = sorted(m for m in modules if m.startswith("sarek_layout.cli.cmd_"))
+    assert commands == ["sarek_layout.cli.cmd_generate"]
 
 
 def test_c_module_without_its_header_is_still_refused(tmp_path):
