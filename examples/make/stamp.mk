@@ -22,7 +22,8 @@ $(GEN)/.stamp: $(SCHEMAS)
 $(HEADERS): $(GEN)/.stamp
 	@test -f $@ || $(SAREK) generate $(SCHEMAS) -o $(GEN) -t c
 
-CFLAGS += -I$(GEN) -MMD
+# Preprocessor flags in CPPFLAGS: `make CFLAGS="-O2 -g"` on the command line replaces CFLAGS.
+CPPFLAGS += -I$(GEN) -MMD
 SOURCES := src/uses_base.c src/uses_scene.c src/uses_particles.c src/main.c
 OBJECTS := $(patsubst src/%.c,$(BUILD)/%.o,$(SOURCES))
 
@@ -30,5 +31,5 @@ $(BUILD)/shapes_demo: $(OBJECTS)
 	$(CC) -o $@ $^
 
 $(BUILD)/%.o: src/%.c | $(HEADERS)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 -include $(OBJECTS:.o=.d)

@@ -23,9 +23,11 @@ def add_parser(sub) -> None:
         "for code built against OLD and data written with it.",
         epilog=EPILOG,
     )
-    p.add_argument("paths", nargs="*", metavar="PATH",
-                   help="OLD NEW (each a schema file or a folder of them); with --against, "
-                   "the SCHEMA files or folders of the work tree")
+    # One metavar for the two positionals (argparse cannot name the items of nargs="*"
+    # in its list of arguments), so that --help says OLD NEW, as the usage line does.
+    p.add_argument("paths", nargs="*", metavar="OLD NEW",
+                   help="the old and the new version, each a schema file or a folder of "
+                   "them; with --against, the SCHEMA files or folders of the work tree")
     p.add_argument("--against", metavar="REV",
                    help="compare the work-tree SCHEMA files with the same paths at this git "
                    "revision (read with git, nothing checked out)")

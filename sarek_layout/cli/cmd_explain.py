@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--check needs --svg or --html (it checks those files)")
     schema = load(args.schemas, args)
     types = select_types(schema, args.type)
+    # The picture paths are judged before anything is printed: a refused --svg/--html is
+    # the whole answer (exit 2), not a report followed by an error.
+    wanted = _picture_outputs(args)
     walks = walk_types(types, schema.types)
 
     if not args.suggest:
@@ -108,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         report = "\n".join("\n".join(render_walk(w, expand=True, extra=_hint_lines(w))) + "\n"
                            for w in walks)
         sys.stdout.write(report)
-        return _pictures(args, walks, report)
+        return _pictures(args, wanted, walks, report)
 
     advice = [advise(w.type) for w in walks]
     shrinking = [a for a in advice if a is not None and a.saved]
@@ -128,32 +131,40 @@ def run(args: argparse.Namespace) -> int:
         if a is not None and a.saved:
             block += _paste(a)
         blocks.append(block)
-    return _pictures(args, walks, "\n".join(blocks))
+    return _pictures(args, wanted, walks, "\n".join(blocks))
 
 
-def _pictures(args: argparse.Namespace, walks, report: str) -> int:
-    """Write (or ``--check``) the ``--svg``/``--html`` files; 1 when checking finds one stale.
-
-    The paths are judged first (``codegen.output_paths``): a picture is never drawn over an
-    input, another output, a FIFO or a device, nor under a schema file's name. The pictures
-    name the schemas by their file names only, so they do not depend on how the paths were
-    typed (``explain --check`` agrees from any folder).
-    """
-    import os
-    import sys
-
-    from ..codegen.output_paths import Output, check_outputs, printable, read_existing
-    from ..codegen.writer import write_files
-    from ..explain.picture import render_html, render_svg
+def _picture_outputs(args: argparse.Namespace) -> list:
+    """The ``--svg``/``--html`` outputs, their paths judged (``codegen.output_paths``): a
+    picture is never drawn over an input, another output, a FIFO or a device, nor under a
+    schema file's name (``UsageError``)."""
+    from ..codegen.output_paths import Output, check_outputs
 
     wanted = []
     if args.svg:
         wanted.append(Output(args.svg, "SVG picture", "--svg"))
     if args.html:
         wanted.append(Output(args.html, "HTML page", "--html"))
+    if wanted:
+        check_outputs(wanted, args.schemas, writing=not args.check)
+    return wanted
+
+
+def _pictures(args: argparse.Namespace, wanted: list, walks, report: str) -> int:
+    """Write (or ``--check``) the ``--svg``/``--html`` files ``wanted`` (already judged);
+    1 when checking finds one stale. The pictures name the schemas by their file names
+    only, so they do not depend on how the paths were typed (``explain --check`` agrees
+    from any folder).
+    """
+    import os
+    import sys
+
+    from ..codegen.output_paths import printable, read_existing
+    from ..codegen.writer import write_files
+    from ..explain.picture import render_html, render_svg
+
     if not wanted:
         return 0
-    check_outputs(wanted, args.schemas, writing=not args.check)
     source = " ".join(os.path.basename(p) for p in args.schemas)
     outputs = []
     for out in wanted:

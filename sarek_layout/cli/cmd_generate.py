@@ -16,13 +16,13 @@ def add_parser(sub) -> None:
     # The registry is plain data (no jinja2): cheap enough to list the targets in --help.
     from ..targets import DEFAULT_TARGETS, TARGETS
 
+    # Every target from the registry, so that a new one is named here once it is added.
+    files = "; ".join(f"<stem>{t.suffix} ({t.name}: {t.description})" for t in TARGETS.values())
     p = sub.add_parser(
         "generate",
-        help="write C/C++, CUDA and OpenCL headers for the schemas",
-        description="Write one header per schema file and target into DIR: <stem>.h (C11 and "
-        "C++11), <stem>.cuh (CUDA: nvcc and NVRTC), <stem>.clh (OpenCL C 1.2+); on request "
-        "<stem>_layout.py (python), <stem>.glsl (Vulkan), <stem>.wgsl (WebGPU), "
-        "<stem>_metal.h (Metal). Files are "
+        help=f"write the headers and modules of the schemas: {', '.join(TARGETS)}",
+        description=f"Write one file per schema file and target into DIR: {files}. Without "
+        f"-t: {', '.join(DEFAULT_TARGETS)}. Files are "
         "written only when their content changes, atomically. Exit status: 0 done (or, with "
         "--check/--diff, up to date); 1 with --check or --diff when an output is missing or "
         "stale; 2 bad input or usage, including an output path that is an input, another "

@@ -24,8 +24,9 @@ def add_parser(sub) -> None:
         "of names; sarek-layout also refuses what a JSON Schema cannot express (unknown or "
         "recursive types, duplicate or reserved names, the layout rules).",
     )
-    p.add_argument("--json-schema", action="store_true", required=True,
-                   help="print the JSON Schema on stdout")
+    p.add_argument("--json-schema", action="store_true",
+                   help="print the JSON Schema on stdout (required: `schema` alone prints "
+                   "this help and exits 2, as for any usage error)")
     p.set_defaults(run=run)
 
 
@@ -39,6 +40,13 @@ def json_schema_path() -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    if not args.json_schema:
+        # Its only option is missing: the whole help says more than argparse's one-line
+        # "required" error. A usage error all the same (SPEC §5: exit 2, on stderr).
+        from ..errors import UsageError
+
+        sys.stderr.write(args._subparser.format_help() + "\n")
+        raise UsageError("schema needs --json-schema")
     with open(json_schema_path(), encoding="utf-8") as f:
         sys.stdout.write(f.read())
     return 0

@@ -30,7 +30,9 @@ def add_parser(sub) -> None:
     p.add_argument("--header", action="append", metavar="FILE", default=[],
                    help="verify this header (hand-written or committed) instead of generating "
                    "one: .h (C/C++), .cuh (CUDA), .clh (OpenCL); repeatable. A regular file "
-                   "whose name has no quote, backslash or control character")
+                   "whose name has no quote, backslash or control character. Its includes "
+                   "are found in the -I folders, then its own folder; -D macros are defined "
+                   "for the structure check and every compiler")
     p.add_argument("--object", action="append", metavar="FILE", default=[],
                    help="compare the structs recorded in the DWARF of this object, static "
                    "library, shared library or executable (ELF, built with -g) instead of "
@@ -100,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
         print()
     printed_header = []
 
+    def on_structure(problems) -> None:
+        # The header's own mistakes first: they are what to fix, and the numbers the
+        # compilers then disagree on mostly follow from them.
+        if problems:
+            print("\n".join(structure_lines(problems, heading=False) + [""]), flush=True)
+
     def on_result(result) -> None:
         if not printed_header:
             print(table_header())
@@ -107,11 +115,10 @@ def run(args: argparse.Namespace) -> int:
         print(table_row(result), flush=True)
 
     report = verify_schema(schema, toolchains=args.toolchain or None,
-                           headers=args.header or None, on_result=on_result)
+                           headers=args.header or None, on_result=on_result,
+                           include_dirs=args.include_dirs, defines=args.defines,
+                           on_structure=on_structure)
     lines = detail_lines(report.results)
-    structure = structure_lines(report.structure)
-    if structure:
-        lines += [""] + structure
     lines += ["", summary_line(report.results, report.structure, report.types)]
     print("\n".join(lines))
     if not any(r.status != "skipped" for r in report.results) and not report.structure:

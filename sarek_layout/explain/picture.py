@@ -9,6 +9,7 @@ rectangle goes where, in which colour): ``templates/explain.svg.j2`` spells it a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Dict, List, Sequence, Tuple
 
@@ -25,9 +26,18 @@ TITLE_HEIGHT = 22
 RULER_HEIGHT = 14
 PANEL_GAP = 20
 CHAR_WIDTH = 6.7  # 11px monospace, for deciding whether a label fits its cells
-#: Rulers shrink their cells to stay within this width, down to MIN_CELL pixels a byte
-#: (types beyond about 380 bytes then make a wider picture: rows are not wrapped).
-MAX_RULER_WIDTH = 1152
+#: Widths of a character of the titles (13px bold) and of the ruler's numbers (10px), in the
+#: same monospace font (DejaVu Sans Mono advances 0.602 em), rounded up.
+TITLE_CHAR_WIDTH = 8.0
+TICK_CHAR_WIDTH = 6.1
+#: Pixels between two ruler numbers, at least.
+TICK_LABEL_GAP = 6
+#: The picture fits a window this wide when its types are small enough (a common laptop
+#: browser window): the rulers shrink their cells to stay within what is left of it beside
+#: the row labels, down to MIN_CELL pixels a byte (types beyond about 300 bytes then make a
+#: wider picture: rows are not wrapped).
+FIT_WIDTH = 1200
+MAX_RULER_WIDTH = FIT_WIDTH - 2 * MARGIN - LABEL_WIDTH
 MAX_CELL = 20
 MIN_CELL = 3
 #: Types too large for MIN_CELL within this width are drawn to scale instead (less than a
@@ -259,13 +269,38 @@ def picture(walks: Sequence[TypeWalk], source: str = "") -> Picture:
                     label += f", wastes {arm.waste}"
                 rows.append(painter.row(label, row_y, arm.items))
         bottom = rows[-1].y + rows[-1].height
-        ticks = tuple(Tick(painter.x(b), str(b)) for b in range(0, walk.size + 1, step))
+        ticks = [Tick(painter.x(b), str(b)) for b in range(0, walk.size + 1, step)]
         if walk.size % step:
-            ticks += (Tick(painter.x(walk.size), str(walk.size)),)
-        panels.append(Panel(_title(walk), y, title_y, ruler_y, bottom, ticks, tuple(rows)))
+            ticks.append(Tick(painter.x(walk.size), str(walk.size)))
+        panels.append(Panel(_title(walk), y, title_y, ruler_y, bottom, _spaced(ticks),
+                            tuple(rows)))
         y = bottom + PANEL_GAP
-    width = MARGIN * 2 + LABEL_WIDTH + largest * cell
-    return Picture(width, y - PANEL_GAP + MARGIN, cell, tuple(panels), printable(source))
+    # As wide as what is drawn: the rulers, and a title longer than a small type's ruler.
+    right = max([MARGIN + LABEL_WIDTH + largest * cell]
+                + [MARGIN + len(p.title) * TITLE_CHAR_WIDTH for p in panels]
+                + [t.x + len(t.label) * TICK_CHAR_WIDTH / 2 for p in panels for t in p.ticks])
+    return Picture(float(math.ceil(right + MARGIN)), y - PANEL_GAP + MARGIN, cell, tuple(panels),
+                   printable(source))
+
+
+def _half(tick: Tick) -> float:
+    return len(tick.label) * TICK_CHAR_WIDTH / 2
+
+
+def _spaced(ticks: Sequence[Tick]) -> Tuple[Tick, ...]:
+    """The ticks, with the numbers that would touch a neighbour's left out (the line stays):
+    one pass from the left, and the type's end, the last tick, always keeps its number."""
+    out: List[Tick] = []
+    last = None  # index in ``out`` of the last tick that keeps its number
+    for i, tick in enumerate(ticks):
+        if last is not None and out[last].x + _half(out[last]) + TICK_LABEL_GAP > tick.x - _half(tick):
+            if i < len(ticks) - 1:
+                out.append(Tick(tick.x, ""))
+                continue
+            out[last] = Tick(out[last].x, "")  # the end's number wins over its neighbour's
+        out.append(tick)
+        last = len(out) - 1
+    return tuple(out)
 
 
 def _render(template: str, **context) -> str:

@@ -110,6 +110,10 @@ def _arm_lines(walk: TypeWalk, arm: Arm, indent: str, opener) -> List[str]:
     members = [i for i in arm.items if isinstance(i, Member)]
     if not members:
         return [f"{indent}/* {_arm_summary(arm)} */"]
+    if len(members) == 1:
+        # One argument is the arm itself (the walk names it <Ctor>_v), as the generated
+        # headers declare it, not a struct of one `_0`.
+        return [f"{indent}/* {_arm_summary(arm)} */"] + _item_lines(arm.items, indent, opener)
     lines = [_with_comment(f"{indent}struct {{", f"/* {_arm_summary(arm)} */")]
     lines.extend(_item_lines(arm.items, indent + INDENT, opener))
     place = _place(walk.payload_offset or 0, arm.payload_size)

@@ -13,13 +13,14 @@ thousands of places, do not multiply the work of the views that leave them close
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..ir.schema import HOLE, TAIL, UNUSED, Hole, SchemaType
 from ..ir.schema import Item as ModelItem
 from ..ir.schema import Member as ModelMember
+from ..targets.naming import arm_name
 
 __all__ = ["HOLE", "TAIL", "UNUSED", "Member", "Hole", "Item", "Arm", "TypeWalk", "walk_type",
            "walk_types", "data_bytes"]
@@ -265,11 +266,21 @@ def _record_walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
     return TypeWalk(st, st.size, st.align, items, data_bytes=counter.of_record(st))
 
 
+def _arm_items(arm) -> Tuple[Item, ...]:
+    """An arm's members and holes. A constructor of one argument is that argument, named
+    as the generated headers declare it (SPEC §4: ``float Value_v``, read
+    ``v.data.Value_v``), not a struct of one ``_0``; its path stays the leaf path."""
+    items = _shifted(arm.items, 0, arm.name + ".")
+    if len(arm.args) != 1:
+        return items
+    return tuple(replace(i, name=arm_name(arm.name)) if isinstance(i, Member) else i
+                 for i in items)
+
+
 def _variant_walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
     largest = max((arm.payload_size for arm in st.arms), default=0)
     arms = [
-        Arm(arm.name, arm.tag, arm.payload_size, largest - arm.payload_size,
-            _shifted(arm.items, 0, arm.name + "."))
+        Arm(arm.name, arm.tag, arm.payload_size, largest - arm.payload_size, _arm_items(arm))
         for arm in st.arms
     ]
     return TypeWalk(

@@ -10,11 +10,13 @@ live in the scalar table, ``ir.types``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Mapping
+import re
+from typing import Dict, FrozenSet, Mapping, Pattern
 
 from .naming import FLOAT16_TYPEDEF
 
-__all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL"]
+__all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL",
+           "ZigDialect", "ZIG"]
 
 
 @dataclass(frozen=True)
@@ -253,4 +255,46 @@ WGSL = ShaderDialect(
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64"}),
     reserved_words=_WGSL_RESERVED,
+)
+
+
+# --- Zig (issue 21): extern structs and unions with the C header's member names ---
+
+
+@dataclass(frozen=True)
+class ZigDialect:
+    """Zig's spelling of each scalar, and the names it escapes as ``@"name"``."""
+
+    name: str
+    scalar: Mapping[str, str]
+    #: Keywords, primitive types and primitive values: a schema name equal to one is emitted
+    #: as ``@"name"`` (``targets.naming.escape``), which Zig reads as that plain identifier.
+    reserved_words: FrozenSet[str]
+    #: Names of a family Zig reserves as a whole: every ``iN``/``uN`` is an integer type.
+    reserved_pattern: Pattern[str]
+    #: How an escaped name is written.
+    escape_format: str = '@"{}"'
+
+
+#: Zig 0.17's keywords (and the ones older releases had, async/await/suspend…: escaping them
+#: costs nothing), its primitive types other than ``iN``/``uN``, and its primitive values.
+_ZIG_RESERVED = frozenset("""
+addrspace align allowzero and anyframe anytype asm async await break callconv catch comptime
+const continue defer else enum errdefer error export extern fn for if inline linksection
+noalias noinline nosuspend opaque or orelse packed pub resume return struct suspend switch
+test threadlocal try union unreachable usingnamespace var volatile while
+isize usize c_char c_short c_ushort c_int c_uint c_long c_ulong c_longlong c_ulonglong
+c_longdouble f16 f32 f64 f80 f128 bool anyopaque void noreturn type anyerror comptime_int
+comptime_float true false null undefined _
+""".split())
+
+#: Zig 0.11 or later (``extern struct``/``extern union``, ``align(8)`` on fields, ``@offsetOf``),
+#: 0.14 for ``@FieldType`` and ``@splat`` of arrays. bool and unit are 32-bit integers and a
+#: float16 is its IEEE 754 binary16 bits, as in the C header, so the bytes are the same.
+ZIG = ZigDialect(
+    name="zig",
+    scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64",
+            "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8"},
+    reserved_words=_ZIG_RESERVED,
+    reserved_pattern=re.compile(r"[iu][0-9]+\Z"),
 )

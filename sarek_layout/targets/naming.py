@@ -119,7 +119,15 @@ def arm_struct_name(c_name: str, ctor: str) -> str:
 
 def escape(name: str, dialect) -> str:
     """``name`` as the target emits it: unchanged, or escaped when the language reserves it
-    (``dialect.reserved_words``; a reserved prefix such as GLSL's ``gl_`` gets ``sarek_``)."""
+    (``dialect.reserved_words``; a reserved prefix such as GLSL's ``gl_`` gets ``sarek_``; Zig
+    quotes it, ``@"type"``)."""
+    escape_format = getattr(dialect, "escape_format", "")
+    if escape_format:
+        # Zig escapes by quoting (``@"type"``): the name itself is unchanged, so no two
+        # names can collide once escaped.
+        pattern = dialect.reserved_pattern
+        reserved = name in dialect.reserved_words or pattern.match(name) is not None
+        return escape_format.format(name) if reserved else name
     prefix = getattr(dialect, "reserved_prefix", "")
     if prefix and name.startswith(prefix):
         return "sarek_" + name

@@ -42,10 +42,14 @@ class Difference:
     who: str  # "gcc -m32", "nvcc (device pass)"
 
     def __str__(self) -> str:
+        return self.text(self.who)
+
+    def text(self, who: str, plural: bool = False) -> str:
+        """The line, with ``who`` measuring (``they (device pass)`` for a folded block)."""
         p = self.probe
         where = f"{p.c_type}.{p.member}" if p.member else p.c_type
         return (f"{where}: layout says {_WHAT[p.quantity]} {p.expected}, "
-                f"{self.who} says {self.measured}")
+                f"{who} {'say' if plural else 'says'} {self.measured}")
 
 
 @dataclass(frozen=True)
@@ -121,22 +125,64 @@ def table_row(r: ToolchainResult) -> str:
     return f"{r.toolchain.name:<{NAME_WIDTH}}  {r.toolchain.target:<6}  {time_cell}  {_result_cell(r)}"
 
 
-def structure_lines(structure: Sequence[StructureProblem], max_lines: int = 50) -> List[str]:
+def structure_lines(structure: Sequence[StructureProblem], max_lines: int = 50,
+                    heading: bool = True) -> List[str]:
+    """The header structure problems; without ``heading``, one ``file:line:col: …`` line each,
+    as a compiler prints them (the CLI's first lines: an editor jumps to each)."""
     if not structure:
         return []
     n = len(structure)
-    lines = [f"header structure: {n} problem{'s' if n != 1 else ''}"]
-    lines.extend(f"  {p}" for p in structure[:max_lines])
+    lines = [f"header structure: {n} problem{'s' if n != 1 else ''}"] if heading else []
+    indent = "  " if heading else ""
+    lines.extend(f"{indent}{p}" for p in structure[:max_lines])
     if n > max_lines:
-        lines.append(f"  … and {n - max_lines} more")
+        lines.append(f"{indent}… and {n - max_lines} more")
     return lines
 
 
+def _pass_of(d: Difference, label: str) -> str:
+    """`` (device pass)`` of ``nvcc (device pass)``: the part of ``who`` after the label."""
+    return d.who[len(label):] if d.who.startswith(label) else f" ({d.who})"
+
+
+def _block_key(r: ToolchainResult) -> tuple:
+    """What a toolchain's details say, without its name: equal keys print as one block."""
+    label = r.toolchain.display
+    diffs = tuple((d.probe, d.measured, _pass_of(d, label)) for d in r.differences) \
+        if r.status == DISAGREES else ()
+    return (r.note, r.status, diffs, r.error if r.status == FAILED else None)
+
+
+def _lone_disagreement(results: Sequence[ToolchainResult]) -> Optional[str]:
+    """The hint of the one toolchain that alone disagrees, with every value it measured
+    smaller than the layout's while some other toolchain agrees: the shape of an ABI that
+    aligns some members less (i386's 4-aligned ``double``/``int64_t``), whose fix is known."""
+    bad = [r for r in results if r.status not in (AGREES, SKIPPED) or r.note]
+    if len(bad) != 1 or bad[0].status != DISAGREES or bad[0].note:
+        return None
+    lone = bad[0]
+    if not lone.toolchain.lone_disagreement or not any(r.status == AGREES for r in results):
+        return None
+    if all(d.measured < d.probe.expected for d in lone.differences):
+        return lone.toolchain.lone_disagreement
+    return None
+
+
 def detail_lines(results: Sequence[ToolchainResult], max_lines: int = 50) -> List[str]:
-    """Every difference, failed compile and failing header assertion, toolchain by toolchain."""
-    lines: List[str] = []
+    """Every difference, failed compile and failing header assertion, toolchain by toolchain;
+    toolchains whose details are the same (a header mistake every compiler measures alike)
+    share one block that names them all."""
+    groups: dict = {}
     for r in results:
+        if r.note or r.status in (DISAGREES, FAILED):
+            groups.setdefault(_block_key(r), []).append(r)
+    lines: List[str] = []
+    for same in groups.values():
+        r = same[0]
+        many = len(same) > 1
         label = r.toolchain.display
+        if many:
+            label = ", ".join(t.toolchain.display for t in same) + " report the same"
         if r.note:
             lines.append("")
             lines.append(f"{label}: the header's own compile-time assertions fail "
@@ -145,13 +191,18 @@ def detail_lines(results: Sequence[ToolchainResult], max_lines: int = 50) -> Lis
         if r.status == DISAGREES:
             lines.append("")
             lines.append(f"{label}: {len(r.differences)} value(s) differ from the layout:")
-            lines.extend(f"  {d}" for d in r.differences[:max_lines])
+            own = r.toolchain.display
+            lines.extend(f"  {d.text('they' + _pass_of(d, own), plural=True) if many else d}"
+                         for d in r.differences[:max_lines])
             if len(r.differences) > max_lines:
                 lines.append(f"  … and {len(r.differences) - max_lines} more")
         elif r.status == FAILED:
             lines.append("")
             lines.append(f"{label}: the headers do not compile:")
             lines.extend(f"  {ln}" for ln in (r.error or "").splitlines())
+    hint = _lone_disagreement(results)
+    if hint:
+        lines.extend(["", hint])
     return lines
 
 

@@ -33,7 +33,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from ..errors import UsageError
 
-__all__ = ["HeaderSet", "CompileFolder", "read_header", "check_header_name", "shown",
+__all__ = ["HeaderSet", "CompileFolder", "read_header", "check_header_name", "define_line", "shown",
            "MAX_HEADER_BYTES"]
 
 #: A header larger than this is refused: compilers handle the 95 MB conformance header, and
@@ -123,6 +123,21 @@ def read_header(path: str) -> str:
     return b"".join(chunks).decode("utf-8", errors="surrogateescape")
 
 
+_MACRO_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_,.\s]*\))?")
+
+
+def define_line(define: str) -> str:
+    """``-D NAME[=VALUE]`` as the ``#define`` line cpp makes of it (no value means 1).
+
+    ``UsageError`` for text that is no macro name, or a control character (a newline would
+    add lines of its own to the probe source)."""
+    name, eq, value = define.partition("=")
+    if not _MACRO_NAME.fullmatch(name) or not define.isprintable():
+        raise UsageError(f"-D {shown(define)}: not a macro definition (write NAME or "
+                         f"NAME=VALUE, on one line)")
+    return f"#define {name} {value if eq else '1'}\n"
+
+
 @dataclass(frozen=True)
 class HeaderSet:
     """Headers to compile together: ``files`` (name, text) are written side by side (so
@@ -135,6 +150,10 @@ class HeaderSet:
     search_dirs: Tuple[str, ...] = ()
     #: (name, the path the user gave) for each user header: how messages name it.
     origins: Tuple[Tuple[str, str], ...] = ()
+    #: ``-D`` macros (``NAME`` or ``NAME=VALUE``, as cpp takes them), written as ``#define``
+    #: lines before the includes: every driver compiles ``include_lines()``, so none of their
+    #: many command-line spellings (cffi, NVRTC, PoCL options) needs to learn them.
+    defines: Tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # The last line of defence: whatever built this set, no name may inject lines.
@@ -144,10 +163,15 @@ class HeaderSet:
                 raise UsageError(f"{shown(name)}: not a header file name")
         for name in self.includes:
             check_header_name(name)
+        for define in self.defines:
+            define_line(define)
 
     @classmethod
-    def from_paths(cls, paths: Sequence[str]) -> "HeaderSet":
-        """The user's headers, read once; their folders are searched for includes."""
+    def from_paths(cls, paths: Sequence[str], include_dirs: Sequence[str] = (),
+                   defines: Sequence[str] = ()) -> "HeaderSet":
+        """The user's headers, read once. Includes are searched for in ``include_dirs``
+        (``-I``) and then the headers' own folders, as ``import-c`` reads headers
+        (``frontends.c.namespace``); ``defines`` are ``-D`` macros."""
         files = []
         for path in paths:
             check_header_name(path)
@@ -155,11 +179,13 @@ class HeaderSet:
         names = [n for n, _ in files]
         if len(set(names)) != len(names):
             raise UsageError("two --header files have the same name; give each header once")
-        dirs = tuple(dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in paths))
-        return cls(tuple(files), tuple(names), dirs, tuple(zip(names, paths)))
+        dirs = tuple(dict.fromkeys([os.path.abspath(d) for d in include_dirs]
+                                   + [os.path.dirname(os.path.abspath(p)) for p in paths]))
+        return cls(tuple(files), tuple(names), dirs, tuple(zip(names, paths)), tuple(defines))
 
     def include_lines(self) -> str:
-        return "".join(f'#include "{name}"\n' for name in self.includes)
+        return ("".join(define_line(d) for d in self.defines)
+                + "".join(f'#include "{name}"\n' for name in self.includes))
 
     def origin(self, name: str) -> str:
         """How messages name header ``name``: the user's path, or the generated name."""

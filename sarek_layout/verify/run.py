@@ -133,9 +133,11 @@ def generated_headers(schema: Schema, targets: Sequence[str]) -> Dict[str, Heade
     return out
 
 
-def user_headers(paths: Sequence[str]) -> HeaderSet:
-    """Headers on disk, compiled as they are (their folders are searched for includes)."""
-    return HeaderSet.from_paths(paths)
+def user_headers(paths: Sequence[str], include_dirs: Sequence[str] = (),
+                 defines: Sequence[str] = ()) -> HeaderSet:
+    """Headers on disk, compiled as they are (``include_dirs``, then their own folders, are
+    searched for includes; ``defines`` are ``-D`` macros, as ``import-c`` takes them)."""
+    return HeaderSet.from_paths(paths, include_dirs, defines)
 
 
 def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Probe]) -> ToolchainResult:
@@ -159,11 +161,17 @@ def verify_schema(
     headers: Optional[Sequence[str]] = None,
     types: Optional[Sequence[SchemaType]] = None,
     on_result: Optional[Callable[[ToolchainResult], None]] = None,
+    include_dirs: Sequence[str] = (),
+    defines: Sequence[str] = (),
+    on_structure: Optional[Callable[[List[StructureProblem]], None]] = None,
 ) -> VerifyReport:
     """Verify ``types`` (default: all) of ``schema`` with ``toolchains`` (default: all).
 
     With ``headers`` (paths), those headers are checked for structure and compiled instead
-    of freshly generated ones. Raises ``ToolchainMissing`` when a named toolchain is absent.
+    of freshly generated ones, their includes found and macros defined by ``include_dirs``
+    and ``defines`` (``-I``/``-D``, as for C header schemas); ``on_structure`` hears their
+    structure problems before any compiler runs (the CLI prints them first). Raises
+    ``ToolchainMissing`` when a named toolchain is absent.
     """
     timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
     types = list(schema.types if types is None else types)
@@ -180,11 +188,14 @@ def verify_schema(
             by_target.setdefault(target_of_header(path), []).append(path)
         chosen, _ = select_toolchains(toolchains, list(by_target))
         # Every header is read (and refused if it cannot be) before anything runs.
-        header_sets = {target: user_headers(paths) for target, paths in by_target.items()}
+        header_sets = {target: user_headers(paths, include_dirs, defines)
+                       for target, paths in by_target.items()}
         for target, header_set in header_sets.items():
             problems, passed = check_header_set(header_set, types, target, schema.types)
             report.structure.extend(problems)
             probes_by_target[target] = probes_for(passed)
+        if on_structure is not None:
+            on_structure(report.structure)
     else:
         chosen, named = select_toolchains(toolchains)
         targets = sorted({t.target for t in chosen if t.available})

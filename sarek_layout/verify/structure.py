@@ -111,7 +111,7 @@ def parse_headers(headers: HeaderSet, target: str) -> ParsedHeaders:
             path = folder.absolute(folder.header(name))
             try:
                 text = preprocessed(path, include_dirs, target, MAX_PREPROCESSED,
-                                    timeout_seconds())
+                                    timeout_seconds(), headers.defines)
             except SchemaError as e:
                 raise _readable_error(e, folder.readable) from None
             texts.append((path, text))

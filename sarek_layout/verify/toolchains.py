@@ -49,7 +49,7 @@ class Toolchain:
 
     name: str
     description: str
-    #: The generated header target it compiles: ``c``, ``cuda`` or ``opencl``.
+    #: The generated header target it compiles: ``c``, ``cuda``, ``opencl``, ``zig``…
     target: str
     #: ``c``, ``c++``, ``cuda``, ``opencl`` (source language of the probe files).
     language: str
@@ -65,6 +65,9 @@ class Toolchain:
     #: The compiler passes it measures separately (nvcc's and hipcc's host and device
     #: passes); empty for one.
     passes: Tuple[str, ...] = ()
+    #: Said when it alone disagrees, measuring less than the layout everywhere it differs
+    #: (an ABI that aligns some members less): why, and the fix (``compare.detail_lines``).
+    lone_disagreement: str = ""
     #: ``module:Class`` of the driver that measures layouts with it (``verify.drivers``).
     driver: str = "sarek_layout.verify.drivers.objfile:ObjfileDriver"
     #: How it finds out whether it is usable here: ``None``, or why not (one line).
@@ -108,7 +111,11 @@ _LIST = [
     Toolchain("gcc-m32", "gcc -m32, C11, i386 ABI (8-byte scalars 4-aligned in structs)", "c",
               "c", ("gcc", "-m32", "-std=c11"),
               "apt-get install -y --no-install-recommends libc6-dev-i386 lib32gcc-12-dev",
-              smoke_source=_C_SMOKE, label="gcc -m32"),
+              smoke_source=_C_SMOKE, label="gcc -m32",
+              lone_disagreement="Only gcc -m32 disagrees: i386 aligns double and int64_t to 4 "
+              "inside structs (8 on the other ABIs). Put _Alignas(8) on the 8-byte members "
+              "(alignas(8) in C++, __attribute__((aligned(8))) for gcc, clang, nvcc and "
+              "OpenCL), or use the generated header, which does."),
     Toolchain("aarch64", "aarch64-linux-gnu-gcc, C11, freestanding", "c", "c",
               ("aarch64-linux-gnu-gcc", "-std=c11", "-ffreestanding"),
               _CROSS_HINT.format(pkg="gcc-aarch64-linux-gnu"), smoke_source=_C_SMOKE),
@@ -171,6 +178,37 @@ _LIST += [
               driver=_DRIVERS + "hip:HipDriver", passes=("host pass", "device pass")),
 ]
 
+# Zig from PyPI (issue 21, verify/drivers/zig.py): one package cross-compiles offline for
+# every ABI below; each ABI is a pass of its toolchain (one zig invocation each). Measured
+# with ziglang 0.17.1 (docs/verify.md). zig cc's Windows targets are MinGW's (-gnu: the
+# -msvc ones have no libc here); the CUDA header is compiled as its host pass sees it.
+ZIG_TARGETS = ("x86-linux", "x86_64-linux", "aarch64-linux", "arm-linux", "riscv64-linux",
+               "x86_64-windows", "x86-windows", "aarch64-macos", "x86_64-macos",
+               "wasm32-freestanding", "sparc64-linux")
+ZIG_CC_TARGETS = ("x86-windows-gnu", "x86_64-windows-gnu", "aarch64-macos", "x86_64-macos",
+                  "wasm32-wasi", "riscv64-linux-gnu", "sparc64-linux-gnu", "mips-linux-gnueabi",
+                  "powerpc-linux-musleabi")
+_ZIG_HINT = "pip install ziglang"
+_LIST += [
+    Toolchain("zig", "zig build-obj of the Zig module, comptime checks live, per ABI", "zig",
+              "zig", ("zig", "build-obj", "-O", "ReleaseSmall"), _ZIG_HINT,
+              driver=_DRIVERS + "zig:ZigDriver", passes=ZIG_TARGETS,
+              detect=lambda tc: _zig_problem(tc)),
+    Toolchain("zig-cc", "zig cc, C11, foreign ABIs (Windows, macOS, wasm32, big-endian...)",
+              "c", "c", ("zig", "cc", "-std=c11"), _ZIG_HINT, label="zig cc",
+              driver=_DRIVERS + "zig:ZigCcDriver", passes=ZIG_CC_TARGETS,
+              detect=lambda tc: _zig_problem(tc)),
+    Toolchain("zig-c++", "zig c++, C++11, foreign ABIs", "c", "c++",
+              ("zig", "c++", "-std=c++11", "-x", "c++"), _ZIG_HINT, label="zig c++",
+              driver=_DRIVERS + "zig:ZigCcDriver", passes=ZIG_CC_TARGETS,
+              detect=lambda tc: _zig_problem(tc)),
+    Toolchain("zig-cuda", "zig c++ of the CUDA header as its host pass sees it "
+              "(__host__/__device__ empty), foreign ABIs", "cuda", "c++",
+              ("zig", "c++", "-std=c++11", "-x", "c++", "-D__host__=", "-D__device__="),
+              _ZIG_HINT, label="zig c++ (CUDA host)", driver=_DRIVERS + "zig:ZigCcDriver",
+              passes=ZIG_CC_TARGETS, detect=lambda tc: _zig_problem(tc)),
+]
+
 TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
 
 
@@ -186,6 +224,9 @@ def refresh() -> None:
     """Forget the cached availability answers (after installing something, or in tests)."""
     _availability.cache_clear()
     nvrtc_library.cache_clear()
+    from .drivers.zig import zig_program
+
+    zig_program.cache_clear()
 
 
 @functools.lru_cache(maxsize=None)
@@ -225,6 +266,15 @@ def _compiler_problem(tc: Toolchain) -> Optional[str]:
                 check_room(os.environ["TMPDIR"])
             first = (proc.stderr.strip().splitlines() or ["failed"])[0]
             return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
+    return None
+
+
+def _zig_problem(tc: Toolchain) -> Optional[str]:
+    """Zig is the binary inside the ``ziglang`` Python package (not imported)."""
+    from .drivers.zig import zig_program
+
+    if zig_program() is None:
+        return f"{tc.name}: Zig (the Python package ziglang) not found; {tc.install_hint}"
     return None
 
 

@@ -130,3 +130,14 @@ def test_the_checker_catches_a_wrong_field_and_a_dirty_padding_byte(tmp_path):
     assert "bytes identical" in lines[0]
     assert lines[1].startswith("caught field: sample 3 is Telemetry_sample(id=")
     assert lines[2] == "caught padding: fields match but byte 84 differs (padding written by the device?)"
+
+
+@pytest.mark.toolchain("zig")
+def test_zig_host_fills_the_same_bytes_as_python_and_c(tmp_path):
+    require_toolchain("zig")
+    steps = "zig,c" if require_toolchain_quietly("gcc") else "zig"
+    proc = run_example(tmp_path, "--steps", steps, "--require", steps)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("zig: ok, zig host: 257 samples and 257 readings, bytes identical to Python's"
+            in proc.stdout), proc.stdout
+    assert (tmp_path / "inputs_zig.bin").read_bytes() == (tmp_path / "inputs.bin").read_bytes()

@@ -285,7 +285,7 @@ CASES = [
     ('h_duplicate_field_t.h', '3:27', ["duplicate field 't'"]),
     ('h_member_next_of_u_is.h', '3:30', ["member 'next' of 'U' is a pointer"]),
     ('h_c_parse_error_invalid_specifier.h', '2:20', ["C parse error (Invalid specifier list) before 'U' (an unknown type name?"]),
-    ('h_no_typedef_struct_declarations_in.h', '', ["no 'typedef struct' declarations in this header"]),
+    ('h_no_typedef_struct_declarations_in.h', '', ["no struct declarations in this header"]),
     ('h_c_preprocessor_nowhere_h_no.h', '2:10', ['C preprocessor: nowhere.h: No such file or directory']),
     ('h_c_parse_error.h', '2:31', ['C parse error']),
     ('h_field_name_kernel_is_a.h', '2:26', ["field name 'kernel' is a keyword or reserved name in C, C++, CUDA or OpenCL C"]),
@@ -295,14 +295,14 @@ CASES = [
     ('h_deep_records.h', '102:16', ["type 'R100' nests types 101 levels deep"]),
     ('h_deep_parens.h', '2:30', ['C parse error: nested too deeply']),
     ('h_garbage.h', '1:1', ['C parse error (Illegal character']),
-    ('h_empty.h', '', ["no 'typedef struct' declarations in this header"]),
+    ('h_empty.h', '', ["no struct declarations in this header"]),
     # --- C extensions that change a layout: the C code would disagree with the schema --
     ('h_packed_attribute.h', '2:44', ["'__attribute__((packed))' packs the struct",
                                       "the C layout would differ from Sarek's"]),
     ('h_packed_macro.h', '3:16', ["'__attribute__((__packed__))' packs the struct"]),
-    ('h_pragma_pack.h', '2:3', ["'#pragma pack(push, 1)' changes the alignment of the members",
+    ('h_pragma_pack.h', '2:3', ["'#pragma pack(push, 1)' packs the members of the structs that follow",
                                 "their C layout would differ from Sarek's"]),
-    ('h_pragma_operator.h', '2:1', ["'#pragma pack(1)' changes the alignment"]),
+    ('h_pragma_operator.h', '2:1', ["'#pragma pack(1)' packs the members of the structs"]),
     ('h_alignas_16.h', '4:5', ["'_Alignas(16)' sets alignment 16",
                                "the C layout would differ from Sarek's"]),
     ('h_alignas_macro_16.h', '3:31', ["'_Alignas(16)' sets alignment 16"]),
@@ -317,7 +317,6 @@ CASES = [
     ('h_c23_packed.h', '2:31', ["'[[gnu::packed]]' packs the struct"]),
     ('h_mode_attribute.h', '2:26', ["'__attribute__((mode(DI)))' changes the size of the type"]),
     ('h_alignas_type.h', '2:31', ["'_Alignas(double)' sets alignment 'double'"]),
-    ('h_alignas_8_on_variable.h', '2:1', ["'_Alignas(8)' aligns a struct, a typedef or a variable"]),
     ('h_unclosed_attribute.h', '2:30', ["'__attribute__((packed; } T;' is not closed"]),
     # --- hostile C: devices, huge enum values, long expressions --------------------------
     ('h_include_dev_zero.h', '1:10', ["#include names '/dev/zero', which is a character device, "
@@ -417,6 +416,12 @@ def test_bad_input_is_refused_and_nothing_is_written(case, tmp_path, capsys, mon
     stdout, err = capsys.readouterr()
     if case[0] in GENERATE_ONLY:
         assert status == 0, err
+    elif command == ["import-c"] and status == 1:
+        # Some of its types import (issue 22): they are written, and the refusal is among
+        # the ones reported, at the same place, naming the type.
+        place, _, message = line.partition(": error: ")
+        assert stdout and any(r.startswith(f"{place}: error: ") and r.endswith(message)
+                              for r in err.splitlines()), err
     else:
         assert (status, stdout, err) == (2, "", line + "\n")
     assert _corpus_listing() == before, "reading the corpus changed it"

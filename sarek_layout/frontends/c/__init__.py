@@ -18,14 +18,14 @@ from __future__ import annotations
 
 __all__ = ["read_header", "read_headers", "CHeaderOptions", "check_module_headers",
            "module_choices", "parse_module_assignment", "preprocessed", "parse",
-           "CDeclarations", "spellings_of"]
+           "CDeclarations", "spellings_of", "import_headers"]
 
 _FACE = {
     "read_header": "namespace", "read_headers": "namespace",
     "CHeaderOptions": "modules", "check_module_headers": "modules",
     "module_choices": "modules", "parse_module_assignment": "modules",
     "preprocessed": "face", "parse": "reader", "CDeclarations": "reader",
-    "spellings_of": "reader",
+    "spellings_of": "reader", "import_headers": "namespace",
 }
 
 

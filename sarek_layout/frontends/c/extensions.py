@@ -21,7 +21,13 @@ write (``SAREK_LAYOUT_ALIGN8``, ``_Alignas(8)``, ``alignas(8)``,
 members each alignment is written on (``Extension.members_at``: the positions of their
 names, as pycparser reports them), and ``header`` checks their types. Everything else is
 refused (any other alignment, or one on a struct, a typedef or a 4-byte member): the schema
-imported from such a header would silently disagree with the C code.
+imported from such a type would silently disagree with the C code. What is refused is what
+the extension changes, not the header (issue 22): the scan notes the struct and union
+bodies it is written in or its declaration defines (``Extension.records``, by the position
+pycparser gives their node), the names a file-scope declaration declares
+(``Extension.words``: a ``mode(word)`` typedef refuses only the members of that type), and
+for ``#pragma pack`` below 8 every body defined while it is in force (``push``/``pop``
+followed).
 """
 
 from __future__ import annotations
@@ -87,6 +93,16 @@ class Extension:
     col: int
     verdict: Optional[str]
     members_at: Tuple[Tuple[str, int, int], ...] = ()
+    #: The struct and union bodies whose layout it changes, by the position pycparser gives
+    #: their ``Struct``/``Union`` node (the tag's name, or the ``{`` of an anonymous one):
+    #: the bodies it is written in (innermost and every enclosing one), or, at file scope,
+    #: the bodies its declaration defines (and, for a pragma, every body that follows it).
+    records: Tuple[Tuple[str, int, int], ...] = ()
+    #: The names declared by the file-scope declaration it is written in (a typedef's name,
+    #: a struct's tag): a member of such a typedef changes layout too.
+    words: Tuple[str, ...] = ()
+    #: Whether the scan stopped at it (an unbalanced attribute): the header cannot be read.
+    fatal: bool = False
 
 
 # One token of preprocessed C per match; every alternative starts with a different
@@ -208,15 +224,23 @@ def _judge(keyword: str, body: str, in_member: bool) -> Optional[str]:
 class _Frame:
     """One brace level of the scan: a struct or union body, or anything else."""
 
-    __slots__ = ("record_body", "parens", "pending", "last_name", "names", "after_colon")
+    __slots__ = ("record_body", "parens", "pending", "last_name", "names", "after_colon",
+                 "chain", "opened", "last_word", "words")
 
-    def __init__(self, record_body: bool) -> None:
+    def __init__(self, record_body: bool, chain: Tuple[Tuple[str, int, int], ...] = ()) -> None:
         self.record_body = record_body
         self.parens = 0
         self.pending: List[int] = []  # extensions waiting for their declaration's end
         self.last_name: Optional[Tuple[str, int, int]] = None
         self.names: List[Tuple[str, int, int]] = []
         self.after_colon = False
+        #: The record bodies this level lies in: the innermost and the outermost (at file
+        #: scope, the one a type of the schema can be; every body between is inside it).
+        self.chain = chain
+        #: Record bodies opened at this level by the current declaration.
+        self.opened: List[Tuple[str, int, int]] = []
+        self.last_word: Optional[str] = None
+        self.words: List[str] = []
 
 
 def scan_extensions(text: str) -> Tuple[str, List[Extension]]:
@@ -242,6 +266,13 @@ class _Scanner:
         self.file, self.line, self.line_start = "", 1, 0
         self.frames = [_Frame(False)]
         self.recent: List[str] = []  # the last significant tokens of the current level
+        self.last_ident_at: Tuple[str, int, int] = ("", 0, 0)
+        # ``#pragma pack``: the packing in force (None: the target's own) and the entry of
+        # the pragma that set it, with the ones ``push`` saved. Other layout pragmas stay in
+        # force to the end of the text (``sticky``).
+        self.pack: Optional[Tuple[int, dict]] = None
+        self.pack_stack: List[Optional[Tuple[int, dict]]] = []
+        self.sticky: Optional[dict] = None
 
     def position(self, offset: int) -> Tuple[str, int, int]:
         return self.file, self.line, offset - self.line_start + 1
@@ -274,11 +305,21 @@ class _Scanner:
     def finish_declaration(self, frame: "_Frame") -> None:
         if frame.last_name is not None:
             frame.names.append(frame.last_name)
-        for k in frame.pending:
-            self.found[k]["names"] = list(frame.names)
+            frame.words.append(frame.last_word or "")
+        if frame.pending:
+            # One tuple each, shared by every extension of the declaration: a declaration
+            # of many names with an attribute on each stays linear.
+            names, words, opened = tuple(frame.names), tuple(frame.words), tuple(frame.opened)
+            for k in frame.pending:
+                self.found[k]["names"] = names
+                self.found[k]["words"] = words
+                self.found[k]["opened"] = opened
         frame.pending.clear()
         frame.names.clear()
+        frame.words.clear()
+        frame.opened.clear()
         frame.last_name = None
+        frame.last_word = None
         frame.after_colon = False
 
     def directive(self, directive: str, pos: int, end: int) -> None:
@@ -290,13 +331,47 @@ class _Scanner:
             if marker.group(2) is not None:
                 self.file = marker.group(2)
         elif pragma is not None and pragma.group(1) in LAYOUT_PRAGMAS:
-            self.found.append({
+            entry = {
                 "spelling": _short(directive.strip()),
                 "where": self.position(pos + directive.index("#")),
                 "verdict": "changes the alignment of the members of the structs that "
                            "follow, so their C layout would differ from Sarek's",
-            })
+                "records": [],
+            }
             self.blanks.append((pos, end))
+            if pragma.group(1) == "pack":
+                self.pack_pragma(directive[pragma.end():], entry)
+            elif self.sticky is None:
+                self.sticky = entry
+            self.found.append(entry)
+
+    def pack_pragma(self, arguments: str, entry: dict) -> None:
+        """Follow ``#pragma pack``: ``pack(n)``, ``pack()``, ``pack(push[, id][, n])``,
+        ``pack(pop[, id])``. A packing of 8 or more changes no Sarek layout (no Sarek scalar
+        is aligned above 8), so only a smaller one refuses the structs defined under it."""
+        m = re.match(r"[ \t]*\(([^()]*)\)", arguments)
+        items = [a.strip() for a in m.group(1).split(",")] if m is not None else []
+        value = next((_integer(a) for a in items if _integer(a) is not None), None)
+        if items[:1] == ["push"]:
+            if len(self.pack_stack) < 10_000:  # deeper pushes than that are not C's
+                self.pack_stack.append(self.pack)
+        elif items[:1] == ["pop"]:
+            self.pack = self.pack_stack.pop() if self.pack_stack else None
+            return
+        elif value is None:  # pack(), or a form gcc ignores: back to the target's own
+            self.pack = None
+            return
+        if value is not None:
+            entry["verdict"] = (f"packs the members of the structs that follow to {value}-byte "
+                                f"alignment, so their C layout would differ from Sarek's")
+            self.pack = (value, entry) if value < ALIGNMENT_ACCEPTED else None
+
+    def record_opened(self, key: Tuple[str, int, int]) -> None:
+        """A struct or union body starts at ``key``: the pragmas in force apply to it."""
+        if self.pack is not None and len(self.pack[1]["records"]) < _MAX_RECORDS:
+            self.pack[1]["records"].append(key)
+        if self.sticky is not None and len(self.sticky["records"]) < _MAX_RECORDS:
+            self.sticky["records"].append(key)
 
     def attribute(self, pos: int, close: int, keyword: str, body: str) -> int:
         """Record the attribute ``text[pos:close]`` of the current level; where to go on."""
@@ -328,6 +403,8 @@ class _Scanner:
                 return self.attribute(pos, body_end, word, text[open_at + 1 : body_end - 1])
         if frame.parens == 0 and not frame.after_colon:
             frame.last_name = self.position(pos)
+            frame.last_word = word
+        self.last_ident_at = self.position(pos)
         self.recent.append(word)
         return end
 
@@ -348,11 +425,17 @@ class _Scanner:
             frame.parens -= 1
         elif c == "{":
             recent = self.recent
-            record = bool(recent) and (
-                recent[-1] in ("struct", "union")
-                or (len(recent) > 1 and recent[-2] in ("struct", "union"))
-            )
-            self.frames.append(_Frame(record))
+            anonymous = bool(recent) and recent[-1] in ("struct", "union")
+            record = anonymous or (len(recent) > 1 and recent[-2] in ("struct", "union"))
+            chain = frame.chain
+            if record:
+                # Where pycparser puts the Struct node: its tag, or the brace of an anonymous one.
+                key = self.position(pos) if anonymous else self.last_ident_at
+                chain = (key, chain[-1]) if chain else (key,)
+                if len(frame.opened) < _MAX_RECORDS:
+                    frame.opened.append(key)
+                self.record_opened(key)
+            self.frames.append(_Frame(record, chain))
             self.recent = []  # a new level: its tokens start afresh
             return end
         elif c == "}":
@@ -364,7 +447,9 @@ class _Scanner:
             else:
                 if frame.last_name is not None:
                     frame.names.append(frame.last_name)
+                    frame.words.append(frame.last_word or "")
                 frame.last_name = None
+                frame.last_word = None
                 frame.after_colon = False
         elif frame.parens == 0 and c == ":":
             frame.after_colon = True
@@ -372,12 +457,22 @@ class _Scanner:
         return end
 
 
+#: Most record bodies noted per extension or nesting chain (real headers nest a handful;
+#: a pragma in force over a whole header applies to its every struct, all noted up to this).
+_MAX_RECORDS = 1_000_000
+#: Bodies one member declaration defines that an attribute on it is noted on (C has one:
+#: ``struct {…} __attribute__((packed)) m;``; the enclosing bodies are noted anyway).
+_MAX_MEMBER_BODIES = 64
+
+
 def _judged(found: List[dict]) -> List[Extension]:
     """The extensions found, each judged: dropped when it does not change a layout."""
     extensions = []
     for entry in found:
         if "keyword" not in entry:
-            extensions.append(Extension(entry["spelling"], *entry["where"], entry["verdict"]))
+            extensions.append(Extension(
+                entry["spelling"], *entry["where"], entry["verdict"],
+                records=tuple(entry.get("records", ())), fatal="records" not in entry))
             continue
         frame = entry["frame"]
         names = tuple(entry.get("names", ()))
@@ -385,8 +480,16 @@ def _judged(found: List[dict]) -> List[Extension]:
         verdict = _judge(entry["keyword"], entry["body"], in_member)
         if verdict is None:
             continue  # an attribute that does not change a layout: dropped
+        # Inside a body: that body and the ones around it change. At file scope: what the
+        # declaration defines (its bodies, its typedef's or tag's name).
+        opened = entry.get("opened", ())
+        # At file scope the declaration's own bodies (a shared tuple); inside a body, that
+        # body, the outermost one and the few a member declaration defines.
+        records = frame.chain + opened[:_MAX_MEMBER_BODIES] if frame.chain else opened
+        words = () if frame.chain else entry.get("words", ())
         extensions.append(Extension(
-            entry["spelling"], *entry["where"], verdict or None, names if verdict == "" else ()
+            entry["spelling"], *entry["where"], verdict or None, names if verdict == "" else (),
+            records, words,
         ))
     return extensions
 

@@ -8,7 +8,8 @@ except an alignment of 8 on a member whose natural alignment is 8, as generated 
 write), and parsed and collected by ``reader`` (the reader ``verify --header`` shares);
 ``places`` maps positions back to the source (read only from the header and the files cpp
 included) and ``enums`` evaluates enum constants. This module turns the declarations into
-a schema, stopping at the first problem.
+a schema, type by type: each type is a ``TypeDecl`` or the ``SchemaError`` of its first
+problem (``_Reader.decls``); ``refusals`` carries a refusal to the types that use it.
 Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
 ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
 float64; ``uint8_t``, ``unsigned char`` → uint8; ``sarek_layout_float16`` (which must be a
@@ -19,7 +20,8 @@ refused with a word on how to write a float16.
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
-header) *in the header itself*, plus those of included headers that are not given but that
+header), and every plain ``struct tag {…};`` that no typedef names (a type named by its
+tag), *in the header itself*, plus those of included headers that are not given but that
 its types use. Which header holds a type, and how a member names a type of another header,
 is decided for all the headers of a command together (``namespace``: one namespace of
 typedef names, as in C). Other declarations (functions, static assertions, enums, unions,
@@ -47,8 +49,11 @@ Refused, with the C source position: pointers, arrays, bit-fields, ``char`` and
 ``signed char``, ``bool``, ``short`` and other 16-bit integers, ``long`` (its size differs
 between ABIs), unsigned types other than ``uint8_t`` and other non-Sarek scalar
 types, enums, unions outside the tagged-variant shape, inline struct definitions as members,
-references to structs that are not typedef'd in the headers read, packing and alignment
-extensions (above), and enum constants whose values are not 64-bit integers.
+references to structs that are not defined in the headers read, and enum constants whose
+values are not 64-bit integers. An extension (packing, alignment, ``mode``,
+``vector_size``…) refuses the types whose layout it changes: the bodies it is written in or
+that its declaration defines, and the members whose typedef it is written on
+(``Extension.records``/``words``); elsewhere it changes nothing.
 """
 
 from __future__ import annotations
@@ -148,7 +153,7 @@ class _Reader:
         self.places = places
         self.loc = places.loc
         self.file_of = places.file_of
-        self.h = CDeclarations(file_of=places.file_of)
+        self.h = CDeclarations(file_of=places.file_of, plain_structs=True)
         self.h.add(ast, default_file=path)
         self.main_file = path
         #: The schema's module, and the schema name of each C typedef name in it: the
@@ -156,10 +161,17 @@ class _Reader:
         self.module_name = ""
         self.names: Dict[str, str] = {}
         #: ``refer(c_name, where)``: how a member names the typedef struct ``c_name``.
-        self.refer: Callable[[str, SourceLocation], NamedType] = self._refer_alone
+        self.refer: Callable[..., NamedType] = self._refer_alone
+        #: What the extensions change (``_note_extensions``): struct and union bodies by the
+        #: position of their node, and typedef or tag names, each with its refusal.
+        self.changed_bodies: Dict[Tuple[str, int, int], SchemaError] = {}
+        self.changed_names: Dict[str, SchemaError] = {}
+        self._walked: Dict[int, object] = {}
+        self._note_extensions(extensions)
         self._check_alignments(extensions)
 
-    def _refer_alone(self, c_name: str, where: SourceLocation) -> NamedType:
+    def _refer_alone(self, c_name: str, where: SourceLocation,
+                     member_name: Optional[str] = None) -> NamedType:
         return NamedType(self.names[c_name], None, where)
 
     def typedef_location(self, c_name: str) -> SourceLocation:
@@ -182,11 +194,60 @@ class _Reader:
             elif spelled.kind == "struct" and spelled.name in self.h.struct_typedefs:
                 yield spelled.name, member
 
+    # -- extensions: what they change -------------------------------------------------
+
+    def _note_extensions(self, extensions: Sequence[Extension]) -> None:
+        """Each extension that changes a layout refuses what it changes, not the header:
+        the bodies it is written in or defines, and the names its declaration declares (a
+        ``mode`` or ``vector_size`` typedef that no imported type uses changes nothing)."""
+        for ext in extensions:
+            if ext.verdict is None:
+                continue  # an alignment of 8: checked against its members' types below
+            self._changes(ext, ext.verdict)
+
+    def _changes(self, ext: Extension, why: str) -> None:
+        error = self.places.extension_error(ext, why)
+        # The extensions of one declaration share its tuples: each is walked once (the
+        # first extension's refusal is the one said), so many attributes stay linear.
+        for group, into in ((ext.records, self.changed_bodies), (ext.words, self.changed_names)):
+            if group and id(group) not in self._walked:
+                self._walked[id(group)] = group  # kept alive: ids stay unique
+                for key in group:
+                    into.setdefault(key, error)
+
+    def changed(self, body) -> Optional[SchemaError]:
+        """The refusal of a struct or union body whose layout an extension changes."""
+        coord = getattr(body, "coord", None)
+        if coord is None or not self.changed_bodies:
+            return None
+        return self.changed_bodies.get((coord.file, coord.line, coord.column))
+
+    def changed_typedef(self, t) -> Optional[Tuple[str, SchemaError]]:
+        """The first typedef name on the chain of ``t`` (a member's type) whose declaration
+        an extension changes (``register_t __attribute__((mode(word)))``), with its refusal."""
+        from pycparser import c_ast
+
+        if not self.changed_names:
+            return None
+        seen: Set[str] = set()
+        while True:
+            if isinstance(t, c_ast.TypeDecl):
+                t = t.type
+            if not (isinstance(t, c_ast.IdentifierType) and len(t.names) == 1):
+                return None
+            name = t.names[0]
+            if name in self.changed_names:
+                return name, self.changed_names[name]
+            if name in seen or name not in self.h.aliases:
+                return None
+            seen.add(name)
+            t = self.h.aliases[name]
+
     # -- alignments of 8 (extensions) ---------------------------------------------------
 
     def _check_alignments(self, extensions: Sequence[Extension]) -> None:
         """An alignment of 8 is accepted where it is the natural alignment of the member it
-        is written on (int64_t, double); the other extensions were refused before parsing."""
+        is written on (int64_t, double); elsewhere it refuses the bodies it is written in."""
         from pycparser import c_ast
 
         pending = extensions_by_member(list(extensions))
@@ -205,7 +266,7 @@ class _Reader:
                         self._check_aligned_member(ext, member, node.name or "?")
             stack.extend(child for _, child in node.children())
         for ext in pending.values():
-            raise self.places.extension_error(
+            self._changes(
                 ext,
                 "aligns something that is not a struct member, so the C layout would differ "
                 "from Sarek's (an alignment of 8 is accepted only on a member whose natural "
@@ -215,7 +276,12 @@ class _Reader:
     def _check_aligned_member(self, ext: Extension, member, owner: str) -> None:
         if self._natural_alignment_is_8(member):
             return
-        raise self.places.extension_error(
+        spelled = self.h.spell(member.type)
+        if spelled.kind != "struct" and spelled.text not in _SCALARS:
+            # The member's own type has no Sarek layout (``__aligned_u64``: uint64_t where
+            # it is no scalar): that is the reason its struct is refused, said at the member.
+            return
+        self._changes(
             ext,
             f"aligns member {quoted(member.name)} of {quoted(owner)} at 8, but its natural "
             f"alignment in Sarek's layout is 4, so the C layout would differ from Sarek's (an "
@@ -243,7 +309,7 @@ class _Reader:
                 if _SCALARS.get(canonical(inner.names)) in MEMBER_TYPES_ACCEPTED:
                     return True
                 name = inner.names[0] if len(inner.names) == 1 else None
-                if name in self.h.struct_typedefs:
+                if name is not None and self.h.struct_typedef(name) is not None:
                     body = self._body(self.h.struct_typedefs[name])
                 elif name in self.h.aliases and name not in STDINT and name not in seen:
                     seen.add(name)
@@ -258,11 +324,25 @@ class _Reader:
 
     # -- the module -----------------------------------------------------------------------
 
-    def module(self) -> ModuleDecl:
-        """The schema of this header: its typedefs in the order C declares them."""
-        names = [c for c in self.h.order if c in self.names]
+    def schema_types(self) -> List[str]:
+        """The C names of this schema's types, in the order C declares them."""
+        return [c for c in self.h.order if c in self.names]
+
+    def decls(self) -> Dict[str, object]:
+        """Each type of this schema as a ``TypeDecl``, or the ``SchemaError`` that refuses
+        it (its first problem, at its place): one refused type does not stop the others."""
+        names = self.schema_types()
         owners = self._enum_owners(names)
-        decls = [self._decl(c, owners.get(c, [])) for c in names]
+        out: Dict[str, object] = {}
+        for c in names:
+            try:
+                out[c] = self._decl(c, owners.get(c, []))
+            except SchemaError as e:
+                out[c] = e
+        return out
+
+    def module(self, decls: Sequence[TypeDecl]) -> ModuleDecl:
+        """The schema of this header holding ``decls``."""
         return ModuleDecl(self.module_name, self.path, "c", tuple(decls),
                           SourceLocation(self.path, 1, 1))
 
@@ -297,6 +377,10 @@ class _Reader:
 
         td = self.h.struct_typedefs[c_name]
         body = self._body(td)
+        changed = self.changed(body) or self.changed_names.get(c_name) or (
+            self.changed_names.get(td.tag) if td.tag else None)
+        if changed is not None:
+            raise changed
         name = self.names[c_name]
         # The name as first written: ``struct T {`` (or the typedef line for an anonymous struct).
         named_at = body if td.tag and getattr(body, "coord", None) is not None else td.node
@@ -436,6 +520,11 @@ class _Reader:
                 f"shared storage units, Sarek gives every field its own; use a whole int32_t",
                 where,
             )
+        changed = self.changed_typedef(m.type)
+        if changed is not None:
+            raise SchemaError(
+                f"{what} has type {quoted(changed[0])} ({changed[1].location}: "
+                f"{changed[1].message})", where)
         if "_Atomic" in (m.quals or []) or "_Atomic" in (getattr(m.type, "quals", None) or []):
             raise SchemaError(
                 f"{what} is _Atomic, whose size and alignment C leaves to the implementation",
@@ -476,7 +565,7 @@ class _Reader:
                     f"of the headers read",
                     where,
                 )
-            return self.refer(spelled.name, where)
+            return self.refer(spelled.name, where, name)
         if spelled.kind == "union":
             raise SchemaError(
                 f"{what} is a union, which has no Sarek layout outside the tagged-variant "
@@ -530,14 +619,14 @@ _MAX_OWNER_NAME = 255
 def read_unit(
     path: str, include_dirs: Iterable[str] = (), defines: Iterable[str] = ()
 ) -> _Reader:
-    """Preprocess and parse the header ``path`` (with what it includes): refusals that need
-    no schema (packing, alignments other than 8, bad C) are raised here."""
+    """Preprocess and parse the header ``path`` (with what it includes). Bad C is refused
+    here; an extension refuses only what it changes (``_Reader.decls``)."""
     # A FIFO or device given as the header: refused before anything opens it for good.
     check_regular_file(path)
     cpp = preprocess(path, include_dirs, defines)
     text, extensions = scan_extensions(cpp.text)
     places = Places(path, cpp.included)
-    for ext in extensions:  # packing and alignments other than 8: no parse needed
-        if ext.verdict is not None:
-            raise places.extension_error(ext, ext.verdict)
+    for ext in extensions:  # an attribute left open: the text after it cannot be read
+        if ext.fatal:
+            raise places.extension_error(ext, ext.verdict or "cannot be read")
     return _Reader(path, parse(text, path, places), places, extensions)

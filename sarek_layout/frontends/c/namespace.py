@@ -34,21 +34,32 @@ import functools
 import os
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ...errors import SchemaError, quoted
+from ...errors import SchemaError, quoted, raise_collected
 from ...targets.names import FLOAT16_TYPEDEF
 from ...ir.schema import ModuleDecl, NamedType, SourceLocation
 from .modules import CHeaderOptions, decide_module, name_in_module
 from .header import _Reader, read_unit
+from .refusals import Imported, Key
 
-__all__ = ["read_headers", "read_header"]
+__all__ = ["read_headers", "read_header", "import_headers"]
 
 #: Where a struct's members are defined: (real path, line, column).
 Place = Tuple[str, int, int]
 
 
 def read_headers(paths: Sequence[str], options: CHeaderOptions = CHeaderOptions()) -> List[ModuleDecl]:
-    """The schemas of the C headers ``paths``, read together (see the module docs)."""
-    return _Namespace(list(paths), options).modules()
+    """The schemas of the C headers ``paths``, read together (see the module docs): a
+    header given as a schema must be importable whole, so every refused type's root cause
+    is raised together (``SchemaErrors``)."""
+    imported = import_headers(paths, options)
+    raise_collected(imported.root_errors())
+    return imported.modules
+
+
+def import_headers(paths: Sequence[str], options: CHeaderOptions = CHeaderOptions()) -> Imported:
+    """The C headers ``paths`` read together, each type imported or refused on its own
+    (``refusals.Imported``; ``import-c``)."""
+    return _Namespace(list(paths), options).imported()
 
 
 class _Namespace:
@@ -78,8 +89,25 @@ class _Namespace:
         for unit in self.units:
             unit.refer = self._referrer(unit)
 
-    def modules(self) -> List[ModuleDecl]:
-        return [unit.module() for unit in self.units]
+    def imported(self) -> Imported:
+        """Each type of each schema, imported or refused, and what each uses."""
+        outcome: Dict[Key, object] = {}
+        uses: Dict[Key, List[Tuple[Key, object]]] = {}
+        for index, unit in enumerate(self.units):
+            for c_name, decl in unit.decls().items():
+                key = (index, c_name)
+                outcome[key] = decl
+                uses[key] = [((self._holder(unit, used), used), member)
+                             for used, member in unit.references(c_name)]
+        return Imported(self.units, outcome, uses)
+
+    def _holder(self, unit: _Reader, c_name: str) -> int:
+        """The header whose schema holds the type ``c_name`` that ``unit`` uses."""
+        td = unit.h.struct_typedefs[c_name]
+        given = self.index_of.get(self.real(td.file))
+        if given is not None:
+            return given
+        return self.holder.get(c_name, self._index(unit))
 
     # -- each header's own types and module ---------------------------------------------------
 
@@ -89,8 +117,8 @@ class _Namespace:
                if self.real(unit.h.struct_typedefs[c].file) == own_file]
         if not own:
             raise SchemaError(
-                "no 'typedef struct' declarations in this header; sarek-layout reads element "
-                "types from typedef'd structs of int32_t/int64_t/uint8_t/float/double/"
+                "no struct declarations in this header; sarek-layout reads element "
+                "types from its structs (typedef struct or struct tag) of int32_t/int64_t/uint8_t/float/double/"
                 f"{FLOAT16_TYPEDEF} members",
                 SourceLocation(unit.path),
             )
@@ -157,17 +185,22 @@ class _Namespace:
                     self.holder[c_name] = self._index(unit)
                     unit.names[c_name] = name
                     todo.append(c_name)
-        for c_name, (unit, member) in unheld.items():
-            if c_name not in self.holder:
-                td = unit.h.struct_typedefs[c_name]
-                raise SchemaError(
-                    f"member {quoted(getattr(member, 'name', None))} has type {quoted(c_name)} "
-                    f"(declared at {unit.typedef_location(c_name)}), which cannot be part of the "
-                    f"schema of {unit.path}: its module is {unit.module_name!r}, so the type's C "
-                    f"name would become {unit.module_name}_{c_name}; give {td.file} on the "
-                    f"command line too, so that its types form a schema of their own",
-                    unit.loc(member, getattr(member, "name", None)),
-                )
+        # A type no given header can hold refuses the types using it (at each use), not the
+        # command: the other types still import.
+        self.unheld = {c_name: unit for c_name, (unit, _) in unheld.items()
+                       if c_name not in self.holder}
+
+    def _unheld_error(self, unit: _Reader, c_name: str, where: SourceLocation,
+                      member_name: Optional[str]) -> SchemaError:
+        td = unit.h.struct_typedefs[c_name]
+        return SchemaError(
+            f"member {quoted(member_name)} has type {quoted(c_name)} "
+            f"(declared at {unit.typedef_location(c_name)}), which cannot be part of the "
+            f"schema of {unit.path}: its module is {unit.module_name!r}, so the type's C "
+            f"name would become {unit.module_name}_{c_name}; give {td.file} on the "
+            f"command line too, so that its types form a schema of their own",
+            where,
+        )
 
     def _index(self, unit: _Reader) -> int:
         return self.index_of[self.real(unit.path)]
@@ -178,7 +211,8 @@ class _Namespace:
         """How ``unit``'s members name the typedef struct ``c_name``."""
         c_name_of_own = {name: c for c, name in unit.names.items()}  # built once: linear
 
-        def refer(c_name: str, where: SourceLocation) -> NamedType:
+        def refer(c_name: str, where: SourceLocation,
+                  member_name: Optional[str] = None) -> NamedType:
             td = unit.h.struct_typedefs[c_name]
             given = self.index_of.get(self.real(td.file))
             holder: Optional[_Reader] = None
@@ -195,8 +229,8 @@ class _Namespace:
                 holder = self.units[self.holder[c_name]]
             elif c_name in unit.names:
                 holder = unit
-            if holder is None:  # pragma: no cover - refused by _copy_types_of_headers_not_given
-                raise SchemaError(f"type {quoted(c_name)} belongs to no schema", where)
+            if holder is None:  # no given header can hold it (_copy_types_of_headers_not_given)
+                raise self._unheld_error(unit, c_name, where, member_name)
             name = holder.names[c_name]
             if holder is unit or holder.module_name == unit.module_name:
                 return NamedType(name, None, where)

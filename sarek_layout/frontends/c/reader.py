@@ -111,6 +111,9 @@ class StructTypedef:
     node: object  # the Typedef node
     tag: Optional[str]
     body: Optional[object] = None  # the c_ast.Struct with its members, when given here
+    #: A plain ``struct tag {…};`` that no typedef names: named by its tag, which is no
+    #: typedef name (a member spells it ``struct tag``, never ``tag``).
+    plain: bool = False
 
 
 @dataclass
@@ -126,6 +129,10 @@ class CDeclarations:
     enums: List[Tuple[str, List[Tuple[str, object]]]] = field(default_factory=list)
     #: The first enumerator of every enum, by id: the start of C's implicit numbering.
     first_enumerators: Dict[int, object] = field(default_factory=dict)
+    #: Whether plain ``struct tag {…};`` definitions that no typedef names are types too,
+    #: named by their tag (``import-c`` and ``.h`` schemas; ``verify --header`` compares
+    #: typedefs only).
+    plain_structs: bool = False
     _tag_to_typedef: Dict[str, str] = field(default_factory=dict)
 
     def _file(self, node, default: str = "") -> str:
@@ -150,6 +157,7 @@ class CDeclarations:
                     first = e.values.enumerators[0]
                     self.first_enumerators[id(first)] = first
 
+        plain: List[Tuple[int, object, object]] = []  # (place in order, Decl, Struct)
         for ext in ast.ext:
             if isinstance(ext, c_ast.Typedef):
                 inner = ext.type
@@ -171,6 +179,36 @@ class CDeclarations:
             elif isinstance(ext, c_ast.Decl):
                 note_body(ext.type)
                 note_enum(ext.type)
+                s = ext.type
+                if self.plain_structs and isinstance(s, c_ast.Struct) and s.name \
+                        and s.decls is not None:
+                    plain.append((len(self.order), ext, s))
+        if plain:
+            self._add_plain_structs(plain, default_file)
+
+    def _add_plain_structs(self, plain, default_file: str) -> None:
+        """The plain ``struct tag {…}`` definitions that no typedef names, as types named by
+        their tag, in declaration order among the typedefs."""
+        order: List[str] = []
+        at = 0
+        for place, decl, s in plain:
+            order.extend(self.order[at:place])
+            at = place
+            tag = s.name
+            if tag in self._tag_to_typedef or tag in self.struct_typedefs \
+                    or tag in self.aliases or self.bodies.get(tag) is not s:
+                continue  # typedef'd (read as that typedef), or its name is a typedef's
+            self.struct_typedefs[tag] = StructTypedef(
+                tag, self._file(s, default_file), s, tag, s, plain=True)
+            self._tag_to_typedef[tag] = tag
+            order.append(tag)
+        order.extend(self.order[at:])
+        self.order = order
+
+    def struct_typedef(self, name: str) -> Optional[StructTypedef]:
+        """The struct typedef a bare type name ``name`` is (never a plain struct's tag)."""
+        td = self.struct_typedefs.get(name)
+        return None if td is None or td.plain else td
 
     def body_of(self, td: StructTypedef):
         """The member list of a struct typedef (``None`` when only declared)."""
@@ -225,7 +263,7 @@ class CDeclarations:
             if not isinstance(t, c_ast.IdentifierType):
                 return Spelled("other", type(t).__name__)
             text = canonical(t.names)
-            if len(t.names) == 1 and text in self.struct_typedefs and text not in seen:
+            if len(t.names) == 1 and self.struct_typedef(text) is not None and text not in seen:
                 td = self.struct_typedefs[text]
                 return Spelled("struct", text, self.body_of(td), text)
             if len(t.names) == 1 and text in self.aliases and text not in stops \
