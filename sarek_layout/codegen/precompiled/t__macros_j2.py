@@ -7,7 +7,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_banner = l_0_float16_typedef = l_0_members = l_0_record = l_0_variant = l_0_params = l_0_assign = l_0_copy = l_0_helpers = l_0_checks = l_0_layout_id = l_0_type = missing
+    l_0_banner = l_0_float16_typedef = l_0_float64_check = l_0_members = l_0_record = l_0_variant = l_0_params = l_0_assign = l_0_copy = l_0_helpers = l_0_checks = l_0_layout_id = l_0_type = missing
     pass
     def macro(l_1_view, l_1_filename, l_1_description):
         t_1 = []
@@ -55,8 +55,21 @@ def root(context, missing=missing):
         return concat(t_2)
     context.exported_vars.add('float16_typedef')
     context.vars['float16_typedef'] = l_0_float16_typedef = Macro(environment, macro, 'float16_typedef', ('dialect', 'bits'), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_list, l_1_dialect, l_1_indent):
+    def macro(l_1_assert_name):
         t_3 = []
+        if l_1_assert_name is missing:
+            l_1_assert_name = undefined("parameter 'assert_name' was not provided", name='assert_name')
+        pass
+        t_3.extend((
+            '/* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */\n',
+            str(l_1_assert_name),
+            '(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI\'s double is smaller (AVR: use avr-gcc -mdouble=64)");',
+        ))
+        return concat(t_3)
+    context.exported_vars.add('float64_check')
+    context.vars['float64_check'] = l_0_float64_check = Macro(environment, macro, 'float64_check', ('assert_name',), False, False, False, context.eval_ctx.autoescape)
+    def macro(l_1_list, l_1_dialect, l_1_indent):
+        t_4 = []
         l_1_scalar = l_1_before = l_1_after = l_1_body = missing
         if l_1_list is missing:
             l_1_list = undefined("parameter 'list' was not provided", name='list')
@@ -66,14 +79,14 @@ def root(context, missing=missing):
             l_1_indent = undefined("parameter 'indent' was not provided", name='indent')
         pass
         (l_1_scalar, l_1_before, l_1_after) = (environment.getattr(l_1_dialect, 'scalar'), environment.getattr(l_1_dialect, 'align8_before'), environment.getattr(l_1_dialect, 'align8_after'))
-        t_4 = []
+        t_5 = []
         pass
         for (l_3_name, l_3_kind, l_3_type, l_3_offset, l_3_size, l_3_align8) in l_1_list:
             _loop_vars = {}
             pass
             if (l_3_kind == 'padding'):
                 pass
-                t_4.extend((
+                t_5.extend((
                     str(l_1_indent),
                     'unsigned char ',
                     str(l_3_name),
@@ -85,7 +98,7 @@ def root(context, missing=missing):
                 ))
             elif l_3_align8:
                 pass
-                t_4.extend((
+                t_5.extend((
                     str(l_1_indent),
                     str((undefined(name='before') if l_1_before is missing else l_1_before)),
                     str((environment.getitem((undefined(name='scalar') if l_1_scalar is missing else l_1_scalar), l_3_type) if (l_3_kind == 'scalar') else l_3_type)),
@@ -98,7 +111,7 @@ def root(context, missing=missing):
                 ))
             else:
                 pass
-                t_4.extend((
+                t_5.extend((
                     str(l_1_indent),
                     str((environment.getitem((undefined(name='scalar') if l_1_scalar is missing else l_1_scalar), l_3_type) if (l_3_kind == 'scalar') else l_3_type)),
                     ' ',
@@ -108,22 +121,22 @@ def root(context, missing=missing):
                     ' */\n',
                 ))
         l_3_name = l_3_kind = l_3_type = l_3_offset = l_3_size = l_3_align8 = missing
-        l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_4))
-        t_3.append(
+        l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_5))
+        t_4.append(
             str((undefined(name='body') if l_1_body is missing else l_1_body)[:-1]),
         )
-        return concat(t_3)
+        return concat(t_4)
     context.exported_vars.add('members')
     context.vars['members'] = l_0_members = Macro(environment, macro, 'members', ('list', 'dialect', 'indent'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_t, l_1_dialect):
-        t_5 = []
+        t_6 = []
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
-        t_5.extend((
+        t_6.extend((
             '/* ',
             str(environment.getattr(l_1_t, 'qualified_name')),
             ': record, size ',
@@ -138,18 +151,18 @@ def root(context, missing=missing):
             str(environment.getattr(l_1_t, 'c_name')),
             ';',
         ))
-        return concat(t_5)
+        return concat(t_6)
     context.exported_vars.add('record')
     context.vars['record'] = l_0_record = Macro(environment, macro, 'record', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_t, l_1_dialect):
-        t_6 = []
+        t_7 = []
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
-        t_6.extend((
+        t_7.extend((
             '/* ',
             str(environment.getattr(l_1_t, 'qualified_name')),
             ': variant, size ',
@@ -164,16 +177,16 @@ def root(context, missing=missing):
         for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
             _loop_vars = {}
             pass
-            t_6.extend((
+            t_7.extend((
                 '    ',
                 str(environment.getattr(l_2_c, 'enum_name')),
                 ' = ',
                 str(environment.getattr(l_2_c, 'tag')),
-                str((',' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 69 in '_macros.j2' evaluated to false and no else section was defined."))),
+                str((',' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 76 in '_macros.j2' evaluated to false and no else section was defined."))),
                 '\n',
             ))
         l_2_loop = l_2_c = missing
-        t_6.extend((
+        t_7.extend((
             '};\ntypedef struct ',
             str(environment.getattr(l_1_t, 'c_name')),
             ' {\n',
@@ -182,21 +195,21 @@ def root(context, missing=missing):
         ))
         if environment.getattr(l_1_t, 'data_size'):
             pass
-            t_6.append(
+            t_7.append(
                 '    union {\n',
             )
             if environment.getattr(l_1_t, 'data_bytes'):
                 pass
-                t_6.extend((
+                t_7.extend((
                     '        unsigned char _sarek_bytes[',
                     str(environment.getattr(l_1_t, 'data_size')),
                     ']; /* every payload byte (first: zero-initialising a value reaches them all) */\n',
                 ))
-            def t_7(fiter):
+            def t_8(fiter):
                 for l_2_c in fiter:
                     if environment.getattr(l_2_c, 'arm'):
                         yield l_2_c
-            for l_2_c in t_7(environment.getattr(l_1_t, 'ctors')):
+            for l_2_c in t_8(environment.getattr(l_1_t, 'ctors')):
                 l_2_m = resolve('m')
                 l_2_plain = resolve('plain')
                 _loop_vars = {}
@@ -207,7 +220,7 @@ def root(context, missing=missing):
                     _loop_vars['m'] = l_2_m
                     l_2_plain = str_join(((environment.getitem(environment.getattr(l_1_dialect, 'scalar'), environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'type')) if (environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'kind') == 'scalar') else environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'type')), ' ', environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'name'), ))
                     _loop_vars['plain'] = l_2_plain
-                    t_6.extend((
+                    t_7.extend((
                         '        ',
                         str((str_join((environment.getattr(l_1_dialect, 'align8_before'), (undefined(name='plain') if l_2_plain is missing else l_2_plain), environment.getattr(l_1_dialect, 'align8_after'), )) if environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'align8') else (undefined(name='plain') if l_2_plain is missing else l_2_plain))),
                         '; /* offset ',
@@ -218,7 +231,7 @@ def root(context, missing=missing):
                     ))
                 else:
                     pass
-                    t_6.extend((
+                    t_7.extend((
                         '        struct {\n',
                         str(context.call((undefined(name='members') if l_0_members is missing else l_0_members), environment.getattr(l_2_c, 'members'), l_1_dialect, '            ', _loop_vars=_loop_vars)),
                         '\n        } ',
@@ -230,74 +243,74 @@ def root(context, missing=missing):
                         ' payload bytes */\n',
                     ))
             l_2_c = l_2_m = l_2_plain = missing
-            t_6.extend((
+            t_7.extend((
                 '    } data; /* offset ',
                 str(environment.getattr(l_1_t, 'payload_offset')),
                 ', ',
                 str(environment.getattr(l_1_t, 'data_size')),
                 ' bytes */\n',
             ))
-        t_6.extend((
+        t_7.extend((
             '} ',
             str(environment.getattr(l_1_t, 'c_name')),
             ';',
         ))
-        return concat(t_6)
+        return concat(t_7)
     context.exported_vars.add('variant')
     context.vars['variant'] = l_0_variant = Macro(environment, macro, 'variant', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_c, l_1_dialect):
-        t_8 = []
+        t_9 = []
         if l_1_c is missing:
             l_1_c = undefined("parameter 'c' was not provided", name='c')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
         l_2_loop = missing
-        t_9 = 1
+        t_10 = 1
         for l_2_p, l_2_loop in LoopContext(environment.getattr(l_1_c, 'params'), undefined):
             _loop_vars = {}
             pass
-            t_8.extend((
+            t_9.extend((
                 str((environment.getitem(environment.getattr(l_1_dialect, 'scalar'), environment.getattr(l_2_p, 'type')) if (environment.getattr(l_2_p, 'kind') == 'scalar') else environment.getattr(l_2_p, 'type'))),
                 ' ',
                 str(environment.getattr(l_2_p, 'name')),
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 96 in '_macros.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 103 in '_macros.j2' evaluated to false and no else section was defined."))),
             ))
-            t_9 = 0
+            t_10 = 0
         l_2_loop = l_2_p = missing
-        if t_9:
+        if t_10:
             pass
-            t_8.append(
+            t_9.append(
                 'void',
             )
-        return concat(t_8)
+        return concat(t_9)
     context.exported_vars.add('params')
     context.vars['params'] = l_0_params = Macro(environment, macro, 'params', ('c', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_a):
-        t_10 = []
+        t_11 = []
         if l_1_a is missing:
             l_1_a = undefined("parameter 'a' was not provided", name='a')
         pass
-        t_10.extend((
+        t_11.extend((
             '_sarek_v.',
             str(environment.getattr(l_1_a, 'target')),
             ' = ',
             str((str_join((environment.getattr(l_1_a, 'copy'), '(', environment.getattr(l_1_a, 'source'), ')', )) if environment.getattr(l_1_a, 'copy') else environment.getattr(l_1_a, 'source'))),
             ';',
         ))
-        return concat(t_10)
+        return concat(t_11)
     context.exported_vars.add('assign')
     context.vars['assign'] = l_0_assign = Macro(environment, macro, 'assign', ('a',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_c, l_1_dialect):
-        t_11 = []
+        t_12 = []
         if l_1_c is missing:
             l_1_c = undefined("parameter 'c' was not provided", name='c')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
-        t_11.extend((
+        t_12.extend((
             '#ifndef ',
             str(environment.getattr(l_1_c, 'guard')),
             '\n#define ',
@@ -321,21 +334,21 @@ def root(context, missing=missing):
         for l_2_a in environment.getattr(l_1_c, 'assigns'):
             _loop_vars = {}
             pass
-            t_11.extend((
+            t_12.extend((
                 '    ',
                 str(context.call((undefined(name='assign') if l_0_assign is missing else l_0_assign), l_2_a, _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_2_a = missing
-        t_11.append(
+        t_12.append(
             '    return _sarek_v;\n}\n#endif',
         )
-        return concat(t_11)
+        return concat(t_12)
     context.exported_vars.add('copy')
     context.vars['copy'] = l_0_copy = Macro(environment, macro, 'copy', ('c', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_t, l_1_dialect):
-        t_12 = []
+        t_13 = []
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_dialect is missing:
@@ -344,7 +357,7 @@ def root(context, missing=missing):
         for l_2_c in environment.getattr(l_1_t, 'copies'):
             _loop_vars = {}
             pass
-            t_12.extend((
+            t_13.extend((
                 str(context.call((undefined(name='copy') if l_0_copy is missing else l_0_copy), l_2_c, l_1_dialect, _loop_vars=_loop_vars)),
                 '\n\n',
             ))
@@ -355,10 +368,10 @@ def root(context, missing=missing):
             pass
             if (not environment.getattr(l_2_loop, 'first')):
                 pass
-                t_12.append(
+                t_13.append(
                     '\n\n',
                 )
-            t_12.extend((
+            t_13.extend((
                 str(environment.getattr(l_1_dialect, 'fn')),
                 ' ',
                 str(environment.getattr(l_1_t, 'c_name')),
@@ -377,21 +390,21 @@ def root(context, missing=missing):
             for l_3_a in environment.getattr(l_2_c, 'assigns'):
                 _loop_vars = {}
                 pass
-                t_12.extend((
+                t_13.extend((
                     '    ',
                     str(context.call((undefined(name='assign') if l_0_assign is missing else l_0_assign), l_3_a, _loop_vars=_loop_vars)),
                     '\n',
                 ))
             l_3_a = missing
-            t_12.append(
+            t_13.append(
                 '    return _sarek_v;\n}',
             )
         l_2_loop = l_2_c = missing
-        return concat(t_12)
+        return concat(t_13)
     context.exported_vars.add('helpers')
     context.vars['helpers'] = l_0_helpers = Macro(environment, macro, 'helpers', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_t, l_1_dialect):
-        t_13 = []
+        t_14 = []
         l_1_c_name = l_1_typedef_style = l_1_alignof = l_1_offsetof = l_1_assert_name = l_1_body = missing
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
@@ -400,21 +413,21 @@ def root(context, missing=missing):
         pass
         (l_1_c_name, l_1_typedef_style) = (environment.getattr(l_1_t, 'c_name'), (environment.getattr(l_1_dialect, 'assert_style') == 'typedef'))
         (l_1_alignof, l_1_offsetof, l_1_assert_name) = (environment.getattr(l_1_dialect, 'alignof'), environment.getattr(l_1_dialect, 'offsetof'), environment.getattr(l_1_dialect, 'assert_name'))
-        t_14 = []
+        t_15 = []
         pass
         for (l_3_kind, l_3_member, l_3_value, l_3_label, l_3_ident) in environment.getattr(l_1_t, 'checks'):
             _loop_vars = {}
             pass
             if (undefined(name='typedef_style') if l_1_typedef_style is missing else l_1_typedef_style):
                 pass
-                t_14.extend((
+                t_15.extend((
                     'typedef char ',
                     str(l_3_ident),
                     '[(',
                 ))
                 if (l_3_kind == 'size'):
                     pass
-                    t_14.extend((
+                    t_15.extend((
                         'sizeof(',
                         str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
                         ') == ',
@@ -426,7 +439,7 @@ def root(context, missing=missing):
                     ))
                 elif (l_3_kind == 'align'):
                     pass
-                    t_14.extend((
+                    t_15.extend((
                         str((undefined(name='alignof') if l_1_alignof is missing else l_1_alignof)),
                         '(',
                         str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
@@ -439,7 +452,7 @@ def root(context, missing=missing):
                     ))
                 else:
                     pass
-                    t_14.extend((
+                    t_15.extend((
                         str((undefined(name='offsetof') if l_1_offsetof is missing else l_1_offsetof)),
                         '(',
                         str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
@@ -452,12 +465,12 @@ def root(context, missing=missing):
                         ' must be at offset ',
                         str(l_3_value),
                     ))
-                t_14.append(
+                t_15.append(
                     ' */\n',
                 )
             elif (l_3_kind == 'offset'):
                 pass
-                t_14.extend((
+                t_15.extend((
                     str((undefined(name='assert_name') if l_1_assert_name is missing else l_1_assert_name)),
                     '(',
                     str((undefined(name='offsetof') if l_1_offsetof is missing else l_1_offsetof)),
@@ -475,7 +488,7 @@ def root(context, missing=missing):
                 ))
             elif (l_3_kind == 'size'):
                 pass
-                t_14.extend((
+                t_15.extend((
                     str((undefined(name='assert_name') if l_1_assert_name is missing else l_1_assert_name)),
                     '(sizeof(',
                     str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
@@ -489,7 +502,7 @@ def root(context, missing=missing):
                 ))
             else:
                 pass
-                t_14.extend((
+                t_15.extend((
                     str((undefined(name='assert_name') if l_1_assert_name is missing else l_1_assert_name)),
                     '(',
                     str((undefined(name='alignof') if l_1_alignof is missing else l_1_alignof)),
@@ -504,21 +517,21 @@ def root(context, missing=missing):
                     '");\n',
                 ))
         l_3_kind = l_3_member = l_3_value = l_3_label = l_3_ident = missing
-        l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_14))
-        t_13.append(
+        l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_15))
+        t_14.append(
             str((undefined(name='body') if l_1_body is missing else l_1_body)[:-1]),
         )
-        return concat(t_13)
+        return concat(t_14)
     context.exported_vars.add('checks')
     context.vars['checks'] = l_0_checks = Macro(environment, macro, 'checks', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_t, l_1_dialect):
-        t_15 = []
+        t_16 = []
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
-        t_15.extend((
+        t_16.extend((
             '#define ',
             str(environment.getattr(l_1_t, 'c_name')),
             '_LAYOUT_ID ',
@@ -532,17 +545,17 @@ def root(context, missing=missing):
             str(environment.getattr(l_1_t, 'c_name')),
             '_LAYOUT_ID)',
         ))
-        return concat(t_15)
+        return concat(t_16)
     context.exported_vars.add('layout_id')
     context.vars['layout_id'] = l_0_layout_id = Macro(environment, macro, 'layout_id', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_t, l_1_dialect):
-        t_16 = []
+        t_17 = []
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
-        t_16.extend((
+        t_17.extend((
             str((context.call((undefined(name='record') if l_0_record is missing else l_0_record), l_1_t, l_1_dialect) if (environment.getattr(l_1_t, 'kind') == 'record') else context.call((undefined(name='variant') if l_0_variant is missing else l_0_variant), l_1_t, l_1_dialect))),
             '\n\n',
             str(context.call((undefined(name='layout_id') if l_0_layout_id is missing else l_0_layout_id), l_1_t, l_1_dialect)),
@@ -551,18 +564,18 @@ def root(context, missing=missing):
         ))
         if (environment.getattr(l_1_t, 'kind') == 'variant'):
             pass
-            t_16.extend((
+            t_17.extend((
                 '\n\n',
                 str(context.call((undefined(name='helpers') if l_0_helpers is missing else l_0_helpers), l_1_t, l_1_dialect)),
             ))
-        return concat(t_16)
+        return concat(t_17)
     context.exported_vars.add('type')
     context.vars['type'] = l_0_type = Macro(environment, macro, 'type', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&42=58&43=68&45=71&46=74&47=77&48=86&49=89&51=102&44=111&55=113&58=119&59=128&60=134&61=136&62=138&65=145&66=154&68=164&69=169&72=178&73=180&74=183&76=188&77=192&79=195&80=204&81=206&82=208&83=212&86=223&87=225&90=235&92=242&95=249&96=258&102=277&103=284&106=293&107=302&108=304&109=306&110=308&112=316&113=321&114=326&121=337&122=344&123=348&125=353&126=356&127=362&129=370&130=374&131=377&132=382&141=393&142=401&143=402&145=405&146=408&147=412&148=458&149=461&150=476&151=479&153=493&144=507&157=509&162=514&163=523&164=530&168=538&169=546&171=548&173=550&174=552&177=556'
+debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&37=58&39=65&49=71&50=81&52=84&53=87&54=90&55=99&56=102&58=115&51=124&62=126&65=132&66=141&67=147&68=149&69=151&72=158&73=167&75=177&76=182&79=191&80=193&81=196&83=201&84=205&86=208&87=217&88=219&89=221&90=225&93=236&94=238&97=248&99=255&102=262&103=271&109=290&110=297&113=306&114=315&115=317&116=319&117=321&119=329&120=334&121=339&128=350&129=357&130=361&132=366&133=369&134=375&136=383&137=387&138=390&139=395&148=406&149=414&150=415&152=418&153=421&154=425&155=471&156=474&157=489&158=492&160=506&151=520&164=522&169=527&170=536&171=543&175=551&176=559&178=561&180=563&181=565&184=569'
 
-SOURCE_SHA256 = 'fb8147f28698b105b725f6f9c20449d0a67924a60d870221a2e11a829104e0d5'
+SOURCE_SHA256 = 'dc03c3585cd5d3e925de82077d10ee6b9df377574d5eb6f997785f098384591f'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/_macros.j2: do not edit.

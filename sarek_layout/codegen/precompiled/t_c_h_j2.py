@@ -35,6 +35,11 @@ def root(context, missing=missing):
         yield '\n'
         yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'float16_typedef'), (undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), 'uint16_t'))
         yield '\n'
+    if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_float64'):
+        pass
+        yield '\n'
+        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'float64_check'), environment.getattr((undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), 'assert_name')))
+        yield '\n'
     yield '\n#ifdef __cplusplus\nextern "C" {\n#endif\n'
     for l_1_t in environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'types'):
         _loop_vars = {}
@@ -48,9 +53,9 @@ def root(context, missing=missing):
     yield ' */\n'
 
 blocks = {}
-debug_info = '2=17&3=19&4=21&5=23&9=25&10=29&34=33&36=36&42=39&44=43&51=47'
+debug_info = '2=17&3=19&4=21&5=23&9=25&10=29&34=33&36=36&38=38&40=41&46=44&48=48&55=52'
 
-SOURCE_SHA256 = '13f1733654412c976cffaaed25482b423f94075845b455dac11025cf64962af8'
+SOURCE_SHA256 = 'd5d2840f9763fa575e46864c57c5c88e202241c219c2cf7b2363a0b5b27d1a38'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/c.h.j2: do not edit.

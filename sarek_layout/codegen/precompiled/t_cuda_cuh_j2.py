@@ -27,6 +27,11 @@ def root(context, missing=missing):
         yield '\n'
         yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'float16_typedef'), (undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), 'uint16_t'))
         yield '\n'
+    if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_float64'):
+        pass
+        yield '\n'
+        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'float64_check'), environment.getattr((undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), 'assert_name')))
+        yield '\n'
     for l_1_inc in (undefined(name='includes') if l_0_includes is missing else l_0_includes):
         _loop_vars = {}
         pass
@@ -46,9 +51,9 @@ def root(context, missing=missing):
     yield ' */\n'
 
 blocks = {}
-debug_info = '2=17&3=19&4=21&5=23&31=25&33=28&35=30&36=34&38=37&40=41&43=45'
+debug_info = '2=17&3=19&4=21&5=23&31=25&33=28&35=30&37=33&39=35&40=39&42=42&44=46&47=50'
 
-SOURCE_SHA256 = 'baff25e3c14bfcd1a56488133f884e9e36853800173ac793e6feafcbbb0af58f'
+SOURCE_SHA256 = '16a22198468d8d512e20a40cd00b7422d5b78e88397a58d427e9af61952d8c58'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/cuda.cuh.j2: do not edit.

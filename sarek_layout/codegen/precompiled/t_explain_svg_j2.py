@@ -219,22 +219,25 @@ def root(context, missing=missing):
             yield str(context.call((undefined(name='num') if l_0_num is missing else l_0_num), environment.getattr(l_2_tick, 'x'), _loop_vars=_loop_vars))
             yield '" y2="'
             yield str(context.call((undefined(name='num') if l_0_num is missing else l_0_num), environment.getattr(l_1_panel, 'bottom'), _loop_vars=_loop_vars))
-            yield '" stroke="#222222" stroke-width="1.5" stroke-dasharray="4 3"/>\n      <text x="'
-            yield str(context.call((undefined(name='num') if l_0_num is missing else l_0_num), environment.getattr(l_2_tick, 'x'), _loop_vars=_loop_vars))
-            yield '" y="'
-            yield str(context.call((undefined(name='num') if l_0_num is missing else l_0_num), environment.getattr(l_1_panel, 'ruler_y'), _loop_vars=_loop_vars))
-            yield '" text-anchor="middle" font-size="10" fill="#444444">'
-            yield str(environment.getattr(l_2_tick, 'label'))
-            yield '</text>\n'
+            yield '" stroke="#222222" stroke-width="1.5" stroke-dasharray="4 3"/>\n'
+            if environment.getattr(l_2_tick, 'label'):
+                pass
+                yield '      <text x="'
+                yield str(context.call((undefined(name='num') if l_0_num is missing else l_0_num), environment.getattr(l_2_tick, 'x'), _loop_vars=_loop_vars))
+                yield '" y="'
+                yield str(context.call((undefined(name='num') if l_0_num is missing else l_0_num), environment.getattr(l_1_panel, 'ruler_y'), _loop_vars=_loop_vars))
+                yield '" text-anchor="middle" font-size="10" fill="#444444">'
+                yield str(environment.getattr(l_2_tick, 'label'))
+                yield '</text>\n'
         l_2_tick = missing
         yield '    </g>\n  </g>\n'
     l_1_panel = missing
     yield '</svg>\n'
 
 blocks = {}
-debug_info = '3=19&4=30&5=40&9=59&10=67&18=72&20=76&21=80&23=84&24=93&25=96&26=99&27=105&28=107&29=117&30=119&31=122&34=129&35=132&36=136&37=138&38=146&41=151&42=153&43=155&44=166&45=174&46=177&51=185&53=189&54=191&55=197&56=200&63=211&64=215&65=223'
+debug_info = '3=19&4=30&5=40&9=59&10=67&18=72&20=76&21=80&23=84&24=93&25=96&26=99&27=105&28=107&29=117&30=119&31=122&34=129&35=132&36=136&37=138&38=146&41=151&42=153&43=155&44=166&45=174&46=177&51=185&53=189&54=191&55=197&56=200&63=211&64=215&65=223&66=226'
 
-SOURCE_SHA256 = 'c9fb5cbf429c945c43681a1bb22d4c78656bf889b358c8873adb00817660e98e'
+SOURCE_SHA256 = '9216fac49b7eb8c6f75397a44b8f54575e04c9eaa7354a47c877d615f405fc52'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/explain.svg.j2: do not edit.
