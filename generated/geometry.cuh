@@ -39,6 +39,9 @@ typedef unsigned long long uint64_t;
 #endif
 #endif /* SAREK_LAYOUT_CUDA_PRELUDE */
 
+/* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
+static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
+
 /* Geometry.point: record, size 8, align 4 */
 typedef struct Geometry_point {
     float x; /* offset 0 */

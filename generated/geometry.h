@@ -35,6 +35,9 @@
 #define SAREK_LAYOUT_FN static inline
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
+/* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
+SAREK_LAYOUT_STATIC_ASSERT(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
+
 #ifdef __cplusplus
 extern "C" {
 #endif

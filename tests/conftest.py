@@ -1,7 +1,7 @@
 """The fixtures every test folder shares; the helpers themselves are the ``helpers`` package.
 
-``toolchain`` parametrises with toolchain names (``indirect=True``); PoCL's kernel cache is
-kept inside the run's temporary folder.
+``toolchain`` parametrises with toolchain names (``indirect=True``); PoCL's kernel cache and
+Zig's caches are kept inside the run's temporary folder.
 """
 
 from __future__ import annotations
@@ -24,3 +24,16 @@ def _isolated_pocl_cache(tmp_path_factory, monkeypatch):
     # PoCL caches compiled kernels in $HOME by default; keep test runs hermetic.
     if "POCL_CACHE_DIR" not in os.environ:
         monkeypatch.setenv("POCL_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pocl-cache"))
+
+
+@pytest.fixture(autouse=True)
+def _shared_zig_cache(tmp_path_factory, monkeypatch):
+    # Zig builds std and compiler-rt pieces into its cache once per ABI; one cache for the
+    # whole run (every xdist worker: zig locks its cache) instead of one per verify call,
+    # and never the user's ~/.cache/zig.
+    from helpers.zig import zig_env
+
+    env = zig_env(tmp_path_factory)
+    for var in ("ZIG_GLOBAL_CACHE_DIR", "ZIG_LOCAL_CACHE_DIR"):
+        if var not in os.environ:
+            monkeypatch.setenv(var, env[var])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end example: Python fills buffers with the generated module only, an OpenCL kernel
-(PoCL, through pyopencl) and a CUDA kernel transform them, a C host program checks them.
+(PoCL, through pyopencl) and a CUDA kernel transform them, C and Rust host programs check them.
 
     python examples/e2e/run_e2e.py [--out DIR] [-n N] [--steps pocl,c,cuda] [--require ...]
 
@@ -20,7 +20,13 @@
    Both are checked like PoCL's: every field decoded, and the bytes equal Python's encoding;
 8. ``metal``: kernels.metal (including telemetry_metal.h) is compiled by clang++ as a proxy
    for Metal (C++14 for arm64 Apple, MSL keywords defined away): no Metal compiler or device
-   exists on Linux, so it is compiled, not run.
+   exists on Linux, so it is compiled, not run;
+9. ``zig``: host.zig (importing telemetry.zig) fills the same N samples and N readings in Zig
+   (zig from the ziglang package, built as a shared library and called through ctypes); its
+   bytes must equal Python's, and host_check.c checks them against the values it builds in C.
+10. ``rust``: host_check.rs (including telemetry.rs) builds the same samples and readings in
+    Rust with the generated constructors, checks that their ``to_bytes`` are exactly the bytes
+    Python wrote (which the C host checks too), and that ``from_bytes`` reads each back.
 
 Every kernel is handed the layout fingerprints the host's data was written under (the
 generated module's ``LAYOUT_ID_Telemetry_sample`` and ``_reading``) and checks them with the
@@ -49,7 +55,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SCHEMA = HERE / "telemetry.toml"
-STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal")
+STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal", "zig", "rust")
 
 
 class Skip(Exception):
@@ -68,7 +74,8 @@ def generate(out: Path) -> None:
     # Works from a source checkout as well as with sarek-layout installed.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(REPO)]))
     cmd = [sys.executable, "-m", "sarek_layout", "generate", str(SCHEMA), "-o", str(out),
-           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python", "-t", "glsl", "-t", "wgsl", "-t", "metal"]
+           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python", "-t", "glsl", "-t", "wgsl", "-t", "metal",
+           "-t", "zig", "-t", "rust"]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
@@ -308,9 +315,80 @@ def step_metal(out: Path, n: int, inputs: bytes) -> str:
             "no Metal compiler or device on this system")
 
 
+def step_zig(out: Path, n: int, inputs: bytes) -> str:
+    try:
+        from sarek_layout.verify.drivers.zig import zig_env, zig_program
+    except ImportError as e:
+        raise Skip(f"sarek_layout not importable ({e})") from None
+    zig = zig_program()
+    if zig is None:
+        raise Skip("Zig (the Python package ziglang) not found; pip install ziglang")
+    import ctypes
+
+    shutil.copy(HERE / "host.zig", out / "host.zig")
+    lib = out / "libsarek_e2e_zig.so"
+    proc = subprocess.run([zig, "build-lib", "-dynamic", "-O", "ReleaseSafe", "host.zig",
+                           f"-femit-bin={lib.name}"], cwd=out, env=zig_env(str(out)),
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Failed(f"host.zig failed to compile:\n{proc.stderr}")
+    T, _ = load_modules(out)
+    split = n * T.SIZEOF_Telemetry_sample
+    samples = ctypes.create_string_buffer(split)
+    readings = ctypes.create_string_buffer(len(inputs) - split)
+    host = ctypes.CDLL(str(lib))
+    host.sarek_e2e_fill.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p]
+    host.sarek_e2e_layout_id.restype = ctypes.c_uint64
+    host.sarek_e2e_fill(n, samples, readings)
+    ids = (host.sarek_e2e_layout_id(0), host.sarek_e2e_layout_id(1))
+    if ids != (T.LAYOUT_ID_Telemetry_sample, T.LAYOUT_ID_Telemetry_reading):
+        raise Failed(f"zig: fingerprints {ids[0]:016x} {ids[1]:016x} differ from Python's")
+    result = samples.raw + readings.raw
+    (out / "inputs_zig.bin").write_bytes(result)
+    if result != inputs:
+        at = next(i for i, (a, b) in enumerate(zip(result, inputs)) if a != b)
+        raise Failed(f"zig: byte {at} of the Zig host's buffers differs from Python's")
+    message = f"zig host: {n} samples and {n} readings, bytes identical to Python's"
+    cc = os.environ.get("CC", "gcc")
+    if shutil.which(cc) is not None:
+        exe = out / "host_check"
+        if not exe.exists():
+            _compile([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{out}", f"-I{HERE}",
+                      str(HERE / "host_check.c"), "-o", str(exe)], "host_check.c")
+        check = subprocess.run([str(exe), str(n), str(out / "inputs_zig.bin")],
+                               capture_output=True, text=True)
+        if check.returncode != 0:
+            raise Failed("zig: host_check.c on the Zig host's bytes: "
+                         + (check.stderr.strip() or f"exited {check.returncode}"))
+        message += " and to C's (host_check.c)"
+    return message
+
+
+def step_rust(out: Path, n: int, inputs: bytes) -> str:
+    try:
+        from sarek_layout.verify.toolchains import get
+    except ImportError as e:
+        raise Skip(f"sarek_layout not importable ({e})") from None
+    reason = get("rustc").unavailable_reason
+    if reason is not None:
+        raise Skip(reason)
+    exe = out / "host_check_rs"
+    env = dict(os.environ, SAREK_E2E_OUT=str(out.resolve()))
+    proc = subprocess.run(["rustc", "--edition", "2021", "-D", "warnings", "-C", "opt-level=1",
+                           str(HERE / "host_check.rs"), "-o", str(exe)],
+                          capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise Failed(f"host_check.rs does not compile:\n{proc.stderr.strip()}")
+    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin")], capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise Failed(proc.stderr.strip() or f"host_check_rs exited {proc.returncode}")
+    return proc.stdout.strip()
+
+
 STEP_FUNCTIONS: Dict[str, Callable[[Path, int, bytes], str]] = {
     "pocl": step_pocl, "c": step_c, "cuda": step_cuda, "vulkan": step_vulkan,
-    "webgpu": step_webgpu, "metal": step_metal}
+    "webgpu": step_webgpu, "metal": step_metal, "zig": step_zig, "rust": step_rust}
 
 
 def run(out: Path, n: int, steps: Tuple[str, ...], required: Tuple[str, ...]) -> int:

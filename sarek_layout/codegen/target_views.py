@@ -50,12 +50,26 @@ def _metal_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> A
     return metal_view(schema, module)
 
 
+def _zig_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any:
+    from .zig_view import zig_view
+
+    return zig_view(schema, module, filename_of)
+
+
+def _rust_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any:
+    from .rust_view import rust_view
+
+    return rust_view(schema, module, filename_of)
+
+
 VIEWS: Dict[str, Callable[[Schema, ModuleDecl, FileNamer], Any]] = {
     "module": _module_view,
     "python": _python_view,
     "glsl": _glsl_view,
     "wgsl": _wgsl_view,
     "metal": _metal_view,
+    "zig": _zig_view,
+    "rust": _rust_view,
 }
 
 

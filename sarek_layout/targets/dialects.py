@@ -10,11 +10,13 @@ live in the scalar table, ``ir.types``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Mapping
+import re
+from typing import Dict, FrozenSet, Mapping, Pattern
 
 from .naming import FLOAT16_TYPEDEF
 
-__all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL"]
+__all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL",
+           "ZigDialect", "ZIG", "RustDialect", "RUST"]
 
 
 @dataclass(frozen=True)
@@ -271,4 +273,86 @@ WGSL = ShaderDialect(
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64", "uint64"}),
     reserved_words=_WGSL_RESERVED,
+)
+
+
+# --- host languages (issue #21) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RustDialect:
+    """Rust (``codegen.rust_view``): its spelling of each scalar and the words it reserves.
+
+    ``keywords`` are emitted as raw identifiers (``r#type``); ``not_raw`` are the keywords
+    Rust refuses even as raw identifiers, escaped with a trailing ``_`` (``self`` -> ``self_``);
+    ``primitives`` are the primitive type names the generated code itself uses, which a type
+    must not shadow (a type of module ``""`` named ``i32``)."""
+
+    name: str
+    scalar: Mapping[str, str]
+    keywords: FrozenSet[str]
+    not_raw: FrozenSet[str]
+    primitives: FrozenSet[str]
+
+
+# Every keyword of the Rust reference (strict, reserved, weak), those of the 2018 edition
+# (async await dyn try) and the 2024 edition (gen): raw identifiers are valid in every edition.
+_RUST_KEYWORDS = frozenset("""
+as break const continue crate else enum extern false fn for if impl in let loop match mod move
+mut pub ref return self Self static struct super trait true type unsafe use where while async
+await dyn abstract become box do final macro override priv typeof unsized virtual yield try
+gen union macro_rules raw safe
+""".split())
+
+#: bool and unit are 32-bit integers, as in every target; float16 is its IEEE binary16 bits.
+RUST = RustDialect(
+    name="rust",
+    scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64", "bool": "i32",
+            "unit": "i32", "float16": "u16", "uint8": "u8"},
+    keywords=_RUST_KEYWORDS,
+    not_raw=frozenset(("self", "Self", "super", "crate", "_")),
+    primitives=frozenset("i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f16 f32 f64 f128 "
+                         "bool char str".split()),
+)
+
+
+# --- Zig (issue 21): extern structs and unions with the C header's member names ---
+
+
+@dataclass(frozen=True)
+class ZigDialect:
+    """Zig's spelling of each scalar, and the names it escapes as ``@"name"``."""
+
+    name: str
+    scalar: Mapping[str, str]
+    #: Keywords, primitive types and primitive values: a schema name equal to one is emitted
+    #: as ``@"name"`` (``targets.naming.escape``), which Zig reads as that plain identifier.
+    reserved_words: FrozenSet[str]
+    #: Names of a family Zig reserves as a whole: every ``iN``/``uN`` is an integer type.
+    reserved_pattern: Pattern[str]
+    #: How an escaped name is written.
+    escape_format: str = '@"{}"'
+
+
+#: Zig 0.17's keywords (and the ones older releases had, async/await/suspend…: escaping them
+#: costs nothing), its primitive types other than ``iN``/``uN``, and its primitive values.
+_ZIG_RESERVED = frozenset("""
+addrspace align allowzero and anyframe anytype asm async await break callconv catch comptime
+const continue defer else enum errdefer error export extern fn for if inline linksection
+noalias noinline nosuspend opaque or orelse packed pub resume return struct suspend switch
+test threadlocal try union unreachable usingnamespace var volatile while
+isize usize c_char c_short c_ushort c_int c_uint c_long c_ulong c_longlong c_ulonglong
+c_longdouble f16 f32 f64 f80 f128 bool anyopaque void noreturn type anyerror comptime_int
+comptime_float true false null undefined _
+""".split())
+
+#: Zig 0.11 or later (``extern struct``/``extern union``, ``align(8)`` on fields, ``@offsetOf``),
+#: 0.14 for ``@FieldType`` and ``@splat`` of arrays. bool and unit are 32-bit integers and a
+#: float16 is its IEEE 754 binary16 bits, as in the C header, so the bytes are the same.
+ZIG = ZigDialect(
+    name="zig",
+    scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64",
+            "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8"},
+    reserved_words=_ZIG_RESERVED,
+    reserved_pattern=re.compile(r"[iu][0-9]+\Z"),
 )

@@ -64,7 +64,8 @@ imaginary vec_step"""
 _CUDA = """dim3 threadIdx blockIdx blockDim gridDim warpSize"""
 
 # Python keywords are not refused: the python target escapes them (``from`` -> ``from_``,
-# host/python_target.py), as a word reserved in one output language only should be.
+# host/python_target.py), as a word reserved in one output language only should be; so are
+# Zig's keywords and primitive types (``type`` -> ``@"type"``, targets/dialects.py ZIG).
 
 # The fixed-width names the generated headers use (their own or <stdint.h>'s), and the other
 # type names <stddef.h> and <stdint.h> declare at file scope (a type of module "" named like

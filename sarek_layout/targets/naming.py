@@ -36,6 +36,9 @@ __all__ = [
     "field_accessor_name",
     "arm_struct_name",
     "escape",
+    "rust_union_name",
+    "rust_view_name",
+    "RUST_ERROR_TYPE",
 ]
 
 #: Suffix of a variant's union arm: constructor ``Circle`` is the member ``data.Circle_v``.
@@ -119,10 +122,35 @@ def arm_struct_name(c_name: str, ctor: str) -> str:
 
 def escape(name: str, dialect) -> str:
     """``name`` as the target emits it: unchanged, or escaped when the language reserves it
-    (``dialect.reserved_words``; a reserved prefix such as GLSL's ``gl_`` gets ``sarek_``)."""
+    (``dialect.reserved_words``; a reserved prefix such as GLSL's ``gl_`` gets ``sarek_``; Zig
+    quotes it, ``@"type"``)."""
+    escape_format = getattr(dialect, "escape_format", "")
+    if escape_format:
+        # Zig escapes by quoting (``@"type"``): the name itself is unchanged, so no two
+        # names can collide once escaped.
+        pattern = dialect.reserved_pattern
+        reserved = name in dialect.reserved_words or pattern.match(name) is not None
+        return escape_format.format(name) if reserved else name
     prefix = getattr(dialect, "reserved_prefix", "")
     if prefix and name.startswith(prefix):
         return "sarek_" + name
     if name in dialect.reserved_words:
         return name + "_"
     return name
+
+
+# --- the rust target's own names (codegen.rust_view) -----------------------------------------
+
+#: The error ``from_bytes`` returns, one per generated module (``sarek_layout_`` prefixed: no
+#: schema name can be spelt so).
+RUST_ERROR_TYPE = OWN_PREFIX + "FromBytesError"
+
+
+def rust_union_name(c_name: str) -> str:
+    """The union holding a variant's payload in Rust (C's anonymous ``data`` union)."""
+    return f"{c_name}_data"
+
+
+def rust_view_name(c_name: str) -> str:
+    """The Rust ``enum`` a variant is matched through: ``Geometry_shape_View``."""
+    return f"{c_name}_View"

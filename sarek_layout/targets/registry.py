@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Mapping, Optional, Tuple, Union
 
-from .dialects import C, CUDA, GLSL, METAL, OPENCL, WGSL, Dialect, ShaderDialect
+from .dialects import (C, CUDA, GLSL, METAL, OPENCL, RUST, WGSL, ZIG, Dialect, RustDialect,
+                       ShaderDialect, ZigDialect)
 from .spellings import C_FAMILY_READ, C_FAMILY_WHY, OPENCL_READ, OPENCL_WHY
 
 __all__ = ["Target", "TARGETS", "DEFAULT_TARGETS", "PROBE_DIALECTS", "HEADER_SUFFIXES",
@@ -30,11 +31,11 @@ class Target:
     template: str
     description: str
     #: Which view codegen builds for it (``codegen.target_views``): ``module`` (the C-family
-    #: view), ``python``, ``glsl``, ``wgsl``, ``metal``.
+    #: view), ``python``, ``glsl``, ``wgsl``, ``metal``, ``zig``.
     view: str = "module"
     #: The spellings its templates use (a ``ShaderDialect`` for GLSL and WGSL, ``None`` for
     #: Python).
-    dialect: Optional[Union[Dialect, ShaderDialect]] = None
+    dialect: Optional[Union[Dialect, ShaderDialect, ZigDialect, RustDialect]] = None
     #: Schema scalar -> the C spellings that mean it in such a header, on every ABI (``None``:
     #: the C reader does not read this target's files).
     read_spellings: Optional[Mapping[str, Tuple[str, ...]]] = None
@@ -51,6 +52,9 @@ class Target:
     word_based: bool = False
     #: A GPU API's shading language (docs/gpu-apis.md: GLSL, WGSL, Metal).
     gpu_api: bool = False
+    #: It refuses some schemas the C headers express (a name Rust cannot take): ``verify``
+    #: renders it alone, so that its refusal skips only its own toolchains.
+    may_refuse: bool = False
 
     @property
     def is_c_header(self) -> bool:
@@ -89,6 +93,15 @@ TARGETS: Dict[str, Target] = {
                view="wgsl", dialect=WGSL, word_based=True, gpu_api=True),
         Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
                view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True),
+        # Host languages (issue 21): Zig's extern structs, proven by zig build-obj per ABI.
+        Target("zig", ".zig", "zig.zig.j2",
+               "Zig 0.14+ module: extern structs and unions, constructors, comptime layout checks",
+               view="zig", dialect=ZIG),
+        # Host languages (issue #21, docs/rust.md)
+        Target("rust", ".rs", "rust.rs.j2",
+               "Rust 1.77+ module, no crate needed: repr(C) structs, variant views, byte codecs, "
+               "const layout checks",
+               view="rust", dialect=RUST, may_refuse=True),
     )
 }
 

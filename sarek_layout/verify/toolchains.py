@@ -49,7 +49,7 @@ class Toolchain:
 
     name: str
     description: str
-    #: The generated header target it compiles: ``c``, ``cuda`` or ``opencl``.
+    #: The generated header target it compiles: ``c``, ``cuda``, ``opencl``, ``zig``…
     target: str
     #: ``c``, ``c++``, ``cuda``, ``opencl`` (source language of the probe files).
     language: str
@@ -178,6 +178,47 @@ _LIST += [
               driver=_DRIVERS + "hip:HipDriver", passes=("host pass", "device pass")),
 ]
 
+# Zig from PyPI (issue 21, verify/drivers/zig.py): one package cross-compiles offline for
+# every ABI below; each ABI is a pass of its toolchain (one zig invocation each). Measured
+# with ziglang 0.17.1 (docs/verify.md). zig cc's Windows targets are MinGW's (-gnu: the
+# -msvc ones have no libc here); the CUDA header is compiled as its host pass sees it.
+ZIG_TARGETS = ("x86-linux", "x86_64-linux", "aarch64-linux", "arm-linux", "riscv64-linux",
+               "x86_64-windows", "x86-windows", "aarch64-macos", "x86_64-macos",
+               "wasm32-freestanding", "sparc64-linux")
+ZIG_CC_TARGETS = ("x86-windows-gnu", "x86_64-windows-gnu", "aarch64-macos", "x86_64-macos",
+                  "wasm32-wasi", "riscv64-linux-gnu", "sparc64-linux-gnu", "mips-linux-gnueabi",
+                  "powerpc-linux-musleabi")
+_ZIG_HINT = "pip install ziglang"
+_LIST += [
+    Toolchain("zig", "zig build-obj of the Zig module, comptime checks live, per ABI", "zig",
+              "zig", ("zig", "build-obj", "-O", "ReleaseSmall"), _ZIG_HINT,
+              driver=_DRIVERS + "zig:ZigDriver", passes=ZIG_TARGETS,
+              detect=lambda tc: _zig_problem(tc)),
+    Toolchain("zig-cc", "zig cc, C11, foreign ABIs (Windows, macOS, wasm32, big-endian...)",
+              "c", "c", ("zig", "cc", "-std=c11"), _ZIG_HINT, label="zig cc",
+              driver=_DRIVERS + "zig:ZigCcDriver", passes=ZIG_CC_TARGETS,
+              detect=lambda tc: _zig_problem(tc)),
+    Toolchain("zig-c++", "zig c++, C++11, foreign ABIs", "c", "c++",
+              ("zig", "c++", "-std=c++11", "-x", "c++"), _ZIG_HINT, label="zig c++",
+              driver=_DRIVERS + "zig:ZigCcDriver", passes=ZIG_CC_TARGETS,
+              detect=lambda tc: _zig_problem(tc)),
+    Toolchain("zig-cuda", "zig c++ of the CUDA header as its host pass sees it "
+              "(__host__/__device__ empty), foreign ABIs", "cuda", "c++",
+              ("zig", "c++", "-std=c++11", "-x", "c++", "-D__host__=", "-D__device__="),
+              _ZIG_HINT, label="zig c++ (CUDA host)", driver=_DRIVERS + "zig:ZigCcDriver",
+              passes=ZIG_CC_TARGETS, detect=lambda tc: _zig_problem(tc)),
+]
+
+# Host languages (issue #21, docs/rust.md): the machine's rustc compiles the rust target's
+# modules with their const assertions live and a probe crate read back like gcc's objects.
+_RUSTC_HINT = ("install Rust 1.77 or later with rustup (https://rustup.rs; Debian's rustc "
+               "1.63 is too old for core::mem::offset_of!)")
+_LIST += [
+    Toolchain("rustc", "rustc 1.77+, host target: the rust modules' const assertions and "
+              "offset_of! probes in one object file", "rust", "rust", ("rustc",), _RUSTC_HINT,
+              driver=_DRIVERS + "rustc:RustcDriver", detect=lambda tc: _rustc_problem(tc)),
+]
+
 TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
 
 
@@ -193,6 +234,9 @@ def refresh() -> None:
     """Forget the cached availability answers (after installing something, or in tests)."""
     _availability.cache_clear()
     nvrtc_library.cache_clear()
+    from .drivers.zig import zig_program
+
+    zig_program.cache_clear()
 
 
 @functools.lru_cache(maxsize=None)
@@ -232,6 +276,43 @@ def _compiler_problem(tc: Toolchain) -> Optional[str]:
                 check_room(os.environ["TMPDIR"])
             first = (proc.stderr.strip().splitlines() or ["failed"])[0]
             return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
+    return None
+
+
+def _zig_problem(tc: Toolchain) -> Optional[str]:
+    """Zig is the binary inside the ``ziglang`` Python package (not imported)."""
+    from .drivers.zig import zig_program
+
+    if zig_program() is None:
+        return f"{tc.name}: Zig (the Python package ziglang) not found; {tc.install_hint}"
+    return None
+
+
+#: The first rustc with ``core::mem::offset_of!`` (nested fields came in 1.82; the rust
+#: target's checks name one member each, and its probes are nested only through unions).
+RUSTC_MINIMUM = (1, 77)
+
+
+def _rustc_problem(tc: Toolchain) -> Optional[str]:
+    """rustc is on PATH, says its version, and that version has ``offset_of!``."""
+    import re
+
+    program = shutil.which(tc.argv[0])
+    if program is None:
+        return f"{tc.name}: rustc not found; {tc.install_hint}"
+    if shutil.which("readelf") is None:
+        return f"{tc.name}: readelf not found; apt-get install -y binutils"
+    try:
+        proc = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"{tc.name}: `rustc --version` failed ({e}); {tc.install_hint}"
+    found = re.match(r"rustc (\d+)\.(\d+)", proc.stdout)
+    if proc.returncode != 0 or not found:
+        return f"{tc.name}: `rustc --version` said nothing usable; {tc.install_hint}"
+    version = (int(found.group(1)), int(found.group(2)))
+    if version < RUSTC_MINIMUM:
+        return (f"{tc.name}: rustc {version[0]}.{version[1]} is older than "
+                f"{RUSTC_MINIMUM[0]}.{RUSTC_MINIMUM[1]}; {tc.install_hint}")
     return None
 
 

@@ -46,6 +46,9 @@ typedef unsigned long long uint64_t;
 typedef uint16_t sarek_layout_float16;
 #endif
 
+/* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
+static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
+
 /* Texels.rgba: record, size 4, align 1 */
 typedef struct Texels_rgba {
     uint8_t r; /* offset 0 */

@@ -1,0 +1,214 @@
+"""Zig from PyPI (``ziglang``): the ``zig`` module on every ABI Zig builds for, and the C, C++
+and CUDA-host headers compiled by ``zig cc``/``zig c++`` for foreign ABIs (Windows, macOS,
+WebAssembly, big-endian sparc64, mips, powerpc).
+
+Zig carries its own libc headers and cross-compiles offline, so one package proves a layout
+on ABIs no other toolchain here reaches. Nothing runs on the target: each pass (one ABI, one
+``zig`` invocation) compiles a probe file whose one exported array holds a marker, the probe
+count and every probe's value (``sarek_probe_values``); the values are then found in the
+object's bytes by their marker, in the byte order the marker shows. That reads ELF, COFF,
+Mach-O and WebAssembly objects alike without a tool per format. The ``zig`` module's probes
+are ``@sizeOf``/``@alignOf``/``@offsetOf`` (a union arm's offset inside its union is 0); the
+C-family probes are ``probes.expression``'s, as for gcc.
+
+Zig's caches go where ``$ZIG_GLOBAL_CACHE_DIR``/``$ZIG_LOCAL_CACHE_DIR`` say (the test suite
+shares one per session), else into the compile folder, removed with it: never the user's tree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import re
+import struct
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ...targets.naming import escape
+from ..headers import CompileFolder, HeaderSet
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..tools import run_tool
+from . import (NO_ASSERTS, Driver, Measurement, ProbeFailed, expression, saturated,
+               tool_failure, with_assertion_fallback)
+
+__all__ = ["zig_program", "zig_env", "zig_expression", "values_from_object", "ZigDriver",
+           "ZigCcDriver", "MARKER", "ZIG_INSTALL_HINT"]
+
+#: The two words before the probe count: ``SRK1`` and a word whose byte reversal differs.
+MARKER = (0x53524B31, 0xA5C3E10F)
+
+ZIG_INSTALL_HINT = "pip install ziglang"
+
+_VALUES = "sarek_probe_values"
+
+
+@functools.lru_cache(maxsize=None)
+def zig_program() -> Optional[str]:
+    """The ``zig`` binary inside the ``ziglang`` package, or ``None`` when it is missing."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("ziglang")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = os.path.join(folder, "zig")
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def zig_env(folder: str) -> Dict[str, str]:
+    """The environment of one ``zig`` run: caches as set, else inside ``folder``."""
+    env = dict(os.environ)
+    for var, sub in (("ZIG_GLOBAL_CACHE_DIR", "zig-global-cache"),
+                     ("ZIG_LOCAL_CACHE_DIR", "zig-local-cache")):
+        if not env.get(var):
+            env[var] = os.path.join(folder, sub)
+    return env
+
+
+def values_from_object(data: bytes, count: int, who: str) -> Tuple[int, ...]:
+    """The ``count`` probe values after the marker in an object file's bytes."""
+    for order in "<>":
+        at = data.find(struct.pack(order + "2I", *MARKER))
+        if at < 0:
+            continue
+        start = at + 8
+        if start + 4 * (count + 1) > len(data):
+            break
+        found, *values = struct.unpack_from(f"{order}{count + 1}I", data, start)
+        if found != count:
+            raise ProbeFailed(who, f"the object holds {found} probe values, not {count}")
+        return tuple(values)
+    raise ProbeFailed(who, f"no probe values ({_VALUES}) found in the object file")
+
+
+# --- the zig module ---------------------------------------------------------------------------
+
+_DECLARED = re.compile(r'^pub const (@"[^"]*"|[A-Za-z_][A-Za-z0-9_]*) = extern struct', re.M)
+
+
+def _zig_field_type(t: str, parts: Sequence[str]) -> str:
+    for part in parts:
+        t = f'@FieldType({t}, "{part}")'
+    return t
+
+
+def zig_expression(p: Probe, qualified: str) -> str:
+    """``p`` in Zig, its type spelt ``qualified`` (``sarek_m0.Geometry_point``). A member path
+    is a struct field, an arm of a variant's ``data`` union (offset 0 in the union), or a
+    field of a struct arm."""
+    if p.quantity == SIZE:
+        return f"@sizeOf({qualified})"
+    if p.quantity == ALIGN:
+        return f"@alignOf({qualified})"
+    parts = p.member.split(".")
+    if p.quantity == MEMBER_SIZE:
+        return f"@sizeOf({_zig_field_type(qualified, parts)})"
+    if p.quantity == OFFSET:
+        expr = f'@offsetOf({qualified}, "{parts[0]}")'
+        if len(parts) == 3:
+            expr += f' + @offsetOf({_zig_field_type(qualified, parts[:2])}, "{parts[2]}")'
+        return expr
+    raise ValueError(f"unknown probe quantity {p.quantity!r}")
+
+
+#: With assertions off (the retry that still yields numbers): each check's @compileError
+#: becomes a call of this no-op, appended to every module.
+_IGNORED = "sarek_layout_ignored"
+_IGNORED_FN = f"\nfn {_IGNORED}(comptime _: []const u8) void {{}}\n"
+
+
+def _zig_probe_source(headers: HeaderSet, probes: Sequence[Probe]) -> str:
+    from ...targets.dialects import ZIG
+
+    where: Dict[str, str] = {}
+    lines = []
+    for i, (name, text) in enumerate(headers.files):
+        alias = f"sarek_layout_m{i}"
+        lines.append(f'const {alias} = @import("headers/{name}");\n')
+        for declared in _DECLARED.findall(text):
+            where.setdefault(declared, alias)
+    values = []
+    for p in probes:
+        t = escape(p.c_type, ZIG)
+        if t not in where:
+            raise ProbeFailed("zig", f"no module declares {p.c_type}")
+        values.append(f"@min({zig_expression(p, where[t] + '.' + t)}, 0xffffffff)")
+    lines.append(f"export const {_VALUES} = [_]u32{{ 0x{MARKER[0]:08x}, 0x{MARKER[1]:08x}, "
+                 f"{len(probes)},\n")
+    lines.extend(f"    {v},\n" for v in values)
+    lines.append("};\n")
+    return "".join(lines)
+
+
+class ZigDriver(Driver):
+    """``zig build-obj`` of the generated Zig modules, once per ABI (``toolchain.passes``)."""
+
+    def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
+        tc = self.toolchain
+        source = _zig_probe_source(headers, probes)
+
+        def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
+            files = headers.files
+            if disable_asserts:
+                files = tuple((n, t.replace("@compileError(", _IGNORED + "(") + _IGNORED_FN)
+                              for n, t in files)
+            with CompileFolder(dataclasses.replace(headers, files=files),
+                               "sarek-verify-zig-") as folder:
+                with open(folder.absolute("sarek_probe.zig"), "w") as f:
+                    f.write(source)
+                return [(target, self._one(folder, target, len(probes)))
+                        for target in tc.passes]
+
+        return with_assertion_fallback(tc, attempt)
+
+    def _one(self, folder: CompileFolder, target: str, count: int) -> Tuple[int, ...]:
+        tc = self.toolchain
+        out = f"sarek_probe-{target}.o"
+        run = run_tool([zig_program() or "zig", *tc.argv[1:], "-target", target,
+                        "sarek_probe.zig", f"-femit-bin={out}"],
+                       cwd=folder.path, env=zig_env(folder.path), label=f"zig ({target})")
+        if not run.ok:
+            raise tool_failure(f"{tc.display} ({target})", folder, run)
+        with open(folder.absolute(out), "rb") as f:
+            return values_from_object(f.read(), count, f"{tc.display} ({target})")
+
+
+# --- zig cc / zig c++ --------------------------------------------------------------------------
+
+
+class ZigCcDriver(Driver):
+    """``zig cc``/``zig c++`` of the C-family headers, once per ABI (``toolchain.passes``)."""
+
+    def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
+        tc = self.toolchain
+        dialect = "c" if tc.language == "c" else "c++"
+        suffix = ".c" if dialect == "c" else ".cpp"
+        values = ", ".join(saturated(expression(p, dialect)) for p in probes)
+
+        def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
+            with CompileFolder(headers, "sarek-verify-zigcc-") as folder:
+                with open(folder.absolute("sarek_probe" + suffix), "w") as f:
+                    f.write((NO_ASSERTS if disable_asserts else "") + "#include <stddef.h>\n"
+                            + headers.include_lines()
+                            + '#ifdef __cplusplus\nextern "C"\n#endif\n'
+                            + f"const unsigned int {_VALUES}[] = {{0x{MARKER[0]:08x}u, "
+                            + f"0x{MARKER[1]:08x}u, {len(probes)}u, {values}}};\n")
+                return [(target, self._one(folder, target, suffix, len(probes)))
+                        for target in tc.passes]
+
+        return with_assertion_fallback(tc, attempt)
+
+    def _one(self, folder: CompileFolder, target: str, suffix: str,
+             count: int) -> Tuple[int, ...]:
+        tc = self.toolchain
+        out = f"sarek_probe-{target}.o"
+        run = run_tool([zig_program() or "zig", *tc.argv[1:], "-target", target, "-c",
+                        *folder.include_flags(), "sarek_probe" + suffix, "-o", out],
+                       cwd=folder.path, env=zig_env(folder.path), label=f"zig ({target})")
+        if not run.ok:
+            raise tool_failure(f"{tc.display} ({target})", folder, run)
+        with open(folder.absolute(out), "rb") as f:
+            return values_from_object(f.read(), count, f"{tc.display} ({target})")
