@@ -308,7 +308,9 @@ gen union macro_rules raw safe
 RUST = RustDialect(
     name="rust",
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64", "bool": "i32",
-            "unit": "i32", "float16": "u16", "uint8": "u8"},
+            "unit": "i32", "float16": "u16", "uint8": "u8",
+            # The extension scalars: Rust's own fixed-width integers.
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
     keywords=_RUST_KEYWORDS,
     not_raw=frozenset(("self", "Self", "super", "crate", "_")),
     primitives=frozenset("i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f16 f32 f64 f128 "
@@ -352,7 +354,9 @@ comptime_float true false null undefined _
 ZIG = ZigDialect(
     name="zig",
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64",
-            "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8"},
+            "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8",
+            # The extension scalars: Zig's own fixed-width integers.
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
     reserved_words=_ZIG_RESERVED,
     reserved_pattern=re.compile(r"[iu][0-9]+\Z"),
 )
