@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> Report:
 
         sizes = (10, 100) if quick else (10, 100, 1_000)
         bench_verify.batching(report, sizes, 1 if quick else 3, 3 if quick else 10)
+        bench_verify.parallel(report, 3 if quick else 7)
     if "buildloop" in only:
         import bench_buildloop
 
