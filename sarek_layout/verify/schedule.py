@@ -22,8 +22,8 @@ program the workers started is then killed through the batch's ``tools.Halt`` (a
 to start is refused), the jobs not started are dropped, and the workers are waited for, so
 their compile folders are removed before the exception goes on.
 
-``workers`` of 1 (or a single job that could run pooled) runs everything on the calling
-thread, with no thread at all.
+``workers`` of 1 (or a single job, or none that may run on a worker) runs everything on the
+calling thread, with no thread at all.
 """
 
 from __future__ import annotations
@@ -75,8 +75,7 @@ def run_in_order(jobs: Sequence[Job[R]], workers: int,
                  emit: Optional[Callable[[R], None]] = None) -> List[R]:
     """The results of ``jobs`` in their order, each passed to ``emit`` (on this thread) as soon
     as it and every earlier one are done; at most ``workers`` run at once."""
-    pooled = [i for i, job in enumerate(jobs) if job.pooled]
-    if workers <= 1 or len(pooled) < 2 and len(pooled) == len(jobs):
+    if workers <= 1 or len(jobs) < 2 or not any(job.pooled for job in jobs):
         return _sequential(jobs, emit)
     return _parallel(jobs, workers, emit)
 
