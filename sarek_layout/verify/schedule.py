@@ -121,10 +121,15 @@ def _parallel(jobs: Sequence[Job[R]], workers: int,
             while future is not None and not future.done() and here:
                 j = here.pop(0)
                 with slots:
-                    done[j] = jobs[j].run()
+                    try:
+                        done[j] = (jobs[j].run(), None)
+                    except Exception as e:  # raised in its turn, after the rows before it
+                        done[j] = (None, e)
             if future is None:
                 if i in done:
-                    result = done.pop(i)
+                    result, error = done.pop(i)
+                    if error is not None:
+                        raise error
                 else:
                     here.remove(i)
                     with slots:

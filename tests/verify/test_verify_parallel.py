@@ -104,6 +104,24 @@ def test_an_error_comes_in_its_turn_after_the_results_before_it():
     assert seen == [1]
 
 
+def test_an_error_of_a_job_run_early_on_the_calling_thread_still_comes_in_its_turn():
+    first_may_end = threading.Event()
+    seen = []
+
+    def first():
+        assert first_may_end.wait(HANG_GUARD_S), "hang guard"
+        return 1
+
+    def broken():  # runs on this thread while the first waits, so before it ends
+        first_may_end.set()
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        run_in_order([Job(first, pooled=True), Job(broken), Job(lambda: 3, pooled=True)], 2,
+                     seen.append)
+    assert seen == [1]
+
+
 def test_jobs_that_may_not_run_on_a_worker_run_on_the_calling_thread():
     main_thread = threading.current_thread()
     where = run_in_order([Job(threading.current_thread, pooled=True),
