@@ -26,7 +26,7 @@ venv: $(STAMP)
 DEMO_OUT := build/demo
 demo: $(STAMP)
 	$(SAREK) layout $(EXAMPLE_SCHEMAS)
-	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o $(DEMO_OUT) -t c -t cuda -t opencl -t python -t glsl -t wgsl -t metal -t zig
+	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o $(DEMO_OUT) -t c -t cuda -t opencl -t python -t glsl -t wgsl -t metal -t zig -t rust
 	$(SAREK) verify $(EXAMPLE_SCHEMAS)
 	$(BIN)/python examples/e2e/run_e2e.py --out $(DEMO_OUT)/e2e
 
@@ -51,13 +51,16 @@ test-loaded: $(STAMP)
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
 
-## generate: regenerate the checked-in headers of the example schemas (generated/)
+## generate: regenerate the checked-in headers of the example schemas (generated/) and the
+## templates compiled into the package (sarek_layout/codegen/precompiled/)
 generate: $(STAMP)
 	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated
+	$(BIN)/python -m sarek_layout.codegen.precompile
 
-## check-generated: fail when generated/ is stale (writes nothing)
+## check-generated: fail when generated/ or the compiled templates are stale (writes nothing)
 check-generated: $(STAMP)
 	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated --check
+	$(BIN)/python -m sarek_layout.codegen.precompile --check
 
 .PHONY: docs check-docs
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end example: Python fills buffers with the generated module only, an OpenCL kernel
-(PoCL, through pyopencl) and a CUDA kernel transform them, a C host program checks them.
+(PoCL, through pyopencl) and a CUDA kernel transform them, C and Rust host programs check them.
 
     python examples/e2e/run_e2e.py [--out DIR] [-n N] [--steps pocl,c,cuda] [--require ...]
 
@@ -24,6 +24,9 @@
 9. ``zig``: host.zig (importing telemetry.zig) fills the same N samples and N readings in Zig
    (zig from the ziglang package, built as a shared library and called through ctypes); its
    bytes must equal Python's, and host_check.c checks them against the values it builds in C.
+10. ``rust``: host_check.rs (including telemetry.rs) builds the same samples and readings in
+    Rust with the generated constructors, checks that their ``to_bytes`` are exactly the bytes
+    Python wrote (which the C host checks too), and that ``from_bytes`` reads each back.
 
 Every kernel is handed the layout fingerprints the host's data was written under (the
 generated module's ``LAYOUT_ID_Telemetry_sample`` and ``_reading``) and checks them with the
@@ -52,7 +55,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SCHEMA = HERE / "telemetry.toml"
-STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal", "zig")
+STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal", "zig", "rust")
 
 
 class Skip(Exception):
@@ -72,7 +75,7 @@ def generate(out: Path) -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(REPO)]))
     cmd = [sys.executable, "-m", "sarek_layout", "generate", str(SCHEMA), "-o", str(out),
            "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python", "-t", "glsl", "-t", "wgsl", "-t", "metal",
-           "-t", "zig"]
+           "-t", "zig", "-t", "rust"]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
@@ -361,9 +364,31 @@ def step_zig(out: Path, n: int, inputs: bytes) -> str:
     return message
 
 
+def step_rust(out: Path, n: int, inputs: bytes) -> str:
+    try:
+        from sarek_layout.verify.toolchains import get
+    except ImportError as e:
+        raise Skip(f"sarek_layout not importable ({e})") from None
+    reason = get("rustc").unavailable_reason
+    if reason is not None:
+        raise Skip(reason)
+    exe = out / "host_check_rs"
+    env = dict(os.environ, SAREK_E2E_OUT=str(out.resolve()))
+    proc = subprocess.run(["rustc", "--edition", "2021", "-D", "warnings", "-C", "opt-level=1",
+                           str(HERE / "host_check.rs"), "-o", str(exe)],
+                          capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise Failed(f"host_check.rs does not compile:\n{proc.stderr.strip()}")
+    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin")], capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise Failed(proc.stderr.strip() or f"host_check_rs exited {proc.returncode}")
+    return proc.stdout.strip()
+
+
 STEP_FUNCTIONS: Dict[str, Callable[[Path, int, bytes], str]] = {
     "pocl": step_pocl, "c": step_c, "cuda": step_cuda, "vulkan": step_vulkan,
-    "webgpu": step_webgpu, "metal": step_metal, "zig": step_zig}
+    "webgpu": step_webgpu, "metal": step_metal, "zig": step_zig, "rust": step_rust}
 
 
 def run(out: Path, n: int, steps: Tuple[str, ...], required: Tuple[str, ...]) -> int:

@@ -140,7 +140,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 def _main(argv: Optional[List[str]]) -> int:
     from .parser import build_parser
 
-    parser = build_parser()
+    parser = build_parser(argv)
     args, extras = parser.parse_known_args(argv)
     if extras:
         args._subparser.error(f"unrecognized arguments: {' '.join(extras)}")

@@ -41,7 +41,14 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Optional[list] = None) -> argparse.ArgumentParser:
+    """The whole parser; or, when ``argv`` (default: the command line) starts with a
+    sub-command's name, the parser with that one sub-command: it parses that command line
+    the same way and prints the same help and errors (a sub-command's usage and help never
+    name its siblings), without importing and building the others (a build tool's no-op
+    ``generate`` pays for every start)."""
+    given = sys.argv[1:] if argv is None else list(argv)
+    names = given[:1] if given and given[0] in COMMANDS else COMMANDS
     parser = _Parser(
         prog=PROG,
         description="Compute the Sarek aligned aggregate layout and emit matching headers.",
@@ -55,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMANDS:
+    for name in names:
         module = importlib.import_module(f"sarek_layout.cli.cmd_{name.replace('-', '_')}")
         module.add_parser(sub)
         # So that an unknown option is reported with the sub-command's own usage line.

@@ -570,7 +570,8 @@ def _renamed(view: ModuleView, dialect: Dialect) -> ModuleView:
     def member(m):
         if m.kind == "padding":
             return m
-        return replace(m, name=esc(m.name), type=esc(m.type) if m.kind == "record" else m.type)
+        # A named tuple (views.Member): its own _replace.
+        return m._replace(name=esc(m.name), type=esc(m.type) if m.kind == "record" else m.type)
 
     def assign(a):
         return replace(a, target=_path(a.target, dialect), source=_path(a.source, dialect))
@@ -579,8 +580,8 @@ def _renamed(view: ModuleView, dialect: Dialect) -> ModuleView:
     for t in view.types:
         c_name = esc(t.c_name)
         checks = tuple(
-            replace(c, member=_path(c.member, dialect),
-                    label=f"{c_name}::{_path(c.member, dialect)}" if c.member else c_name)
+            c._replace(member=_path(c.member, dialect),  # a named tuple (views.Check)
+                       label=f"{c_name}::{_path(c.member, dialect)}" if c.member else c_name)
             for c in t.checks
         )
         ctors = tuple(

@@ -56,6 +56,12 @@ def _zig_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any
     return zig_view(schema, module, filename_of)
 
 
+def _rust_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any:
+    from .rust_view import rust_view
+
+    return rust_view(schema, module, filename_of)
+
+
 VIEWS: Dict[str, Callable[[Schema, ModuleDecl, FileNamer], Any]] = {
     "module": _module_view,
     "python": _python_view,
@@ -63,6 +69,7 @@ VIEWS: Dict[str, Callable[[Schema, ModuleDecl, FileNamer], Any]] = {
     "wgsl": _wgsl_view,
     "metal": _metal_view,
     "zig": _zig_view,
+    "rust": _rust_view,
 }
 
 

@@ -17,14 +17,13 @@ FIFO or a device. Commands call ``output_paths.check_outputs`` before any of thi
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..errors import UsageError
 from .depfile import depfile_text
@@ -105,14 +104,45 @@ def _fsync_folder(folder: str) -> None:
         os.close(fd)
 
 
-def _replace(path: str, data: bytes, mode: int) -> None:
-    """Write ``data`` to a synced temporary file beside ``path`` and rename it over ``path``."""
+#: Characters of a text encoded at a time: a 16 MB header is never copied whole into bytes
+#: (that copy was the last step of ``generate``'s peak memory).
+_CHUNK = 1 << 20
+
+
+def _encoded(content: "Content") -> Iterator[bytes]:
+    """``content`` as UTF-8, a chunk at a time (UTF-8 encodes each character on its own, so
+    the chunks joined are exactly ``content.encode("utf-8")``)."""
+    if isinstance(content, bytes):
+        yield content
+        return
+    for start in range(0, len(content), _CHUNK):
+        yield content[start:start + _CHUNK].encode("utf-8")
+
+
+def _holds(old: Optional[bytes], content: "Content") -> bool:
+    """Whether the old bytes ``old`` are exactly ``content`` encoded, compared chunk by chunk."""
+    if old is None:
+        return False
+    if isinstance(content, bytes):
+        return old == content
+    at = 0
+    for chunk in _encoded(content):
+        if not old.startswith(chunk, at):  # a memcmp in place (a memoryview compares per item)
+            return False
+        at += len(chunk)
+    return at == len(old)
+
+
+def _replace(path: str, content: "Content", mode: int) -> None:
+    """Write ``content`` (text as UTF-8) to a synced temporary file beside ``path`` and
+    rename it over ``path``."""
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            for chunk in _encoded(content):
+                f.write(chunk)
             f.flush()
             os.fsync(f.fileno())  # the bytes are on disk before the name points at them
         os.chmod(tmp, mode)  # mkstemp creates 0600; give it the mode a plain open() would
@@ -147,12 +177,11 @@ def write_files(files: Sequence[Tuple[str, Content]], tidy: Iterable[str] = ()) 
     folders: Dict[str, None] = {}
     try:
         for path, content in files:
-            data = content.encode("utf-8") if isinstance(content, str) else content
-            if read_existing(path) == data:
+            if _holds(read_existing(path), content):
                 written.append(False)
                 continue
             try:
-                _replace(path, data, mode)
+                _replace(path, content, mode)
             except OSError as e:
                 raise UsageError(f"cannot write {printable(path)}: {e.strerror or e}") from None
             folders[os.path.dirname(path) or "."] = None
@@ -223,6 +252,8 @@ def _is_our_temporary(name: str, outputs: set) -> bool:
 
 def unified_diff(p: Planned) -> str:
     """A unified diff from what is on disk to what would be written (empty when unchanged)."""
+    import difflib  # only --diff needs it
+
     old = (p.old_text or "").splitlines(keepends=True)
     new = p.text.splitlines(keepends=True)
     label = printable(p.path)

@@ -25,7 +25,6 @@ thousands of nested records needs no deep Python recursion and each record is la
 
 from __future__ import annotations
 
-import difflib
 from typing import Dict, List, Sequence, Set, Tuple, Union
 
 from ..errors import LayoutError, SchemaError, layout_error_message, quoted, raise_collected
@@ -101,6 +100,7 @@ def _check_module(
     seen_modules.setdefault(module.name, module)
 
     seen_types = types_of_modules.setdefault(module.name, {})
+    fine_names: Set[Tuple[str, bool]] = set()
     for decl in module.decls:
         # A type with a name that cannot be emitted is refused, but stays whole: its layout
         # and its users' are still checked (not its C names: that would say it twice). A
@@ -113,10 +113,18 @@ def _check_module(
             seen_types[decl.name] = decl
         members = decl.fields if isinstance(decl, RecordDecl) else decl.ctors
         what = "field" if isinstance(decl, RecordDecl) else "constructor"
+        emitted = what == "field"
         seen: Dict[str, SourceLocation] = {}
         for member in members:
-            bad_name |= _collect(errors, _check_name, f"{what} name", member.name,
-                                 member.location, emitted=what == "field")
+            name = member.name
+            # Member names repeat across a module's types (x, y, f0…): a name already found
+            # fine is fine again (the check depends on the name alone), so it is judged once.
+            if type(name) is not str or (name, emitted) not in fine_names:
+                bad = _collect(errors, _check_name, f"{what} name", name, member.location,
+                               emitted=emitted)
+                if not bad and type(name) is str:
+                    fine_names.add((name, emitted))
+                bad_name |= bad
             if member.name in seen:
                 malformed = True
                 errors.append(SchemaError(
@@ -205,6 +213,8 @@ class _Resolver:
         for other, table in self.by_module.items():
             if other != module and other:
                 candidates.extend(f"{other}.{n}" for n in table)
+        import difflib  # only for a refusal's hint (not at every start)
+
         close = difflib.get_close_matches(str(expr), candidates, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return SchemaError(f"unknown type {quoted(str(expr))}{hint}", expr.location)

@@ -16,7 +16,7 @@ from typing import Dict, FrozenSet, Mapping, Pattern
 from .naming import FLOAT16_TYPEDEF
 
 __all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL",
-           "ZigDialect", "ZIG"]
+           "ZigDialect", "ZIG", "RustDialect", "RUST"]
 
 
 @dataclass(frozen=True)
@@ -255,6 +255,46 @@ WGSL = ShaderDialect(
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64"}),
     reserved_words=_WGSL_RESERVED,
+)
+
+
+# --- host languages (issue #21) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RustDialect:
+    """Rust (``codegen.rust_view``): its spelling of each scalar and the words it reserves.
+
+    ``keywords`` are emitted as raw identifiers (``r#type``); ``not_raw`` are the keywords
+    Rust refuses even as raw identifiers, escaped with a trailing ``_`` (``self`` -> ``self_``);
+    ``primitives`` are the primitive type names the generated code itself uses, which a type
+    must not shadow (a type of module ``""`` named ``i32``)."""
+
+    name: str
+    scalar: Mapping[str, str]
+    keywords: FrozenSet[str]
+    not_raw: FrozenSet[str]
+    primitives: FrozenSet[str]
+
+
+# Every keyword of the Rust reference (strict, reserved, weak), those of the 2018 edition
+# (async await dyn try) and the 2024 edition (gen): raw identifiers are valid in every edition.
+_RUST_KEYWORDS = frozenset("""
+as break const continue crate else enum extern false fn for if impl in let loop match mod move
+mut pub ref return self Self static struct super trait true type unsafe use where while async
+await dyn abstract become box do final macro override priv typeof unsized virtual yield try
+gen union macro_rules raw safe
+""".split())
+
+#: bool and unit are 32-bit integers, as in every target; float16 is its IEEE binary16 bits.
+RUST = RustDialect(
+    name="rust",
+    scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64", "bool": "i32",
+            "unit": "i32", "float16": "u16", "uint8": "u8"},
+    keywords=_RUST_KEYWORDS,
+    not_raw=frozenset(("self", "Self", "super", "crate", "_")),
+    primitives=frozenset("i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f16 f32 f64 f128 "
+                         "bool char str".split()),
 )
 
 

@@ -36,6 +36,9 @@ __all__ = [
     "field_accessor_name",
     "arm_struct_name",
     "escape",
+    "rust_union_name",
+    "rust_view_name",
+    "RUST_ERROR_TYPE",
 ]
 
 #: Suffix of a variant's union arm: constructor ``Circle`` is the member ``data.Circle_v``.
@@ -134,3 +137,20 @@ def escape(name: str, dialect) -> str:
     if name in dialect.reserved_words:
         return name + "_"
     return name
+
+
+# --- the rust target's own names (codegen.rust_view) -----------------------------------------
+
+#: The error ``from_bytes`` returns, one per generated module (``sarek_layout_`` prefixed: no
+#: schema name can be spelt so).
+RUST_ERROR_TYPE = OWN_PREFIX + "FromBytesError"
+
+
+def rust_union_name(c_name: str) -> str:
+    """The union holding a variant's payload in Rust (C's anonymous ``data`` union)."""
+    return f"{c_name}_data"
+
+
+def rust_view_name(c_name: str) -> str:
+    """The Rust ``enum`` a variant is matched through: ``Geometry_shape_View``."""
+    return f"{c_name}_View"

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Mapping, Optional, Tuple, Union
 
-from .dialects import C, CUDA, GLSL, METAL, OPENCL, WGSL, ZIG, Dialect, ShaderDialect, ZigDialect
+from .dialects import (C, CUDA, GLSL, METAL, OPENCL, RUST, WGSL, ZIG, Dialect, RustDialect,
+                       ShaderDialect, ZigDialect)
 from .spellings import C_FAMILY_READ, C_FAMILY_WHY, OPENCL_READ, OPENCL_WHY
 
 __all__ = ["Target", "TARGETS", "DEFAULT_TARGETS", "PROBE_DIALECTS", "HEADER_SUFFIXES",
@@ -34,7 +35,7 @@ class Target:
     view: str = "module"
     #: The spellings its templates use (a ``ShaderDialect`` for GLSL and WGSL, ``None`` for
     #: Python).
-    dialect: Optional[Union[Dialect, ShaderDialect, ZigDialect]] = None
+    dialect: Optional[Union[Dialect, ShaderDialect, ZigDialect, RustDialect]] = None
     #: Schema scalar -> the C spellings that mean it in such a header, on every ABI (``None``:
     #: the C reader does not read this target's files).
     read_spellings: Optional[Mapping[str, Tuple[str, ...]]] = None
@@ -51,6 +52,9 @@ class Target:
     word_based: bool = False
     #: A GPU API's shading language (docs/gpu-apis.md: GLSL, WGSL, Metal).
     gpu_api: bool = False
+    #: It refuses some schemas the C headers express (a name Rust cannot take): ``verify``
+    #: renders it alone, so that its refusal skips only its own toolchains.
+    may_refuse: bool = False
 
     @property
     def is_c_header(self) -> bool:
@@ -93,6 +97,11 @@ TARGETS: Dict[str, Target] = {
         Target("zig", ".zig", "zig.zig.j2",
                "Zig 0.14+ module: extern structs and unions, constructors, comptime layout checks",
                view="zig", dialect=ZIG),
+        # Host languages (issue #21, docs/rust.md)
+        Target("rust", ".rs", "rust.rs.j2",
+               "Rust 1.77+ module, no crate needed: repr(C) structs, variant views, byte codecs, "
+               "const layout checks",
+               view="rust", dialect=RUST, may_refuse=True),
     )
 }
 

@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import SchemaError, ToolchainMissing, UsageError
 from ..ir.schema import Schema, SchemaType
-from ..targets.registry import WORD_TARGETS
+from ..targets.registry import TARGETS, WORD_TARGETS
 from .toolchains import TOOLCHAINS, Toolchain, driver_for
 from .compare import (
     AGREES,
@@ -99,17 +99,19 @@ def rendered_headers(schema: Schema, targets: Sequence[str]
                      ) -> Tuple[Dict[str, HeaderSet], Dict[str, SchemaError]]:
     """The headers ``generate`` would write now, grouped by target, and why each target that
     cannot express ``schema`` refused it: GLSL and WGSL keep every type in whole 32-bit words,
-    so a record of three uint8 has no struct there (``codegen.shader_views``); the C-family
-    targets express every schema, and their refusals are raised."""
+    so a record of three uint8 has no struct there (``codegen.shader_views``), and Rust cannot
+    name a type ``i32`` (``codegen.rust_view``); the C-family targets express every schema,
+    and their refusals are raised."""
     from ..codegen import render_headers
 
     wanted = list(dict.fromkeys(targets))
     # The C-family targets in one call, so that the views they share are built once; each
     # word target alone, so that its refusal leaves the others.
-    c_family = [t for t in wanted if t not in WORD_TARGETS]
+    alone = [t for t in wanted if t in WORD_TARGETS or TARGETS[t].may_refuse]
+    c_family = [t for t in wanted if t not in alone]
     files = render_headers(schema, c_family) if c_family else []
     refused: Dict[str, SchemaError] = {}
-    for target in (t for t in wanted if t in WORD_TARGETS):
+    for target in alone:
         try:
             files += render_headers(schema, [target])
         except SchemaError as e:

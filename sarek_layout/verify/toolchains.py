@@ -209,6 +209,16 @@ _LIST += [
               passes=ZIG_CC_TARGETS, detect=lambda tc: _zig_problem(tc)),
 ]
 
+# Host languages (issue #21, docs/rust.md): the machine's rustc compiles the rust target's
+# modules with their const assertions live and a probe crate read back like gcc's objects.
+_RUSTC_HINT = ("install Rust 1.77 or later with rustup (https://rustup.rs; Debian's rustc "
+               "1.63 is too old for core::mem::offset_of!)")
+_LIST += [
+    Toolchain("rustc", "rustc 1.77+, host target: the rust modules' const assertions and "
+              "offset_of! probes in one object file", "rust", "rust", ("rustc",), _RUSTC_HINT,
+              driver=_DRIVERS + "rustc:RustcDriver", detect=lambda tc: _rustc_problem(tc)),
+]
+
 TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
 
 
@@ -275,6 +285,34 @@ def _zig_problem(tc: Toolchain) -> Optional[str]:
 
     if zig_program() is None:
         return f"{tc.name}: Zig (the Python package ziglang) not found; {tc.install_hint}"
+    return None
+
+
+#: The first rustc with ``core::mem::offset_of!`` (nested fields came in 1.82; the rust
+#: target's checks name one member each, and its probes are nested only through unions).
+RUSTC_MINIMUM = (1, 77)
+
+
+def _rustc_problem(tc: Toolchain) -> Optional[str]:
+    """rustc is on PATH, says its version, and that version has ``offset_of!``."""
+    import re
+
+    program = shutil.which(tc.argv[0])
+    if program is None:
+        return f"{tc.name}: rustc not found; {tc.install_hint}"
+    if shutil.which("readelf") is None:
+        return f"{tc.name}: readelf not found; apt-get install -y binutils"
+    try:
+        proc = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"{tc.name}: `rustc --version` failed ({e}); {tc.install_hint}"
+    found = re.match(r"rustc (\d+)\.(\d+)", proc.stdout)
+    if proc.returncode != 0 or not found:
+        return f"{tc.name}: `rustc --version` said nothing usable; {tc.install_hint}"
+    version = (int(found.group(1)), int(found.group(2)))
+    if version < RUSTC_MINIMUM:
+        return (f"{tc.name}: rustc {version[0]}.{version[1]} is older than "
+                f"{RUSTC_MINIMUM[0]}.{RUSTC_MINIMUM[1]}; {tc.install_hint}")
     return None
 
 

@@ -82,8 +82,8 @@ def test_cross_module_headers_include_each_other():
 def test_unknown_target_is_a_usage_error():
     from sarek_layout.errors import UsageError
 
-    with pytest.raises(UsageError, match="unknown target 'rust'"):
-        render_headers(load_schema([GEOMETRY]), ["rust"])
+    with pytest.raises(UsageError, match="unknown target 'cobol'"):
+        render_headers(load_schema([GEOMETRY]), ["cobol"])
 
 
 # --- writing -----------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ def _schemas(case: str):
 
 
 #: Every header target has goldens (the python target has its own tests).
-GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "zig")
+GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "zig", "rust")
 
 
 def _render(case: str):

@@ -73,6 +73,28 @@ def test_c_host_program_checks_the_same_bytes(tmp_path):
     assert "c: ok, c host: 257 samples and 257 readings match" in proc.stdout, proc.stdout
 
 
+@pytest.mark.toolchain("rustc")
+def test_rust_host_builds_the_bytes_python_and_c_wrote(tmp_path):
+    """The Rust host builds every sample and reading with telemetry.rs: its bytes equal the
+    ones Python wrote, which the C host checks against its own in the same run; a single
+    padding byte changed in inputs.bin is caught by the Rust host."""
+    require_toolchain("rustc")
+    steps = "c,rust" if require_toolchain_quietly("gcc") else "rust"
+    proc = run_example(tmp_path, "--steps", steps, "--require", steps)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("rust: ok, rust host: 257 samples and 257 readings (52 Temp, 52 Count, 51 Located, "
+            "51 Flag, 51 Missing) built with telemetry.rs: byte for byte") in proc.stdout
+    if steps == "c,rust":
+        assert "c: ok, c host: 257 samples and 257 readings match" in proc.stdout
+    out = tmp_path
+    data = bytearray((out / "inputs.bin").read_bytes())
+    data[4] ^= 1  # Telemetry_sample 0: the padding between id and stamp
+    (out / "inputs.bin").write_bytes(bytes(data))
+    bad = subprocess.run([str(out / "host_check_rs"), "257", str(out / "inputs.bin")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "byte 4 differs from Python's" in bad.stderr, bad.stderr
+
+
 @pytest.mark.toolchain("nvcc")
 def test_cuda_kernel_compiles_with_nvcc(tmp_path):
     require_toolchain("nvcc")

@@ -1,0 +1,126 @@
+"""rustc: the rust target's modules measured like the gcc family, from an object file.
+
+Every generated ``.rs`` becomes one module of a probe crate (``mod geometry {
+include!("headers/geometry.rs"); … }``, so that sibling modules reach each other as
+``super::<stem>`` just as in a user's crate) and each probe one
+``#[no_mangle] #[used] static sarek_probe_N: [u8; value + 1]`` written *inside* the module
+that defines the type, where its private members (a variant's ``tag`` and ``data``) are
+visible to ``core::mem::offset_of!``. One ``rustc --crate-type=lib --emit=obj`` compiles the
+lot; ``readelf -sW`` lists each symbol's size, which is the value plus one. Nothing runs.
+The modules' own ``const`` assertions run in the same compile; the retry without them drops
+those lines.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List, Sequence, Tuple
+
+from ...codegen.rust_view import rust_ident
+from ...targets.dialects import RUST
+from ..headers import HEADERS_DIR, CompileFolder
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..tools import run_tool
+from . import Driver, HeaderSet, Measurement, ProbeFailed, tool_failure, with_assertion_fallback
+from .objfile import PREFIX, readelf, symbol_sizes, values_from_symbols
+
+__all__ = ["RustcDriver", "probe_crate", "RUST_EDITION"]
+
+#: The edition the probe crate is compiled in (raw identifiers need 2018 or later).
+RUST_EDITION = "2021"
+
+_DEFINES = re.compile(r"^pub (?:struct|union|enum) (\S+) \{", re.M)
+_ASSERTION = re.compile(r"^const _: \(\) = assert!\(.*$", re.M)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+_PRELUDE = """#![allow(warnings)]
+// sarek-layout's probe crate: one static per number, sized value + 1 (read with readelf).
+pub const fn sarek_saturated(v: usize) -> usize { if v > 0xffff_ffff { 0xffff_ffff } else { v } }
+pub const fn sarek_field_size<T, F>(_: fn(&T) -> F) -> usize { ::core::mem::size_of::<F>() }
+"""
+
+
+def _path(member: str) -> str:
+    return ".".join(rust_ident(part) for part in member.split("."))
+
+
+def _expression(p: Probe) -> str:
+    t = rust_ident(p.c_type)
+    if p.quantity == SIZE:
+        return f"::core::mem::size_of::<{t}>()"
+    if p.quantity == ALIGN:
+        return f"::core::mem::align_of::<{t}>()"
+    if p.quantity == OFFSET:
+        return f"::core::mem::offset_of!({t}, {_path(p.member)})"
+    if p.quantity == MEMBER_SIZE:
+        # The member's type, from a closure that copies it out (never called): a copy, not a
+        # reference, so that a packed struct's members can be measured too; a union member
+        # can only be read in unsafe code.
+        return f"crate::sarek_field_size(|t: &{t}| unsafe {{ t.{_path(p.member)} }})"
+    raise ValueError(f"unknown probe quantity {p.quantity!r}")
+
+
+def _module_name(filename: str, index: int) -> str:
+    """The module a generated file becomes: its stem (what ``use super::<stem>`` in the other
+    generated files names), or a made-up name for a stem that is no identifier."""
+    stem = os.path.splitext(filename)[0]
+    if _IDENT.match(stem) and stem not in RUST.not_raw:
+        return rust_ident(stem)
+    return f"sarek_module_{index}"
+
+
+def probe_crate(headers: HeaderSet, probes: Sequence[Probe], *, folder: str = HEADERS_DIR
+                ) -> str:
+    """The probe crate's root: every module of ``headers`` (read from ``folder``) with the
+    probes of the types it defines; ``ProbeFailed`` if a probed type is defined nowhere."""
+    owner: Dict[str, int] = {}
+    for i, (_, text) in enumerate(headers.files):
+        for name in _DEFINES.findall(text):
+            owner.setdefault(name, i)
+    by_module: Dict[int, List[str]] = {}
+    for n, p in enumerate(probes):
+        where = owner.get(rust_ident(p.c_type))
+        if where is None:
+            raise ProbeFailed("rustc", f"no generated Rust module defines {p.c_type}")
+        value = f"crate::sarek_saturated({_expression(p)}) + 1"
+        by_module.setdefault(where, []).append(
+            f"#[no_mangle] #[used] pub static {PREFIX}{n}: [u8; {value}] = [0; {value}];\n")
+    parts = [_PRELUDE]
+    for i, (name, _) in enumerate(headers.files):
+        parts.append(f"pub mod {_module_name(name, i)} {{\n"
+                     f"include!(\"{folder}/{name}\");\n")
+        parts.extend(by_module.get(i, ()))
+        parts.append("}\n")
+    return "".join(parts)
+
+
+class RustcDriver(Driver):
+    """The machine's rustc, host target; see the module docstring."""
+
+    subprocess_only = True  # run_tool only (Driver.subprocess_only)
+
+    def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
+        tc = self.toolchain
+
+        def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
+            with CompileFolder(headers, "sarek-verify-rustc-") as folder:
+                source_folder = HEADERS_DIR
+                if disable_asserts:
+                    source_folder = "unchecked"
+                    os.mkdir(folder.absolute(source_folder))
+                    for name, text in headers.files:
+                        with open(folder.absolute(f"{source_folder}/{name}"), "w",
+                                  encoding="utf-8", errors="surrogateescape") as f:
+                            f.write(_ASSERTION.sub("", text))
+                with open(folder.absolute("sarek_probe.rs"), "w") as f:
+                    f.write(probe_crate(headers, probes, folder=source_folder))
+                run = run_tool([*tc.argv, "--edition", RUST_EDITION, "--crate-type=lib",
+                                "--emit=obj", "-C", "opt-level=0", "sarek_probe.rs", "-o",
+                                "sarek_probe.o"], cwd=folder.path)
+                if not run.ok:
+                    raise tool_failure(tc.display, folder, run)
+                sizes = symbol_sizes(readelf(folder, "sarek_probe.o", tc.display))
+            return [("", values_from_symbols(sizes, len(probes), tc.display))]
+
+        return with_assertion_fallback(tc, attempt)

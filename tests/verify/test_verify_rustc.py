@@ -1,0 +1,155 @@
+"""The rustc toolchain: the rust target's modules measured by the machine's rustc.
+
+* the bundled example and the cross-module golden agree, one rustc run each;
+* a packed Rust struct (``mass`` at 4, not 8) is caught with both numbers: proof that the
+  driver reads rustc's numbers and not its own;
+* a conformance subset (all 780 records, every 100th variant) and random nested schemas
+  agree;
+* detection: a missing rustc, or one older than 1.77 (no ``offset_of!``), is one line saying
+  so, and ``SAREK_REQUIRE_TOOLCHAINS=1`` makes it required.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers.common import require_toolchain
+from helpers.shapes import conformance_records, conformance_variants, flatten, nested_descriptions
+from helpers.verify import DATA, EXAMPLES, every_nth, schema_of
+from sarek_layout.resolve import load_schema
+from sarek_layout.verify import AGREES, DISAGREES, toolchains
+from sarek_layout.verify.probes import probes_for
+from sarek_layout.verify.run import generated_headers, measure_with, user_headers
+
+GOLDEN = EXAMPLES.parent / "tests" / "golden"
+
+
+def _agree(schema):
+    tc = require_toolchain("rustc")
+    probes = probes_for(schema.types)
+    result = measure_with(tc, generated_headers(schema, ["rust"])["rust"], probes)
+    assert result.status == AGREES, result.error or "\n".join(map(str, result.differences[:20]))
+    assert result.values == len(probes) and result.builds == 1
+    return result
+
+
+def test_example_schema_agrees():
+    _agree(load_schema([str(EXAMPLES / "geometry.toml")]))
+
+
+def test_cross_module_schemas_agree():
+    _agree(load_schema(sorted(str(p) for p in (GOLDEN / "cross_module").glob("*.toml"))))
+
+
+def test_packed_struct_is_caught_with_both_numbers():
+    tc = require_toolchain("rustc")
+    schema = load_schema([str(DATA / "plain.toml")])
+    result = measure_with(tc, user_headers([str(DATA / "plain_packed.rs")]),
+                          probes_for(schema.types))
+    assert result.status == DISAGREES
+    lines = {str(d) for d in result.differences}
+    assert lines == {"Plain_mixed.mass: layout says offset 8, rustc says 4",
+                     "Plain_mixed: layout says size 16, rustc says 12",
+                     "Plain_mixed: layout says alignment 8, rustc says 1"}
+
+
+def test_a_failed_assertion_still_yields_the_numbers(tmp_path):
+    """A module whose own const assertion fails: the retry without assertions measures, and
+    the note carries rustc's refusal (as the C drivers do)."""
+    tc = require_toolchain("rustc")
+    schema = load_schema([str(EXAMPLES / "geometry.toml")])
+    headers = generated_headers(schema, ["rust"])["rust"]
+    name, text = headers.files[0]
+    # One padding member 8 bytes longer (declared and initialised): mass moves to 16.
+    wrong = text.replace("_sarek_pad0: [u8; 4],\n    pub mass", "_sarek_pad0: [u8; 12],\n    pub mass")
+    wrong = wrong.replace("_sarek_pad0: [0; 4],\n            mass", "_sarek_pad0: [0; 12],\n            mass")
+    assert wrong.count("[u8; 12]") == wrong.count("[0; 12]") == 1
+    path = tmp_path / name
+    path.write_text(wrong)
+    result = measure_with(tc, user_headers([str(path)]), probes_for(schema.types))
+    assert result.status == DISAGREES and result.builds == 2
+    assert "Geometry_particle.mass: layout says offset 8, rustc says 16" in {
+        str(d) for d in result.differences}
+    assert "Geometry_particle::mass: offset is not 8" in result.note
+
+
+def test_conformance_subset_agrees(tmp_path):
+    # Every record and every 100th variant (1,088 types in one rustc run): rustc type-checks
+    # the whole generated module, impls included, at about 10 ms a type, and the C toolchains'
+    # subset of every 10th variant took it 300 s here (docs/rust.md).
+    descs = list(conformance_records()) + every_nth(list(conformance_variants()), 100)
+    assert len(descs) == 780 + 308
+    _agree(schema_of(descs, tmp_path))
+
+
+@settings(max_examples=3, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(nested_descriptions(), min_size=12, max_size=12))
+def test_hypothesis_schemas_agree(batch, tmp_path_factory):
+    _agree(schema_of(flatten(batch), tmp_path_factory.mktemp("hyp"), module="Hyp"))
+
+
+# --- detection ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_path(tmp_path, monkeypatch):
+    """A PATH holding only a fake ``rustc`` (written by the test) and the real readelf."""
+    import shutil
+
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    readelf = shutil.which("readelf")
+    if readelf:
+        os.symlink(readelf, folder / "readelf")
+    monkeypatch.setenv("PATH", str(folder))
+    toolchains.refresh()
+    yield folder
+    monkeypatch.undo()
+    toolchains.refresh()
+
+
+def _fake_rustc(folder, version_line: str) -> None:
+    script = folder / "rustc"
+    script.write_text(f"#!/bin/sh\necho '{version_line}'\n")
+    script.chmod(0o755)
+
+
+def test_missing_rustc_is_one_line_and_required_under_ci(fake_path, monkeypatch):
+    reason = toolchains.get("rustc").unavailable_reason
+    assert reason and "\n" not in reason and reason.startswith("rustc: rustc not found")
+    assert "rustup" in reason
+    monkeypatch.setenv(toolchains.REQUIRE_ENV, "1")
+    assert "rustc" in toolchains.required_toolchains()
+
+
+def test_rustc_older_than_1_77_is_refused(fake_path):
+    _fake_rustc(fake_path, "rustc 1.63.0 (4b91a6ea7 2022-08-08)")
+    reason = toolchains.get("rustc").unavailable_reason
+    assert reason and "rustc 1.63 is older than 1.77" in reason
+
+
+def test_rustc_1_77_is_accepted(fake_path):
+    _fake_rustc(fake_path, "rustc 1.77.0 (aedd173a2 2024-03-17)")
+    assert toolchains.get("rustc").unavailable_reason is None
+
+
+def test_a_schema_rust_refuses_skips_rustc_only(tmp_path):
+    """A type Rust cannot name (``u8``, module "") skips rustc with the reason; the C
+    compilers still check the schema (the rust target is rendered alone)."""
+    require_toolchain("rustc")
+    from sarek_layout.verify.run import verify_schema
+
+    path = tmp_path / "u8.json"
+    path.write_text('{"module": "", "types": [{"record": "u8", "fields": [["x", "int32"]]}]}')
+    report = verify_schema(load_schema([str(path)]), toolchains=None)
+    by_name = {r.toolchain.name: r for r in report.results}
+    assert by_name["rustc"].status == "skipped"
+    assert "rust cannot express a type" in by_name["rustc"].error
+    if toolchains.get("gcc").available:
+        assert by_name["gcc"].status == AGREES
