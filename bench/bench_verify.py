@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -111,3 +112,49 @@ def batching(report: Report, sizes, repeat: int, per_type_count: int) -> None:
                            seconds(per * large), f"batched {seconds(times[large])}",
                            times[large] / (per * large),
                            note=f"{seconds(per)} per type, timed on {per_type_count} types"))
+
+
+def _row_seconds(out: str) -> List[float]:
+    """The time column of a verify table (the toolchains that ran)."""
+    import re
+
+    return [float(m) for m in re.findall(r"(?m)^\S+\s+\S+\s+(\d+\.\d+)s  ", out)]
+
+
+def parallel(report: Report, repeat: int) -> None:
+    """``verify`` of the example with every installed toolchain: ``-j 1`` (one after another)
+    against the default (the cores), interleaved; the target is the slowest toolchain + 1 s."""
+    from common import ROOT
+
+    example = str(ROOT / "examples" / "geometry.toml")
+    base = [*sarek_command(), "verify", example]
+    sequential: List[float] = []
+    side_by_side: List[float] = []
+    slowest: List[float] = []
+    ran = 0
+    with tempfile.TemporaryDirectory(prefix="sarek-bench-verify-j-") as tmp:
+        for i in range(repeat):
+            for jobs, times in (("1", sequential), (None, side_by_side)):
+                env = dict(os.environ, POCL_CACHE_DIR=str(Path(tmp) / f"pocl-{i}-{jobs}"))
+                argv = base + (["-j", jobs] if jobs else [])
+                start = time.perf_counter()
+                run = subprocess.run(argv, env=env, capture_output=True, text=True)
+                times.append(time.perf_counter() - start)
+                if run.returncode != 0:
+                    raise RuntimeError(f"{' '.join(argv)} exited {run.returncode}:\n{run.stderr}")
+                if jobs:
+                    rows = _row_seconds(run.stdout)
+                    ran = len(rows)
+                    slowest.append(max(rows, default=0.0))
+    seq, par, slow = (statistics.median(x) for x in (sequential, side_by_side, slowest))
+    from sarek_layout.verify.schedule import default_workers
+
+    report.add(Row("4. verify", f"verify the example, {ran} toolchains, -j 1", seconds(seq),
+                   note=f"median of {repeat}"))
+    report.add(Row("4. verify", f"verify the example, {ran} toolchains, default -j "
+                   f"({default_workers()} cores) vs -j 1", seconds(par), f"-j 1 {seconds(seq)}",
+                   ratio=par / seq, note=f"median of {repeat}"))
+    report.add(Row("4. verify", "verify the example, default -j, vs the slowest toolchain + 1 s",
+                   seconds(par), f"{seconds(slow + 1.0)}", ratio=par / (slow + 1.0),
+                   target="<= 1.0", met=par <= slow + 1.0,
+                   note=f"slowest toolchain's own time {seconds(slow)} (its row, -j 1)"))

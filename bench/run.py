@@ -5,7 +5,8 @@
 
 Sections: ``layout`` (1), ``generate`` (2), ``scaling`` (3), ``verify`` (4), ``buildloop`` (5),
 ``explain`` (6), ``nesting`` (7), ``suite`` (8: ``make test`` itself, several minutes; not in
-``--quick``).
+``--quick``), ``dimensions`` (9: time(5N) / time(N) of every command in every dimension of
+its input: types, fields, files, constructors, arguments, nesting depth).
 Each comparison is a ratio of two numbers measured in this run, interleaved, medians of
 repeats (the machines are shared and noisy). What is not installed is skipped with the
 line that installs it. ``--quick`` uses smaller sizes and fewer repeats (a smoke run; its
@@ -26,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, Report, machine_description  # noqa: E402
 
 SECTIONS = ("layout", "generate", "scaling", "verify", "buildloop", "explain", "nesting",
-            "suite")
+            "dimensions", "suite")
 
 HEADER = (f"  {'measurement':<52} {'sarek-layout':>18} {'baseline':>22} {'ratio':>7} "
           f"{'target':>10} {'':>8}")
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> Report:
 
         sizes = (10, 100) if quick else (10, 100, 1_000)
         bench_verify.batching(report, sizes, 1 if quick else 3, 3 if quick else 10)
+        bench_verify.parallel(report, 3 if quick else 7)
     if "buildloop" in only:
         import bench_buildloop
 
@@ -75,6 +77,11 @@ def run(args: argparse.Namespace) -> Report:
         import bench_nesting
 
         bench_nesting.doubling(report, 1 if quick else 3)
+    if "dimensions" in only:
+        import bench_dimensions
+
+        bench_dimensions.dimensions(report, 1 if quick else 3, scale=0.2 if quick else 1.0)
+        bench_dimensions.suggest_scaling(report, 1 if quick else 3, 1_600 if quick else 8_000)
     if "suite" in only:
         import bench_suite
 

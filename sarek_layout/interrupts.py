@@ -88,7 +88,14 @@ def handling_signals() -> Iterator[None]:
 
 @contextlib.contextmanager
 def deferred() -> Iterator[None]:
-    """A signal arriving inside the block is raised (as ``Stopped``) when it ends."""
+    """A signal arriving inside the block is raised (as ``Stopped``) when it ends.
+
+    Only on the main thread, the one signals reach: a worker thread (``verify.schedule``)
+    cannot be split by one, and counting its blocks here would hold back the main thread's
+    signal and then raise it on the worker, where nothing would stop the command."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     _state.depth += 1
     try:
         yield

@@ -1,5 +1,5 @@
 """``sarek-layout verify SCHEMA... [--toolchain NAME]... [--header FILE]... [--object FILE]...
-[--shader FILE]...``: compile the headers with real compilers (or read a build's objects, or
+[--shader FILE]... [-j N]``: compile the headers with real compilers (or read a build's objects, or
 lay out a hand-written shader's structs) and compare every size, alignment and offset with the
 layout."""
 
@@ -44,6 +44,10 @@ def add_parser(sub) -> None:
                    "order given) by naga and a probe run on wgpu, Metal (.metal) by the "
                    "clang++ proxy; its #include files must be shaders given or lie in an -I "
                    "folder; repeatable (docs/verify.md)")
+    p.add_argument("-j", "--jobs", metavar="N", default=None,
+                   help="run up to N toolchains at once (default: the cores this process may "
+                   "use; 1: one after another); the report is the same, in the same order, "
+                   "and each compiler run keeps its own time and memory limits")
     p.add_argument("--type", action="append", metavar="NAME", default=[], dest="types",
                    help="with --shader: only the structs of this schema type (name, "
                    "Module.name or C name; repeatable)")
@@ -74,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
     from ..verify.run import verify_schema
     from .common import load
 
+    jobs = None
+    if args.jobs is not None:
+        from ..verify.schedule import check_workers
+
+        jobs = check_workers(args.jobs)  # before anything runs: a bad -j is one line, exit 2
     if "list" in args.toolchain:
         sys.stdout.write(list_toolchains())
         return 0
@@ -117,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     report = verify_schema(schema, toolchains=args.toolchain or None,
                            headers=args.header or None, on_result=on_result,
                            include_dirs=args.include_dirs, defines=args.defines,
-                           on_structure=on_structure)
+                           on_structure=on_structure, jobs=jobs)
     lines = detail_lines(report.results)
     lines += ["", summary_line(report.results, report.structure, report.types)]
     print("\n".join(lines))

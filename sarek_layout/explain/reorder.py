@@ -59,8 +59,10 @@ states gets the best order within the widest band searched (still of the smalles
 swaps the fewest within that band, ``Advice.exact`` false); and if no band within the budget
 holds an order of the smallest size, the members by decreasing alignment (stable), which
 always does. The budget counts states, not seconds, so the answer does not depend on the
-machine. Members whose sizes are not multiples of their alignments (the API accepts any)
-use the unrestricted search.
+machine; past 2,000 fields it grows by fewer states a field, so that the search stays
+linear with a small slope. Widening keeps the layers of states before the widened stretch and
+goes on from there (``_Band``), so the widenings cost only what they change. Members whose
+sizes are not multiples of their alignments (the API accepts any) use the unrestricted search.
 """
 
 from __future__ import annotations
@@ -132,10 +134,21 @@ def _whole_kinds(members: Sequence[Tuple[int, int]]) -> bool:
 
 #: Records whose unrestricted search has at most this many states are searched that way.
 _SMALL_SEARCH = 20_000
-#: States the banded search may visit for one record, all bands together: a fixed part and
-#: a part per field (a record of 480 fields: about a quarter of a second).
+#: States the banded search may visit for one record, all bands together: a fixed part, a
+#: part per field for the first ``_BAND_FIELDS`` fields (a record of 480 fields: about a
+#: quarter of a second), and a smaller part per field beyond, so that the search stays linear
+#: with a slope that keeps 40,000 fields within a few seconds (one band of such a record
+#: needs about 10 states a field).
 _BAND_STATES = 60_000
 _BAND_STATES_PER_FIELD = 100
+_BAND_FIELDS = 2_000
+_BAND_STATES_PER_FIELD_BEYOND = 12
+
+
+def _band_budget(n: int) -> int:
+    """States the banded search may visit for a record of ``n`` fields (see above)."""
+    return (_BAND_STATES + _BAND_STATES_PER_FIELD * min(n, _BAND_FIELDS)
+            + _BAND_STATES_PER_FIELD_BEYOND * max(0, n - _BAND_FIELDS))
 
 
 def smallest_size(members: Sequence[Tuple[int, int]]) -> int:
@@ -194,34 +207,48 @@ def _banded_best(members: Sequence[Tuple[int, int]], kinds: List[Tuple[int, int]
                  queues: List[List[int]], big: int, budget: int) -> Tuple[Tuple[int, ...], bool]:
     """The best order within a band around the declaration (module docstring), widened
     where it holds no order and then everywhere, until the answer is proved best overall or
-    the state budget would be spent; failing any order, the members by decreasing alignment."""
+    the state budget would be spent; failing any order, the members by decreasing alignment.
+
+    Widening the band over a stretch before the layer where it emptied leaves every layer
+    before that stretch as it was, so the search goes on from there (``_Band``) instead of
+    starting over: before, each of the hundreds of widenings of a record of thousands of
+    fields recomputed every layer up to where it emptied, which made the search quadratic
+    and spent the budget before any band reached the end. Only states computed are counted,
+    so where the old search found its answer this one finds the same (the same widths give
+    the same layers), and where the old one ran out of budget this one goes further: its
+    answer is never worse by the documented key."""
     n = len(members)
     widths = [1] * (n + 1)  # widths[t]: how many members may be out of place after t
     found: Optional[Tuple[int, ...]] = None
-    left = _BAND_STATES + _BAND_STATES_PER_FIELD * n
+    left = _band_budget(n)
     stretch: Dict[int, int] = {}  # layer where the band emptied -> stretch widened before it
+    band = _Band(kinds, queues, n, big, budget)
+    valid = 1  # layers[:valid] hold for the current widths
     while left > 0:
-        result = _band_search(kinds, queues, n, big, budget, widths, left)
-        if result is None:
-            break  # the budget ran out inside this band
-        order, cost, used, emptied = result
+        emptied, used = band.forward(widths, valid, left)
         left -= used
-        if order is None:
+        if emptied is None:
+            break  # the budget ran out inside this band
+        if emptied:
             # No order stays in the band: widen it over a stretch before the layer where it
             # emptied (a longer stretch each time the same layer empties again).
             stretch[emptied] = 2 * stretch.get(emptied, _WIDEN // 2)
-            for t in range(max(0, emptied - stretch[emptied]), emptied + 1):
+            low = max(0, emptied - stretch[emptied])
+            for t in range(low, emptied + 1):
                 widths[t] += 1
+            valid = max(1, low)  # layer t depends on widths[t] and on the layer before
             continue
+        order, cost = band.best(widths)
         found = order
         narrowest = min(widths)
         # Leaving the band costs at least (narrowest + 1)² swaps; a band of width n // 2
         # holds every order.
         if cost < (narrowest + 1) ** 2 or narrowest >= n // 2:
             return order, True
-        if used * _WIDER_COSTS > left:
+        if band.states * _WIDER_COSTS > left:
             break  # a band one wider would not fit in what is left
         widths = [w + 1 for w in widths]
+        valid = 1
     if found is not None:
         return found, False
     return tuple(sorted(range(n), key=lambda i: -members[i][1])), False
@@ -233,79 +260,128 @@ _WIDEN = 16
 _WIDER_COSTS = 10
 
 
-def _band_search(
-    kinds: List[Tuple[int, int]], queues: List[List[int]], n: int, big: int, budget: int,
-    widths: Sequence[int], max_states: int,
-) -> Optional[Tuple[Optional[Tuple[int, ...]], int, int, int]]:
-    """The best order (and its swaps) among those with at most ``budget`` bytes of holes
-    that never have more than ``widths[t]`` of the first ``t`` declared members unplaced
-    after ``t`` placements, with the states visited: ``(order, swaps, states, 0)``, or
-    ``(None, 0, states, t)`` when no such order gets past ``t`` placements, or ``None``
-    when more than ``max_states`` states would be needed. A state is (members placed per
-    kind, holes, offset modulo ``big``)."""
-    k = len(kinds)
-    sizes = [size for size, _ in kinds]
-    aligns = [align for _, align in kinds]
-    lengths = [len(queue) for queue in queues]
-    kind_of = [0] * n
-    for j, queue in enumerate(queues):
-        for i in queue:
-            kind_of[i] = j
-    # before[i][l]: members of kind l declared before member i; declared[t][l]: of the first t.
-    before: List[Tuple[int, ...]] = []
-    counts = [0] * k
-    declared = [tuple(counts)]
-    for i in range(n):
-        before.append(tuple(counts))
-        counts[kind_of[i]] += 1
-        declared.append(tuple(counts))
-    kinds_range = range(k)
+class _Band:
+    """The orders with at most ``budget`` bytes of holes that never have more than
+    ``widths[t]`` of the first ``t`` declared members unplaced after ``t`` placements, as
+    layers of states (layer ``t``: the states after ``t`` placements). A state is (members
+    placed per kind, holes, offset modulo ``big``). Layer ``t`` depends only on layer
+    ``t - 1`` and ``widths[t]``, so after a widening from layer ``t`` on, the layers before
+    it are kept."""
 
-    def moves(state, t: int):
+    def __init__(self, kinds: List[Tuple[int, int]], queues: List[List[int]], n: int,
+                 big: int, budget: int) -> None:
+        k = len(kinds)
+        self.n, self.big, self.budget, self.queues = n, big, budget, queues
+        self.sizes = [size for size, _ in kinds]
+        self.aligns = [align for _, align in kinds]
+        self.lengths = [len(queue) for queue in queues]
+        kind_of = [0] * n
+        for j, queue in enumerate(queues):
+            for i in queue:
+                kind_of[i] = j
+        # before[i]: members of each kind declared before member i; declared[t]: of the first t.
+        self.before: List[Tuple[int, ...]] = []
+        counts = [0] * k
+        self.declared = [tuple(counts)]
+        for i in range(n):
+            self.before.append(tuple(counts))
+            counts[kind_of[i]] += 1
+            self.declared.append(tuple(counts))
+        self.start = ((0,) * k, 0, 0)
+        self.layers: List[list] = [[self.start]]
+
+    @property
+    def states(self) -> int:
+        return sum(len(layer) for layer in self.layers)
+
+    def _moves(self, state, t: int, width: int):
+        """``(member, swaps it adds, next state)`` for each placement after ``state`` at
+        layer ``t`` that stays within ``width``."""
         placed, holes, offset = state
-        ahead = declared[t + 1]
-        width = widths[t + 1]
-        lacking = [ahead[l] - placed[l] for l in kinds_range]
-        out_of_place = sum(x for x in lacking if x > 0)
-        for j in kinds_range:
-            count = placed[j]
+        ahead = self.declared[t + 1]
+        out_of_place = 0
+        for a, p in zip(ahead, placed):
+            if a > p:
+                out_of_place += a - p
+        sizes, aligns, lengths, big, budget = self.sizes, self.aligns, self.lengths, self.big, self.budget
+        for j, count in enumerate(placed):
             if count == lengths[j]:
                 continue
             hole = -offset % aligns[j]
             if holes + hole > budget:
                 continue
-            if out_of_place - (lacking[j] > 0) > width:
+            if out_of_place - (ahead[j] > count) > width:
                 continue
+            yield j, count, (placed[:j] + (count + 1,) + placed[j + 1:], holes + hole,
+                             (offset + hole + sizes[j]) % big)
+
+    def forward(self, widths: Sequence[int], valid: int, max_states: int
+                ) -> Tuple[Optional[int], int]:
+        """Recompute the layers from ``valid`` on: ``(0, states)`` when every layer holds
+        a state, ``(t, states)`` when layer ``t`` is the first empty one, ``(None, states)``
+        when more than ``max_states`` new states would be needed."""
+        del self.layers[valid:]
+        used = 0
+        moves = self._moves
+        for t in range(valid - 1, self.n):
+            width = widths[t + 1]
+            layer = list(dict.fromkeys(s for state in self.layers[t]
+                                       for _, _, s in moves(state, t, width)))
+            if not layer:
+                return t + 1, used
+            used += len(layer)
+            if used > max_states:
+                return None, used
+            self.layers.append(layer)
+        return 0, used
+
+    def _steps(self, state, t: int, width: int):
+        """``_moves`` with the member placed and the swaps it adds: the members declared
+        before it and not yet placed end up after it."""
+        placed = state[0]
+        queues, before = self.queues, self.before
+        for j, count, nxt in self._moves(state, t, width):
             member = queues[j][count]
             earlier = before[member]
-            # Members declared before this one and not yet placed end up after it.
-            cost = member - sum(p if p < e else e for p, e in zip(placed, earlier))
-            yield member, cost, (placed[:j] + (count + 1,) + placed[j + 1:], holes + hole,
-                                 (offset + hole + sizes[j]) % big)
+            yield member, member - sum(p if p < e else e for p, e in zip(placed, earlier)), nxt
 
-    start = ((0,) * k, 0, 0)
-    layers = [[start]]
-    used = 1
-    for t in range(n):
-        layer = list(dict.fromkeys(s for state in layers[-1] for _, _, s in moves(state, t)))
-        if not layer:
-            return None, 0, used, t + 1
-        used += len(layer)
-        if used > max_states:
-            return None
-        layers.append(layer)
-    cost_to_go: Dict[tuple, float] = {state: 0 for state in layers[n]}
-    for t in range(n - 1, -1, -1):
-        for state in layers[t]:
-            cost_to_go[state] = min(
-                (cost + cost_to_go[s] for _, cost, s in moves(state, t)), default=_INF)
-    order = []
-    state = start
-    for t in range(n):
-        goal = cost_to_go[state]
-        member, _, state = min((m, c, s) for m, c, s in moves(state, t) if c + cost_to_go[s] == goal)
-        order.append(member)
-    return tuple(order), int(cost_to_go[start]), used, 0
+    def best(self, widths: Sequence[int]) -> Tuple[Tuple[int, ...], int]:
+        """The best complete order through the layers and its swaps (``forward`` reached
+        the end)."""
+        n, queues, before, moves = self.n, self.queues, self.before, self._moves
+        # Costs to go, layer by layer backwards; only the layer after is needed to compute
+        # one, and the walk forward below recomputes the few it looks at along the way.
+        after: Dict[tuple, int] = {state: 0 for state in self.layers[n]}
+        kept: List[Dict[tuple, int]] = [after]
+        for t in range(n - 1, -1, -1):
+            width = widths[t + 1]
+            here: Dict[tuple, int] = {}
+            for state in self.layers[t]:
+                placed = state[0]
+                best = None
+                for j, count, nxt in moves(state, t, width):
+                    rest = after.get(nxt)
+                    if rest is None:
+                        continue  # no complete order through it
+                    member = queues[j][count]
+                    cost = rest + member - sum(p if p < e else e
+                                               for p, e in zip(placed, before[member]))
+                    if best is None or cost < best:
+                        best = cost
+                if best is not None:
+                    here[state] = best
+            after = here
+            kept.append(here)
+        kept.reverse()  # kept[t]: costs to go of layer t
+        order = []
+        state = self.start
+        for t in range(n):
+            goal = kept[t][state]
+            following = kept[t + 1]
+            member, _, state = min((m, c, s) for m, c, s in self._steps(state, t, widths[t + 1])
+                                   if s in following and c + following[s] == goal)
+            order.append(member)
+        return tuple(order), kept[0][self.start]
 
 
 def _band(kinds: List[Tuple[int, int]], queues: List[List[int]], big: int) -> Callable[[State], bool]:

@@ -23,13 +23,14 @@ working in-process (cffi, NVRTC, PoCL) get ``<tmp>`` joined with those paths.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import stat
 import tempfile
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..errors import UsageError
 
@@ -189,7 +190,13 @@ class HeaderSet:
 
     def origin(self, name: str) -> str:
         """How messages name header ``name``: the user's path, or the generated name."""
-        return dict(self.origins).get(name, name)
+        return self._origin_of.get(name, name)
+
+    @functools.cached_property
+    def _origin_of(self) -> Dict[str, str]:
+        # Once per set: ``origin`` is asked for every header of the set, and rebuilding the
+        # dict each time made naming N headers quadratic (issue 24's files dimension).
+        return dict(self.origins)
 
 
 class CompileFolder:
@@ -203,6 +210,7 @@ class CompileFolder:
         self.headers = headers
         self.prefix = prefix
         self.path = ""
+        self._cached: Optional[tuple] = None  # see _replacements
 
     def __enter__(self) -> "CompileFolder":
         self.path = tempfile.mkdtemp(prefix=self.prefix)
@@ -243,18 +251,31 @@ class CompileFolder:
 
     def readable(self, text: str) -> str:
         """``text`` with this folder's paths replaced by the user's (or just the file name)."""
+        replacements, pattern = self._replacements()
+        if pattern is not None:
+            text = pattern.sub(lambda m: replacements[m.group(1)], text)
+        return text.replace(self.path + "/", "")
+
+    def _replacements(self) -> Tuple[Dict[str, str], Optional["re.Pattern[str]"]]:
+        """The paths ``readable`` replaces and the pattern that finds them: built once per
+        folder, since ``readable`` runs for every source position the structure check
+        names (rebuilding them each time was quadratic in the number of headers)."""
+        key = (self.path, id(self.headers))
+        if self._cached is not None and self._cached[0] == key:
+            return self._cached[1], self._cached[2]
         replacements: Dict[str, str] = {}
         for name, _ in self.headers.files:
             replacements[f"{HEADERS_DIR}/{name}"] = shown(self.headers.origin(name))
         for i, d in enumerate(self.headers.search_dirs):
             replacements[f"dir{i}/"] = shown(self._shown_dir(d)) + "/"
-        if not replacements:
-            return text.replace(self.path + "/", "")
-        alternatives = "|".join(re.escape(k) for k in sorted(replacements, key=len, reverse=True))
-        # A temporary path, absolute or relative, not inside some other path.
-        pattern = re.compile(rf"(?:{re.escape(self.path)}/|(?<![\w./-]))({alternatives})")
-        text = pattern.sub(lambda m: replacements[m.group(1)], text)
-        return text.replace(self.path + "/", "")
+        pattern = None
+        if replacements:
+            alternatives = "|".join(re.escape(k) for k in sorted(replacements, key=len,
+                                                                 reverse=True))
+            # A temporary path, absolute or relative, not inside some other path.
+            pattern = re.compile(rf"(?:{re.escape(self.path)}/|(?<![\w./-]))({alternatives})")
+        self._cached = (key, replacements, pattern)
+        return replacements, pattern
 
     def _shown_dir(self, absolute_dir: str) -> str:
         for _, path in self.headers.origins:

@@ -3,11 +3,12 @@
 Headers are either generated now (``codegen.render_headers``) or given by the user
 (``--header``: names checked, read once, checked for structure, then compiled as they are).
 Each toolchain compiles the headers of its target once, with every probe of every type the
-structure check let through.
+structure check let through; independent toolchains run side by side (``schedule``).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -29,6 +30,7 @@ from .drivers import HeaderSet, ProbeFailed
 from .headers import check_header_name
 from .tools import memory_limit_mb, timeout_seconds
 from .probes import Probe, probes_for
+from .schedule import Job, default_workers, run_in_order
 
 __all__ = ["VerifyReport", "verify_schema", "select_toolchains", "generated_headers",
            "rendered_headers",
@@ -142,6 +144,11 @@ def user_headers(paths: Sequence[str], include_dirs: Sequence[str] = (),
     return HeaderSet.from_paths(paths, include_dirs, defines)
 
 
+def _ready(result: ToolchainResult) -> Job[ToolchainResult]:
+    """A job whose result is known without running anything (a skipped toolchain)."""
+    return Job(lambda: result)
+
+
 def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Probe]) -> ToolchainResult:
     """Run one toolchain's driver and compare; never raises for a compile failure."""
     if not toolchain.available:
@@ -166,8 +173,13 @@ def verify_schema(
     include_dirs: Sequence[str] = (),
     defines: Sequence[str] = (),
     on_structure: Optional[Callable[[List[StructureProblem]], None]] = None,
+    jobs: Optional[int] = None,
 ) -> VerifyReport:
     """Verify ``types`` (default: all) of ``schema`` with ``toolchains`` (default: all).
+
+    ``jobs`` toolchains run at once (default: the cores, ``schedule.default_workers``; 1:
+    one after another); the results, and each ``on_result`` call, come in the toolchains'
+    order whatever finishes first.
 
     With ``headers`` (paths), those headers are checked for structure and compiled instead
     of freshly generated ones, their includes found and macros defined by ``include_dirs``
@@ -207,19 +219,24 @@ def verify_schema(
             raise next(iter(refused.values()))
         common = probes_for(types)
         probes_by_target = {t: common for t in targets}
+    jobs_list: List[Job[ToolchainResult]] = []
     for tc in chosen:
         if not headers and tc.target in refused:
             e = refused[tc.target]
             where = f" ({e.location})" if e.location is not None else ""
-            result = ToolchainResult(tc, SKIPPED, error=f"{tc.target} cannot express a type"
-                                     f"{where}; `generate -t {tc.target}` says why")
+            jobs_list.append(_ready(ToolchainResult(
+                tc, SKIPPED, error=f"{tc.target} cannot express a type{where}; "
+                f"`generate -t {tc.target}` says why")))
         elif not tc.available or tc.target not in header_sets:
-            result = ToolchainResult(tc, SKIPPED, error=tc.unavailable_reason)
+            jobs_list.append(_ready(ToolchainResult(tc, SKIPPED, error=tc.unavailable_reason)))
         elif not probes_by_target[tc.target] and types:
-            result = ToolchainResult(tc, SKIPPED, error="no type passed the header structure check")
+            jobs_list.append(_ready(ToolchainResult(
+                tc, SKIPPED, error="no type passed the header structure check")))
         else:
-            result = measure_with(tc, header_sets[tc.target], probes_by_target[tc.target])
-        report.results.append(result)
-        if on_result is not None:
-            on_result(result)
+            jobs_list.append(Job(functools.partial(measure_with, tc, header_sets[tc.target],
+                                                   probes_by_target[tc.target]),
+                                 pooled=tc.driver_class().subprocess_only))
+    # Independent toolchains side by side (verify.schedule); rows come in this order anyway.
+    report.results = run_in_order(jobs_list, default_workers() if jobs is None else jobs,
+                                  on_result)
     return report

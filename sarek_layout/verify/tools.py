@@ -32,20 +32,23 @@ timed out and a crash (PoCL aborts on some programs) would take sarek-layout dow
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
-from typing import Dict, Optional, Sequence
+from typing import Dict, Iterator, Optional, Sequence
 
 from ..interrupts import deferred
 
 __all__ = ["ToolRun", "run_tool", "run_child", "timeout_seconds", "memory_limit_mb",
-           "check_room", "TIMEOUT_ENV", "MEMORY_ENV"]
+           "check_room", "TIMEOUT_ENV", "MEMORY_ENV", "Halt", "halting"]
 
 TIMEOUT_ENV = "SAREK_VERIFY_TIMEOUT"
 MEMORY_ENV = "SAREK_VERIFY_MEMORY_MB"
@@ -148,6 +151,62 @@ class ToolRun:
         return self.problem is None and self.returncode == 0
 
 
+class Halted(Exception):
+    """A program was not started: its batch was stopped (``Halt.stop``)."""
+
+
+class Halt:
+    """The programs a batch of worker threads started (``verify.schedule``), so that the
+    thread that runs the batch can kill them all at once: a signal only ever reaches the main
+    thread, and each program is in its own session, out of reach of the terminal's signals.
+    Starting a program and noting it happen under one lock, so none starts unnoted."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: Dict[int, subprocess.Popen] = {}
+        self.stopped = False
+
+    def check(self) -> None:
+        if self.stopped:
+            raise Halted("stopped")
+
+    def start(self, start) -> subprocess.Popen:
+        with self._lock:
+            self.check()
+            proc = start()
+            self._running[proc.pid] = proc
+            return proc
+
+    def done(self, proc: subprocess.Popen) -> None:
+        with self._lock:
+            self._running.pop(proc.pid, None)
+
+    def stop(self) -> None:
+        """Kill every program still running and refuse new ones (the workers reap them)."""
+        with self._lock:
+            self.stopped = True
+            for proc in self._running.values():
+                if proc.returncode is not None:
+                    continue  # reaped already: its pid may be someone else's by now
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
+
+_thread = threading.local()
+
+
+@contextlib.contextmanager
+def halting(halt: Halt) -> Iterator[None]:
+    """The programs this thread starts inside the block are ``halt``'s."""
+    _thread.halt = halt
+    try:
+        yield
+    finally:
+        _thread.halt = None
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -194,12 +253,16 @@ def run_tool(
             stdin.seek(0)
         proc: Optional[subprocess.Popen] = None
         problem = None
+        # On a worker thread (verify.schedule), the batch's Halt notes the program.
+        halt: Optional[Halt] = getattr(_thread, "halt", None)
         try:
             # A SIGTERM between the fork and `proc` being set would leave a program nobody
             # knows of: the signal waits until the pid is known (sarek_layout.interrupts).
             with deferred():
-                proc = subprocess.Popen(wrapped, cwd=cwd, stdin=stdin, stdout=out, stderr=err,
-                                        env=env, start_new_session=True)
+                launch = functools.partial(subprocess.Popen, wrapped, cwd=cwd, stdin=stdin,
+                                          stdout=out, stderr=err, env=env,
+                                          start_new_session=True)
+                proc = launch() if halt is None else halt.start(launch)
             start = time.monotonic()
             delay = 0.002
             while True:
@@ -223,6 +286,9 @@ def run_tool(
             if proc is not None:
                 _kill_group(proc)
             raise
+        finally:
+            if proc is not None and halt is not None:
+                halt.done(proc)
         assert proc is not None
         rc = proc.returncode
         if rc != 0 or problem is not None:

@@ -80,10 +80,10 @@ def test_unknown_header_target_is_refused_at_configure_time(tmp_path):
     proc = _configure(tmp_path, """
 find_package(sarek_layout CONFIG REQUIRED)
 add_custom_target(lib)
-sarek_layout_generate(TARGET lib SCHEMAS a.toml TARGETS c rust)
+sarek_layout_generate(TARGET lib SCHEMAS a.toml TARGETS c cobol)
 """, expect_ok=False)
     assert proc.returncode != 0
-    assert "unknown target 'rust'" in proc.stderr
+    assert "unknown target 'cobol'" in proc.stderr
 
 
 def test_cmake_suffix_table_matches_the_target_registry():

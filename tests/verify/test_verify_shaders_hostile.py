@@ -154,7 +154,12 @@ def test_a_compiler_kept_busy_by_a_shader_is_stopped_by_the_verify_timeout(tmp_p
                        tmp_path)
     out = proc.stdout.decode()
     assert proc.returncode == 1, (out, proc.stderr.decode())
-    assert f"error: {shader}: glslang: stopped after 2 s ($SAREK_VERIFY_TIMEOUT)" in out, out
+    # Which bound stops it first depends on how fast this machine is at the moment: the 2 s
+    # timeout, or the address-space limit the growing expansion reaches (glslang aborts).
+    stopped = (f"error: {shader}: glslang: stopped after 2 s ($SAREK_VERIFY_TIMEOUT)",
+               f"error: {shader}: glslang: glslangValidator died of SIGABRT (if it ran out of "
+               "memory: its address space is limited to")
+    assert any(line in out for line in stopped), out
 
 
 def test_the_files_read_together_are_bounded_too(tmp_path, capsys):

@@ -9,7 +9,10 @@ nearest ancestor when the path itself is not in the text.
 A scan is one pass over the text, iterative, and keeps only the containers open around the
 place it is at (whether each lies on the path asked for), never a table of every value: a
 document of a million values nested a thousand levels deep costs no more memory than a
-flat one. An error asks for one or two paths, so a scan per question is cheap.
+flat one. An error asks for one or two paths, so a scan per question is cheap; a command
+that asks for many (``diff`` names the place of every type that changed) gets, after
+``SCANS_BEFORE_INDEX`` scans, one pass that records the places down to the deepest path asked
+(JSON; TOML keeps a scan per question).
 ``json_duplicate_key`` finds the place of the first key an object repeats.
 """
 
@@ -28,19 +31,63 @@ def _line_col(text: str, offset: int) -> Tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
-class Positions:
-    """Path → ``(line, col)``; a path not in the text falls back to its nearest ancestor."""
+#: Scans of the whole text for single paths before ``Positions`` indexes it in one pass: an
+#: error asks for one or two paths, but ``diff`` of a schema whose every type changed asks
+#: for one per type, and a scan each was quadratic in the document (issue 24).
+SCANS_BEFORE_INDEX = 8
 
-    def __init__(self, text: str, find: Callable[[str, PathKey], int]) -> None:
+
+class Positions:
+    """Path → ``(line, col)``; a path not in the text falls back to its nearest ancestor.
+
+    The first few questions scan the text for their one path (module docstring); after
+    ``SCANS_BEFORE_INDEX`` of them, when an ``index`` is given, one pass records the place
+    of every value no deeper than the deepest path asked so far, and answers come from that
+    table (a deeper path still gets its own scan)."""
+
+    def __init__(self, text: str, find: Callable[[str, PathKey], int],
+                 index: Optional[Callable[[str, int], Dict[PathKey, int]]] = None) -> None:
         self._text = text
         self._find = find  # (text, path) -> offset of the path or of its nearest ancestor
+        self._index = index  # (text, depth) -> offset of every value down to that depth
         self._known: Dict[PathKey, Tuple[int, int]] = {}
+        self._scans = 0
+        self._deepest = 0
+        self._table: Optional[Dict[PathKey, int]] = None
+        self._table_depth = -1
+        self._line_starts: Optional[List[int]] = None
 
     def __call__(self, path: PathKey) -> Tuple[int, int]:
         path = tuple(path)
         if path not in self._known:
-            self._known[path] = _line_col(self._text, self._find(self._text, path))
+            self._known[path] = self._place(self._offset(path))
         return self._known[path]
+
+    def _offset(self, path: PathKey) -> int:
+        self._deepest = max(self._deepest, len(path))
+        if self._table is None and self._index is not None and self._scans >= SCANS_BEFORE_INDEX:
+            self._table_depth = self._deepest
+            self._table = self._index(self._text, self._table_depth)
+        if self._table is not None and len(path) <= self._table_depth:
+            # The deepest ancestor in the table (the path itself first), as a scan finds it.
+            for end in range(len(path), -1, -1):
+                offset = self._table.get(path[:end])
+                if offset is not None:
+                    return offset
+            return 0
+        self._scans += 1
+        return self._find(self._text, path)
+
+    def _place(self, offset: int) -> Tuple[int, int]:
+        if self._table is None:
+            return _line_col(self._text, offset)
+        # Many questions: the line starts once, then a binary search each.
+        from bisect import bisect_right
+
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self._text)]
+        line = bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
 
 
 class _Nearest:
@@ -77,7 +124,64 @@ _JSON_TOKEN = re.compile(
 
 def json_positions(text: str) -> Positions:
     """Positions of the values of a well-formed JSON document, by path."""
-    return Positions(text, _json_find)
+    return Positions(text, _json_find, _json_index)
+
+
+def _json_index(text: str, depth: int) -> Dict[PathKey, int]:
+    """The offset of every value of a well-formed JSON document whose path has at most
+    ``depth`` parts, in one pass (the first occurrence of a repeated path wins, as in
+    ``_json_find``)."""
+    import json
+
+    table: Dict[PathKey, int] = {}
+    # Open containers: [is an object, path, next array index, pending object key]
+    stack: List[list] = []
+    expect_key = False
+    pos = 0
+    while pos < len(text):
+        m = _JSON_TOKEN.match(text, pos)
+        if m is None or m.lastgroup is None:
+            break
+        group = m.lastgroup
+        tok = m.group(group)
+        start = m.start(group)
+        pos = m.end()
+        if group == "punct" and tok in "]}":
+            stack.pop()
+            expect_key = False
+            if not stack:
+                break
+            continue
+        if group == "punct" and tok == ",":
+            expect_key = bool(stack) and stack[-1][0]
+            continue
+        if group == "punct" and tok == ":":
+            continue
+        if expect_key and group == "str":
+            if len(stack[-1][1]) < depth:  # keys deeper than the table are never needed
+                stack[-1][3] = json.loads(tok)
+            expect_key = False
+            continue
+        if not stack:
+            path: PathKey = ()
+        else:
+            frame = stack[-1]
+            if frame[0]:
+                key: Union[str, int] = frame[3]
+            else:
+                key = frame[2]
+                frame[2] += 1
+            path = frame[1] + (key,) if len(frame[1]) < depth else frame[1]
+        if len(path) <= depth and (not stack or len(stack[-1][1]) < depth):
+            table.setdefault(path, start)
+        if tok == "{":
+            stack.append([True, path, 0, None])
+            expect_key = True
+        elif tok == "[":
+            stack.append([False, path, 0, None])
+        elif not stack:
+            break
+    return table
 
 
 def _json_find(text: str, target: PathKey) -> int:

@@ -181,6 +181,13 @@ def with_assertion_fallback(
 class Driver:
     """Base of every driver: ``toolchain`` plus ``measure``."""
 
+    #: Whether ``measure`` does only Python work and runs its programs through
+    #: ``tools.run_tool`` / ``tools.run_child`` (bounded, killed by a batch's ``Halt``), with
+    #: no change to the working folder or the environment: then ``verify`` may run it on a
+    #: worker thread beside other toolchains (``verify.schedule``). In-process APIs (Vulkan,
+    #: wgpu) and plain ``subprocess`` calls stay on the main thread.
+    subprocess_only = False
+
     def __init__(self, toolchain: Toolchain) -> None:
         self.toolchain = toolchain
 

@@ -33,6 +33,8 @@ _DECLARATION = "__attribute__((visibility(\"default\"))) char"
 class CffiDriver(Driver):
     """cffi API mode with the host compiler; see the module docstring."""
 
+    subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 

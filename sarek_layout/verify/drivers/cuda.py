@@ -70,6 +70,8 @@ def ptx_table(ptx: str, count: int, who: str) -> Tuple[int, ...]:
 class NvccDriver(Driver):
     """``nvcc -c``: host values from the object file, device values from the kept PTX."""
 
+    subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 
@@ -100,6 +102,8 @@ class NvccDriver(Driver):
 
 class NvrtcDriver(Driver):
     """NVRTC on the device side only; compiles in a child process, needs no GPU."""
+
+    subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
+from ..tools import ToolRun, run_tool
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
 from .gpu_probes import GLSL_PROBE, SMALL_SCALARS, below_a_word, lay_out, parse_structs, single_arms
 
@@ -44,12 +44,19 @@ def compile_glsl(who: str, source: str, headers: HeaderSet, argv: Sequence[str] 
         out = os.path.join(tmp, "sarek_probe.spv")
         with open(src, "w") as f:
             f.write(source)
-        proc = subprocess.run([*argv, *flags, src, "-o", out], capture_output=True, text=True,
-                              cwd=tmp)
-        if proc.returncode != 0:
-            raise ProbeFailed(who, error_excerpt((proc.stdout + proc.stderr).replace(tmp + "/", "")))
+        # Through run_tool, as every compiler: its time and memory bounds, and killed with
+        # the batch when verify is interrupted.
+        run = run_tool([*argv, *flags, src, "-o", out], cwd=tmp)
+        if not run.ok:
+            raise ProbeFailed(who, _diagnostics(run, tmp))
         with open(out, "rb") as f:
             return f.read()
+
+
+def _diagnostics(run: ToolRun, tmp: str) -> str:
+    """Why a program failed (stopped, or its own messages), with the temporary folder cut."""
+    text = "\n".join(part for part in (run.problem, run.stdout, run.stderr) if part)
+    return error_excerpt(text.replace(tmp + "/", ""))
 
 
 def _arm(c_type: str, ctor: str) -> str:
@@ -84,14 +91,16 @@ def reflect_spirv(who: str, spirv: bytes) -> dict:
         path = os.path.join(tmp, "probe.spv")
         with open(path, "wb") as f:
             f.write(spirv)
-        proc = subprocess.run(["spirv-cross", path, "--reflect"], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise ProbeFailed(who, "spirv-cross --reflect failed: " + error_excerpt(proc.stderr))
-    return json.loads(proc.stdout)
+        run = run_tool(["spirv-cross", path, "--reflect"], cwd=tmp)
+    if not run.ok:
+        raise ProbeFailed(who, "spirv-cross --reflect failed: " + _diagnostics(run, tmp))
+    return json.loads(run.stdout)
 
 
 class GlslangDriver(Driver):
     """glslang + spirv-cross reflection (no device needed)."""
+
+    subprocess_only = True  # run_tool only; its SPIR-V reader is pure Python (Driver.subprocess_only)
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         from ...targets.dialects import GLSL

@@ -31,6 +31,8 @@ class HipDriver(Driver):
     """``hipcc`` to LLVM IR, host then device pass, in a ``CompileFolder`` (no header path
     reaches the command line) through ``run_tool`` (bounded time and memory)."""
 
+    subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 

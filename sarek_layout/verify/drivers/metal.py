@@ -20,11 +20,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import subprocess
 import tempfile
 from typing import List, Sequence, Tuple
 
 from ..probes import Probe
+from ..tools import run_tool
 from . import (Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression,
                with_assertion_fallback)
 from .gpu_probes import lay_out
@@ -61,6 +61,8 @@ def metal_expression(p: Probe) -> str:
 
 
 class MetalProxyDriver(Driver):
+    subprocess_only = True  # run_tool only (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 
@@ -79,12 +81,12 @@ class MetalProxyDriver(Driver):
                     f.write(headers.include_lines())
                     f.writelines(f"char sarek_probe_{i}[({metal_expression(p)}) + 1];\n"
                                  for i, p in enumerate(probes))
-                proc = subprocess.run(
-                    [*METAL_PROXY_ARGS, "-S", "-emit-llvm", "-O0", "-I", shim,
-                     *flags, src, "-o", out],
-                    capture_output=True, text=True, cwd=tmp)
-                if proc.returncode != 0:
-                    raise ProbeFailed(tc.display, error_excerpt(proc.stderr.replace(tmp + "/", "")))
+                # run_tool: the compilers' time and memory bounds, killed when interrupted.
+                run = run_tool([*METAL_PROXY_ARGS, "-S", "-emit-llvm", "-O0", "-I", shim,
+                                *flags, src, "-o", out], cwd=tmp)
+                if not run.ok:
+                    text = "\n".join(p for p in (run.problem, run.stderr) if p)
+                    raise ProbeFailed(tc.display, error_excerpt(text.replace(tmp + "/", "")))
                 with open(out) as f:
                     sizes = {int(n): int(k) for n, k in _IR.findall(f.read())}
             missing = [i for i in range(len(probes)) if i not in sizes]

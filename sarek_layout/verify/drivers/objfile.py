@@ -67,6 +67,8 @@ def readelf(folder: CompileFolder, relative: str, who: str, table: str = "--syms
 class ObjfileDriver(Driver):
     """A C or C++ compiler driven to an object file; see the module docstring."""
 
+    subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
         dialect = "c++" if tc.language == "c++" else "c"

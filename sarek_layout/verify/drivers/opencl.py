@@ -50,6 +50,8 @@ POCL_CACHE_ENV = "POCL_CACHE_DIR"
 class ClangOpenCLDriver(Driver):
     """clang's OpenCL C front end; values from the LLVM IR."""
 
+    subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 
@@ -108,6 +110,8 @@ def pocl_source(headers: HeaderSet, probes: Sequence[Probe]) -> str:
 
 class PoclDriver(Driver):
     """PoCL through pyopencl, in a child process: one build, one kernel run, one read."""
+
+    subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

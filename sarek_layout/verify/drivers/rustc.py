@@ -98,6 +98,8 @@ def probe_crate(headers: HeaderSet, probes: Sequence[Probe], *, folder: str = HE
 class RustcDriver(Driver):
     """The machine's rustc, host target; see the module docstring."""
 
+    subprocess_only = True  # run_tool only (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
 

@@ -146,6 +146,8 @@ def _zig_probe_source(headers: HeaderSet, probes: Sequence[Probe]) -> str:
 class ZigDriver(Driver):
     """``zig build-obj`` of the generated Zig modules, once per ABI (``toolchain.passes``)."""
 
+    subprocess_only = True  # run_tool only, caches in its compile folder (Driver.subprocess_only)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
         source = _zig_probe_source(headers, probes)
@@ -181,6 +183,8 @@ class ZigDriver(Driver):
 
 class ZigCcDriver(Driver):
     """``zig cc``/``zig c++`` of the C-family headers, once per ABI (``toolchain.passes``)."""
+
+    subprocess_only = True  # run_tool only, caches in its compile folder (Driver.subprocess_only)
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

@@ -1,0 +1,260 @@
+"""``verify -j N``: toolchains run side by side, and the report is the sequential one.
+
+The report of ``-j 4`` must be byte for byte the one of ``-j 1`` (stdout, stderr, exit
+status), on the example with every installed toolchain and on a header that some toolchain
+disagrees with; the one cell that is allowed to differ is the measured time of each row,
+which differs between any two runs. The scheduler itself is checked without a clock: a job
+that can only finish once a later job has run proves they overlap, and its result still comes
+first. A signal while several compilers run kills all of them (``test_verify_signals`` has
+the one-compiler case). Wall-clock limits here are hang guards only.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from helpers.common import require_toolchain
+from helpers.verify import DATA, EXAMPLES
+from sarek_layout.cli.main import main
+from sarek_layout.verify.schedule import Job, run_in_order
+
+HANG_GUARD_S = 120
+
+#: The measured time of a row (``  0.03s``), the one thing two runs may print differently.
+_TIME_CELL = re.compile(r"(?m)^(\S+\s+\S+\s+)\d+\.\d\ds(  )")
+
+
+def _verify(capsys, *args):
+    status = main(["verify", *args])
+    out, err = capsys.readouterr()
+    return status, _TIME_CELL.sub(r"\1 T.TTs\2", out), err
+
+
+def _same_report(capsys, *args):
+    sequential = _verify(capsys, *args, "-j", "1")
+    parallel = _verify(capsys, *args, "-j", "4")
+    assert parallel == sequential
+    return sequential
+
+
+def test_the_parallel_report_of_the_example_is_the_sequential_one(capsys):
+    status, out, err = _same_report(capsys, str(EXAMPLES / "geometry.toml"))
+    assert status == 0, out + err
+    assert out.count(" T.TTs  ") >= 2, out  # two toolchains ran at least: a real comparison
+
+
+def test_the_parallel_report_of_a_disagreement_is_the_sequential_one(capsys):
+    for name in ("gcc", "g++", "gcc-m32", "clang"):
+        require_toolchain(name)
+    status, out, err = _same_report(
+        capsys, str(DATA / "plain.toml"), "--header", str(DATA / "plain_double.h"),
+        "--toolchain", "gcc", "--toolchain", "gcc-m32", "--toolchain", "g++",
+        "--toolchain", "clang")
+    assert status == 1
+    assert "Plain_mixed.mass: layout says offset 8, gcc -m32 says 4" in out
+    assert [line.split()[0] for line in out.splitlines()[1:5]] == ["gcc", "gcc-m32", "g++",
+                                                                  "clang"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "1.5", "two", ""])
+def test_a_bad_jobs_count_is_one_line_and_exit_2(capsys, value):
+    status = main(["verify", str(EXAMPLES / "geometry.toml"), "-j", value])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == ""
+    assert len(err.splitlines()) == 1 and "-j/--jobs" in err, err
+
+
+def test_results_come_in_order_while_the_jobs_overlap():
+    second_ran = threading.Event()
+    seen = []
+
+    def first():
+        # Only a second job running at the same time can let this one finish.
+        assert second_ran.wait(HANG_GUARD_S), "hang guard: the jobs did not run side by side"
+        return "first"
+
+    def second():
+        second_ran.set()
+        return "second"
+
+    jobs = [Job(first, pooled=True), Job(second, pooled=True), Job(lambda: "here")]
+    assert run_in_order(jobs, 2, seen.append) == ["first", "second", "here"]
+    assert seen == ["first", "second", "here"]
+
+
+def test_an_error_comes_in_its_turn_after_the_results_before_it():
+    seen = []
+
+    def broken():
+        raise OSError("disk full")
+
+    jobs = [Job(lambda: 1, pooled=True), Job(broken, pooled=True), Job(lambda: 3, pooled=True)]
+    with pytest.raises(OSError, match="disk full"):
+        run_in_order(jobs, 3, seen.append)
+    assert seen == [1]
+
+
+def test_an_error_of_a_job_run_early_on_the_calling_thread_still_comes_in_its_turn():
+    first_may_end = threading.Event()
+    seen = []
+
+    def first():
+        assert first_may_end.wait(HANG_GUARD_S), "hang guard"
+        return 1
+
+    def broken():  # runs on this thread while the first waits, so before it ends
+        first_may_end.set()
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        run_in_order([Job(first, pooled=True), Job(broken), Job(lambda: 3, pooled=True)], 2,
+                     seen.append)
+    assert seen == [1]
+
+
+def test_jobs_that_may_not_run_on_a_worker_run_on_the_calling_thread():
+    main_thread = threading.current_thread()
+    where = run_in_order([Job(threading.current_thread, pooled=True),
+                          Job(threading.current_thread),
+                          Job(threading.current_thread, pooled=True)], 2)
+    assert where[1] is main_thread
+    assert where[0] is not main_thread and where[2] is not main_thread
+
+
+def test_a_worker_threads_deferred_block_does_not_hold_back_the_main_threads_signal():
+    """A worker thread starting a program (``tools.run_tool`` holds signals back while it
+    does) must not make the main thread's signal wait, nor be raised on the worker."""
+    from sarek_layout import interrupts
+
+    inside, leave = threading.Event(), threading.Event()
+    raised_on_worker = []
+
+    def worker():
+        try:
+            with interrupts.deferred():
+                inside.set()
+                leave.wait(HANG_GUARD_S)
+        except interrupts.Stopped:
+            raised_on_worker.append(True)
+
+    with interrupts.handling_signals():
+        if signal.getsignal(signal.SIGTERM) is not interrupts._handler:
+            pytest.skip("signal handlers can only be set from the main thread")
+        thread = threading.Thread(target=worker)
+        thread.start()
+        try:
+            assert inside.wait(HANG_GUARD_S)
+            with pytest.raises(interrupts.Stopped):
+                os.kill(os.getpid(), signal.SIGTERM)
+                for _ in range(1000):  # the handler raises at the next bytecode boundary
+                    time.sleep(0.001)
+        finally:
+            leave.set()
+            thread.join(HANG_GUARD_S)
+    assert not raised_on_worker
+
+
+# --- a signal while several compilers run ---------------------------------------------------
+
+_TRAMPOLINE = ("import os, signal, sys\n"
+               "for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):\n"
+               "    signal.signal(s, signal.SIG_DFL)\n"
+               "os.execv(sys.argv[1], sys.argv[1:])\n")
+
+
+def _fifo_holders(path) -> set:
+    """Process groups of every other process with ``path`` open."""
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        if int(pid) == os.getpid():
+            continue
+        try:
+            if any(os.readlink(f"/proc/{pid}/fd/{fd}") == str(path)
+                   for fd in os.listdir(f"/proc/{pid}/fd")):
+                found.add(os.getpgid(int(pid)))
+        except OSError:
+            continue
+    return found
+
+
+def _alive_in(groups) -> list:
+    out = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) in groups and fields[0] not in ("Z", "X"):
+            out.append(int(pid))
+    return out
+
+
+def test_a_signal_kills_every_compiler_running_side_by_side(tmp_path, capsys):
+    for name in ("gcc", "g++"):
+        require_toolchain(name)
+    import shutil
+
+    import sarek_layout
+
+    root = tmp_path / "project"
+    root.mkdir()
+    shutil.copy(DATA / "plain.toml", root / "plain.toml")
+    assert main(["generate", str(root / "plain.toml"), "-o", str(root / "gen"), "-t", "c"]) == 0
+    capsys.readouterr()
+    os.mkfifo(root / "pipe.h")
+    (root / "incl.h").write_text('#define HIDDEN "pipe.h"\n#ifdef __GNUC__\n#include HIDDEN\n'
+                                 '#endif\n' + (root / "gen" / "plain.h").read_text())
+    tmpdir = tmp_path / "tmpdir"
+    tmpdir.mkdir()
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(sarek_layout.__file__)))
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=parent, SAREK_VERIFY_TIMEOUT="3600")
+    proc = subprocess.Popen([sys.executable, "-c", _TRAMPOLINE, sys.executable, "-m",
+                             "sarek_layout", "verify", "plain.toml", "--header", "incl.h",
+                             "--toolchain", "gcc", "--toolchain", "g++", "-j", "2"],
+                            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    fifo = root / "pipe.h"
+    writer = None
+    try:
+        guard = time.monotonic() + HANG_GUARD_S
+        groups: set = set()
+        # Both compilers block opening the FIFO for reading; each open for writing lets one
+        # through, which then blocks reading it: wait until two distinct groups hold it.
+        while len(groups) < 2:
+            assert proc.poll() is None, f"verify ended early: {proc.communicate()}"
+            assert time.monotonic() < guard, "hang guard: the two compilers never both ran"
+            if writer is None:
+                try:
+                    writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                except OSError as e:
+                    if e.errno != errno.ENXIO:
+                        raise
+            groups = _fifo_holders(fifo) - {os.getpgid(0)}
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            out, err = proc.communicate(timeout=HANG_GUARD_S)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"hang guard: verify still ran {HANG_GUARD_S} s after SIGTERM")
+        time.sleep(0.5)
+        assert not _alive_in(groups), f"a compiler outlived verify: {_alive_in(groups)}"
+        assert os.listdir(tmpdir) == [], "a temporary folder was left behind"
+        assert proc.returncode == 128 + signal.SIGTERM, (proc.returncode, out, err)
+        assert "Traceback" not in err, err
+    finally:
+        if writer is not None:
+            os.close(writer)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
