@@ -477,3 +477,34 @@ def test_generated_modules_are_mypy_clean(tmp_path):
         env={k: v for k, v in os.environ.items() if k != "MYPYPATH"},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_extension_scalars_in_the_generated_module(tmp_path):
+    """int8 … uint64 in a generated module: the API's bytes at both ends of every range, and
+    a value one past either end refused, naming the field and the range, as the API does."""
+    path = ROOT / "tests" / "golden" / "extension_scalars" / "gpu.toml"
+    m = import_file(generate(tmp_path, str(path))["gpu_layout.py"], "gpu_layout")
+    api = sl.load(str(path))
+    lows = {"s8": -128, "u8": 0, "s16": -32768, "u16": 0, "h": -1.5}
+    highs = {"s8": 127, "u8": 255, "s16": 32767, "u16": 65535, "h": 2.0}
+    for value in (lows, highs):
+        small = m.Gpu_small(**value)
+        assert m.encode_Gpu_small(small) == api.encode("small", value)
+        assert m.decode_Gpu_small(api.encode("small", value)) == small
+    ext = {"w": 2**32 - 1, "h": 0, "depth": 2**31}
+    stamp = ("Sized", (ext, 2**64 - 1))
+    assert m.encode_Gpu_event(m.Gpu_event_Sized(m.Gpu_extent(**ext), 2**64 - 1)) == \
+        api.encode("event", stamp)
+    assert api.decode("event", api.encode("event", stamp)) == stamp
+    for name, bad, shown in (("s8", -129, "int8 [-128, 127]"), ("s16", 32768, "int16 [-32768, 32767]"),
+                             ("u16", -1, "uint16 [0, 65535]")):
+        with pytest.raises(m.EncodeError) as info:
+            m.encode_Gpu_small(m.Gpu_small(**dict(lows, **{name: bad})))
+        assert str(info.value) == f"cannot encode Gpu.small, field '{name}': {bad} is out of range for {shown}"
+        with pytest.raises(sl.SarekLayoutError) as info:
+            api.encode("small", dict(lows, **{name: bad}))
+        assert f"{bad} is out of range for {shown}" in str(info.value)
+    with pytest.raises(m.EncodeError) as info:
+        m.encode_Gpu_event(m.Gpu_event_Stamp(2**64))
+    assert str(info.value) == ("cannot encode Gpu.event, field 'Stamp._0': 18446744073709551616 "
+                               "is out of range for uint64 [0, 18446744073709551615]")
