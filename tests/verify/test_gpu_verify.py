@@ -327,3 +327,14 @@ def test_spirv_reader_matches_spirv_cross(tmp_path):
                                     for m in members}
     assert {n: {m: (o, s) for m, (o, _, s) in ms.items()} for n, ms in ours.items()} == theirs
     assert ours["Telemetry_sample"]["stamp"][:2] == (8, "int64_t")
+
+
+@pytest.mark.parametrize("toolchain", ["webgpu", "vulkan"])
+def test_a_packed_field_named_like_a_reserved_word_is_measured(toolchain, tmp_path):
+    """The templates escape a sub-word field's name (WGSL reserves ``f16``: ``f16_``) before
+    they build its accessor's name; the probe built the name from the raw field and then
+    escaped that, so it looked for ``W_rec_f16``, which no file declares, and the run failed."""
+    path = tmp_path / "w.toml"
+    path.write_text('module = "W"\n[[types]]\nrecord = "rec"\n'
+                    'fields = [["f16", "uint8"], ["x", "int32"], ["u8", "float16"]]\n')
+    _agrees(load_schema([str(path)]), toolchain)

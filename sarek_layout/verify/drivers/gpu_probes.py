@@ -227,7 +227,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
         parts = p.member.split(".")
         elem = base + ".t[0]"
         if p.scalar in SMALL_SCALARS and len(parts) == 1:  # a record field inside a word
-            name = esc(field_accessor_name(t, parts[0]))
+            name = esc(field_accessor_name(t, esc(parts[0])))  # as the template: member escaped first
             if name not in accessors:
                 raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
             outputs.append(small(lambda e, name=name: f"{name}({e})", t, i, accessors[name],
