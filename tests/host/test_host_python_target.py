@@ -337,6 +337,27 @@ def test_a_keyword_that_clashes_once_escaped_is_refused(tmp_path):
     assert "None_" in module.__all__
 
 
+
+def test_a_field_named_like_a_class_attribute_is_escaped(tmp_path):
+    """A dataclass field ``mro`` took ``type.mro`` as its default, so the generated module
+    did not import ("non-default argument 'a' follows default argument": hypothesis found it).
+    It is escaped like a keyword now, and a clash names the real reason."""
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"module": "M", "types": [
+        {"record": "r", "fields": [["mro", "int32"], ["a", "unit"]]},
+        {"variant": "v", "constructors": [["A", ["r"]]]}]}))
+    files = generate(tmp_path, str(path))
+    m = import_file(files["m_layout.py"], "m_layout")
+    assert [f.name for f in dataclasses.fields(m.M_r)] == ["mro_", "a"]
+    value = m.M_r(mro_=7, a=None)
+    assert m.decode_M_r(m.encode_M_r(value)) == value
+    assert m.encode_M_r(value) == sl.load(str(path)).encode("r", {"mro": 7, "a": None})
+    assert dict(m.OFFSETS_M_r) == {"mro": 0, "a": 4}
+    path.write_text(json.dumps({"module": "M", "types": [
+        {"record": "q", "fields": [["mro", "int32"], ["mro_", "int32"]]}]}))
+    with pytest.raises(SchemaError, match=r"'mro' is a name every Python class has"):
+        render_headers(sl.load(str(path)).schema, ["python"])
+
 # --- records nested beyond what one plan inlines, across modules ------------------------------
 
 
