@@ -19,7 +19,7 @@ that asks for many (``diff`` names the place of every type that changed) gets, a
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
 
 __all__ = ["Positions", "json_positions", "toml_positions", "json_duplicate_key"]
 
@@ -127,115 +127,94 @@ def json_positions(text: str) -> Positions:
     return Positions(text, _json_find, _json_index)
 
 
+def _json_values(text: str) -> Iterator[Tuple[int, Union[str, int, None], int, str]]:
+    """Every value of a well-formed JSON document in order, as ``(depth, key, offset,
+    token)``: the number of containers around it, its key in the innermost one (an object
+    key as its raw quoted token, decoded only by a caller that needs it; an array index;
+    ``None`` for the document itself), where it starts, and its first token (``{`` and
+    ``[`` open a container whose values follow). Ends when the document's value does.
+
+    The one walk both the scan (``_json_find``) and the index (``_json_index``) take."""
+    # Open containers: [is an object, next array index, pending object key (raw)]
+    stack: List[list] = []
+    expect_key = False
+    pos = 0
+    while pos < len(text):
+        m = _JSON_TOKEN.match(text, pos)
+        if m is None or m.lastgroup is None:
+            return
+        group = m.lastgroup
+        tok = m.group(group)
+        pos = m.end()
+        if group == "punct" and tok in "]}":
+            stack.pop()
+            expect_key = False
+            if not stack:
+                return
+            continue
+        if group == "punct" and tok == ",":
+            expect_key = bool(stack) and stack[-1][0]
+            continue
+        if group == "punct" and tok == ":":
+            continue
+        if expect_key and group == "str":
+            stack[-1][2] = tok
+            expect_key = False
+            continue
+        key: Union[str, int, None] = None
+        if stack:
+            frame = stack[-1]
+            if frame[0]:
+                key = frame[2]
+            else:
+                key = frame[1]
+                frame[1] += 1
+        yield len(stack), key, m.start(group), tok
+        if tok == "{":
+            stack.append([True, 0, None])
+            expect_key = True
+        elif tok == "[":
+            stack.append([False, 0, None])
+        elif not stack:
+            return
+
+
+def _json_key(key: Union[str, int, None]) -> Union[str, int]:
+    """A key as a path holds it: an object key's token decoded, an array index as is."""
+    import json
+
+    return json.loads(key) if isinstance(key, str) else key  # type: ignore[return-value]
+
+
 def _json_index(text: str, depth: int) -> Dict[PathKey, int]:
     """The offset of every value of a well-formed JSON document whose path has at most
     ``depth`` parts, in one pass (the first occurrence of a repeated path wins, as in
     ``_json_find``)."""
-    import json
-
     table: Dict[PathKey, int] = {}
-    # Open containers: [is an object, path, next array index, pending object key]
-    stack: List[list] = []
-    expect_key = False
-    pos = 0
-    while pos < len(text):
-        m = _JSON_TOKEN.match(text, pos)
-        if m is None or m.lastgroup is None:
-            break
-        group = m.lastgroup
-        tok = m.group(group)
-        start = m.start(group)
-        pos = m.end()
-        if group == "punct" and tok in "]}":
-            stack.pop()
-            expect_key = False
-            if not stack:
-                break
+    # paths[d]: the path of the open container at depth d (values at depth d + 1 are in it).
+    paths: List[PathKey] = []
+    for level, key, start, tok in _json_values(text):
+        del paths[level:]
+        if level > depth:  # below the deepest path asked: never needed
             continue
-        if group == "punct" and tok == ",":
-            expect_key = bool(stack) and stack[-1][0]
-            continue
-        if group == "punct" and tok == ":":
-            continue
-        if expect_key and group == "str":
-            if len(stack[-1][1]) < depth:  # keys deeper than the table are never needed
-                stack[-1][3] = json.loads(tok)
-            expect_key = False
-            continue
-        if not stack:
-            path: PathKey = ()
-        else:
-            frame = stack[-1]
-            if frame[0]:
-                key: Union[str, int] = frame[3]
-            else:
-                key = frame[2]
-                frame[2] += 1
-            path = frame[1] + (key,) if len(frame[1]) < depth else frame[1]
-        if len(path) <= depth and (not stack or len(stack[-1][1]) < depth):
-            table.setdefault(path, start)
-        if tok == "{":
-            stack.append([True, path, 0, None])
-            expect_key = True
-        elif tok == "[":
-            stack.append([False, path, 0, None])
-        elif not stack:
-            break
+        path: PathKey = paths[-1] + (_json_key(key),) if level else ()
+        table.setdefault(path, start)
+        if tok in "{[":
+            paths.append(path)
     return table
 
 
 def _json_find(text: str, target: PathKey) -> int:
-    import json
-
     nearest = _Nearest(target)
-    # Open containers: [is an object, on the path, next array index, pending object key]
-    stack: List[list] = []
-    expect_key = False
-    pos = 0
-    while pos < len(text):
-        m = _JSON_TOKEN.match(text, pos)
-        if m is None or m.lastgroup is None:
-            break
-        group = m.lastgroup
-        tok = m.group(group)
-        start = m.start(group)
-        pos = m.end()
-        if group == "punct" and tok in "]}":
-            stack.pop()
-            expect_key = False
-            if not stack:
-                break
-            continue
-        if group == "punct" and tok == ",":
-            expect_key = bool(stack) and stack[-1][0]
-            continue
-        if group == "punct" and tok == ":":
-            continue
-        if expect_key and group == "str":
-            if stack[-1][1]:  # keys matter only on the path
-                stack[-1][3] = json.loads(tok)
-            expect_key = False
-            continue
-        # A value starts here: is it on the path?
-        if not stack:
-            on_path = True
-        else:
-            frame = stack[-1]
-            if frame[0]:
-                key: Union[str, int] = frame[3]
-            else:
-                key = frame[2]
-                frame[2] += 1
-            on_path = frame[1] and nearest.on_path(len(stack) - 1, key)
-        if on_path and nearest.seen(len(stack), start):
+    # on_path[d]: whether the open container at depth d lies on the path.
+    on_path: List[bool] = []
+    for level, key, start, tok in _json_values(text):
+        del on_path[level:]
+        here = not level or (on_path[-1] and nearest.on_path(level - 1, _json_key(key)))
+        if here and nearest.seen(level, start):
             return start
-        if tok == "{":
-            stack.append([True, on_path, 0, None])
-            expect_key = True
-        elif tok == "[":
-            stack.append([False, on_path, 0, None])
-        elif not stack:
-            break
+        if tok in "{[":
+            on_path.append(here)
     return nearest.offset
 
 
