@@ -17,7 +17,8 @@ _LAZY = {
          "UnsupportedField", "layout_error_message"), "errors"),
     **dict.fromkeys(
         ("TArray", "TBool", "TFloat16", "TFloat32", "TFloat64", "TInt32", "TInt64", "TRecord",
-         "TUint8", "TUnit", "TVariant", "TVec"), "ir.types"),
+         "TUint8", "TUnit", "TVariant", "TVec", "TInt8", "TInt16", "TUint16", "TUint32",
+         "TUint64"), "ir.types"),
     **dict.fromkeys(
         ("CtorLayout", "Leaf", "RecordLayout", "ScalarLayout", "VariantLayout",
          "elttype_layout", "record_layout", "scalar_align", "scalar_size", "variant_layout"),
@@ -28,8 +29,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .errors import (LayoutError, MisalignedField, NestedVariant, SarekLayoutError,
                          SchemaError, UnsupportedField, layout_error_message)
-    from .ir.types import (TArray, TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64,
-                           TRecord, TUint8, TUnit, TVariant, TVec)
+    from .ir.types import (TArray, TBool, TFloat16, TFloat32, TFloat64, TInt8, TInt16, TInt32,
+                           TInt64, TRecord, TUint8, TUint16, TUint32, TUint64, TUnit, TVariant,
+                           TVec)
     from .layout.core import (CtorLayout, Leaf, RecordLayout, ScalarLayout, VariantLayout,
                               elttype_layout, record_layout, scalar_align, scalar_size,
                               variant_layout)
@@ -60,6 +62,11 @@ __all__ = [
     "TUnit",
     "TFloat16",
     "TUint8",
+    "TInt8",
+    "TInt16",
+    "TUint16",
+    "TUint32",
+    "TUint64",
     "TRecord",
     "TVariant",
     "TArray",

@@ -8,7 +8,8 @@ by the tests that check that all forms mean the same thing.
 Limits, each a ``ValueError`` (never silently different text):
 * OCaml: the module is the file's stem, so it cannot be ``""``; type and field names must
   start with a lowercase letter, constructor names with a capital, and none may be an OCaml
-  keyword.
+  keyword; the extension scalars (``int8``, ``int16``, ``uint16``, ``uint32``, ``uint64``) are
+  no Sarek element types, so a module using one cannot be written as a Sarek source.
 * C: the text is a plain declaration of the types (natural C layout, which is Sarek's on
   x86-64), not the ABI-pinned header ``generate`` writes; ``array``/``vector`` members cannot
   be written, and ``bool``/``unit`` become ``int32_t`` (C has no 4-byte bool), so they read
@@ -146,11 +147,17 @@ def _ocaml_name(name: str, kind: str, capital: bool) -> str:
     return name
 
 
-def _ocaml_type(expr: TypeExpr) -> str:
+def _ocaml_type(expr: TypeExpr, where: str = "") -> str:
     if isinstance(expr, ContainerType):
-        return f"{_ocaml_type(expr.elem)} {expr.kind}"
+        return f"{_ocaml_type(expr.elem, where)} {expr.kind}"
     if expr.module is not None:
         _ocaml_name(expr.module, "module", capital=True)
+    scalar = scalar_named(expr.name) if expr.module is None else None
+    if scalar is not None and scalar.extension:
+        raise ValueError(
+            f"{where or 'a member'} is {scalar.name}, a sarek-layout extension scalar and not a "
+            f"Sarek element type: a schema using it cannot be written as a Sarek .ml (write it "
+            f"as JSON, TOML or C)")
     return str(expr)
 
 
@@ -170,7 +177,8 @@ def to_ocaml(module: ModuleDecl, comment: Optional[str] = None) -> str:
             lines.append(f"type {name} = {{")
             for f in decl.fields:
                 lines.append(
-                    f"  {_ocaml_name(f.name, 'field name', capital=False)} : {_ocaml_type(f.type)};"
+                    f"  {_ocaml_name(f.name, 'field name', capital=False)} : "
+                    f"{_ocaml_type(f.type, f'{decl.name}.{f.name}')};"
                 )
             lines.append("}")
         else:
@@ -182,7 +190,8 @@ def to_ocaml(module: ModuleDecl, comment: Optional[str] = None) -> str:
             for c in decl.ctors:
                 ctor = _ocaml_name(c.name, "constructor name", capital=True)
                 if c.args:
-                    ctor += " of " + " * ".join(_ocaml_type(a) for a in c.args)
+                    ctor += " of " + " * ".join(_ocaml_type(a, f"{decl.name}.{c.name}._{i}")
+                                                for i, a in enumerate(c.args))
                 lines.append(f"  | {ctor}")
         lines.append("[@@sarek.type]")
         lines.append("")

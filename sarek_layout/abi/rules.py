@@ -65,7 +65,8 @@ _RULES: Tuple[Rule, ...] = (
     Rule("member-type-changed", BREAKING,
          "a member's scalar type changed (bool and int32 included)",
          "the same bytes mean another value: an int32 read as float32, an int64 truncated, "
-         "and a bool reader turns the int32 5 into true"),
+         "a bool reader turns the int32 5 into true, and an int32 -1 read as a uint32 is "
+         "4294967295"),
     Rule("member-kind-changed", BREAKING, "a member changed between a scalar and a record",
          "its bytes are read as something else"),
     Rule("nested-record-changed", BREAKING,

@@ -32,7 +32,9 @@ def add_parser(sub) -> None:
         "import-c",
         help="turn the structs of C headers into a schema (TOML or JSON)",
         description="Read the 'typedef struct' and plain 'struct tag {...};' declarations "
-        "of C headers (members int32_t, int64_t, float, double or other such structs; tagged "
+        "of C headers (members int8_t ... uint64_t, float, double or other such structs, "
+        "where int8_t, int16_t, uint16_t, uint32_t and uint64_t are extension scalars, not "
+        "Sarek element types; tagged "
         "variants in the shape 'generate' writes) and print them as a schema, each type on "
         "its own: a type the rules cannot express (or whose layout an extension changes, or "
         "that uses such a type) is reported on stderr with its place and reason, and the "

@@ -31,14 +31,15 @@ starting with ``gl_`` (a reserved prefix) gets the prefix ``sarek_``. Accessors 
 joined are refused with the schema location.
 
 Words and bytes: without 8- and 16-bit storage (extensions and device features), a GLSL or
-WGSL struct member is at least 32 bits. A scalar smaller than a word (``uint8``, ``float16``)
-is therefore kept, with whatever else shares its 32-bit word (other such scalars, padding
-bytes), in a ``uint`` member ``_sarek_bytes<N>``: the C header's offsets, size and stride are
-unchanged, and the scalar is read by an accessor (``<T>_<field>(v)`` for a record field, the
-constructor accessors for an argument) that shifts and masks its word (``unpackHalf2x16`` /
-``unpack2x16float`` for a float16), and written by the ``make_`` functions. A record whose
-size is not a multiple of 4 bytes (three ``uint8``), or that sits at an offset that is not,
-has no struct with the C layout in these languages, and is refused in these targets only.
+WGSL struct member is at least 32 bits. A scalar smaller than a word (``uint8``, ``float16``,
+and the extension scalars ``int8``, ``int16``, ``uint16``) is therefore kept, with whatever
+else shares its 32-bit word (other such scalars, padding bytes), in a ``uint`` member
+``_sarek_bytes<N>``: the C header's offsets, size and stride are unchanged, and the scalar is
+read by an accessor (``<T>_<field>(v)`` for a record field, the constructor accessors for an
+argument) that shifts and masks its word (``unpackHalf2x16`` / ``unpack2x16float`` for a
+float16; a signed one is sign-extended), and written by the ``make_`` functions. A record
+whose size is not a multiple of 4 bytes (three ``uint8``), or that sits at an offset that is
+not, has no struct with the C layout in these languages, and is refused in these targets only.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from .._version import __version__
 from ..errors import SchemaError
 from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_struct_name, escape,
                               field_accessor_name, make_name, padding_name)
-from ..ir.types import TFloat64, TInt64, scalars_where
+from ..ir.types import TFloat64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
 from ..targets.dialects import METAL, Dialect, ShaderDialect
@@ -129,6 +130,11 @@ class Slot:
     #: a scalar of whole words or a record.
     shift: int = 0
     bits: int = 0
+    #: A scalar's integer kind, from the scalar table: ``signed`` for an integer smaller than
+    #: a word stored in two's complement (int8, int16: read back sign-extended), ``unsigned``
+    #: for an unsigned integer (uint8, uint16, uint32, uint64: the language's unsigned type).
+    signed: bool = False
+    unsigned: bool = False
     #: Whether its words are copied one by one (a scalar's always are), else with a loop.
     unrolled: bool = True
 
@@ -228,7 +234,8 @@ class SModuleView:
     unroll_bytes: int = 0
     #: WGSL cannot include: the files (of the same target) to concatenate before this one.
     needs: Tuple[str, ...] = ()
-    #: uint8 or float16 is stored somewhere (the file then says how they are kept).
+    #: A scalar smaller than a word (uint8, float16, int8, int16, uint16) is stored somewhere
+    #: (the file then says how they are kept).
     uses_small: bool = False
 
 
@@ -364,8 +371,11 @@ def _struct_members(items: Sequence[Item], dialect, owner: str, location,
 def _slot(source: str, m: ModelMember, base: int, dialect, owner: str) -> Slot:
     kind, type_ = _member_type(m, dialect)
     at = m.offset - base
+    signed = m.scalar is not None and m.scalar.is_signed_int
+    unsigned = m.scalar is not None and m.scalar.is_unsigned
     if _sub_word(m):
-        return Slot(source, kind, type_, at // WORD, 1, shift=8 * (at % WORD), bits=8 * m.size)
+        return Slot(source, kind, type_, at // WORD, 1, shift=8 * (at % WORD), bits=8 * m.size,
+                    signed=signed, unsigned=unsigned)
     if at % WORD:
         what = f"record {type_!r}" if kind == "record" else f"a {type_}"
         raise SchemaError(
@@ -378,7 +388,7 @@ def _slot(source: str, m: ModelMember, base: int, dialect, owner: str) -> Slot:
     if kind == "record":
         return Slot(source, kind, type_, at // WORD, words,
                     from_words_name(type_), to_words_name(type_), unrolled=words <= UNROLL_WORDS)
-    return Slot(source, kind, type_, at // WORD, words)
+    return Slot(source, kind, type_, at // WORD, words, unsigned=unsigned)
 
 
 def from_words_name(c_name: str) -> str:
@@ -537,7 +547,8 @@ def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
     return SModuleView(
         tool=TOOL, version=__version__, module=module.name,
         source=os.path.basename(module.path), types=type_views,
-        uses_int64=TInt64.name in used, uses_float64=TFloat64.name in used,
+        uses_int64=bool(used & scalars_where(lambda s: s.wide and s.kind == "int")),
+        uses_float64=TFloat64.name in used,
         # A type's words bound its slots' and arguments', so its own flag says it all.
         has_loops=any(not t.unrolled for t in type_views), unroll_bytes=UNROLL_WORDS * WORD,
         needs=needs, uses_small=bool(used & scalars_where(lambda s: s.sub_word)),

@@ -79,10 +79,21 @@ def runtime_text() -> str:
     return text[begin:end]
 
 
+#: Names every class has through its metaclass (``mro``): a dataclass field spelled like one
+#: would take the method as its default ("non-default argument follows default argument").
+_CLASS_ATTRIBUTES = frozenset(n for n in dir(type) if not n.startswith("__"))
+
+
 def python_name(name: str) -> str:
-    """How the python target spells a schema name: a Python keyword gets a trailing ``_``
-    (``from`` → ``from_``, ``None`` → ``None_``); every other name is kept."""
-    return name + "_" if keyword.iskeyword(name) else name
+    """How the python target spells a schema name: a Python keyword, or a name every class
+    already has (``mro``), gets a trailing ``_`` (``from`` → ``from_``, ``None`` → ``None_``,
+    ``mro`` → ``mro_``); every other name is kept."""
+    return name + "_" if keyword.iskeyword(name) or name in _CLASS_ATTRIBUTES else name
+
+
+def _escaped_because(name: str) -> str:
+    """Why ``python_name`` escaped ``name``, for a message."""
+    return "a Python keyword" if keyword.iskeyword(name) else "a name every Python class has"
 
 
 @dataclass(frozen=True)
@@ -243,8 +254,8 @@ def _fields(st: SchemaType, members: Tuple[PlanMember, ...]) -> Tuple[PyField, .
             keyword_one, other = (m.name, seen[name]) if name != m.name else (seen[name], m.name)
             raise SchemaError(
                 f"type {st.qualified_name!r} has fields {keyword_one!r} and {other!r}, which the "
-                f"python target would both emit as {name!r} ({keyword_one!r} is a Python "
-                f"keyword, escaped with a trailing '_'); rename one of them",
+                f"python target would both emit as {name!r} ({keyword_one!r} is "
+                f"{_escaped_because(keyword_one)}, escaped with a trailing '_'); rename one of them",
                 declared.location or st.decl.location,
             )
         seen[name] = m.name
@@ -414,8 +425,8 @@ def python_view(schema: Schema, module: ModuleDecl, filename_of: Callable[[Modul
         for name in _public_names(view):
             what = f"type {st.qualified_name!r}"
             if name == view.cls != st.c_name:
-                what += (f" (its C name {st.c_name!r} is a Python keyword, escaped with a "
-                         f"trailing '_')")
+                what += (f" (its C name {st.c_name!r} is {_escaped_because(st.c_name)}, "
+                         f"escaped with a trailing '_')")
             if name in owner:
                 raise SchemaError(
                     f"the python target would define {name!r} for {what}, but that name is "

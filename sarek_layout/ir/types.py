@@ -2,7 +2,10 @@
 
 Mirrors ``Sarek_ir_types.elttype`` so that Python and OCaml read side by side: eight scalar
 values (upstream's newer ``TFloat16`` and ``TUint8`` included), records and variants by value (a nested record is the whole ``TRecord``), and
-arrays/vectors, which exist in the IR but have no element layout.
+arrays/vectors, which exist in the IR but have no element layout. Five *extension* scalars
+(``int8``, ``int16``, ``uint16``, ``uint32``, ``uint64``) are laid out by the same rules for the
+C headers and GPU structs that use them; they are not Sarek element types (``Scalar.extension``),
+so a schema using them has no Sarek ``.ml`` spelling.
 
 All nodes are frozen and hashable. Aggregates cache their hash, because the layout core
 memoises on them and a deep structural hash at every lookup would make nesting quadratic.
@@ -25,6 +28,11 @@ __all__ = [
     "TUnit",
     "TFloat16",
     "TUint8",
+    "TInt8",
+    "TInt16",
+    "TUint16",
+    "TUint32",
+    "TUint64",
     "SCALARS",
     "ALIASES",
     "scalar_named",
@@ -66,6 +74,9 @@ class Scalar(ElementType):
     annotation: str
     #: Inclusive range of an integer scalar (``None`` for the others).
     int_range: Optional[Tuple[int, int]] = None
+    #: Not a Sarek element type (no ``Sarek_ir_types.elttype`` constructor holds it): laid out
+    #: by the same rules, but a schema using it cannot be written as a Sarek ``.ml``.
+    extension: bool = False
 
     def __repr__(self) -> str:
         return f"T{self.name.capitalize()}"
@@ -80,18 +91,20 @@ class Scalar(ElementType):
 
     @property
     def is_unsigned(self) -> bool:
-        """An integer that is stored unsigned (uint8); bool and unit are int32s."""
+        """An integer that is stored unsigned (uint8, uint16, uint32, uint64); bool and unit
+        are int32s."""
         return self.int_range is not None and self.int_range[0] == 0
 
     @property
     def is_signed_int(self) -> bool:
-        """Stored as a signed two's-complement integer: int32, int64, bool and unit (which
-        every target stores as an int32), so a C ``int`` or an enum may hold it."""
+        """Stored as a signed two's-complement integer: int8, int16, int32, int64, bool and
+        unit (which every target stores as an int32)."""
         return not self.is_float and not self.is_unsigned
 
     @property
     def sub_word(self) -> bool:
-        """Smaller than a 32-bit word: GLSL and WGSL keep it inside one (uint8, float16)."""
+        """Smaller than a 32-bit word: GLSL and WGSL keep it inside one (int8, uint8, int16,
+        uint16, float16)."""
         return self.size < 4
 
     @property
@@ -101,12 +114,17 @@ class Scalar(ElementType):
 
     @property
     def wide(self) -> bool:
-        """An 8-byte scalar (int64, float64): 8-aligned, 4-aligned inside i386 structs."""
+        """An 8-byte scalar (int64, uint64, float64): 8-aligned, 4-aligned inside i386
+        structs."""
         return self.size == 8
 
 
 def _int_range(bits: int) -> Tuple[int, int]:
     return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+
+def _uint_range(bits: int) -> Tuple[int, int]:
+    return 0, 2 ** bits - 1
 
 
 # bool and unit are 4-byte integers in every target (SPEC §1): a C bool is 1 byte.
@@ -121,11 +139,19 @@ TUnit = Scalar("unit", 4, 4, "unit", "i", "=i4", "None")
 # "e" (which refuses what binary16 cannot hold), numpy's f2; each target's spelling is its
 # dialect's (C-family headers hold its bits in a 16-bit unsigned integer: README, "float16").
 TFloat16 = Scalar("float16", 2, 2, "float", "e", "=f2", "float")
-TUint8 = Scalar("uint8", 1, 1, "int", "B", "=u1", "int", (0, 255))
+TUint8 = Scalar("uint8", 1, 1, "int", "B", "=u1", "int", _uint_range(8))
+# The extension scalars (issue 22): the fixed-width integers real C headers and GPU structs
+# use (Vulkan's uint32_t counts, the kernel's __aligned_u64), natural size and alignment as in
+# C. uint64 is wide like int64: 4-aligned inside i386 structs unless pinned.
+TInt8 = Scalar("int8", 1, 1, "int", "b", "=i1", "int", _int_range(8), extension=True)
+TInt16 = Scalar("int16", 2, 2, "int", "h", "=i2", "int", _int_range(16), extension=True)
+TUint16 = Scalar("uint16", 2, 2, "int", "H", "=u2", "int", _uint_range(16), extension=True)
+TUint32 = Scalar("uint32", 4, 4, "int", "I", "=u4", "int", _uint_range(32), extension=True)
+TUint64 = Scalar("uint64", 8, 8, "int", "Q", "=u8", "int", _uint_range(64), extension=True)
 
 #: The scalars by their schema spelling.
 SCALARS = {s.name: s for s in (TInt32, TInt64, TFloat32, TFloat64, TBool, TUnit, TFloat16,
-                               TUint8)}
+                               TUint8, TInt8, TInt16, TUint16, TUint32, TUint64)}
 
 #: Other spellings of scalars that type expressions accept. ``float`` is Sarek's GPU float:
 #: its PPX marshals a ``float`` record field as 4 bytes (``"float" -> 4 (* GPU float32 *)``)

@@ -56,7 +56,10 @@ class Dialect:
 
 _FIXED_WIDTH = {"int32": "int32_t", "int64": "int64_t", "float32": "float", "float64": "double",
                 "bool": "int32_t", "unit": "int32_t", "float16": FLOAT16_TYPEDEF,
-                "uint8": "uint8_t"}
+                "uint8": "uint8_t",
+                # The extension scalars (not Sarek element types): <stdint.h>'s own names.
+                "int8": "int8_t", "int16": "int16_t", "uint16": "uint16_t", "uint32": "uint32_t",
+                "uint64": "uint64_t"}
 
 #: One header for C11 and C++11: the prelude defines the SAREK_LAYOUT_* macros per language.
 C = Dialect(
@@ -91,7 +94,10 @@ CUDA = Dialect(
 OPENCL = Dialect(
     name="opencl",
     scalar={"int32": "int", "int64": "long", "float32": "float", "float64": "double",
-            "bool": "int", "unit": "int", "float16": FLOAT16_TYPEDEF, "uint8": "uchar"},
+            "bool": "int", "unit": "int", "float16": FLOAT16_TYPEDEF, "uint8": "uchar",
+            # OpenCL C's own fixed sizes (char is signed, 8 bits; ulong is 64 bits).
+            "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
+            "uint64": "ulong"},
     align8_before="",
     align8_after=" __attribute__((aligned(8)))",
     alignof="__alignof__",
@@ -126,7 +132,10 @@ array_ref packed_int2 packed_int3 packed_int4 as_type access imageblock sample_m
 METAL = Dialect(
     name="metal",
     scalar={"int32": "int", "int64": "long", "float32": "float", "float64": "uint2",
-            "bool": "int", "unit": "int", "float16": "half", "uint8": "uchar"},
+            "bool": "int", "unit": "int", "float16": "half", "uint8": "uchar",
+            # MSL's fixed sizes, as in OpenCL C (ulong is 64-bit and 8-aligned).
+            "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
+            "uint64": "ulong"},
     align8_before="alignas(8) ",
     align8_after="",
     alignof="alignof",
@@ -204,12 +213,17 @@ i32vec2 i32vec3 i32vec4 u32vec2 u32vec3 u32vec4 f16vec2 f16vec3 f16vec4 f32vec2 
 
 #: GLSL 4.50 for Vulkan (``layout(std430)`` buffers); 64-bit integers through
 #: GL_EXT_shader_explicit_arithmetic_types_int64, doubles are core (device feature
-#: shaderFloat64). uint8 and float16 are never struct members (they live in packed 32-bit
-#: words, ``shader_views``): these are the types their accessors return and ``make_`` takes.
+#: shaderFloat64). uint8, float16, int8, int16 and uint16 are never struct members (packed
+#: 32-bit words, ``shader_views``): these are the types their accessors return and ``make_``
+#: takes.
 GLSL = ShaderDialect(
     name="glsl",
     scalar={"int32": "int", "int64": "int64_t", "float32": "float", "float64": "double",
-            "bool": "int", "unit": "int", "uint8": "uint", "float16": "float"},
+            "bool": "int", "unit": "int", "uint8": "uint", "float16": "float",
+            # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
+            # when signed); uint64 is GL_EXT_shader_explicit_arithmetic_types_int64's, as int64.
+            "int8": "int", "int16": "int", "uint16": "uint", "uint32": "uint",
+            "uint64": "uint64_t"},
     word="uint",
     word2="uvec2",
     raw64=frozenset(),
@@ -243,17 +257,21 @@ texture_depth_2d_array texture_depth_cube texture_depth_cube_array texture_depth
 texture_external bitcast select
 """.split())
 
-#: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``, int64
-#: and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is unchanged).
-#: uint8 and float16 live in packed 32-bit words; their accessors give ``u32`` and ``f32``
-#: (``f16`` would need the shader-f16 feature).
+#: WGSL (WebGPU): no 64-bit scalars and no host-shareable bool: bool/unit are ``i32``; int64,
+#: uint64 and float64 are kept as their raw words, ``vec2<u32>`` (8-aligned: the layout is
+#: unchanged). uint8, float16, int8, int16 and uint16 live in packed 32-bit words; their
+#: accessors give ``u32``, ``f32`` and ``i32`` (``f16`` would need the shader-f16 feature).
 WGSL = ShaderDialect(
     name="wgsl",
     scalar={"int32": "i32", "int64": "vec2<u32>", "float32": "f32", "float64": "vec2<u32>",
-            "bool": "i32", "unit": "i32", "uint8": "u32", "float16": "f32"},
+            "bool": "i32", "unit": "i32", "uint8": "u32", "float16": "f32",
+            # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
+            # when signed); uint64 is its raw words, as int64.
+            "int8": "i32", "int16": "i32", "uint16": "u32", "uint32": "u32",
+            "uint64": "vec2<u32>"},
     word="u32",
     word2="vec2<u32>",
-    raw64=frozenset({"int64", "float64"}),
+    raw64=frozenset({"int64", "float64", "uint64"}),
     reserved_words=_WGSL_RESERVED,
 )
 
@@ -290,7 +308,9 @@ gen union macro_rules raw safe
 RUST = RustDialect(
     name="rust",
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64", "bool": "i32",
-            "unit": "i32", "float16": "u16", "uint8": "u8"},
+            "unit": "i32", "float16": "u16", "uint8": "u8",
+            # The extension scalars: Rust's own fixed-width integers.
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
     keywords=_RUST_KEYWORDS,
     not_raw=frozenset(("self", "Self", "super", "crate", "_")),
     primitives=frozenset("i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f16 f32 f64 f128 "
@@ -334,7 +354,9 @@ comptime_float true false null undefined _
 ZIG = ZigDialect(
     name="zig",
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64",
-            "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8"},
+            "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8",
+            # The extension scalars: Zig's own fixed-width integers.
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
     reserved_words=_ZIG_RESERVED,
     reserved_pattern=re.compile(r"[iu][0-9]+\Z"),
 )

@@ -127,7 +127,10 @@ class Values:
         c = self.number((type_name, k, ctor, path))
         s = _TABLE[scalar]
         if not s.is_float:
-            return 1000 + c if not s.wide else (2**21 + c) + ((c + 1) << 33)
+            value = 1000 + c if not s.wide else (2**21 + c) + ((c + 1) << 33)
+            # An unsigned integer has its top bit set too, so a change of signedness alone
+            # (int32 -> uint32: the same bytes) reads another value.
+            return value + (1 << (8 * s.size - 1)) if s.is_unsigned else value
         if not s.wide:
             return c + 0.5
         return c + 0.25 + 2.0**-30  # a wide float: both 32-bit halves non-zero
@@ -140,6 +143,8 @@ def _c_literal(scalar: str, value) -> str:
         return "1" if value else "0"
     s = _TABLE[scalar]
     if not s.is_float:
+        if s.is_unsigned:
+            return f"UINT64_C({value})" if s.wide else f"{value}u"
         return f"INT64_C({value})" if s.wide else str(value)
     if not s.wide:
         return f"{float(value).hex()}f"
@@ -163,6 +168,8 @@ def _zero(scalar: str):
 def _printf(scalar: str, access: str) -> Tuple[str, str]:
     if _TABLE[scalar].is_float:
         return "%a", f"(double)arr[k]{access}"
+    if _TABLE[scalar].is_unsigned:
+        return "%llu", f"(unsigned long long)arr[k]{access}"
     return "%lld", f"(long long)arr[k]{access}"
 
 

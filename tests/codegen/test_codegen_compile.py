@@ -141,7 +141,9 @@ def test_a_language_standard_too_old_gets_the_headers_own_error(compiler, std, s
 # The test's own C spelling of each scalar (an oracle, so not read from the dialect); it must
 # name every scalar of the table.
 _C_TYPE = {"int32": "int32_t", "bool": "int32_t", "unit": "int32_t", "int64": "int64_t",
-           "float32": "float", "float64": "double", "float16": "uint16_t", "uint8": "uint8_t"}
+           "float32": "float", "float64": "double", "float16": "uint16_t", "uint8": "uint8_t",
+           "int8": "int8_t", "int16": "int16_t", "uint16": "uint16_t", "uint32": "uint32_t",
+           "uint64": "uint64_t"}
 assert set(_C_TYPE) == set(SCALAR_TABLE), "a scalar of the table has no C spelling here"
 
 
@@ -188,6 +190,10 @@ def _helper_program(schema) -> str:
                 v = next(value)
                 if leaf.type.name == "uint8":
                     v = v % 251 + 1  # a uint8 literal must fit (-Werror)
+                elif leaf.type.size == 1:
+                    v = -(v % 101 + 1)  # an int8: negative, so a sign slip shows
+                elif leaf.type.size == 2 and leaf.type.int_range is not None:
+                    v = v % 30011 + 1
                 rest = leaf.path[len(prefix):]  # _0 or _0.x.y
                 idx, _, sub = rest.partition(".")
                 target = f"a{idx[1:]}" + (f".{sub}" if sub else "")
@@ -217,7 +223,8 @@ def test_make_helpers_zero_every_padding_byte(toolchain, tmp_path):
     cases = [EXAMPLE_SCHEMAS, [str(golden.parent / "data" / "pixels.toml")],
              sorted(str(p) for p in (golden / "nested").glob("*.toml")),
              sorted(str(p) for p in (golden / "cross_module").glob("*.toml")),
-             sorted(str(p) for p in (golden / "seed_values").glob("*.toml"))]
+             sorted(str(p) for p in (golden / "seed_values").glob("*.toml")),
+             sorted(str(p) for p in (golden / "extension_scalars").glob("*.toml"))]
     for n, paths in enumerate(cases):
         schema = load_schema(paths)
         out = tmp_path / f"case{n}"

@@ -33,6 +33,12 @@ C_SCALAR = {
     "float64": "double",
     "float16": "uint16_t",
     "uint8": "uint8_t",
+    # The extension scalars (issue 22): what a C programmer writes for them.
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "uint16": "uint16_t",
+    "uint32": "uint32_t",
+    "uint64": "uint64_t",
 }
 
 _counter = itertools.count()

@@ -23,10 +23,15 @@ from sarek_layout.ir.types import (
     TFloat16,
     TFloat32,
     TFloat64,
+    TInt8,
+    TInt16,
     TInt32,
     TInt64,
     TRecord,
     TUint8,
+    TUint16,
+    TUint32,
+    TUint64,
     TUnit,
     TVariant,
 )
@@ -39,12 +44,16 @@ CONFORMANCE_SCALARS = (TInt32, TFloat32, TBool, TInt64, TFloat64)
 ALL_SCALARS = CONFORMANCE_SCALARS + tuple(s for s in SCALARS.values() if s not in CONFORMANCE_SCALARS)
 
 FORMAT = {TInt32: "i", TFloat32: "f", TBool: "i", TUnit: "i", TInt64: "q", TFloat64: "d",
-          TFloat16: "e", TUint8: "B"}
+          TFloat16: "e", TUint8: "B",
+          TInt8: "b", TInt16: "h", TUint16: "H", TUint32: "I", TUint64: "Q"}
 # A float16 in C is its binary16 bits in a uint16_t (C11 has no 2-byte float type).
 C_TYPE = {TInt32: "int32_t", TFloat32: "float", TBool: "int32_t", TUnit: "int32_t",
-          TInt64: "int64_t", TFloat64: "double", TFloat16: "uint16_t", TUint8: "uint8_t"}
+          TInt64: "int64_t", TFloat64: "double", TFloat16: "uint16_t", TUint8: "uint8_t",
+          TInt8: "int8_t", TInt16: "int16_t", TUint16: "uint16_t", TUint32: "uint32_t",
+          TUint64: "uint64_t"}
 NUMPY = {TInt32: "=i4", TFloat32: "=f4", TBool: "=i4", TUnit: "=i4", TInt64: "=i8", TFloat64: "=f8",
-         TFloat16: "=f2", TUint8: "=u1"}
+         TFloat16: "=f2", TUint8: "=u1",
+         TInt8: "=i1", TInt16: "=i2", TUint16: "=u2", TUint32: "=u4", TUint64: "=u8"}
 # The tables above are the tests' own oracles (not read from the package); each must name
 # every scalar of the table, so a new scalar fails here until it has its expected facts.
 assert all(set(table) == set(SCALARS.values()) for table in (FORMAT, C_TYPE, NUMPY))
@@ -89,6 +98,22 @@ def new_scalar_variants() -> Iterator[TVariant]:
         yield to_elttype(d, {})
 
 
+def extension_scalar_records() -> Iterator[TRecord]:
+    """The 780 records of ``shapes.extension_scalar_records`` (int8 … uint64)."""
+    from helpers.shapes import extension_scalar_records as descriptions, to_elttype
+
+    for d in descriptions():
+        yield to_elttype(d, {})
+
+
+def extension_scalar_variants() -> Iterator[TVariant]:
+    """The 990 variants of ``shapes.extension_scalar_variants``."""
+    from helpers.shapes import extension_scalar_variants as descriptions, to_elttype
+
+    for d in descriptions():
+        yield to_elttype(d, {})
+
+
 def layout_of(t):
     return record_layout_of(t) if isinstance(t, TRecord) else variant_layout(t.name, t.ctors)
 
@@ -112,6 +137,13 @@ def scalar_value(t, k: int):
         return -65504.0 if k % 7 == 3 else (k % 1000) + 0.5
     if t is TUint8:
         return 255 if k % 8 == 2 else (k * 37 + 1) % 256
+    if t.kind == "int" and t.int_range is not None:
+        # Any other integer of the table (the extension scalars): both ends of its range,
+        # -1 or its top bit alone, and distinct values between.
+        low, high = t.int_range
+        span = high - low + 1
+        return (low, high, -1 if low < 0 else (high + 1) // 2,
+                low + (k * 1_000_003 + 7919) % span)[k % 4]
     return None
 
 
@@ -296,6 +328,9 @@ _SCALAR_STRATEGY = {
     TFloat16: st.floats(width=16, allow_nan=False),
     TUint8: st.integers(0, 255),
 }
+# Every other integer of the table (the extension scalars), over its whole range.
+_SCALAR_STRATEGY.update({s: st.integers(*s.int_range) for s in SCALARS.values()
+                         if s not in _SCALAR_STRATEGY and s.int_range is not None})
 
 
 def values_of(t):

@@ -16,8 +16,11 @@ import struct
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 from helpers.bounded import run_cpu_bounded
-from sarek_layout.ir.types import (TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TRecord,
-                                   TUint8, TUnit)
+from sarek_layout.ir.types import (TBool, TFloat16, TFloat32, TFloat64, TInt8, TInt16, TInt32,
+                                   TInt64, TRecord, TUint8, TUint16, TUint32, TUint64, TUnit)
+
+#: The test's own Rust spelling of the extension scalars (an oracle, not the dialect's).
+_RUST_EXTENSION = {TInt8: "i8", TInt16: "i16", TUint16: "u16", TUint32: "u32", TUint64: "u64"}
 
 __all__ = ["compile_crate", "rust_literal", "RustBuilder", "HEX_FN"]
 
@@ -67,6 +70,8 @@ def rust_literal(t, v) -> str:
         return f"{v}i64"
     if t is TUint8:
         return f"{v}u8"
+    if t in _RUST_EXTENSION:
+        return f"{v}{_RUST_EXTENSION[t]}"
     if t in (TFloat32, TFloat64):
         ty = "f32" if t is TFloat32 else "f64"
         if math.isinf(v):

@@ -14,30 +14,16 @@ from hypothesis import strategies as st
 
 from helpers.c_oracle import Measured
 from sarek_layout import (
-    TBool,
-    TFloat16,
-    TFloat32,
-    TFloat64,
-    TInt32,
-    TInt64,
     TRecord,
-    TUint8,
-    TUnit,
     TVariant,
     RecordLayout,
     VariantLayout,
 )
+from sarek_layout.ir.types import SCALARS
 
-SCALAR = {
-    "int32": TInt32,
-    "int64": TInt64,
-    "float32": TFloat32,
-    "float64": TFloat64,
-    "bool": TBool,
-    "unit": TUnit,
-    "float16": TFloat16,
-    "uint8": TUint8,
-}
+#: Every scalar of the table, by name: the hypothesis strategies draw from all of them, so a
+#: new row is compared with every compiler at once (the oracle needs its C spelling).
+SCALAR = dict(SCALARS)
 
 #: The scalar set of Sarek's own exhaustive conformance enumeration.
 CONFORMANCE_SCALARS = ("int32", "float32", "bool", "int64", "float64")
@@ -74,6 +60,35 @@ def new_scalar_variants() -> Iterator[tuple]:
             if not any(new(args) for args in combo):
                 continue
             yield ("variant", f"w{n}", [(f"C{i}", list(args)) for i, args in enumerate(combo)])
+            n += 1
+
+
+#: The extension scalars (int8, int16, uint16, uint32, uint64: not Sarek element types), from
+#: the table, for an enumeration of their own: sizes 1, 2, 4 and 8 (uint64 wide like int64), so
+#: every hole of 1 to 7 bytes before a wider member and every tail padding occurs.
+EXTENSION_SCALARS = tuple(s.name for s in SCALARS.values() if s.extension)
+
+
+def extension_scalar_records() -> Iterator[tuple]:
+    """Every record of 1–4 fields over ``EXTENSION_SCALARS``: 5 + 25 + 125 + 625 = 780."""
+    n = 0
+    for count in range(1, 5):
+        for combo in itertools.product(EXTENSION_SCALARS, repeat=count):
+            yield ("record", f"x{n}", [(f"f{i}", t) for i, t in enumerate(combo)])
+            n += 1
+
+
+def extension_scalar_variants() -> Iterator[tuple]:
+    """Every variant of 1–2 constructors with 0–2 arguments over ``EXTENSION_SCALARS`` that
+    holds one: 1 + 5 + 25 = 31 argument lists, 30 + (31² − 1) = 990 variants."""
+    arg_lists = [args for count in range(3)
+                 for args in itertools.product(EXTENSION_SCALARS, repeat=count)]
+    n = 0
+    for count in range(1, 3):
+        for combo in itertools.product(arg_lists, repeat=count):
+            if not any(combo):
+                continue
+            yield ("variant", f"y{n}", [(f"C{i}", list(args)) for i, args in enumerate(combo)])
             n += 1
 
 

@@ -39,6 +39,8 @@ from helpers.host import (
     leaf_values,
     new_scalar_records,
     new_scalar_variants,
+    extension_scalar_records,
+    extension_scalar_variants,
     stored,
     to_generated,
     values_of,
@@ -68,6 +70,10 @@ def c_literal(t, v) -> str:
         if math.isinf(v):
             return "0xfc00" if v < 0 else "0x7c00"
         return f"sarek_test_f16_bits((_Float16)({float(v)!r}))"
+    if t.kind == "int" and t.int_range is not None:  # the extension scalars
+        from helpers.c_oracle import C_SCALAR
+
+        return f"({C_SCALAR[t.name]})({v}{'LL' if t.int_range[0] < 0 else 'ULL'})"
     assert t is TUnit
     return "0"
 
@@ -293,6 +299,41 @@ def test_new_scalars_bytes_from_c_equal_python(tmp_path):
         at += len(chunk)
 
 
+def test_extension_scalars_bytes_from_c_equal_python(tmp_path):
+    """The extension scalars (int8, int16, uint16, uint32, uint64): all 780 records of them
+    and every constructor of every 5th of their 990 variants, each integer at both ends of its
+    range, at -1 or its top bit, and between, built by gcc with the generated header and by
+    the codec, byte for byte; the codec decodes gcc's bytes, and numpy reads every value."""
+    require_toolchain("cffi")
+    doc = SchemaDocument("Ext")
+    cases = []
+    for t in extension_scalar_records():
+        doc.add(t)
+        cases.append((t, distinct_value(t)))
+    for k, t in enumerate(extension_scalar_variants()):
+        if k % 5 == 0:
+            doc.add(t)
+            cases += [(t, distinct_value(t, i)) for i in range(len(t.ctors))]
+    path = doc.write(tmp_path / "ext.json")
+    builder = CBuilder(doc.c_names)
+    for t, v in cases:
+        builder.add(t, v)
+    chunks = [codec_of(t).encode(v) for t, v in cases]
+    got = build_in_c(tmp_path, c_header(path), builder, sum(map(len, chunks)), "_sarek_host_ext_c")
+    np = pytest.importorskip("numpy")
+    from sarek_layout.host.dtype import dtype_of
+
+    at = 0
+    for (t, v), chunk in zip(cases, chunks):
+        theirs = got[at:at + len(chunk)]
+        assert theirs == chunk, (t, v, theirs.hex(), chunk.hex())
+        assert codec_of(t).decode(theirs) == v
+        check_numpy_row(np, t, np.frombuffer(theirs, dtype_of(t))[0], v)
+        at += len(chunk)
+    ends = {v for t, v in cases if isinstance(v, dict) for v in v.values()}
+    assert {-128, 127, -32768, 32767, 65535, 2**32 - 1, 2**64 - 1, 2**63} <= ends
+
+
 def test_dtypes_against_the_generated_header(tmp_path):
     """sizeof, alignment, every leaf offset, and the size of ``data`` and of each union arm,
     as gcc lays out the generated header, equal the dtype's (geometry, 780 records, every
@@ -305,6 +346,8 @@ def test_dtypes_against_the_generated_header(tmp_path):
     for t in conformance_records():
         doc.add(t)
     for t in new_scalar_records():
+        doc.add(t)
+    for t in extension_scalar_records():
         doc.add(t)
     for k, t in enumerate(conformance_variants()):
         if k % 41 == 0:

@@ -337,6 +337,27 @@ def test_a_keyword_that_clashes_once_escaped_is_refused(tmp_path):
     assert "None_" in module.__all__
 
 
+
+def test_a_field_named_like_a_class_attribute_is_escaped(tmp_path):
+    """A dataclass field ``mro`` took ``type.mro`` as its default, so the generated module
+    did not import ("non-default argument 'a' follows default argument": hypothesis found it).
+    It is escaped like a keyword now, and a clash names the real reason."""
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"module": "M", "types": [
+        {"record": "r", "fields": [["mro", "int32"], ["a", "unit"]]},
+        {"variant": "v", "constructors": [["A", ["r"]]]}]}))
+    files = generate(tmp_path, str(path))
+    m = import_file(files["m_layout.py"], "m_layout")
+    assert [f.name for f in dataclasses.fields(m.M_r)] == ["mro_", "a"]
+    value = m.M_r(mro_=7, a=None)
+    assert m.decode_M_r(m.encode_M_r(value)) == value
+    assert m.encode_M_r(value) == sl.load(str(path)).encode("r", {"mro": 7, "a": None})
+    assert dict(m.OFFSETS_M_r) == {"mro": 0, "a": 4}
+    path.write_text(json.dumps({"module": "M", "types": [
+        {"record": "q", "fields": [["mro", "int32"], ["mro_", "int32"]]}]}))
+    with pytest.raises(SchemaError, match=r"'mro' is a name every Python class has"):
+        render_headers(sl.load(str(path)).schema, ["python"])
+
 # --- records nested beyond what one plan inlines, across modules ------------------------------
 
 
@@ -477,3 +498,34 @@ def test_generated_modules_are_mypy_clean(tmp_path):
         env={k: v for k, v in os.environ.items() if k != "MYPYPATH"},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_extension_scalars_in_the_generated_module(tmp_path):
+    """int8 … uint64 in a generated module: the API's bytes at both ends of every range, and
+    a value one past either end refused, naming the field and the range, as the API does."""
+    path = ROOT / "tests" / "golden" / "extension_scalars" / "gpu.toml"
+    m = import_file(generate(tmp_path, str(path))["gpu_layout.py"], "gpu_layout")
+    api = sl.load(str(path))
+    lows = {"s8": -128, "u8": 0, "s16": -32768, "u16": 0, "h": -1.5}
+    highs = {"s8": 127, "u8": 255, "s16": 32767, "u16": 65535, "h": 2.0}
+    for value in (lows, highs):
+        small = m.Gpu_small(**value)
+        assert m.encode_Gpu_small(small) == api.encode("small", value)
+        assert m.decode_Gpu_small(api.encode("small", value)) == small
+    ext = {"w": 2**32 - 1, "h": 0, "depth": 2**31}
+    stamp = ("Sized", (ext, 2**64 - 1))
+    assert m.encode_Gpu_event(m.Gpu_event_Sized(m.Gpu_extent(**ext), 2**64 - 1)) == \
+        api.encode("event", stamp)
+    assert api.decode("event", api.encode("event", stamp)) == stamp
+    for name, bad, shown in (("s8", -129, "int8 [-128, 127]"), ("s16", 32768, "int16 [-32768, 32767]"),
+                             ("u16", -1, "uint16 [0, 65535]")):
+        with pytest.raises(m.EncodeError) as info:
+            m.encode_Gpu_small(m.Gpu_small(**dict(lows, **{name: bad})))
+        assert str(info.value) == f"cannot encode Gpu.small, field '{name}': {bad} is out of range for {shown}"
+        with pytest.raises(sl.SarekLayoutError) as info:
+            api.encode("small", dict(lows, **{name: bad}))
+        assert f"{bad} is out of range for {shown}" in str(info.value)
+    with pytest.raises(m.EncodeError) as info:
+        m.encode_Gpu_event(m.Gpu_event_Stamp(2**64))
+    assert str(info.value) == ("cannot encode Gpu.event, field 'Stamp._0': 18446744073709551616 "
+                               "is out of range for uint64 [0, 18446744073709551615]")

@@ -20,8 +20,9 @@ from helpers.zig import build, exported_bytes, write, zig_env
 from sarek_layout.codegen import render_headers
 from sarek_layout.codegen.zig_view import zig_name
 from sarek_layout.host import codec_of
-from sarek_layout.ir.types import (TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TRecord,
-                                   TUint8, TUnit, TVariant)
+from sarek_layout.ir.types import (TBool, TFloat16, TFloat32, TFloat64, TInt8, TInt16, TInt32,
+                                   TInt64, TRecord, TUint8, TUint16, TUint32, TUint64, TUnit,
+                                   TVariant)
 
 _MARKER = bytes(range(0xA0, 0xB0))
 
@@ -31,8 +32,11 @@ def _f64(v: float) -> str:
 
 
 def zig_literal(t, v) -> str:
-    if t in (TInt32, TInt64, TUint8):
-        return f"@as({ {TInt32: 'i32', TInt64: 'i64', TUint8: 'u8'}[t] }, {v})"
+    # The test's own Zig spelling of each integer (an oracle, not the dialect's).
+    ints = {TInt32: "i32", TInt64: "i64", TUint8: "u8", TInt8: "i8", TInt16: "i16",
+            TUint16: "u16", TUint32: "u32", TUint64: "u64"}
+    if t in ints:
+        return f"@as({ints[t]}, {v})"
     if t is TFloat64:
         return _f64(v)
     if t is TFloat32:

@@ -10,6 +10,10 @@ Sarek's newer scalars (uint8, float16) have an enumeration of their own, kept ap
 the one above stays Sarek's: every record of 1–4 fields over {uint8, float16, int32, float64}
 (340) and every variant of 1–2 constructors with 0–3 such arguments that holds a new scalar
 (7,070), where 1- and 2-byte members leave holes of 1 to 3 bytes before wider ones.
+
+The extension scalars (int8, int16, uint16, uint32, uint64: not Sarek element types) have
+theirs: every record of 1–4 of them (780) and every variant of 1–2 constructors with 0–2 of
+them as arguments (990), read from the scalar table.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from helpers.common import require_toolchain
 from helpers.shapes import (
     conformance_records,
     conformance_variants,
+    extension_scalar_records,
+    extension_scalar_variants,
     mismatches,
     new_scalar_records,
     new_scalar_variants,
@@ -35,11 +41,14 @@ VARIANTS = list(conformance_variants())
 VARIANT_BATCHES = 4
 NEW_RECORDS = list(new_scalar_records())
 NEW_VARIANTS = list(new_scalar_variants())
+EXTENSION_RECORDS = list(extension_scalar_records())
+EXTENSION_VARIANTS = list(extension_scalar_variants())
 
 
 def test_enumeration_sizes_match_sarek():
     assert (len(RECORDS), len(VARIANTS)) == (780, 30_783)
     assert (len(NEW_RECORDS), len(NEW_VARIANTS)) == (340, 7_070)
+    assert (len(EXTENSION_RECORDS), len(EXTENSION_VARIANTS)) == (780, 990)
 
 
 def _check(descs):
@@ -72,3 +81,11 @@ def test_records_of_the_new_scalars_agree_with_the_c_compiler():
 
 def test_variants_of_the_new_scalars_agree_with_the_c_compiler():
     assert _check(NEW_VARIANTS) > len(NEW_VARIANTS) * 2
+
+
+def test_records_of_the_extension_scalars_agree_with_the_c_compiler():
+    assert _check(EXTENSION_RECORDS) > 780 * 3
+
+
+def test_variants_of_the_extension_scalars_agree_with_the_c_compiler():
+    assert _check(EXTENSION_VARIANTS) > len(EXTENSION_VARIANTS) * 2

@@ -18,7 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from helpers.common import EXAMPLES, require_toolchain
-from helpers.shapes import conformance_records, conformance_variants, nested_descriptions
+from helpers.shapes import (conformance_records, conformance_variants, extension_scalar_records,
+                            extension_scalar_variants, nested_descriptions, to_elttype)
+from sarek_layout import elttype_layout
 from sarek_layout.codegen import render_headers
 from sarek_layout.resolve import load_schema
 from sarek_layout.errors import SchemaError
@@ -135,6 +137,38 @@ def test_conformance_shapes_agree(toolchain, batch, conformance_paths):
     pytest-xdist spreads them over the workers."""
     assert len(conformance_paths) == 5
     _agrees(load_schema([conformance_paths[batch]]), toolchain)
+
+
+def _extension_descs():
+    """The extension scalars' enumeration, less the records GLSL and WGSL cannot express (a
+    size that is not whole 32-bit words: one int8): 733 records and 990 variants."""
+    records = [d for d in extension_scalar_records()
+               if elttype_layout(to_elttype(d, {})).size % 4 == 0]
+    descs = records + list(extension_scalar_variants())
+    assert (len(records), len(descs)) == (733, 1_723)
+    return descs
+
+
+@pytest.fixture(scope="module")
+def extension_schemas(tmp_path_factory):
+    """``(all of them, every 100th)``: the runtime toolchains build shaders on lavapipe, a
+    minute for 44 of these types here (the golden case extension_scalars has them all too)."""
+    folder = tmp_path_factory.mktemp("gpu-extension")
+    descs = _extension_descs()
+    out = []
+    for stem, part in (("ext", descs), ("ext_part", descs[::100])):
+        path = folder / f"{stem}.json"
+        path.write_text(json.dumps(schema_json(part, module=stem.capitalize())))
+        out.append(load_schema([str(path)]))
+    return out
+
+
+@pytest.mark.parametrize("toolchain", GPU_TOOLCHAINS)
+def test_extension_scalar_enumeration_agrees(toolchain, extension_schemas):
+    """int8, int16, uint16 (inside 32-bit words, read by accessors: sign-extended when
+    signed), uint32 and uint64 on every GPU toolchain, the shaders' own numbers."""
+    every, part = extension_schemas
+    _agrees(part if toolchain in ("vulkan", "webgpu") else every, toolchain)
 
 
 # --- the numbers are the tools' own -----------------------------------------------------------
@@ -293,3 +327,14 @@ def test_spirv_reader_matches_spirv_cross(tmp_path):
                                     for m in members}
     assert {n: {m: (o, s) for m, (o, _, s) in ms.items()} for n, ms in ours.items()} == theirs
     assert ours["Telemetry_sample"]["stamp"][:2] == (8, "int64_t")
+
+
+@pytest.mark.parametrize("toolchain", ["webgpu", "vulkan"])
+def test_a_packed_field_named_like_a_reserved_word_is_measured(toolchain, tmp_path):
+    """The templates escape a sub-word field's name (WGSL reserves ``f16``: ``f16_``) before
+    they build its accessor's name; the probe built the name from the raw field and then
+    escaped that, so it looked for ``W_rec_f16``, which no file declares, and the run failed."""
+    path = tmp_path / "w.toml"
+    path.write_text('module = "W"\n[[types]]\nrecord = "rec"\n'
+                    'fields = [["f16", "uint8"], ["x", "int32"], ["u8", "float16"]]\n')
+    _agrees(load_schema([str(path)]), toolchain)

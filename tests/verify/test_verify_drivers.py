@@ -22,7 +22,8 @@ from sarek_layout.resolve import load_schema
 from sarek_layout.verify import AGREES, DISAGREES
 from sarek_layout.verify.probes import probes_for
 from sarek_layout.verify.run import generated_headers, measure_with, user_headers
-from helpers.shapes import conformance_records, conformance_variants, flatten, nested_descriptions
+from helpers.shapes import (conformance_records, conformance_variants, extension_scalar_records,
+                            extension_scalar_variants, flatten, nested_descriptions)
 from helpers.verify import ALL_TOOLCHAINS, DATA, EXAMPLES, FULL_CONFORMANCE, every_nth, schema_of
 
 SLOW = [t for t in ALL_TOOLCHAINS if t not in FULL_CONFORMANCE]
@@ -136,6 +137,22 @@ def test_conformance_parts_cover_the_enumeration_once():
 @pytest.mark.parametrize("name", SLOW)
 def test_conformance_subset_agrees(name, conformance_subset):
     schema, headers = conformance_subset
+    _agree(name, schema, headers)
+
+
+@pytest.fixture(scope="module")
+def extension_enumeration(tmp_path_factory):
+    """The extension scalars' enumeration (780 records, 990 variants), one schema."""
+    descs = list(extension_scalar_records()) + list(extension_scalar_variants())
+    schema = schema_of(descs, tmp_path_factory.mktemp("extension-scalars"))
+    return schema, generated_headers(schema, ["c", "cuda", "opencl"])
+
+
+@pytest.mark.parametrize("name", ALL_TOOLCHAINS)
+def test_extension_scalar_enumeration_agrees(name, extension_enumeration):
+    """int8, int16, uint16, uint32 and uint64 in every record of 1-4 fields and every
+    variant of 1-2 constructors of 0-2 arguments, on every C-family toolchain."""
+    schema, headers = extension_enumeration
     _agree(name, schema, headers)
 
 

@@ -309,3 +309,55 @@ def test_a_metal_header_shared_with_the_host_through_simd_h(capsys):
     assert (f"{shader}:4:42: error: K_withvec3: p is simd_float3, where the schema has v3, 12 "
             f"bytes: write `K_v3 p;`; it is at offset 16 (metal-proxy), the schema's at 4; "
             f"simd_float3 is aligned to 16 bytes") in out, out
+
+
+# --- the extension scalars in hand-written shaders (targets.spellings.SHADER_READ) ----------
+
+_EXT_SCHEMA = ('module = "H"\n[[types]]\nrecord = "counts"\nfields = [["n", "uint32"], '
+               '["big", "uint64"], ["s", "int16"], ["b", "int8"], ["u", "uint16"]]\n')
+_EXT_GOOD_GLSL = """#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_8bit_storage : require
+struct H_counts { uint n; uint64_t big; int16_t s; int8_t b; uint16_t u; };
+layout(std430, binding = 0) buffer Items { H_counts items[]; };
+layout(local_size_x = 1) in;
+void main() { items[0].n = 1u; }
+"""
+
+
+def test_extension_scalars_in_a_glsl_shader(tmp_path, capsys):
+    """uint32 is uint, uint64 uint64_t, and the 8- and 16-bit ones GLSL's explicit
+    arithmetic types (8/16-bit storage); int in their place is a difference naming both."""
+    require_toolchain("glslang")
+    schema = tmp_path / "h.toml"
+    schema.write_text(_EXT_SCHEMA)
+    good = tmp_path / "good.comp"
+    good.write_text(_EXT_GOOD_GLSL)
+    status, out, err = _verify(capsys, schema, "--shader", good)
+    assert (status, err) == (0, ""), out
+    bad = tmp_path / "bad.comp"
+    bad.write_text(_EXT_GOOD_GLSL.replace("uint n; uint64_t big; int16_t s;", "int n; uint64_t big; int s;")
+                   .replace("= 1u;", "= 1;"))
+    status, out, _ = _verify(capsys, schema, "--shader", bad)
+    assert status == 1
+    assert f"{bad}:7:20: error: H_counts: n is int, 4 bytes, where the schema has uint32, 4 bytes: write `uint n;`" in out
+    assert f"{bad}:7:44: error: H_counts: s is int, 4 bytes, where the schema has int16, 2 bytes: write `int16_t s;`" in out
+
+
+def test_wgsl_has_no_member_type_for_an_int16(tmp_path, capsys):
+    require_toolchain("webgpu")
+    schema = tmp_path / "h.toml"
+    schema.write_text(_EXT_SCHEMA)
+    shader = tmp_path / "h.wgsl"
+    shader.write_text("struct H_counts { n: u32, big: vec2<u32>, s: i32, b: i32, u: u32 }\n"
+                      "@group(0) @binding(0) var<storage, read_write> items: array<H_counts>;\n"
+                      "@compute @workgroup_size(1) fn main() { items[0].n = 1u; }\n")
+    status, out, _ = _verify(capsys, schema, "--shader", shader)
+    assert status == 1
+    assert (f"{shader}:1:43: error: H_counts: s is i32, 4 bytes, where the schema has int16, 2 "
+            f"bytes: WGSL has no 2-byte member type; keep it in a 32-bit word with its "
+            f"neighbours (_sarek_bytes<N>), as `generate -t wgsl` does") in out
+    assert "n is" not in out and "big is" not in out  # u32 and vec2<u32> are right

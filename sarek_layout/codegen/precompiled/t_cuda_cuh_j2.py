@@ -21,7 +21,7 @@ def root(context, missing=missing):
     yield str((undefined(name='guard') if l_0_guard is missing else l_0_guard))
     yield '\n#define '
     yield str((undefined(name='guard') if l_0_guard is missing else l_0_guard))
-    yield '\n\n#ifndef SAREK_LAYOUT_CUDA_PRELUDE\n#define SAREK_LAYOUT_CUDA_PRELUDE\n/* static_assert and alignas are C++11 (MSVC host passes report it in _MSVC_LANG). */\n#if defined(__cplusplus) && __cplusplus < 201103L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201103L)\n#error "sarek-layout: this header needs C++11 or later (nvcc\'s default; NVRTC -std=c++11 or later)"\n#endif\n#if defined(__CUDACC_RTC__)\n/* NVRTC has no libc headers: fixed-width types of our own (define SAREK_LAYOUT_NVRTC_STDINT\n * before including this header when the program already declares them), and the builtin\n * offsetof. */\n#ifndef SAREK_LAYOUT_NVRTC_STDINT\n#define SAREK_LAYOUT_NVRTC_STDINT\ntypedef int int32_t;\ntypedef long long int64_t;\ntypedef unsigned char uint8_t;\ntypedef unsigned short uint16_t;\n#endif\n#define SAREK_LAYOUT_OFFSETOF(type, member) __builtin_offsetof(type, member)\n#else\n#include <stddef.h>\n#include <stdint.h>\n#define SAREK_LAYOUT_OFFSETOF(type, member) offsetof(type, member)\n#endif\n#endif /* SAREK_LAYOUT_CUDA_PRELUDE */\n'
+    yield '\n\n#ifndef SAREK_LAYOUT_CUDA_PRELUDE\n#define SAREK_LAYOUT_CUDA_PRELUDE\n/* static_assert and alignas are C++11 (MSVC host passes report it in _MSVC_LANG). */\n#if defined(__cplusplus) && __cplusplus < 201103L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201103L)\n#error "sarek-layout: this header needs C++11 or later (nvcc\'s default; NVRTC -std=c++11 or later)"\n#endif\n#if defined(__CUDACC_RTC__)\n/* NVRTC has no libc headers: fixed-width types of our own (define SAREK_LAYOUT_NVRTC_STDINT\n * before including this header when the program already declares them), and the builtin\n * offsetof. */\n#ifndef SAREK_LAYOUT_NVRTC_STDINT\n#define SAREK_LAYOUT_NVRTC_STDINT\ntypedef signed char int8_t;\ntypedef short int16_t;\ntypedef int int32_t;\ntypedef long long int64_t;\ntypedef unsigned char uint8_t;\ntypedef unsigned short uint16_t;\ntypedef unsigned int uint32_t;\ntypedef unsigned long long uint64_t;\n#endif\n#define SAREK_LAYOUT_OFFSETOF(type, member) __builtin_offsetof(type, member)\n#else\n#include <stddef.h>\n#include <stdint.h>\n#define SAREK_LAYOUT_OFFSETOF(type, member) offsetof(type, member)\n#endif\n#endif /* SAREK_LAYOUT_CUDA_PRELUDE */\n'
     if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_float16'):
         pass
         yield '\n'
@@ -51,9 +51,9 @@ def root(context, missing=missing):
     yield ' */\n'
 
 blocks = {}
-debug_info = '2=17&3=19&4=21&5=23&31=25&33=28&35=30&37=33&39=35&40=39&42=42&44=46&47=50'
+debug_info = '2=17&3=19&4=21&5=23&35=25&37=28&39=30&41=33&43=35&44=39&46=42&48=46&51=50'
 
-SOURCE_SHA256 = '16a22198468d8d512e20a40cd00b7422d5b78e88397a58d427e9af61952d8c58'
+SOURCE_SHA256 = 'd50c0e9b3a7f0d21022e8362f0794c19219785ddab48334cf601b9c1bf2f0986'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/cuda.cuh.j2: do not edit.

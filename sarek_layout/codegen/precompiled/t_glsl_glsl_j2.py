@@ -51,13 +51,14 @@ def root(context, missing=missing):
     context.vars['zeros'] = l_0_zeros = Macro(environment, macro, 'zeros', ('n',), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_slot, l_1_word):
         t_3 = []
-        l_1_bits = missing
+        l_1_bits = l_1_mask = missing
         if l_1_slot is missing:
             l_1_slot = undefined("parameter 'slot' was not provided", name='slot')
         if l_1_word is missing:
             l_1_word = undefined("parameter 'word' was not provided", name='word')
         pass
         l_1_bits = (str_join(('(', l_1_word, ' >> ', environment.getattr(l_1_slot, 'shift'), 'u)', )) if environment.getattr(l_1_slot, 'shift') else l_1_word)
+        l_1_mask = ('0xFFu' if (environment.getattr(l_1_slot, 'bits') == 8) else '0xFFFFu')
         if (environment.getattr(l_1_slot, 'type') == 'float16'):
             pass
             t_3.extend((
@@ -65,25 +66,39 @@ def root(context, missing=missing):
                 str((undefined(name='bits') if l_1_bits is missing else l_1_bits)),
                 ' & 0xFFFFu).x',
             ))
+        elif environment.getattr(l_1_slot, 'signed'):
+            pass
+            t_3.extend((
+                'bitfieldExtract(int(',
+                str(l_1_word),
+                '), ',
+                str(environment.getattr(l_1_slot, 'shift')),
+                ', ',
+                str(environment.getattr(l_1_slot, 'bits')),
+                ')',
+            ))
         else:
             pass
             t_3.extend((
                 '(',
                 str((undefined(name='bits') if l_1_bits is missing else l_1_bits)),
-                ' & 0xFFu)',
+                ' & ',
+                str((undefined(name='mask') if l_1_mask is missing else l_1_mask)),
+                ')',
             ))
         return concat(t_3)
     context.exported_vars.add('unpack')
     context.vars['unpack'] = l_0_unpack = Macro(environment, macro, 'unpack', ('slot', 'word'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_slot, l_1_v):
         t_4 = []
-        l_1_bits = missing
+        l_1_mask = l_1_bits = missing
         if l_1_slot is missing:
             l_1_slot = undefined("parameter 'slot' was not provided", name='slot')
         if l_1_v is missing:
             l_1_v = undefined("parameter 'v' was not provided", name='v')
         pass
-        l_1_bits = (str_join(('(packHalf2x16(vec2(', l_1_v, ', 0.0)) & 0xFFFFu)', )) if (environment.getattr(l_1_slot, 'type') == 'float16') else str_join(('(uint(', l_1_v, ') & 0xFFu)', )))
+        l_1_mask = ('0xFFu' if (environment.getattr(l_1_slot, 'bits') == 8) else '0xFFFFu')
+        l_1_bits = (str_join(('(packHalf2x16(vec2(', l_1_v, ', 0.0)) & 0xFFFFu)', )) if (environment.getattr(l_1_slot, 'type') == 'float16') else str_join(('(uint(', l_1_v, ') & ', (undefined(name='mask') if l_1_mask is missing else l_1_mask), ')', )))
         t_4.append(
             str((str_join(('(', (undefined(name='bits') if l_1_bits is missing else l_1_bits), ' << ', environment.getattr(l_1_slot, 'shift'), 'u)', )) if environment.getattr(l_1_slot, 'shift') else (undefined(name='bits') if l_1_bits is missing else l_1_bits))),
         )
@@ -216,7 +231,16 @@ def root(context, missing=missing):
                 str(environment.getitem(l_1_w, 1)),
                 '))',
             ))
-        elif (environment.getattr(l_1_slot, 'type') == 'int64'):
+        elif ((environment.getattr(l_1_slot, 'words') == 2) and environment.getattr(l_1_slot, 'unsigned')):
+            pass
+            t_9.extend((
+                'packUint2x32(uvec2(',
+                str(environment.getitem(l_1_w, 0)),
+                ', ',
+                str(environment.getitem(l_1_w, 1)),
+                '))',
+            ))
+        elif (environment.getattr(l_1_slot, 'words') == 2):
             pass
             t_9.extend((
                 'int64_t(packUint2x32(uvec2(',
@@ -225,6 +249,11 @@ def root(context, missing=missing):
                 str(environment.getitem(l_1_w, 1)),
                 ')))',
             ))
+        elif environment.getattr(l_1_slot, 'unsigned'):
+            pass
+            t_9.append(
+                str(environment.getitem(l_1_w, 0)),
+            )
         else:
             pass
             t_9.extend((
@@ -290,7 +319,7 @@ def root(context, missing=missing):
                 str(context.call((undefined(name='each_word') if l_0_each_word is missing else l_0_each_word), environment.getattr(l_1_slot, 'words'), str_join(('_sarek_w[', context.call((undefined(name='at') if l_0_at is missing else l_0_at), environment.getattr(l_1_slot, 'word')), '] = _sarek_t[_sarek_k];', )))),
                 ' }',
             ))
-        elif ((environment.getattr(l_1_slot, 'type') == 'float64') or (environment.getattr(l_1_slot, 'type') == 'int64')):
+        elif (environment.getattr(l_1_slot, 'words') == 2):
             pass
             t_10.extend((
                 '{ uvec2 _sarek_t = ',
@@ -375,7 +404,7 @@ def root(context, missing=missing):
                         ', byte ',
                         str((environment.getattr(l_2_m, 'offset') + (environment.getattr(l_3_p, 'shift') // 8))),
                         ')',
-                        str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 100 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                        str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 108 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                     ))
                 l_3_loop = l_3_p = missing
                 t_11.append(
@@ -390,7 +419,7 @@ def root(context, missing=missing):
                     str(environment.getattr(l_2_m, 'name')),
                     '; // offset ',
                     str(environment.getattr(l_2_m, 'offset')),
-                    str((str_join((', ', environment.getattr(l_2_m, 'type'), )) if ((environment.getattr(l_2_m, 'kind') == 'scalar') and (environment.getattr(l_2_m, 'type') in ('bool', 'unit'))) else cond_expr_undefined("the inline if-expression on line 103 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                    str((str_join((', ', environment.getattr(l_2_m, 'type'), )) if ((environment.getattr(l_2_m, 'kind') == 'scalar') and (environment.getattr(l_2_m, 'type') in ('bool', 'unit'))) else cond_expr_undefined("the inline if-expression on line 111 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                     '\n',
                 ))
         l_2_loop = l_2_m = missing
@@ -465,7 +494,7 @@ def root(context, missing=missing):
                 str((environment.getitem((undefined(name='scalar') if l_0_scalar is missing else l_0_scalar), environment.getattr(l_2_s, 'type')) if (environment.getattr(l_2_s, 'kind') == 'scalar') else environment.getattr(l_2_s, 'type'))),
                 ' _sarek_',
                 str(environment.getattr(l_2_s, 'source')),
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 126 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 134 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
             ))
         l_2_loop = l_2_s = missing
         t_13.extend((
@@ -490,7 +519,7 @@ def root(context, missing=missing):
                     pass
                     t_13.extend((
                         str(context.call((undefined(name='pack') if l_0_pack is missing else l_0_pack), l_3_p, str_join(('_sarek_', environment.getattr(l_3_p, 'source'), )), _loop_vars=_loop_vars)),
-                        str((' | ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 128 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                        str((' | ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 136 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                     ))
                 l_3_loop = l_3_p = missing
             else:
@@ -500,7 +529,7 @@ def root(context, missing=missing):
                     str(environment.getattr(l_2_m, 'name')),
                 ))
             t_13.append(
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 128 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 136 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
             )
         l_2_loop = l_2_m = missing
         t_13.append(
@@ -608,7 +637,7 @@ def root(context, missing=missing):
                         ')',
                     ))
             t_13.append(
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 146 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 154 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
             )
         l_2_loop = l_2_m = l_2_s = l_2_w = l_2_range = missing
         t_13.extend((
@@ -791,7 +820,7 @@ def root(context, missing=missing):
                     str((environment.getitem((undefined(name='scalar') if l_0_scalar is missing else l_0_scalar), environment.getattr(l_3_a, 'type')) if (environment.getattr(l_3_a, 'kind') == 'scalar') else environment.getattr(l_3_a, 'type'))),
                     ' ',
                     str(environment.getattr(l_3_a, 'name')),
-                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 201 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 209 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_a = missing
             t_16.append(
@@ -833,7 +862,7 @@ def root(context, missing=missing):
                 pass
                 t_16.extend((
                     str((environment.getattr(l_2_c, 'const_name') if (environment.getattr(l_3_m, 'name') == 'tag') else context.call((undefined(name='zeros') if l_0_zeros is missing else l_0_zeros), environment.getattr(l_3_m, 'words'), _loop_vars=_loop_vars))),
-                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 213 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 221 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_m = missing
             if environment.getattr(l_1_t, 'data'):
@@ -860,7 +889,7 @@ def root(context, missing=missing):
                             '], _sarek_w[',
                             str(((2 * l_3_i) + 1)),
                             '])',
-                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 215 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 223 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                         ))
                     l_3_loop = l_3_i = missing
                     t_16.append(
@@ -893,10 +922,10 @@ def root(context, missing=missing):
     yield " generate -t glsl`.\n//\n// Target glsl: GLSL 4.50 for Vulkan. Each struct can be the element of a `layout(std430)`\n// buffer array with the C header's size, member offsets, alignment and array stride:\n// padding is explicit (_sarek_pad<N> words), bool and unit are int, and a variant keeps its\n// payload as 32-bit words (data[]): read an argument with <T>_<Ctor>_v(v) (one argument) or\n// <T>_<Ctor>_<i>(v) (several), build a value with make_<T>_<Ctor>(...); <T>_<Ctor>_arm is\n// the element typed as one constructor. Include it with GL_GOOGLE_include_directive, or\n// paste it, after #version 450.\n"
     if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_small'):
         pass
-        yield "// uint8 and float16 members share 32-bit words (_sarek_bytes<N>, with any padding bytes\n// beside them): read a record's with <T>_<field>(v), build it with make_<T>(...); uint8 is a\n// uint (0..255) and float16 a float (packHalf2x16 / unpackHalf2x16) in the functions.\n"
+        yield "// uint8 and float16 members (and int8, int16, uint16) share 32-bit words (_sarek_bytes<N>,\n// with any padding bytes beside them): read a record's with <T>_<field>(v), build it with\n// make_<T>(...); uint8 and uint16 are a uint, int8 and int16 an int (sign-extended), float16\n// a float (packHalf2x16 / unpackHalf2x16) in the functions.\n"
     if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_int64'):
         pass
-        yield '// int64 members: needs GL_EXT_shader_explicit_arithmetic_types_int64 (enabled below) and\n// the device feature shaderInt64.\n'
+        yield '// int64 and uint64 members: need GL_EXT_shader_explicit_arithmetic_types_int64 (enabled\n// below) and the device feature shaderInt64.\n'
     if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_float64'):
         pass
         yield '// float64 members: double is core GLSL; the device needs the feature shaderFloat64.\n'
@@ -934,9 +963,9 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '8=23&14=26&15=34&19=52&20=60&21=61&22=65&24=72&27=78&28=86&29=88&32=93&33=99&38=104&39=113&42=120&43=129&44=133&46=144&47=148&52=153&53=161&54=163&55=166&57=175&62=181&63=188&64=191&65=193&66=196&67=203&68=207&69=210&70=214&71=219&72=223&74=232&78=238&79=246&80=250&81=255&82=259&83=280&84=284&85=293&86=297&87=304&88=308&90=317&93=325&94=331&95=334&96=338&97=345&98=349&99=358&100=362&103=388&110=400&112=407&113=411&114=417&115=422&116=426&119=434&120=441&121=447&122=449&124=451&125=453&126=455&128=473&130=509&132=514&133=520&135=526&139=532&140=536&142=543&143=552&144=556&146=562&149=616&151=622&152=625&153=632&154=636&156=645&162=655&163=662&164=671&165=676&167=684&168=686&169=688&170=691&173=695&174=697&176=706&177=712&178=714&181=719&182=723&184=729&185=735&187=742&188=744&189=746&190=755&192=762&193=764&194=766&199=775&201=781&203=800&204=804&205=807&206=812&208=816&209=820&210=822&213=827&214=839&215=841&220=882&221=892&230=894&235=897&239=900&242=903&243=906&246=909&247=911&248=913&251=916&254=919&255=923&257=926&259=930&262=933'
+debug_info = '8=23&14=26&15=34&19=52&20=60&21=61&22=62&23=66&24=69&25=73&27=84&30=92&31=100&32=101&33=103&36=108&37=114&42=119&43=128&46=135&47=144&48=148&50=159&51=163&56=168&57=176&58=178&59=181&61=190&66=196&67=203&68=206&69=208&70=211&71=218&72=222&73=225&74=229&75=234&76=238&77=243&78=247&79=252&80=255&82=261&86=267&87=275&88=279&89=284&90=288&91=309&92=313&93=322&94=326&95=333&96=337&98=346&101=354&102=360&103=363&104=367&105=374&106=378&107=387&108=391&111=417&118=429&120=436&121=440&122=446&123=451&124=455&127=463&128=470&129=476&130=478&132=480&133=482&134=484&136=502&138=538&140=543&141=549&143=555&147=561&148=565&150=572&151=581&152=585&154=591&157=645&159=651&160=654&161=661&162=665&164=674&170=684&171=691&172=700&173=705&175=713&176=715&177=717&178=720&181=724&182=726&184=735&185=741&186=743&189=748&190=752&192=758&193=764&195=771&196=773&197=775&198=784&200=791&201=793&202=795&207=804&209=810&211=829&212=833&213=836&214=841&216=845&217=849&218=851&221=856&222=868&223=870&228=911&229=921&238=923&244=926&248=929&251=932&252=935&255=938&256=940&257=942&260=945&263=948&264=952&266=955&268=959&271=962'
 
-SOURCE_SHA256 = 'd56de1032d062bb6c38584f4f355287b42b740618c68f8b41cea0ea9c2dffae8'
+SOURCE_SHA256 = 'a0fc5de379cb89a1afbfa43ccf9cb4f49a7e7c0a7471b962f0d4bac773e19a38'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/glsl.glsl.j2: do not edit.

@@ -203,7 +203,7 @@ def root(context, missing=missing):
     yield str((str_join(('module ', environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'module'), )) if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'module') else 'no module prefix'))
     yield ').\n\nDo not edit: change the schema and run `'
     yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'tool'))
-    yield ' generate -t python`.\n\nStandalone (standard library only): element types with the Sarek aligned aggregate layout,\nas the C, CUDA and OpenCL headers generated from the same schema lay them out. Records are\nfrozen dataclasses; a variant is a Union of one frozen dataclass per constructor, whose\n`TAG` is the constructor\'s tag. `encode_T`/`decode_T` turn one element into its `SIZEOF_T`\nbytes and back, `pack_T`/`unpack_T` whole arrays; bytes are in this host\'s byte order and\nevery padding byte is zero. `OFFSETS_T` maps the dotted path of each scalar leaf to its\noffset; a large nested record is packed whole by its own `encode_`, and is one entry there.\n`LAYOUT_ID_T` is the type\'s layout fingerprint; `pack_framed_T`/`unpack_framed_T` put a\nheader carrying it (`header_T`, `check_header_T`) in front of the elements and refuse data\nwritten under another layout.\nA field or type name that is a Python keyword has a trailing `_` (`from_`); messages and\n`OFFSETS_T` keep the schema\'s names.\n\nA record value is read by attribute: one of these dataclasses, or any object with those\nattributes (extra attributes are fine). A mapping is refused, at any depth, even one whose\nkeys can be read as attributes (the sarek-layout package\'s `load(...).encode` takes\nmappings, and checks their keys). Offsets count bytes from the start of a buffer and are never negative.\n"""\n\n'
+    yield ' generate -t python`.\n\nStandalone (standard library only): element types with the Sarek aligned aggregate layout,\nas the C, CUDA and OpenCL headers generated from the same schema lay them out. Records are\nfrozen dataclasses; a variant is a Union of one frozen dataclass per constructor, whose\n`TAG` is the constructor\'s tag. `encode_T`/`decode_T` turn one element into its `SIZEOF_T`\nbytes and back, `pack_T`/`unpack_T` whole arrays; bytes are in this host\'s byte order and\nevery padding byte is zero. `OFFSETS_T` maps the dotted path of each scalar leaf to its\noffset; a large nested record is packed whole by its own `encode_`, and is one entry there.\n`LAYOUT_ID_T` is the type\'s layout fingerprint; `pack_framed_T`/`unpack_framed_T` put a\nheader carrying it (`header_T`, `check_header_T`) in front of the elements and refuse data\nwritten under another layout.\nA field or type name that is a Python keyword, or that every class has (`mro`), has a\ntrailing `_` (`from_`, `mro_`); messages and\n`OFFSETS_T` keep the schema\'s names.\n\nA record value is read by attribute: one of these dataclasses, or any object with those\nattributes (extra attributes are fine). A mapping is refused, at any depth, even one whose\nkeys can be read as attributes (the sarek-layout package\'s `load(...).encode` takes\nmappings, and checks their keys). Offsets count bytes from the start of a buffer and are never negative.\n"""\n\n'
     yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'runtime'))
     yield '\n\nfrom dataclasses import dataclass as _sarek_dataclass\nfrom typing import ClassVar as _sarek_ClassVar\nfrom typing import Dict as _sarek_Dict\nfrom typing import Final as _sarek_Final\nfrom typing import List as _sarek_List\nfrom typing import Mapping as _sarek_Mapping\nfrom typing import Union as _sarek_Union\n'
     for (l_1_mod, l_1_names) in environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'imports'):
@@ -314,7 +314,7 @@ def root(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 138 in 'python.py.j2' evaluated to false and no else section was defined.")))
+                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 139 in 'python.py.j2' evaluated to false and no else section was defined.")))
             l_2_loop = l_2_ctor = missing
             yield ']\n\n'
         yield 'SIZEOF_'
@@ -502,7 +502,7 @@ def root(context, missing=missing):
                     _loop_vars = {}
                     pass
                     yield str(context.call((undefined(name='build') if l_0_build is missing else l_0_build), l_3_a, _loop_vars=_loop_vars))
-                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 230 in 'python.py.j2' evaluated to false and no else section was defined.")))
+                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 231 in 'python.py.j2' evaluated to false and no else section was defined.")))
                 l_3_loop = l_3_a = missing
                 yield ')\n\n'
             l_2_loop = l_2_ctor = missing
@@ -574,7 +574,7 @@ def root(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 266 in 'python.py.j2' evaluated to false and no else section was defined.")))
+                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 267 in 'python.py.j2' evaluated to false and no else section was defined.")))
             l_2_loop = l_2_ctor = missing
             yield ', "\n            f"got {_sarek_describe(value)}",\n        ) from None\n    except _sarek_FAILURES:\n        raise _sarek_explain("'
             yield str(environment.getattr(l_1_t, 'qualified_name'))
@@ -674,9 +674,9 @@ def root(context, missing=missing):
     yield ''
 
 blocks = {}
-debug_info = '8=20&9=25&10=28&11=43&12=46&13=51&14=55&15=58&18=67&21=73&22=78&23=81&24=86&25=90&26=95&27=99&29=105&32=110&33=117&34=121&37=132&38=139&39=142&40=145&42=157&46=170&47=177&48=181&50=189&53=195&55=205&76=207&85=209&87=213&88=215&89=219&95=225&96=229&101=233&105=235&106=239&109=252&110=256&114=259&117=268&119=271&120=273&121=277&126=285&128=289&129=291&131=297&132=299&133=303&138=310&141=321&142=325&143=329&144=331&145=335&146=337&147=341&150=347&151=350&152=354&153=356&155=358&157=360&161=362&162=366&166=370&167=374&168=378&171=384&172=386&173=390&177=394&180=400&181=404&184=406&185=410&187=412&189=414&191=416&194=420&197=424&200=428&201=430&202=432&204=439&205=441&206=445&209=451&210=456&212=460&215=464&216=468&217=472&218=476&221=482&222=484&223=486&224=490&229=494&230=498&235=510&236=512&237=516&240=522&241=524&242=528&243=530&246=534&247=536&248=540&249=542&252=546&253=550&254=554&259=560&260=564&262=568&265=570&266=573&270=580&271=584&274=586&276=590&277=592&278=596&282=598&283=602&285=604&287=606&289=608&292=612&295=616&298=620&299=622&303=629&304=633&305=635&308=637&309=639&310=641&313=643&315=645&316=647&322=651&323=655&325=657&328=661&329=665&330=669&331=671'
+debug_info = '8=20&9=25&10=28&11=43&12=46&13=51&14=55&15=58&18=67&21=73&22=78&23=81&24=86&25=90&26=95&27=99&29=105&32=110&33=117&34=121&37=132&38=139&39=142&40=145&42=157&46=170&47=177&48=181&50=189&53=195&55=205&77=207&86=209&88=213&89=215&90=219&96=225&97=229&102=233&106=235&107=239&110=252&111=256&115=259&118=268&120=271&121=273&122=277&127=285&129=289&130=291&132=297&133=299&134=303&139=310&142=321&143=325&144=329&145=331&146=335&147=337&148=341&151=347&152=350&153=354&154=356&156=358&158=360&162=362&163=366&167=370&168=374&169=378&172=384&173=386&174=390&178=394&181=400&182=404&185=406&186=410&188=412&190=414&192=416&195=420&198=424&201=428&202=430&203=432&205=439&206=441&207=445&210=451&211=456&213=460&216=464&217=468&218=472&219=476&222=482&223=484&224=486&225=490&230=494&231=498&236=510&237=512&238=516&241=522&242=524&243=528&244=530&247=534&248=536&249=540&250=542&253=546&254=550&255=554&260=560&261=564&263=568&266=570&267=573&271=580&272=584&275=586&277=590&278=592&279=596&283=598&284=602&286=604&288=606&290=608&293=612&296=616&299=620&300=622&304=629&305=633&306=635&309=637&310=639&311=641&314=643&316=645&317=647&323=651&324=655&326=657&329=661&330=665&331=669&332=671'
 
-SOURCE_SHA256 = '37319d7c1dd88546ba2b0463132933c4b29fb9237df2e9fe0398d17649fe7f30'
+SOURCE_SHA256 = 'f700dd1ddff1b3463c7b86c020257debc49beaf5698704b9cb778fd5cb2bb195'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/python.py.j2: do not edit.

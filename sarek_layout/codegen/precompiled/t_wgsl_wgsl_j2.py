@@ -36,13 +36,14 @@ def root(context, missing=missing):
     context.vars['spell'] = l_0_spell = Macro(environment, macro, 'spell', ('kind', 'type'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_slot, l_1_word):
         t_3 = []
-        l_1_bits = missing
+        l_1_bits = l_1_mask = missing
         if l_1_slot is missing:
             l_1_slot = undefined("parameter 'slot' was not provided", name='slot')
         if l_1_word is missing:
             l_1_word = undefined("parameter 'word' was not provided", name='word')
         pass
         l_1_bits = (str_join(('(', l_1_word, ' >> ', environment.getattr(l_1_slot, 'shift'), 'u)', )) if environment.getattr(l_1_slot, 'shift') else l_1_word)
+        l_1_mask = ('0xFFu' if (environment.getattr(l_1_slot, 'bits') == 8) else '0xFFFFu')
         if (environment.getattr(l_1_slot, 'type') == 'float16'):
             pass
             t_3.extend((
@@ -50,25 +51,39 @@ def root(context, missing=missing):
                 str((undefined(name='bits') if l_1_bits is missing else l_1_bits)),
                 ' & 0xFFFFu).x',
             ))
+        elif environment.getattr(l_1_slot, 'signed'):
+            pass
+            t_3.extend((
+                'extractBits(bitcast<i32>(',
+                str(l_1_word),
+                '), ',
+                str(environment.getattr(l_1_slot, 'shift')),
+                'u, ',
+                str(environment.getattr(l_1_slot, 'bits')),
+                'u)',
+            ))
         else:
             pass
             t_3.extend((
                 '(',
                 str((undefined(name='bits') if l_1_bits is missing else l_1_bits)),
-                ' & 0xFFu)',
+                ' & ',
+                str((undefined(name='mask') if l_1_mask is missing else l_1_mask)),
+                ')',
             ))
         return concat(t_3)
     context.exported_vars.add('unpack')
     context.vars['unpack'] = l_0_unpack = Macro(environment, macro, 'unpack', ('slot', 'word'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_slot, l_1_v):
         t_4 = []
-        l_1_bits = missing
+        l_1_mask = l_1_bits = missing
         if l_1_slot is missing:
             l_1_slot = undefined("parameter 'slot' was not provided", name='slot')
         if l_1_v is missing:
             l_1_v = undefined("parameter 'v' was not provided", name='v')
         pass
-        l_1_bits = (str_join(('(pack2x16float(vec2<f32>(', l_1_v, ', 0.0)) & 0xFFFFu)', )) if (environment.getattr(l_1_slot, 'type') == 'float16') else str_join(('(', l_1_v, ' & 0xFFu)', )))
+        l_1_mask = ('0xFFu' if (environment.getattr(l_1_slot, 'bits') == 8) else '0xFFFFu')
+        l_1_bits = (str_join(('(pack2x16float(vec2<f32>(', l_1_v, ', 0.0)) & 0xFFFFu)', )) if (environment.getattr(l_1_slot, 'type') == 'float16') else (str_join(('(bitcast<u32>(', l_1_v, ') & ', (undefined(name='mask') if l_1_mask is missing else l_1_mask), ')', )) if environment.getattr(l_1_slot, 'signed') else str_join(('(', l_1_v, ' & ', (undefined(name='mask') if l_1_mask is missing else l_1_mask), ')', ))))
         t_4.append(
             str((str_join(('(', (undefined(name='bits') if l_1_bits is missing else l_1_bits), ' << ', environment.getattr(l_1_slot, 'shift'), 'u)', )) if environment.getattr(l_1_slot, 'shift') else (undefined(name='bits') if l_1_bits is missing else l_1_bits))),
         )
@@ -169,6 +184,11 @@ def root(context, missing=missing):
                 str(environment.getitem(l_1_w, 0)),
                 ')',
             ))
+        elif environment.getattr(l_1_slot, 'unsigned'):
+            pass
+            t_8.append(
+                str(environment.getitem(l_1_w, 0)),
+            )
         else:
             pass
             t_8.extend((
@@ -308,7 +328,7 @@ def root(context, missing=missing):
                         ', byte ',
                         str((environment.getattr(l_2_m, 'offset') + (environment.getattr(l_3_p, 'shift') // 8))),
                         ')',
-                        str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 83 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                        str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 89 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                     ))
                 l_3_loop = l_3_p = missing
                 t_10.append(
@@ -323,7 +343,7 @@ def root(context, missing=missing):
                     str(context.call((undefined(name='spell') if l_0_spell is missing else l_0_spell), environment.getattr(l_2_m, 'kind'), environment.getattr(l_2_m, 'type'), _loop_vars=_loop_vars)),
                     ', // offset ',
                     str(environment.getattr(l_2_m, 'offset')),
-                    str((str_join((', ', environment.getattr(l_2_m, 'type'), )) if ((environment.getattr(l_2_m, 'kind') == 'scalar') and ((environment.getattr(l_2_m, 'type') in ('bool', 'unit')) or (environment.getattr(l_2_m, 'type') in environment.getattr((undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), 'raw64')))) else cond_expr_undefined("the inline if-expression on line 86 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                    str((str_join((', ', environment.getattr(l_2_m, 'type'), )) if ((environment.getattr(l_2_m, 'kind') == 'scalar') and ((environment.getattr(l_2_m, 'type') in ('bool', 'unit')) or (environment.getattr(l_2_m, 'type') in environment.getattr((undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), 'raw64')))) else cond_expr_undefined("the inline if-expression on line 92 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                     '\n',
                 ))
         l_2_loop = l_2_m = missing
@@ -388,7 +408,7 @@ def root(context, missing=missing):
                 str(environment.getattr(l_2_s, 'source')),
                 ': ',
                 str(context.call((undefined(name='spell') if l_0_spell is missing else l_0_spell), environment.getattr(l_2_s, 'kind'), environment.getattr(l_2_s, 'type'), _loop_vars=_loop_vars)),
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 105 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 111 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
             ))
         l_2_loop = l_2_s = missing
         t_12.extend((
@@ -417,7 +437,7 @@ def root(context, missing=missing):
                     pass
                     t_12.extend((
                         str(context.call((undefined(name='pack') if l_0_pack is missing else l_0_pack), l_3_p, str_join(('_sarek_', environment.getattr(l_3_p, 'source'), )), _loop_vars=_loop_vars)),
-                        str((' | ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 106 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                        str((' | ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 112 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                     ))
                 l_3_loop = l_3_p = missing
             else:
@@ -427,7 +447,7 @@ def root(context, missing=missing):
                     str(environment.getattr(l_2_m, 'name')),
                 ))
             t_12.append(
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 106 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 112 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
             )
         l_2_loop = l_2_m = missing
         t_12.append(
@@ -537,7 +557,7 @@ def root(context, missing=missing):
                         ')',
                     ))
             t_12.append(
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 122 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 128 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
             )
         l_2_loop = l_2_m = l_2_s = l_2_w = l_2_range = missing
         t_12.extend((
@@ -697,7 +717,7 @@ def root(context, missing=missing):
                     str(environment.getattr(l_3_a, 'name')),
                     ': ',
                     str(context.call((undefined(name='spell') if l_0_spell is missing else l_0_spell), environment.getattr(l_3_a, 'kind'), environment.getattr(l_3_a, 'type'), _loop_vars=_loop_vars)),
-                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 168 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 174 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_a = missing
             t_15.extend((
@@ -741,7 +761,7 @@ def root(context, missing=missing):
                 pass
                 t_15.extend((
                     str((environment.getattr(l_2_c, 'const_name') if (environment.getattr(l_3_m, 'name') == 'tag') else str_join(('array<u32, ', environment.getattr(l_3_m, 'words'), '>()', )))),
-                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 179 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 185 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_m = missing
             if environment.getattr(l_1_t, 'data'):
@@ -768,7 +788,7 @@ def root(context, missing=missing):
                             '], _sarek_w[',
                             str(((2 * l_3_i) + 1)),
                             '])',
-                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 181 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 187 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                         ))
                     l_3_loop = l_3_i = missing
                     t_15.append(
@@ -801,10 +821,10 @@ def root(context, missing=missing):
     yield " generate -t wgsl`.\n//\n// Target wgsl: WGSL for WebGPU. Each struct can be the element of a storage buffer array with\n// the C header's size, member offsets, alignment and array stride: padding is explicit\n// (_sarek_pad<N> words), bool and unit are i32, and a variant keeps its payload as 32-bit\n// words (data): read an argument with <T>_<Ctor>_v(v) (one argument) or <T>_<Ctor>_<i>(v)\n// (several), build a value with make_<T>_<Ctor>(...).\n"
     if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_small'):
         pass
-        yield "// uint8 and float16 members share 32-bit words (_sarek_bytes<N>, with any padding bytes\n// beside them): read a record's with <T>_<field>(v), build it with make_<T>(...); uint8 is a\n// u32 (0..255) and float16 an f32 (pack2x16float / unpack2x16float) in the functions.\n"
+        yield "// uint8 and float16 members (and int8, int16, uint16) share 32-bit words (_sarek_bytes<N>,\n// with any padding bytes beside them): read a record's with <T>_<field>(v), build it with\n// make_<T>(...); uint8 and uint16 are a u32, int8 and int16 an i32 (sign-extended), float16\n// an f32 (pack2x16float / unpack2x16float) in the functions.\n"
     if (environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_int64') or environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'uses_float64')):
         pass
-        yield "// Limitation: WGSL has no 64-bit scalars. int64 and float64 members and arguments are kept\n// as their raw words, vec2<u32> (x = low word, y = high word, 8-aligned, so the layout is\n// the C header's); kernels can copy them but not compute with them.\n"
+        yield "// Limitation: WGSL has no 64-bit scalars. int64, uint64 and float64 members and arguments\n// are kept as their raw words, vec2<u32> (x = low word, y = high word, 8-aligned, so the\n// layout is the C header's); kernels can copy them but not compute with them.\n"
     if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'needs'):
         pass
         yield '// WGSL has no #include: concatenate '
@@ -818,9 +838,9 @@ def root(context, missing=missing):
     l_1_t = missing
 
 blocks = {}
-debug_info = '8=21&9=24&10=32&14=37&15=45&16=46&17=50&19=57&22=63&23=71&24=73&31=78&32=84&35=89&36=98&40=106&41=114&42=116&43=119&45=128&50=134&51=141&52=144&53=146&54=149&55=156&56=160&57=165&58=169&60=176&63=182&64=190&65=194&66=199&67=203&68=222&69=226&70=233&71=237&73=250&76=258&77=264&78=267&79=271&80=278&81=282&82=291&83=295&86=321&92=333&94=340&95=344&96=350&98=358&99=365&100=371&101=373&103=375&104=377&105=379&106=398&108=436&110=441&111=447&112=453&116=459&117=463&118=470&119=479&120=483&122=489&125=545&126=551&127=554&128=561&129=565&131=574&137=584&138=591&139=600&140=605&142=613&143=615&144=617&145=620&148=624&149=627&150=631&152=637&153=643&154=650&155=652&156=654&157=663&159=670&160=672&161=674&166=683&168=689&169=708&170=712&171=715&172=720&174=724&175=728&176=730&179=735&180=747&181=749&186=790&187=800&194=802&199=805&204=808&205=811&207=813&209=817'
+debug_info = '8=21&9=24&10=32&14=37&15=45&16=46&17=47&18=51&19=54&20=58&22=69&25=77&26=85&27=86&28=88&35=93&36=99&39=104&40=113&44=121&45=129&46=131&47=134&49=143&54=149&55=156&56=159&57=161&58=164&59=171&60=175&61=180&62=184&63=187&64=190&66=196&69=202&70=210&71=214&72=219&73=223&74=242&75=246&76=253&77=257&79=270&82=278&83=284&84=287&85=291&86=298&87=302&88=311&89=315&92=341&98=353&100=360&101=364&102=370&104=378&105=385&106=391&107=393&109=395&110=397&111=399&112=418&114=456&116=461&117=467&118=473&122=479&123=483&124=490&125=499&126=503&128=509&131=565&132=571&133=574&134=581&135=585&137=594&143=604&144=611&145=620&146=625&148=633&149=635&150=637&151=640&154=644&155=647&156=651&158=657&159=663&160=670&161=672&162=674&163=683&165=690&166=692&167=694&172=703&174=709&175=728&176=732&177=735&178=740&180=744&181=748&182=750&185=755&186=767&187=769&192=810&193=820&200=822&206=825&211=828&212=831&214=833&216=837'
 
-SOURCE_SHA256 = '00b1cea85445b10a54674edd95e89c3a261bfeaf5b1efbfe8f1d90eab690ecb8'
+SOURCE_SHA256 = '147e605bb80f34a7881e2c07a61817aa9f8eb58e4a8bb341a5f4ac9bd07bec36'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/wgsl.wgsl.j2: do not edit.

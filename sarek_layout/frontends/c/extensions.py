@@ -15,8 +15,8 @@ spaces (so that the columns of everything else stay right) before pycparser read
 
 Sarek's layout has no packing and no alignment above the natural one. Only one extension
 keeps the layout as it is: an alignment of exactly 8 on a member whose natural alignment is
-8 (an ``int64_t``, a ``double``, or a struct holding one), which is what generated headers
-write (``SAREK_LAYOUT_ALIGN8``, ``_Alignas(8)``, ``alignas(8)``,
+8 (an ``int64_t``, a ``uint64_t``, a ``double``, or a struct holding one), which is what
+generated headers write (``SAREK_LAYOUT_ALIGN8``, ``_Alignas(8)``, ``alignas(8)``,
 ``__attribute__((aligned(8)))``) to pin i386 to the x86-64 layout. The scan notes which
 members each alignment is written on (``Extension.members_at``: the positions of their
 names, as pycparser reports them), and ``header`` checks their types. Everything else is

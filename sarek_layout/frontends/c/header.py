@@ -13,10 +13,12 @@ problem (``_Reader.decls``); ``refusals`` carries a refusal to the types that us
 Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
 ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
 float64; ``uint8_t``, ``unsigned char`` → uint8; ``sarek_layout_float16`` (which must be a
-typedef of ``uint16_t``, as generated headers declare it) → float16; a struct typedef → that
-type. C has no 4-byte ``bool`` or ``unit``, so headers generated from a schema with
-``bool``/``unit`` fields read back as ``int32``; a bare ``uint16_t`` or ``_Float16`` is
-refused with a word on how to write a float16.
+typedef of ``uint16_t``, as generated headers declare it) → float16; the extension scalars
+``int8_t``/``signed char`` → int8, ``int16_t``/``short`` → int16, ``uint16_t``/``unsigned
+short`` → uint16, ``uint32_t``/``unsigned int`` → uint32, ``uint64_t``/``unsigned long long``
+→ uint64 (``targets.spellings``); a struct typedef → that type. C has no 4-byte ``bool`` or
+``unit``, so headers generated from a schema with ``bool``/``unit`` fields read back as
+``int32``; a ``_Float16`` is refused with a word on how to write a float16.
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
@@ -45,15 +47,14 @@ becomes the module, so ``Geometry_point`` in ``geometry.h`` reads back as
 ``Geometry.point``. Otherwise the module is ``""`` (no prefix) and the type names are the
 typedef names. Whatever the module, C names never change.
 
-Refused, with the C source position: pointers, arrays, bit-fields, ``char`` and
-``signed char``, ``bool``, ``short`` and other 16-bit integers, ``long`` (its size differs
-between ABIs), unsigned types other than ``uint8_t`` and other non-Sarek scalar
-types, enums, unions outside the tagged-variant shape, inline struct definitions as members,
-references to structs that are not defined in the headers read, and enum constants whose
-values are not 64-bit integers. An extension (packing, alignment, ``mode``,
-``vector_size``…) refuses the types whose layout it changes: the bodies it is written in or
-that its declaration defines, and the members whose typedef it is written on
-(``Extension.records``/``words``); elsewhere it changes nothing.
+Refused, with the C source position: pointers, arrays, bit-fields, plain ``char`` (its
+signedness differs between ABIs), ``bool``, ``long`` and ``unsigned long`` (their size differs
+between ABIs) and other scalar types of no fixed size, enums, unions outside the
+tagged-variant shape, inline struct definitions as members, references to structs that are
+not defined in the headers read, and enum constants whose values are not 64-bit integers. An
+extension (packing, alignment, ``mode``, ``vector_size``…) refuses the types whose layout it
+changes: the bodies it is written in or that its declaration defines, and the members whose
+typedef it is written on (``Extension.records``/``words``); elsewhere it changes nothing.
 """
 
 from __future__ import annotations
@@ -87,7 +88,6 @@ from .places import Places
 from .preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
 from .modules import header_module_name
 from .reader import (
-    FLOAT16_HINT,
     SCALAR_SPELLINGS,
     STDINT,
     CDeclarations,
@@ -106,26 +106,21 @@ for _scalar, _spellings in SCALAR_SPELLINGS["c"].items():
     for _spelling in _spellings:
         _SCALARS.setdefault(_spelling, _scalar)
 
+#: The fixed-width names the C reader reads, for the messages (``int8_t … uint64_t``).
+_FIXED_WIDTH_NAMES = ", ".join(sorted({sp for sp in _SCALARS if sp in STDINT},
+                                      key=lambda sp: (sp.startswith("u"), len(sp), sp)))
+
 _WHY_NOT = [
     (re.compile(r"^char$"), "char has no Sarek layout (whether it is signed depends on the "
-                            "ABI); use uint8_t (0..255) or int32_t"),
-    (re.compile(r"^signed char$|^int8_t$"),
-     "signed 8-bit integers have no Sarek layout; use uint8_t (0..255) or int32_t"),
+                            "ABI); use int8_t or uint8_t"),
     (re.compile(r"^_Bool$|^bool$"), "C bool is 1 byte, Sarek's bool is 4: use int32_t"),
-    (
-        re.compile(r"^u?int16_t$|short"),
-        f"16-bit integers have no Sarek layout; use int32_t ({FLOAT16_HINT})",
-    ),
-    (
-        re.compile(r"unsigned|^uint\d+_t$"),
-        "unsigned types have no Sarek layout, except uint8_t; use int32_t or int64_t",
-    ),
     (re.compile(r"^long double$"), "long double has no Sarek layout; use double"),
     (
-        re.compile(r"^(signed )?long( int)?$"),
-        "long is 4 or 8 bytes depending on the ABI; use int32_t or int64_t",
+        re.compile(r"^(signed |unsigned )?long( int)?$"),
+        "long is 4 or 8 bytes depending on the ABI; use int32_t or int64_t (uint32_t or "
+        "uint64_t when unsigned)",
     ),
-    (re.compile(r"_t$"), "only int32_t, int64_t and uint8_t are fixed-width Sarek scalars"),
+    (re.compile(r"_t$"), f"the fixed-width scalars are {_FIXED_WIDTH_NAMES}"),
     (re.compile(r"^void$"), "void is not data"),
 ]
 
@@ -286,7 +281,7 @@ class _Reader:
             f"aligns member {quoted(member.name)} of {quoted(owner)} at 8, but its natural "
             f"alignment in Sarek's layout is 4, so the C layout would differ from Sarek's (an "
             f"alignment of 8 is accepted only on a member whose natural alignment is 8: an "
-            f"int64_t, a double, or a struct holding one)",
+            f"int64_t, a uint64_t, a double, or a struct holding one)",
         )
 
     def _natural_alignment_is_8(self, member) -> bool:
@@ -591,8 +586,8 @@ class _Reader:
             if pattern.search(spelled.text):
                 raise SchemaError(f"{what} has type {quoted(spelled.text)}: {why}", where)
         raise SchemaError(
-            f"{what} has type {quoted(spelled.text)}, which has no Sarek layout; use int32_t, "
-            f"int64_t, uint8_t, float, double, {FLOAT16_TYPEDEF} or a typedef struct",
+            f"{what} has type {quoted(spelled.text)}, which has no Sarek layout; use "
+            f"{_FIXED_WIDTH_NAMES}, float, double, {FLOAT16_TYPEDEF} or a typedef struct",
             where,
         )
 

@@ -118,8 +118,8 @@ class _Namespace:
         if not own:
             raise SchemaError(
                 "no struct declarations in this header; sarek-layout reads element "
-                "types from its structs (typedef struct or struct tag) of int32_t/int64_t/uint8_t/float/double/"
-                f"{FLOAT16_TYPEDEF} members",
+                "types from its structs (typedef struct or struct tag) of fixed-width integers "
+                f"(int8_t … uint64_t), float, double and {FLOAT16_TYPEDEF} members",
                 SourceLocation(unit.path),
             )
         unit.module_name, unit.names = decide_module(unit.path, own, options,

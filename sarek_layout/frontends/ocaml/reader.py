@@ -44,7 +44,7 @@ from ...ir.schema import (
     TypeDecl,
     TypeExpr,
 )
-from ...ir.types import SCALARS, scalar_named
+from ...ir.types import SCALARS, Scalar, scalar_named
 from .attributes import (
     ELSEWHERE,
     IN_TYPE,
@@ -74,16 +74,35 @@ from ..source_files import default_module_name, read_schema_bytes
 
 __all__ = ["read_ocaml", "SAREK_ATTRIBUTES", "NO_LAYOUT_TYPES"]
 
-#: OCaml built-in types that have no Sarek element layout, with what to use instead.
+#: The scalars a Sarek ``.ml`` may name (the extension scalars are not Sarek element types).
+SAREK_SCALARS = tuple(s.name for s in SCALARS.values() if not s.extension)
+
+
+def _sarek_stand_in(extension: Scalar) -> str:
+    """What a Sarek source writes instead of an extension scalar: the smallest Sarek integer
+    that holds every value of it, else the Sarek integer of its size (same bits, signed)."""
+    ints = [s for s in SCALARS.values()
+            if not s.extension and s.kind == "int" and s.int_range is not None]
+    low, high = extension.int_range or (0, 0)
+    holding = [s for s in ints if s.int_range[0] <= low and s.int_range[1] >= high]
+    if holding:
+        return f"use {min(holding, key=lambda s: s.size).name}"
+    same = [s for s in ints if s.size == extension.size]
+    return f"use {same[0].name} (the same bits, read as signed)" if same else "use int64"
+
+
+#: OCaml built-in types that have no Sarek element layout, with what to use instead; and the
+#: extension scalars (``int8``…, issue 22), which Sarek has no type for: they exist only in
+#: JSON, TOML and C schemas, so a Sarek source that names one is told so.
 NO_LAYOUT_TYPES = {
     "char": "use int32",
     "string": "strings have no fixed size",
     "bytes": "bytes have no fixed size",
     "nativeint": "its size depends on the platform; use int32 or int64",
     "exn": "exceptions are not data",
-    "int8": "use uint8 or int32",
-    "int16": "use int32",
-    "uint16": "use int32, or float16 for a half float",
+    **{s.name: (f"a sarek-layout extension scalar, not a Sarek element type: JSON, TOML and "
+                f"C schemas only; in a Sarek source {_sarek_stand_in(s)}")
+       for s in SCALARS.values() if s.extension},
 }
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
@@ -598,7 +617,7 @@ class FileParser:
         if name in NO_LAYOUT_TYPES:
             raise SchemaError(
                 f"type {quoted(name)} has no Sarek layout ({NO_LAYOUT_TYPES[name]}); "
-                f"element types are {', '.join(SCALARS)}, records and variants",
+                f"element types are {', '.join(SAREK_SCALARS)}, records and variants",
                 expr.location,
             )
         if name in self.plain and scalar_named(name) is None:

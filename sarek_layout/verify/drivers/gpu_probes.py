@@ -12,10 +12,10 @@ size, measured the same way. The layout is never consulted: types come from the 
 declarations and accessor signatures of the files themselves, and the input buffer's size is
 an upper bound computed from those declarations.
 
-Scalars smaller than a word (``uint8``, ``float16``) live inside 32-bit words, read by
-accessors, so the word fill cannot place them to the byte. For those the shader first copies
-the element and refills every word that can hold them (each ``_sarek_bytes<N>`` member and
-every word of a variant's ``data``) with patterns of its own: byte ``k`` of the element's word
+Scalars smaller than a word (``uint8``, ``float16``, ``int8``, ``int16``, ``uint16``) live
+inside 32-bit words, read by accessors, so the word fill cannot place them to the byte. For
+those the shader first copies the element and refills every word that can hold them (each
+``_sarek_bytes<N>`` member and every word of a variant's ``data``) with patterns of its own: byte ``k`` of the element's word
 ``w`` holds ``1 + k + 4 (w mod 29)`` in one copy, ``1 + (w / 29) mod 29`` in a second and
 ``1 + w / 841`` in a third (every byte 1 to 116: no pattern is a NaN as a float16). The
 accessor's bits in the three copies give the byte's offset (``k + 4 w``, up to 390 KB into
@@ -80,7 +80,8 @@ GLSL_PROBE = ProbeLanguage(
     accessor_re=re.compile(rf"^(\w+)\s+(\w+)\((\w+)\s+{VALUE_PARAM}\)\s*$", re.M),
     scalar_bits={"int": "uvec2(uint(_sarek_x))", "uint": "uvec2(_sarek_x)",
                  "float": "uvec2(floatBitsToUint(_sarek_x))", "double": "unpackDouble2x32(_sarek_x)",
-                 "int64_t": "unpackUint2x32(uint64_t(_sarek_x))", "uvec2": "_sarek_x"},
+                 "int64_t": "unpackUint2x32(uint64_t(_sarek_x))",
+                 "uint64_t": "unpackUint2x32(_sarek_x)", "uvec2": "_sarek_x"},
     scalar_size={"int": 4, "uint": 4, "float": 4, "double": 8, "int64_t": 8, "uint64_t": 8,
                  "uvec2": 8},
 )
@@ -226,7 +227,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
         parts = p.member.split(".")
         elem = base + ".t[0]"
         if p.scalar in SMALL_SCALARS and len(parts) == 1:  # a record field inside a word
-            name = esc(field_accessor_name(t, parts[0]))
+            name = esc(field_accessor_name(t, esc(parts[0])))  # as the template: member escaped first
             if name not in accessors:
                 raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
             outputs.append(small(lambda e, name=name: f"{name}({e})", t, i, accessors[name],
@@ -274,9 +275,13 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
 
 
 #: Bits of a small scalar's accessor value, by the accessor's return type.
+# A signed one (int8, int16) comes back sign-extended: every pattern byte is below 128, so
+# its sign bit is clear and the bits are the value's.
 _SMALL_BITS = {
-    "glsl": {"uint": "_sarek_x", "float": "packHalf2x16(vec2(_sarek_x, 0.0))"},
-    "wgsl": {"u32": "_sarek_x", "f32": "pack2x16float(vec2<f32>(_sarek_x, 0.0))"},
+    "glsl": {"uint": "_sarek_x", "float": "packHalf2x16(vec2(_sarek_x, 0.0))",
+             "int": "uint(_sarek_x)"},
+    "wgsl": {"u32": "_sarek_x", "f32": "pack2x16float(vec2<f32>(_sarek_x, 0.0))",
+             "i32": "bitcast<u32>(_sarek_x)"},
 }
 
 
@@ -321,7 +326,8 @@ def _small_helpers(lang: ProbeLanguage, structs: Structs, patterned, small_bits)
     for et in small_bits:
         bits = _SMALL_BITS[lang.name].get(et)
         if bits is None:
-            raise ProbeFailed(lang.name, f"an accessor of a uint8 or float16 returns {et}")
+            raise ProbeFailed(lang.name,
+                              f"an accessor of a scalar smaller than a word returns {et}")
         if glsl:
             out.append(f"uint sarek_small_bits_{_ident(et)}({et} _sarek_x) {{ return {bits}; }}\n")
         else:

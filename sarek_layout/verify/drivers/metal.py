@@ -5,7 +5,8 @@ No Metal compiler exists on Linux. The Metal Shading Language is a C++14 dialect
 compiler is clang, so the nearest check available is clang++ ``-std=c++14
 --target=arm64-apple-macos11`` with ``__METAL_VERSION__`` defined and a stand-in
 ``<metal_stdlib>`` (``METAL_SHIM``) that declares the MSL built-in types the header uses
-(``uint``, ``uint2`` as a two-lane clang vector: 8 bytes, 8-aligned, like MSL's; ``uchar``;
+(``uint``, ``uint2`` as a two-lane clang vector: 8 bytes, 8-aligned, like MSL's; ``uchar``,
+``ushort``, ``ulong`` (8 bytes on arm64, as in MSL);
 ``half`` as clang's 2-byte, 2-aligned ``__fp16``, which MSL's ``half`` is). This is a
 proxy: it proves the header's layout under clang's arm64 Apple ABI and that its static
 assertions hold there, not that Apple's Metal compiler accepts it.
@@ -37,6 +38,8 @@ METAL_SHIM = """// sarek-layout's stand-in for <metal_stdlib> (the metal-proxy c
 typedef unsigned int uint;
 typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
 typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned long ulong;  // 8 bytes, 8-aligned on arm64, as MSL's ulong
 typedef __fp16 half;
 """
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...ir.schema import Member, SchemaType
+from ...targets.naming import PACKED_PREFIX
 from ...targets.spellings import SHADER_READ
 from .reader import MemberDecl, StructDecl
 from .source import GLSL, METAL, WGSL
@@ -112,7 +113,9 @@ _SCALARS = SHADER_READ
 
 _BYTES = {"float": 4, "double": 8, "f32": 4, "f16": 2, "half": 2, "int": 4, "uint": 4,
           "i32": 4, "u32": 4, "long": 8, "int64_t": 8, "uint64_t": 8, "float32_t": 4,
-          "float64_t": 8, "bool": 4}
+          "float64_t": 8, "bool": 4, "ulong": 8, "uint32_t": 4, "int32_t": 4, "short": 2,
+          "ushort": 2, "int16_t": 2, "uint16_t": 2, "char": 1, "uchar": 1, "int8_t": 1,
+          "uint8_t": 1}
 
 
 def _vectors(lang: str, record: SchemaType) -> Tuple[str, ...]:
@@ -166,6 +169,13 @@ def _type_problem(lang: str, m: Member, decl: MemberDecl) -> Optional[str]:
                 f"8 bytes: {write} {where}")
     size = _BYTES.get(written)
     have = f"is {written}" + (f", {size} bytes," if size else ",")
+    if not accepted:
+        # No member type of the language has its size (WGSL's 8- and 16-bit integers):
+        # writing the accessor type again would be no advice.
+        return (f"{have} where the schema has {m.spelling}, {m.size} bytes: "
+                f"{'WGSL' if lang == WGSL else lang} has no "
+                f"{m.size}-byte member type; keep it in a 32-bit word with its neighbours "
+                f"({PACKED_PREFIX}<N>), as `generate -t {lang}` does")
     return f"{have} where the schema has {m.spelling}, {m.size} bytes: {write}"
 
 

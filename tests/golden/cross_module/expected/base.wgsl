@@ -6,9 +6,9 @@
 // (_sarek_pad<N> words), bool and unit are i32, and a variant keeps its payload as 32-bit
 // words (data): read an argument with <T>_<Ctor>_v(v) (one argument) or <T>_<Ctor>_<i>(v)
 // (several), build a value with make_<T>_<Ctor>(...).
-// Limitation: WGSL has no 64-bit scalars. int64 and float64 members and arguments are kept
-// as their raw words, vec2<u32> (x = low word, y = high word, 8-aligned, so the layout is
-// the C header's); kernels can copy them but not compute with them.
+// Limitation: WGSL has no 64-bit scalars. int64, uint64 and float64 members and arguments
+// are kept as their raw words, vec2<u32> (x = low word, y = high word, 8-aligned, so the
+// layout is the C header's); kernels can copy them but not compute with them.
 
 // Base.vec: record, size 16, align 8
 struct Base_vec {

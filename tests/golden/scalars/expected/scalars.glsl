@@ -8,8 +8,8 @@
 // <T>_<Ctor>_<i>(v) (several), build a value with make_<T>_<Ctor>(...); <T>_<Ctor>_arm is
 // the element typed as one constructor. Include it with GL_GOOGLE_include_directive, or
 // paste it, after #version 450.
-// int64 members: needs GL_EXT_shader_explicit_arithmetic_types_int64 (enabled below) and
-// the device feature shaderInt64.
+// int64 and uint64 members: need GL_EXT_shader_explicit_arithmetic_types_int64 (enabled
+// below) and the device feature shaderInt64.
 // float64 members: double is core GLSL; the device needs the feature shaderFloat64.
 #ifndef SAREK_LAYOUT_SCALARS_GLSL_026BA52D
 #define SAREK_LAYOUT_SCALARS_GLSL_026BA52D

@@ -22,10 +22,14 @@
  * offsetof. */
 #ifndef SAREK_LAYOUT_NVRTC_STDINT
 #define SAREK_LAYOUT_NVRTC_STDINT
+typedef signed char int8_t;
+typedef short int16_t;
 typedef int int32_t;
 typedef long long int64_t;
 typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
 #endif
 #define SAREK_LAYOUT_OFFSETOF(type, member) __builtin_offsetof(type, member)
 #else

@@ -8,9 +8,10 @@
 // <T>_<Ctor>_<i>(v) (several), build a value with make_<T>_<Ctor>(...); <T>_<Ctor>_arm is
 // the element typed as one constructor. Include it with GL_GOOGLE_include_directive, or
 // paste it, after #version 450.
-// uint8 and float16 members share 32-bit words (_sarek_bytes<N>, with any padding bytes
-// beside them): read a record's with <T>_<field>(v), build it with make_<T>(...); uint8 is a
-// uint (0..255) and float16 a float (packHalf2x16 / unpackHalf2x16) in the functions.
+// uint8 and float16 members (and int8, int16, uint16) share 32-bit words (_sarek_bytes<N>,
+// with any padding bytes beside them): read a record's with <T>_<field>(v), build it with
+// make_<T>(...); uint8 and uint16 are a uint, int8 and int16 an int (sign-extended), float16
+// a float (packHalf2x16 / unpackHalf2x16) in the functions.
 // float64 members: double is core GLSL; the device needs the feature shaderFloat64.
 #ifndef SAREK_LAYOUT_TEXELS_GLSL_9D4B0C5A
 #define SAREK_LAYOUT_TEXELS_GLSL_9D4B0C5A

@@ -6,12 +6,13 @@
 // (_sarek_pad<N> words), bool and unit are i32, and a variant keeps its payload as 32-bit
 // words (data): read an argument with <T>_<Ctor>_v(v) (one argument) or <T>_<Ctor>_<i>(v)
 // (several), build a value with make_<T>_<Ctor>(...).
-// uint8 and float16 members share 32-bit words (_sarek_bytes<N>, with any padding bytes
-// beside them): read a record's with <T>_<field>(v), build it with make_<T>(...); uint8 is a
-// u32 (0..255) and float16 an f32 (pack2x16float / unpack2x16float) in the functions.
-// Limitation: WGSL has no 64-bit scalars. int64 and float64 members and arguments are kept
-// as their raw words, vec2<u32> (x = low word, y = high word, 8-aligned, so the layout is
-// the C header's); kernels can copy them but not compute with them.
+// uint8 and float16 members (and int8, int16, uint16) share 32-bit words (_sarek_bytes<N>,
+// with any padding bytes beside them): read a record's with <T>_<field>(v), build it with
+// make_<T>(...); uint8 and uint16 are a u32, int8 and int16 an i32 (sign-extended), float16
+// an f32 (pack2x16float / unpack2x16float) in the functions.
+// Limitation: WGSL has no 64-bit scalars. int64, uint64 and float64 members and arguments
+// are kept as their raw words, vec2<u32> (x = low word, y = high word, 8-aligned, so the
+// layout is the C header's); kernels can copy them but not compute with them.
 
 // Texels.rgba: record, size 4, align 1
 struct Texels_rgba {

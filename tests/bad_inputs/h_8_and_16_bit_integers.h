@@ -1,2 +1,0 @@
-#include <stdint.h>
-typedef struct T { short s; } T;

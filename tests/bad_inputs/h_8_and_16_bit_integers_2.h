@@ -1,2 +1,0 @@
-#include <stdint.h>
-typedef struct T { int8_t s; } T;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { unsigned long u; } T;

@@ -1,2 +1,0 @@
-#include <stdint.h>
-typedef struct T { unsigned int u; } T;

@@ -1,2 +1,0 @@
-#include <stdint.h>
-typedef struct T { uint32_t u; } T;
