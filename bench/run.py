@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, Report, machine_description  # noqa: E402
 
 SECTIONS = ("layout", "generate", "scaling", "verify", "buildloop", "explain", "nesting",
-            "dimensions", "suite")
+            "dimensions", "rustc", "suite")
 
 HEADER = (f"  {'measurement':<52} {'sarek-layout':>18} {'baseline':>22} {'ratio':>7} "
           f"{'target':>10} {'':>8}")
@@ -82,6 +82,10 @@ def run(args: argparse.Namespace) -> Report:
 
         bench_dimensions.dimensions(report, 1 if quick else 3, scale=0.2 if quick else 1.0)
         bench_dimensions.suggest_scaling(report, 1 if quick else 3, 1_600 if quick else 8_000)
+    if "rustc" in only:
+        import bench_rustc
+
+        bench_rustc.scaling(report)
     if "suite" in only:
         import bench_suite
 
