@@ -139,11 +139,12 @@ def scalar_value(t, k: int):
         return 255 if k % 8 == 2 else (k * 37 + 1) % 256
     if t.kind == "int" and t.int_range is not None:
         # Any other integer of the table (the extension scalars): both ends of its range,
-        # -1 or its top bit alone, and distinct values between.
+        # -1 or its top bit alone, then distinct values strictly between the ends (steps of
+        # 7919, a prime; none of the first hundred meets -1 or a top bit alone).
         low, high = t.int_range
-        span = high - low + 1
-        return (low, high, -1 if low < 0 else (high + 1) // 2,
-                low + (k * 1_000_003 + 7919) % span)[k % 4]
+        if k < 3:
+            return (low, high, -1 if low < 0 else (high + 1) // 2)[k]
+        return low + 1 + ((k - 3) * 7919) % (high - low - 1)
     return None
 
 
