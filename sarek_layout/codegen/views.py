@@ -41,6 +41,10 @@ __all__ = [
 
 TOOL = "sarek-layout"
 
+#: Builds a named tuple without the generated ``__new__``'s Python frame: the views build
+#: one per member and per check of every type (``_new(Check, (kind, ...))``).
+_new = tuple.__new__
+
 #: Members at least this aligned carry an explicit alignment specifier, so that ABIs where
 #: 8-byte scalars are only 4-aligned inside structs (i386) agree with the rest.
 _PINNED_ALIGN = 8
@@ -199,34 +203,37 @@ class ModuleView:
 def _struct_members(items: Sequence[Item]) -> Tuple[Member, ...]:
     """The model's members and holes as struct members: each run of holes is one padding
     member (``_sarek_pad0``, ``_sarek_pad1``… in this struct)."""
+    # One pass with the member conversion inlined: this runs once per member of every type.
     out: List[Member] = []
-    pad_start: Optional[int] = None
+    append = out.append
+    pad_start = -1
     pad_end = 0
     count = 0
-
-    def flush() -> None:
-        nonlocal pad_start, count
-        if pad_start is not None:
-            out.append(Member(padding_name(count), "padding", "", pad_start,
-                              pad_end - pad_start))
-            count += 1
-            pad_start = None
-
     for item in items:
-        if isinstance(item, Hole):
-            if pad_start is None:
-                pad_start = item.offset
-            pad_end = item.end
+        if type(item) is Hole:
+            if pad_start < 0:
+                pad_start = item[0]
+            pad_end = item[0] + item[1]
             continue
-        flush()
-        out.append(_member(item))
-    flush()
+        if pad_start >= 0:
+            append(_new(Member, (padding_name(count), "padding", "", pad_start,
+                                 pad_end - pad_start, False)))
+            count += 1
+            pad_start = -1
+        append(_member(item))
+    if pad_start >= 0:
+        append(_new(Member, (padding_name(count), "padding", "", pad_start,
+                             pad_end - pad_start, False)))
     return tuple(out)
 
 
 def _member(m: ModelMember) -> Member:
-    kind = "scalar" if m.scalar is not None else "record"
-    return Member(m.name, kind, m.type_name, m.offset, m.size, m.align >= _PINNED_ALIGN)
+    scalar = m.scalar
+    if scalar is not None:
+        return _new(Member, (m.name, "scalar", scalar.name, m.offset, m.size,
+                             m.align >= _PINNED_ALIGN))
+    return _new(Member, (m.name, "record", m.record.c_name, m.offset,  # type: ignore[union-attr]
+                         m.size, m.align >= _PINNED_ALIGN))
 
 
 def copy_function_name(c_name: str) -> str:
@@ -268,12 +275,12 @@ class _Checks:
         self.c_name = c_name
         self.used = used_idents
         self.items: List[Check] = []
+        self._prefix = f"sarek_layout_check_{c_name}__"
 
     def _ident(self, what: str) -> str:
-        base = f"sarek_layout_check_{self.c_name}__{_ident_part(what)}"
-        ident, n = base, 1
-        while ident in self.used:
-            ident, n = f"{base}_{n}", n + 1
+        ident = self._prefix + _ident_part(what)
+        if ident in self.used:
+            ident = _next_free(ident, self.used)
         self.used.add(ident)
         return ident
 
@@ -287,6 +294,26 @@ class _Checks:
         label = f"{self.c_name}::{member}"
         self.items.append(Check("offset", member, value, label, self._ident(member + "_offset")))
 
+    def offsets(self, members: Sequence[ModelMember]) -> None:
+        """``offset`` of each member: the loop of every record, with the lookups hoisted."""
+        label = self.c_name + "::"
+        prefix, used, append = self._prefix, self.used, self.items.append
+        for m in members:
+            name = m.name
+            ident = prefix + _ident_part(name + "_offset")
+            if ident in used:
+                ident = _next_free(ident, used)
+            used.add(ident)
+            append(_new(Check, ("offset", name, m.offset, label + name, ident)))
+
+
+def _next_free(base: str, used: set) -> str:
+    """``base_1``, ``base_2``…: the first not in ``used`` (two designators spelt alike)."""
+    n = 1
+    while f"{base}_{n}" in used:
+        n += 1
+    return f"{base}_{n}"
+
 
 # --- types -------------------------------------------------------------------------------
 
@@ -295,8 +322,7 @@ def _record_view(st: SchemaType, used: set) -> TypeView:
     checks = _Checks(st.c_name, used)
     checks.size(st.size)
     checks.align(st.align)
-    for m in st.members:
-        checks.offset(m.name, m.offset)
+    checks.offsets(st.members)
     return TypeView(
         kind="record",
         name=st.name,

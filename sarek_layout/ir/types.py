@@ -81,6 +81,11 @@ class Scalar(ElementType):
     def __repr__(self) -> str:
         return f"T{self.name.capitalize()}"
 
+    def __hash__(self) -> int:
+        # The name alone: no two scalars share one, and records hash their fields' scalars
+        # at every build (the generated hash of all nine fields was a tenth of resolving).
+        return hash(self.name)
+
     # The predicates every stage asks, derived from the facts above (no module keeps its own
     # list of scalar names: tests/package/test_package_rules.py).
 

@@ -54,20 +54,32 @@ def _member_line(m: Member) -> str:
         kind = m.scalar.name
     else:
         kind = format_layout_id(_IDS[m.record])  # type: ignore[index]
-    return f"member {m.name} {m.offset} {kind}"
+    return f"member {m.name} {m.offset} {kind}\n"
 
 
-def _lines(t: SchemaType) -> List[str]:
-    lines = [CANONICAL_VERSION, f"{t.kind} {t.c_name} {t.size} {t.align}"]
-    lines.extend(_member_line(m) for m in t.members)
+def _text(t: SchemaType) -> str:
+    """The canonical text of ``t``, whose nested records' ids are known."""
+    parts = [_HEAD, f"{t.kind} {t.c_name} {t.size} {t.align}\n"]
+    parts.extend(map(_member_line, t.members))
     for arm in t.arms:
-        lines.append(f"ctor {arm.name} {arm.tag}")
-        lines.extend(_member_line(a) for a in arm.args)
-    return lines
+        parts.append(f"ctor {arm.name} {arm.tag}\n")
+        parts.extend(map(_member_line, arm.args))
+    return "".join(parts)
+
+
+_HEAD = CANONICAL_VERSION + "\n"
 
 
 def _nested(t: SchemaType) -> Iterable[SchemaType]:
     return t.records_used()
+
+
+def _flat(t: SchemaType) -> bool:
+    """No nested record below ``t`` (most types): its id needs no walk."""
+    for m in t.members:
+        if m.record is not None:
+            return False
+    return not t.arms
 
 
 def _ensure(t: SchemaType) -> int:
@@ -76,6 +88,9 @@ def _ensure(t: SchemaType) -> int:
     found = _IDS.get(t)
     if found is not None:
         return found
+    if _flat(t):
+        value = _IDS[t] = _hash(_text(t))
+        return value
     stack: List[Tuple[SchemaType, Iterable[SchemaType]]] = [(t, iter(_nested(t)))]
     while stack:
         node, children = stack[-1]
@@ -86,7 +101,7 @@ def _ensure(t: SchemaType) -> int:
         else:
             stack.pop()
             if node not in _IDS:
-                _IDS[node] = _hash("".join(line + "\n" for line in _lines(node)))
+                _IDS[node] = _hash(_text(node))
     return _IDS[t]
 
 
@@ -98,7 +113,7 @@ def canonical_text(t: SchemaType) -> str:
     """The text whose SHA-256 gives ``t``'s layout id (every line ends with a newline)."""
     for child in _nested(t):
         _ensure(child)
-    return "".join(line + "\n" for line in _lines(t))
+    return _text(t)
 
 
 def layout_id(t: SchemaType) -> int:
