@@ -7,7 +7,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_banner = l_0_float16_typedef = l_0_float64_check = l_0_members = l_0_record = l_0_variant = l_0_params = l_0_assign = l_0_copy = l_0_helpers = l_0_checks = l_0_layout_id = l_0_type = missing
+    l_0_banner = l_0_float16_typedef = l_0_float64_check = l_0_members = l_0_variant = l_0_params = l_0_assign = l_0_copy = l_0_helpers = l_0_type = missing
     pass
     def macro(l_1_view, l_1_filename, l_1_description):
         t_1 = []
@@ -139,32 +139,6 @@ def root(context, missing=missing):
         t_6.extend((
             '/* ',
             str(environment.getattr(l_1_t, 'qualified_name')),
-            ': record, size ',
-            str(environment.getattr(l_1_t, 'size')),
-            ', align ',
-            str(environment.getattr(l_1_t, 'align')),
-            ' */\ntypedef struct ',
-            str(environment.getattr(l_1_t, 'c_name')),
-            ' {\n',
-            str(context.call((undefined(name='members') if l_0_members is missing else l_0_members), environment.getattr(l_1_t, 'members'), l_1_dialect, '    ')),
-            '\n} ',
-            str(environment.getattr(l_1_t, 'c_name')),
-            ';',
-        ))
-        return concat(t_6)
-    context.exported_vars.add('record')
-    context.vars['record'] = l_0_record = Macro(environment, macro, 'record', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
-    yield '\n'
-    def macro(l_1_t, l_1_dialect):
-        t_7 = []
-        if l_1_t is missing:
-            l_1_t = undefined("parameter 't' was not provided", name='t')
-        if l_1_dialect is missing:
-            l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
-        pass
-        t_7.extend((
-            '/* ',
-            str(environment.getattr(l_1_t, 'qualified_name')),
             ': variant, size ',
             str(environment.getattr(l_1_t, 'size')),
             ', align ',
@@ -177,16 +151,16 @@ def root(context, missing=missing):
         for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
             _loop_vars = {}
             pass
-            t_7.extend((
+            t_6.extend((
                 '    ',
                 str(environment.getattr(l_2_c, 'enum_name')),
                 ' = ',
                 str(environment.getattr(l_2_c, 'tag')),
-                str((',' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 76 in '_macros.j2' evaluated to false and no else section was defined."))),
+                str((',' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 69 in '_macros.j2' evaluated to false and no else section was defined."))),
                 '\n',
             ))
         l_2_loop = l_2_c = missing
-        t_7.extend((
+        t_6.extend((
             '};\ntypedef struct ',
             str(environment.getattr(l_1_t, 'c_name')),
             ' {\n',
@@ -195,21 +169,21 @@ def root(context, missing=missing):
         ))
         if environment.getattr(l_1_t, 'data_size'):
             pass
-            t_7.append(
+            t_6.append(
                 '    union {\n',
             )
             if environment.getattr(l_1_t, 'data_bytes'):
                 pass
-                t_7.extend((
+                t_6.extend((
                     '        unsigned char _sarek_bytes[',
                     str(environment.getattr(l_1_t, 'data_size')),
                     ']; /* every payload byte (first: zero-initialising a value reaches them all) */\n',
                 ))
-            def t_8(fiter):
+            def t_7(fiter):
                 for l_2_c in fiter:
                     if environment.getattr(l_2_c, 'arm'):
                         yield l_2_c
-            for l_2_c in t_8(environment.getattr(l_1_t, 'ctors')):
+            for l_2_c in t_7(environment.getattr(l_1_t, 'ctors')):
                 l_2_m = resolve('m')
                 l_2_plain = resolve('plain')
                 _loop_vars = {}
@@ -220,7 +194,7 @@ def root(context, missing=missing):
                     _loop_vars['m'] = l_2_m
                     l_2_plain = str_join(((environment.getitem(environment.getattr(l_1_dialect, 'scalar'), environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'type')) if (environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'kind') == 'scalar') else environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'type')), ' ', environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'name'), ))
                     _loop_vars['plain'] = l_2_plain
-                    t_7.extend((
+                    t_6.extend((
                         '        ',
                         str((str_join((environment.getattr(l_1_dialect, 'align8_before'), (undefined(name='plain') if l_2_plain is missing else l_2_plain), environment.getattr(l_1_dialect, 'align8_after'), )) if environment.getattr((undefined(name='m') if l_2_m is missing else l_2_m), 'align8') else (undefined(name='plain') if l_2_plain is missing else l_2_plain))),
                         '; /* offset ',
@@ -231,7 +205,7 @@ def root(context, missing=missing):
                     ))
                 else:
                     pass
-                    t_7.extend((
+                    t_6.extend((
                         '        struct {\n',
                         str(context.call((undefined(name='members') if l_0_members is missing else l_0_members), environment.getattr(l_2_c, 'members'), l_1_dialect, '            ', _loop_vars=_loop_vars)),
                         '\n        } ',
@@ -243,74 +217,74 @@ def root(context, missing=missing):
                         ' payload bytes */\n',
                     ))
             l_2_c = l_2_m = l_2_plain = missing
-            t_7.extend((
+            t_6.extend((
                 '    } data; /* offset ',
                 str(environment.getattr(l_1_t, 'payload_offset')),
                 ', ',
                 str(environment.getattr(l_1_t, 'data_size')),
                 ' bytes */\n',
             ))
-        t_7.extend((
+        t_6.extend((
             '} ',
             str(environment.getattr(l_1_t, 'c_name')),
             ';',
         ))
-        return concat(t_7)
+        return concat(t_6)
     context.exported_vars.add('variant')
     context.vars['variant'] = l_0_variant = Macro(environment, macro, 'variant', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_c, l_1_dialect):
-        t_9 = []
+        t_8 = []
         if l_1_c is missing:
             l_1_c = undefined("parameter 'c' was not provided", name='c')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
         l_2_loop = missing
-        t_10 = 1
+        t_9 = 1
         for l_2_p, l_2_loop in LoopContext(environment.getattr(l_1_c, 'params'), undefined):
             _loop_vars = {}
             pass
-            t_9.extend((
+            t_8.extend((
                 str((environment.getitem(environment.getattr(l_1_dialect, 'scalar'), environment.getattr(l_2_p, 'type')) if (environment.getattr(l_2_p, 'kind') == 'scalar') else environment.getattr(l_2_p, 'type'))),
                 ' ',
                 str(environment.getattr(l_2_p, 'name')),
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 103 in '_macros.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 96 in '_macros.j2' evaluated to false and no else section was defined."))),
             ))
-            t_10 = 0
+            t_9 = 0
         l_2_loop = l_2_p = missing
-        if t_10:
+        if t_9:
             pass
-            t_9.append(
+            t_8.append(
                 'void',
             )
-        return concat(t_9)
+        return concat(t_8)
     context.exported_vars.add('params')
     context.vars['params'] = l_0_params = Macro(environment, macro, 'params', ('c', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_a):
-        t_11 = []
+        t_10 = []
         if l_1_a is missing:
             l_1_a = undefined("parameter 'a' was not provided", name='a')
         pass
-        t_11.extend((
+        t_10.extend((
             '_sarek_v.',
             str(environment.getattr(l_1_a, 'target')),
             ' = ',
             str((str_join((environment.getattr(l_1_a, 'copy'), '(', environment.getattr(l_1_a, 'source'), ')', )) if environment.getattr(l_1_a, 'copy') else environment.getattr(l_1_a, 'source'))),
             ';',
         ))
-        return concat(t_11)
+        return concat(t_10)
     context.exported_vars.add('assign')
     context.vars['assign'] = l_0_assign = Macro(environment, macro, 'assign', ('a',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_c, l_1_dialect):
-        t_12 = []
+        t_11 = []
         if l_1_c is missing:
             l_1_c = undefined("parameter 'c' was not provided", name='c')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
         pass
-        t_12.extend((
+        t_11.extend((
             '#ifndef ',
             str(environment.getattr(l_1_c, 'guard')),
             '\n#define ',
@@ -334,21 +308,21 @@ def root(context, missing=missing):
         for l_2_a in environment.getattr(l_1_c, 'assigns'):
             _loop_vars = {}
             pass
-            t_12.extend((
+            t_11.extend((
                 '    ',
                 str(context.call((undefined(name='assign') if l_0_assign is missing else l_0_assign), l_2_a, _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_2_a = missing
-        t_12.append(
+        t_11.append(
             '    return _sarek_v;\n}\n#endif',
         )
-        return concat(t_12)
+        return concat(t_11)
     context.exported_vars.add('copy')
     context.vars['copy'] = l_0_copy = Macro(environment, macro, 'copy', ('c', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_t, l_1_dialect):
-        t_13 = []
+        t_12 = []
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_dialect is missing:
@@ -357,7 +331,7 @@ def root(context, missing=missing):
         for l_2_c in environment.getattr(l_1_t, 'copies'):
             _loop_vars = {}
             pass
-            t_13.extend((
+            t_12.extend((
                 str(context.call((undefined(name='copy') if l_0_copy is missing else l_0_copy), l_2_c, l_1_dialect, _loop_vars=_loop_vars)),
                 '\n\n',
             ))
@@ -368,10 +342,10 @@ def root(context, missing=missing):
             pass
             if (not environment.getattr(l_2_loop, 'first')):
                 pass
-                t_13.append(
+                t_12.append(
                     '\n\n',
                 )
-            t_13.extend((
+            t_12.extend((
                 str(environment.getattr(l_1_dialect, 'fn')),
                 ' ',
                 str(environment.getattr(l_1_t, 'c_name')),
@@ -390,21 +364,21 @@ def root(context, missing=missing):
             for l_3_a in environment.getattr(l_2_c, 'assigns'):
                 _loop_vars = {}
                 pass
-                t_13.extend((
+                t_12.extend((
                     '    ',
                     str(context.call((undefined(name='assign') if l_0_assign is missing else l_0_assign), l_3_a, _loop_vars=_loop_vars)),
                     '\n',
                 ))
             l_3_a = missing
-            t_13.append(
+            t_12.append(
                 '    return _sarek_v;\n}',
             )
         l_2_loop = l_2_c = missing
-        return concat(t_13)
+        return concat(t_12)
     context.exported_vars.add('helpers')
     context.vars['helpers'] = l_0_helpers = Macro(environment, macro, 'helpers', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_t, l_1_dialect):
-        t_14 = []
+        t_13 = []
         l_1_c_name = l_1_typedef_style = l_1_alignof = l_1_offsetof = l_1_assert_name = l_1_body = missing
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
@@ -413,21 +387,58 @@ def root(context, missing=missing):
         pass
         (l_1_c_name, l_1_typedef_style) = (environment.getattr(l_1_t, 'c_name'), (environment.getattr(l_1_dialect, 'assert_style') == 'typedef'))
         (l_1_alignof, l_1_offsetof, l_1_assert_name) = (environment.getattr(l_1_dialect, 'alignof'), environment.getattr(l_1_dialect, 'offsetof'), environment.getattr(l_1_dialect, 'assert_name'))
-        t_15 = []
+        t_14 = []
         pass
+        if (environment.getattr(l_1_t, 'kind') == 'record'):
+            pass
+            t_14.extend((
+                '/* ',
+                str(environment.getattr(l_1_t, 'qualified_name')),
+                ': record, size ',
+                str(environment.getattr(l_1_t, 'size')),
+                ', align ',
+                str(environment.getattr(l_1_t, 'align')),
+                ' */\ntypedef struct ',
+                str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
+                ' {\n',
+                str(context.call((undefined(name='members') if l_0_members is missing else l_0_members), environment.getattr(l_1_t, 'members'), l_1_dialect, '    ')),
+                '\n} ',
+                str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
+                ';\n',
+            ))
+        else:
+            pass
+            t_14.extend((
+                str(context.call((undefined(name='variant') if l_0_variant is missing else l_0_variant), l_1_t, l_1_dialect)),
+                '\n',
+            ))
+        t_14.extend((
+            '\n#define ',
+            str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
+            '_LAYOUT_ID ',
+            str(environment.getattr(l_1_t, 'layout_id')),
+            str(environment.getattr(l_1_dialect, 'u64_suffix')),
+            ' /* layout fingerprint of ',
+            str(environment.getattr(l_1_t, 'qualified_name')),
+            ' */\n#define ',
+            str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
+            '_LAYOUT_OK(id) ((id) == ',
+            str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
+            '_LAYOUT_ID)\n\n',
+        ))
         for (l_3_kind, l_3_member, l_3_value, l_3_label, l_3_ident) in environment.getattr(l_1_t, 'checks'):
             _loop_vars = {}
             pass
             if (undefined(name='typedef_style') if l_1_typedef_style is missing else l_1_typedef_style):
                 pass
-                t_15.extend((
+                t_14.extend((
                     'typedef char ',
                     str(l_3_ident),
                     '[(',
                 ))
                 if (l_3_kind == 'size'):
                     pass
-                    t_15.extend((
+                    t_14.extend((
                         'sizeof(',
                         str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
                         ') == ',
@@ -439,7 +450,7 @@ def root(context, missing=missing):
                     ))
                 elif (l_3_kind == 'align'):
                     pass
-                    t_15.extend((
+                    t_14.extend((
                         str((undefined(name='alignof') if l_1_alignof is missing else l_1_alignof)),
                         '(',
                         str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
@@ -452,7 +463,7 @@ def root(context, missing=missing):
                     ))
                 else:
                     pass
-                    t_15.extend((
+                    t_14.extend((
                         str((undefined(name='offsetof') if l_1_offsetof is missing else l_1_offsetof)),
                         '(',
                         str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
@@ -465,12 +476,12 @@ def root(context, missing=missing):
                         ' must be at offset ',
                         str(l_3_value),
                     ))
-                t_15.append(
+                t_14.append(
                     ' */\n',
                 )
             elif (l_3_kind == 'offset'):
                 pass
-                t_15.extend((
+                t_14.extend((
                     str((undefined(name='assert_name') if l_1_assert_name is missing else l_1_assert_name)),
                     '(',
                     str((undefined(name='offsetof') if l_1_offsetof is missing else l_1_offsetof)),
@@ -488,7 +499,7 @@ def root(context, missing=missing):
                 ))
             elif (l_3_kind == 'size'):
                 pass
-                t_15.extend((
+                t_14.extend((
                     str((undefined(name='assert_name') if l_1_assert_name is missing else l_1_assert_name)),
                     '(sizeof(',
                     str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
@@ -502,7 +513,7 @@ def root(context, missing=missing):
                 ))
             else:
                 pass
-                t_15.extend((
+                t_14.extend((
                     str((undefined(name='assert_name') if l_1_assert_name is missing else l_1_assert_name)),
                     '(',
                     str((undefined(name='alignof') if l_1_alignof is missing else l_1_alignof)),
@@ -517,65 +528,24 @@ def root(context, missing=missing):
                     '");\n',
                 ))
         l_3_kind = l_3_member = l_3_value = l_3_label = l_3_ident = missing
-        l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_15))
-        t_14.append(
+        l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_14))
+        t_13.append(
             str((undefined(name='body') if l_1_body is missing else l_1_body)[:-1]),
         )
-        return concat(t_14)
-    context.exported_vars.add('checks')
-    context.vars['checks'] = l_0_checks = Macro(environment, macro, 'checks', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_t, l_1_dialect):
-        t_16 = []
-        if l_1_t is missing:
-            l_1_t = undefined("parameter 't' was not provided", name='t')
-        if l_1_dialect is missing:
-            l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
-        pass
-        t_16.extend((
-            '#define ',
-            str(environment.getattr(l_1_t, 'c_name')),
-            '_LAYOUT_ID ',
-            str(environment.getattr(l_1_t, 'layout_id')),
-            str(environment.getattr(l_1_dialect, 'u64_suffix')),
-            ' /* layout fingerprint of ',
-            str(environment.getattr(l_1_t, 'qualified_name')),
-            ' */\n#define ',
-            str(environment.getattr(l_1_t, 'c_name')),
-            '_LAYOUT_OK(id) ((id) == ',
-            str(environment.getattr(l_1_t, 'c_name')),
-            '_LAYOUT_ID)',
-        ))
-        return concat(t_16)
-    context.exported_vars.add('layout_id')
-    context.vars['layout_id'] = l_0_layout_id = Macro(environment, macro, 'layout_id', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_t, l_1_dialect):
-        t_17 = []
-        if l_1_t is missing:
-            l_1_t = undefined("parameter 't' was not provided", name='t')
-        if l_1_dialect is missing:
-            l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
-        pass
-        t_17.extend((
-            str((context.call((undefined(name='record') if l_0_record is missing else l_0_record), l_1_t, l_1_dialect) if (environment.getattr(l_1_t, 'kind') == 'record') else context.call((undefined(name='variant') if l_0_variant is missing else l_0_variant), l_1_t, l_1_dialect))),
-            '\n\n',
-            str(context.call((undefined(name='layout_id') if l_0_layout_id is missing else l_0_layout_id), l_1_t, l_1_dialect)),
-            '\n\n',
-            str(context.call((undefined(name='checks') if l_0_checks is missing else l_0_checks), l_1_t, l_1_dialect)),
-        ))
         if (environment.getattr(l_1_t, 'kind') == 'variant'):
             pass
-            t_17.extend((
+            t_13.extend((
                 '\n\n',
                 str(context.call((undefined(name='helpers') if l_0_helpers is missing else l_0_helpers), l_1_t, l_1_dialect)),
             ))
-        return concat(t_17)
+        return concat(t_13)
     context.exported_vars.add('type')
     context.vars['type'] = l_0_type = Macro(environment, macro, 'type', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&37=58&39=65&49=71&50=81&52=84&53=87&54=90&55=99&56=102&58=115&51=124&62=126&65=132&66=141&67=147&68=149&69=151&72=158&73=167&75=177&76=182&79=191&80=193&81=196&83=201&84=205&86=208&87=217&88=219&89=221&90=225&93=236&94=238&97=248&99=255&102=262&103=271&109=290&110=297&113=306&114=315&115=317&116=319&117=321&119=329&120=334&121=339&128=350&129=357&130=361&132=366&133=369&134=375&136=383&137=387&138=390&139=395&148=406&149=414&150=415&152=418&153=421&154=425&155=471&156=474&157=489&158=492&160=506&151=520&164=522&169=527&170=536&171=543&175=551&176=559&178=561&180=563&181=565&184=569'
+debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&37=58&39=65&49=71&50=81&52=84&53=87&54=90&55=99&56=102&58=115&51=124&62=126&65=132&66=141&68=151&69=156&72=165&73=167&74=170&76=175&77=179&79=182&80=191&81=193&82=195&83=199&86=210&87=212&90=222&92=229&95=236&96=245&102=264&103=271&106=280&107=289&108=291&109=293&110=295&112=303&113=308&114=313&121=324&122=331&123=335&125=340&126=343&127=349&129=357&130=361&131=364&132=369&147=380&148=388&149=389&151=392&152=396&153=402&154=404&155=406&157=412&160=417&161=424&163=429&164=432&165=436&166=482&167=485&168=500&169=503&171=517&150=531&175=533&176=535&179=539'
 
-SOURCE_SHA256 = 'dc03c3585cd5d3e925de82077d10ee6b9df377574d5eb6f997785f098384591f'
+SOURCE_SHA256 = '55fa4e46beb61812f75d7398eed317cd9845ebd82060933d58d0f525331c7b5e'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/_macros.j2: do not edit.
