@@ -115,6 +115,40 @@ def _fill_closed_standard_descriptors() -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    status = _run(argv)
+    if argv is None and sys._getframe(1).f_globals.get("__name__") == "__main__":
+        _exit_without_freeing(status)
+    return status
+
+
+def _exit_without_freeing(status: int) -> None:
+    """End the process now, when it is the process entry (the console script or ``python
+    -m sarek_layout`` calling ``main()``, never a test or plugin calling it in-process) and
+    nothing is left to tear down.
+
+    A ``generate`` of 10,000 types holds about a million small objects; freeing them one by
+    one at interpreter exit took 0.09 s, a tenth of the run, and frees nothing the system
+    does not take back at once. Every file written has been flushed, synced and closed by
+    then, every temporary file or folder removed (``with`` blocks), and the streams are
+    flushed here; if anything registered exit work (an ``atexit`` handler, a thread still
+    running), the ordinary exit runs it.
+    """
+    import atexit
+    import threading
+
+    count = getattr(atexit, "_ncallbacks", None)
+    if count is None or count() or threading.active_count() > 1:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            return  # let the ordinary exit report it
+    os._exit(status)
+
+
+def _run(argv: Optional[List[str]]) -> int:
     _fill_closed_standard_descriptors()
     streams = (sys.stdout, sys.stderr)
     sys.stdout, sys.stderr = (_ReaderGoneSafe(s) if s is not None else _Closed() for s in streams)
