@@ -197,8 +197,8 @@ class TRecord(ElementType):
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __new__(cls, name: str, fields: Iterable[Field]) -> "TRecord":
-        fields = tuple((n, t) for n, t in fields)
-        key = (name, tuple((n, id(t)) for n, t in fields))
+        fields = tuple([(n, t) for n, t in fields])  # list comprehensions: built per record
+        key = (name, tuple([(n, id(t)) for n, t in fields]))
         found = _RECORDS.get(key)
         if found is not None:
             return found

@@ -40,14 +40,16 @@ def with_holes(members: Sequence[Member], start: int, end: int, last: str = TAIL
     """``members`` (in offset order) with a ``Hole`` in every gap of ``[start, end)``; the gap
     after the last member is of kind ``last``, the others ``HOLE``."""
     items: List[Item] = []
+    append = items.append
     cursor = start
     for m in members:
-        if m.offset > cursor:
-            items.append(Hole(cursor, m.offset - cursor, HOLE))
-        items.append(m)
-        cursor = m.offset + m.size
+        offset = m.offset
+        if offset > cursor:
+            append(Hole(cursor, offset - cursor, HOLE))
+        append(m)
+        cursor = offset + m.size
     if end > cursor:
-        items.append(Hole(cursor, end - cursor, last))
+        append(Hole(cursor, end - cursor, last))
     return tuple(items)
 
 
@@ -65,16 +67,17 @@ def _record_members(decl: RecordDecl, layout: RecordLayout,
     (one per field of every record), so the core's ``MemberLayout``s, which would only be
     copied, are not built (nor kept on the layout)."""
     out: List[Member] = []
-    for f, offset, types in zip(decl.fields, layout.offsets, member_types):
-        t = types[0]
+    append = out.append
+    new = tuple.__new__  # the named tuple without its generated __new__'s Python frame
+    for f, offset, (t,) in zip(decl.fields, layout.offsets, member_types):
         if type(t) is Scalar:
-            m = Member(f.name, offset, t.size, t.align, t, None, t.name, f.location)
+            m = new(Member, (f.name, offset, t.size, t.align, t, None, t.name, f.location))
         else:
-            m = Member(f.name, offset, t.size, t.align, None, t,  # type: ignore[arg-type]
-                       str(f.type) if f.type is not None else t.name, f.location)
+            m = new(Member, (f.name, offset, t.size, t.align, None, t,  # type: ignore[arg-type]
+                             str(f.type) if f.type is not None else t.name, f.location))
         if offset % m.align:  # the core's invariant (``_check_alignment``), checked here
             raise LayoutError(MisalignedField(decl.name, f.name, offset, m.align))
-        out.append(m)
+        append(m)
     return tuple(out)
 
 

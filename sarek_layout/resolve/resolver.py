@@ -250,7 +250,7 @@ class _Resolver:
         """The four phases, in the order their refusals are reported."""
         resolved, deps = self._resolve_references()
         post_order = self._dependency_order([k for k in self.order if k in deps], deps)
-        self._check_names(resolved)
+        self._check_names(resolved, deps)
         types = self._build_types(post_order, resolved, deps)
         raise_collected(self.errors)
         return Schema(tuple(self.modules), tuple(types[k] for k in self.order))
@@ -265,9 +265,14 @@ class _Resolver:
                 continue
             decl = self.by_module[key[0]][key[1]]
             refs: list = []
-            for _, exprs, _ in _member_exprs(decl):
+            for exprs in _member_exprs(decl):
                 refs.append([])
                 for e in exprs:
+                    # A bare scalar name (most members) is a look-up; the rest is resolved.
+                    scalar = _BARE_SCALARS.get(e.name) if type(e) is NamedType and e.module is None else None
+                    if scalar is not None:
+                        refs[-1].append(scalar)
+                        continue
                     try:
                         refs[-1].append(self.resolve_expr(e, key[0]))
                     except SchemaError as error:  # each unknown name is its own mistake
@@ -278,18 +283,21 @@ class _Resolver:
             found: List[Key] = []
             for exprs in refs:
                 for r in exprs:
-                    _collect_keys(r, found)
-            deps[key] = list(dict.fromkeys(found))
+                    if type(r) is not Scalar:
+                        _collect_keys(r, found)
+            deps[key] = list(dict.fromkeys(found)) if found else []
         return resolved, deps
 
     # Phase 2 is ``_dependency_order``: recursion, nesting depth, and a dependency order.
 
-    def _check_names(self, resolved: Dict[Key, list]) -> None:
+    def _check_names(self, resolved: Dict[Key, list], deps: Dict[Key, List[Key]]) -> None:
         """Phase 3: C names must be unique once mangled, enum constants and helpers
         included, and no member may be named like a type of its struct."""
         named = [k for k in self.order if k not in self.misnamed and k not in self.broken]
         self._check_c_names(named)
-        self._check_member_names([k for k in named if k in resolved], resolved)
+        # Only a type that uses another type can have a member named like it.
+        self._check_member_names([k for k in named if resolved.get(k) and deps.get(k)],
+                                 resolved)
 
     def _build_types(self, post_order: List[Key], resolved: Dict[Key, list],
                      deps: Dict[Key, List[Key]]) -> Dict[Key, SchemaType]:
@@ -314,7 +322,7 @@ class _Resolver:
                     layout_error_message(e.error), _member_location(decl, e.error.field)
                 ))
                 continue
-            member_types = [[r if isinstance(r, Scalar) else types[r] for r in refs] for refs in members]
+            member_types = [[r if type(r) is Scalar else types[r] for r in refs] for refs in members]
             own_members, items, arms = members_of(decl, layout, member_types)
             types[key] = SchemaType(
                 module=key[0],
@@ -491,10 +499,15 @@ def _display(key: Key) -> str:
 
 
 def _member_exprs(decl: TypeDecl):
-    """``(name, [type exprs], location)`` per field or constructor."""
+    """The type expressions of each field (one) or constructor (its arguments)."""
     if isinstance(decl, RecordDecl):
-        return [(f.name, [f.type], f.location) for f in decl.fields]
-    return [(c.name, list(c.args), c.location) for c in decl.ctors]
+        return [(f.type,) for f in decl.fields]
+    return [c.args for c in decl.ctors]
+
+
+#: What a bare scalar name means (``float32``, the alias ``int``…): aliases never shadow a
+#: scalar name, and scalar names are looked up first (``resolve_expr``).
+_BARE_SCALARS: Dict[str, Scalar] = {**_ALIASES, **SCALARS}
 
 
 def _collect_keys(r, out: List[Key]) -> None:
@@ -508,7 +521,8 @@ def _elttype(decl: TypeDecl, members: list,
              elttypes: Dict[Key, Union[TRecord, TVariant]]) -> Union[TRecord, TVariant]:
     """The elttype of ``decl``, whose members resolved to ``members``."""
     if isinstance(decl, RecordDecl):
-        fields = [(f.name, _build(members[i][0], elttypes)) for i, f in enumerate(decl.fields)]
+        fields = [(f.name, r if type(r) is Scalar else _build(r, elttypes))
+                  for f, (r,) in zip(decl.fields, members)]
         # TRecord is hash-consed: structurally equal records (two modules' identical
         # `point`) are one object. Nothing maps an elttype back to a schema type:
         # members name their types.

@@ -17,6 +17,7 @@ for the parsers' recursion is refused.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ...errors import SchemaError, quoted
@@ -171,12 +172,34 @@ class _Reader:
             raise SchemaError(f"{kind} {quoted(name)} has no {members_key!r} array", location)
         members = self.expect(entry[members_key], list, f"{members_key!r}", path + (members_key,))
         if kind == "record":
-            fields = tuple(
-                self.field(m, path + (members_key, i)) for i, m in enumerate(members)
-            )
-            return RecordDecl(name, fields, location)
+            return RecordDecl(name, self.fields(members, path + (members_key,)), location)
         ctors = tuple(self.ctor(m, path + (members_key, i)) for i, m in enumerate(members))
         return VariantDecl(name, ctors, location)
+
+    def fields(self, members: List[Any], path: Path) -> Tuple[FieldDecl, ...]:
+        """A record's fields. A ``[name, type]`` pair of strings whose type is a name already
+        parsed (``float32``: most fields) is built here without the checks' calls; any
+        other entry goes through ``field``, which refuses it with its place or parses it."""
+        out: List[FieldDecl] = []
+        append = out.append
+        file, locator, intern = self.path, self.locator, sys.intern
+        for i, entry in enumerate(members):
+            if type(entry) is list and len(entry) == 2:
+                name, text = entry
+                if type(name) is str and type(text) is str:
+                    plain = _PLAIN.get(text)
+                    if plain is not None:
+                        here = path + (i,)
+                        # Interned: field names repeat across types (x, y, f0…), and each
+                        # occurrence would otherwise be a string of its own.
+                        append(FieldDecl(
+                            intern(name),
+                            NamedType(plain[0], plain[1],
+                                      SourceLocation(file, path=here + (1,), locator=locator)),
+                            SourceLocation(file, path=here + (0,), locator=locator)))
+                        continue
+            append(self.field(entry, path + (i,)))
+        return tuple(out)
 
     def field(self, entry: Any, path: Path) -> FieldDecl:
         if not isinstance(entry, list) or len(entry) != 2:
