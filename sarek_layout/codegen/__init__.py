@@ -155,28 +155,41 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     Raises ``UsageError`` for an unknown target and ``SchemaError`` for schema files whose
     headers would clash or include each other.
     """
-    from .render import render
+    from .render import render_pieces
 
     chosen = [_target(t) for t in dict.fromkeys(targets)]
     _check_stems(schema)
     deps = _dependencies(schema)
-    views: Dict[Tuple[object, int], object] = {}
     out: List[GeneratedFile] = []
+    # The last of the chosen targets that reads each kind of view: once it is rendered, that
+    # view is dropped before its pieces are joined (a 10,000-type view is about twice the
+    # size of the header text it prints).
+    last_use = {target.view: i for i, target in enumerate(chosen)}
     for module in schema.modules:
         sources = _sources(module, deps)
-        for target in chosen:
-            key = (target.view, id(module))
-            if key not in views:
-                views[key] = view_of(target.view)(
+        views: Dict[object, object] = {}
+        for i, target in enumerate(chosen):
+            view = views.get(target.view)
+            if view is None:
+                view = view_of(target.view)(
                     schema, module, lambda m, t=target.name: header_filename(m, t))
+                if last_use[target.view] != i:
+                    # Read by several targets: its type views are built once, and kept.
+                    held = getattr(view, "held", None)
+                    view = views[target.view] = held() if held is not None else view
+            elif last_use[target.view] == i:
+                del views[target.view]
             filename = header_filename(module, target.name)
-            text = render(
+            pieces = render_pieces(
                 target.template,
-                view=views[key],
+                view=view,
                 filename=filename,
                 guard=include_guard(filename, module.name),
                 includes=[header_filename(d, target.name) for d in deps[id(module)]],
                 dialect=target.dialect,
             )
+            del view
+            text = "".join(pieces)
+            del pieces
             out.append(GeneratedFile(filename, module, target.name, text, sources))
     return out

@@ -15,9 +15,9 @@ import functools
 import hashlib
 import pathlib
 import re
-from typing import Any
+from typing import Any, List
 
-__all__ = ["environment", "render", "templates_location", "module_name", "source_digest",
+__all__ = ["environment", "render", "render_pieces", "templates_location", "module_name", "source_digest",
            "environment_key", "PRECOMPILED_PACKAGE"]
 
 #: The package of the templates compiled ahead of time (written by ``codegen.precompile``).
@@ -142,3 +142,9 @@ def _load(inner, environment, name: str, globals: dict):
 def render(template_name: str, **context: Any) -> str:
     """Render ``template_name`` (compiled once, cached by the environment) with ``context``."""
     return environment().get_template(template_name).render(**context)
+
+
+def render_pieces(template_name: str, **context: Any) -> List[str]:
+    """``render``'s text as the pieces it is printed in, to be joined by the caller once
+    it has let go of the context (a large view need not live beside the joined text)."""
+    return list(environment().get_template(template_name).generate(**context))

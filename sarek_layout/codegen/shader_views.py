@@ -613,7 +613,7 @@ def _renamed(view: ModuleView, dialect: Dialect) -> ModuleView:
 
 def metal_view(schema: Schema, module: ModuleDecl) -> ModuleView:
     """``module_view`` with the names Metal reserves escaped (members, arms, types)."""
-    view = module_view(schema, module)
+    view = module_view(schema, module).held()  # read twice below
     # Escaped names must still be unique: claim every file-scope name of the schema once.
     names = _Names("metal")
     for st in schema.types:

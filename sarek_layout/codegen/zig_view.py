@@ -69,7 +69,7 @@ def _record_names(view: ModuleView) -> List[str]:
 def zig_view(schema: Schema, module: ModuleDecl,
              filename_of: Callable[[ModuleDecl], str]) -> ZigModuleView:
     """The Zig module of ``module``: its types, and aliases of the other modules' types."""
-    view = module_view(schema, module)
+    view = module_view(schema, module).held()  # read here and by the template
     own = {t.c_name for t in view.types}
     by_file: Dict[str, List[str]] = {}
     for c_name in _record_names(view):
