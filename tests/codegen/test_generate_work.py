@@ -1,0 +1,137 @@
+"""Work bounds of ``generate`` (issue 24), asserted by counting calls and live objects.
+
+A header's type views are built as the template reads them and let go once printed, so a
+10,000-type header never holds 10,000 views at once; a view that several targets read is
+built once per type, not once per target; a record of plain ``[name, type]`` fields is read
+without the per-entry checks' path; and the process entry ends without freeing its objects
+one by one, unless something registered work for the exit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import weakref
+
+from sarek_layout.codegen import render_headers, views
+from sarek_layout.frontends.jsontoml import reader
+from sarek_layout.resolve import load_schema
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _schema_file(tmp_path, records: int = 50) -> str:
+    types = [{"record": f"r{i}", "fields": [[f"f{j}", "int64" if j % 2 else "float32"]
+                                            for j in range(4)]}
+             for i in range(records)]
+    types.append({"variant": "v", "constructors": [["A", ["r0"]], ["B", ["int32", "r1"]], ["C"]]})
+    path = tmp_path / "work.json"
+    path.write_text(json.dumps({"module": "W", "types": types}))
+    return str(path)
+
+
+def _counting_type_views(monkeypatch):
+    """Wraps ``views.type_view``: each view made, weakly, in the order made, and how many of
+    the earlier ones were still alive when each was made."""
+    made: list = []
+    alive_at: list = []
+    original = views.type_view
+
+    def counting(st, used_idents=None, copies_defined=None):
+        alive_at.append(sum(r() is not None for r in made))
+        view = original(st, used_idents, copies_defined)
+        made.append(weakref.ref(view))
+        return view
+
+    monkeypatch.setattr(views, "type_view", counting)
+    return made, alive_at
+
+
+def test_a_module_view_builds_no_type_view_until_read(tmp_path, monkeypatch):
+    schema = load_schema([_schema_file(tmp_path)])
+    made, _ = _counting_type_views(monkeypatch)
+    view = views.module_view(schema, schema.modules[0])
+    assert made == []
+    assert len(view.types) == 51
+    assert [t.c_name for t in view.types][:2] == ["W_r0", "W_r1"]
+    assert len(made) == 51
+
+
+def test_one_target_never_holds_every_type_view(tmp_path, monkeypatch):
+    schema = load_schema([_schema_file(tmp_path, records=200)])
+    made, alive_at = _counting_type_views(monkeypatch)
+    render_headers(schema, ["c"])
+    assert len(made) == 201  # each type's view once
+    assert max(alive_at) <= 2  # the one being printed, not the 200 before it
+
+
+def test_targets_sharing_a_view_build_each_type_view_once(tmp_path, monkeypatch):
+    schema = load_schema([_schema_file(tmp_path)])
+    made, _ = _counting_type_views(monkeypatch)
+    alone = {f.target: f.text for f in render_headers(schema, ["c", "cuda", "opencl"])}
+    assert len(made) == 51  # not 51 per target
+    # The same text as each target rendered alone.
+    for target, text in alone.items():
+        assert render_headers(schema, [target])[0].text == text
+
+
+def test_plain_fields_are_read_without_the_per_entry_path(tmp_path, monkeypatch):
+    calls = []
+    original = reader._Reader.field
+
+    def counting(self, entry, path):
+        calls.append(path)
+        return original(self, entry, path)
+
+    monkeypatch.setattr(reader._Reader, "field", counting)
+    path = _schema_file(tmp_path)
+    reader.read_json(path)  # the first read learns the plain type names
+    calls.clear()
+    module = reader.read_json(path)
+    assert calls == []
+    field = module.decls[3].fields[1]
+    assert (field.name, str(field.type)) == ("f1", "int64")
+    # Positions are still found on demand, per field and per type expression.
+    text = open(path).read()
+    at = text.index('"f1", "int64"', text.index('"r3"'))
+    assert (field.location.line, field.location.col) == (1, at + 1)
+    assert (field.type.location.line, field.type.location.col) == (1, at + 7)
+
+
+_EXIT_PROBE = """
+import os, sys
+class Freed:
+    def __del__(self):
+        os.write(1, b"freed\\n")
+freed_probe = Freed()
+{extra}
+sys.argv = ["sarek-layout", "generate", sys.argv[1], "-o", sys.argv[2], "-t", "c"]
+from sarek_layout.cli.main import main
+sys.exit(main())
+"""
+
+
+def _probe(tmp_path, extra: str = "") -> subprocess.CompletedProcess:
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=REPO)
+    return subprocess.run(
+        [sys.executable, "-c", _EXIT_PROBE.format(extra=extra), _schema_file(tmp_path), str(out)],
+        capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=120)
+
+
+def test_the_process_entry_exits_without_freeing_its_objects(tmp_path):
+    run = _probe(tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "freed" not in run.stdout  # the objects were not freed one by one at exit
+    assert run.stderr == "1 header written, 0 unchanged\n"
+    header = (tmp_path / "out" / "work.h").read_text()
+    assert header.endswith("#endif /* " + header.split("#ifndef ", 1)[1].split("\n", 1)[0] + " */\n")
+
+
+def test_exit_work_still_runs_when_registered(tmp_path):
+    run = _probe(tmp_path, 'import atexit; atexit.register(lambda: os.write(1, b"atexit\\n"))')
+    assert run.returncode == 0, run.stderr
+    assert "atexit" in run.stdout
+    assert "freed" in run.stdout  # the ordinary exit, with its teardown
