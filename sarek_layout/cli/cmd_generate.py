@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     # Unchanged files were just read and compared by plan(): do not read them again. A
     # stale one is compared once more as it is written (another process may have written
     # the same content meanwhile, as under make -j).
-    todo: list = [(p.path, p.text) for p in stale]
+    todo: list = [(p.path, p.content) for p in stale]  # in chunks: the text is never joined
     if depfile is not None:
         # Paths that are not UTF-8 go back into the depfile as the bytes they were.
         todo.append((args.depfile, depfile.encode("utf-8", "surrogateescape")))

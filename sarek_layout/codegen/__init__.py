@@ -39,9 +39,39 @@ class GeneratedFile:
     filename: str
     module: ModuleDecl
     target: str
-    text: str
+    #: The text in consecutive stretches (``CHUNK`` characters or a little more each): the
+    #: writer compares and writes them one by one, so the whole text of a large header is
+    #: never built beside its pieces.
+    chunks: Tuple[str, ...]
     #: The schema files this output depends on: its own, then those it includes (transitively).
     sources: Tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The whole text (joined at each use)."""
+        return "".join(self.chunks)
+
+
+#: About how many characters of a rendered text are joined into one chunk.
+CHUNK = 1 << 20
+
+
+def _chunked(pieces: Iterable[str]) -> Tuple[str, ...]:
+    """``pieces`` joined a stretch of about ``CHUNK`` characters at a time: the pieces of a
+    stretch are let go as soon as it is joined, so the text is held about once."""
+    chunks: List[str] = []
+    stretch: List[str] = []
+    size = 0
+    for piece in pieces:
+        stretch.append(piece)
+        size += len(piece)
+        if size >= CHUNK:
+            chunks.append("".join(stretch))
+            stretch.clear()
+            size = 0
+    if stretch or not chunks:
+        chunks.append("".join(stretch))
+    return tuple(chunks)
 
 
 def _stem(module: ModuleDecl) -> str:
@@ -161,9 +191,8 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     _check_stems(schema)
     deps = _dependencies(schema)
     out: List[GeneratedFile] = []
-    # The last of the chosen targets that reads each kind of view: once it is rendered, that
-    # view is dropped before its pieces are joined (a 10,000-type view is about twice the
-    # size of the header text it prints).
+    # The last of the chosen targets that reads each kind of view: that one holds it alone,
+    # so it goes once rendered.
     last_use = {target.view: i for i, target in enumerate(chosen)}
     for module in schema.modules:
         sources = _sources(module, deps)
@@ -188,8 +217,6 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
                 includes=[header_filename(d, target.name) for d in deps[id(module)]],
                 dialect=target.dialect,
             )
-            del view
-            text = "".join(pieces)
-            del pieces
-            out.append(GeneratedFile(filename, module, target.name, text, sources))
+            del view  # only the generator holds it now: it goes once the last piece is out
+            out.append(GeneratedFile(filename, module, target.name, _chunked(pieces), sources))
     return out

@@ -15,7 +15,7 @@ import functools
 import hashlib
 import pathlib
 import re
-from typing import Any, List
+from typing import Any, Iterator
 
 __all__ = ["environment", "render", "render_pieces", "templates_location", "module_name", "source_digest",
            "environment_key", "PRECOMPILED_PACKAGE"]
@@ -144,7 +144,7 @@ def render(template_name: str, **context: Any) -> str:
     return environment().get_template(template_name).render(**context)
 
 
-def render_pieces(template_name: str, **context: Any) -> List[str]:
-    """``render``'s text as the pieces it is printed in, to be joined by the caller once
-    it has let go of the context (a large view need not live beside the joined text)."""
-    return list(environment().get_template(template_name).generate(**context))
+def render_pieces(template_name: str, **context: Any) -> Iterator[str]:
+    """``render``'s text as the pieces it is printed in, one at a time (a caller may write
+    them out, or join them a stretch at a time, without holding them all and the whole)."""
+    return environment().get_template(template_name).generate(**context)

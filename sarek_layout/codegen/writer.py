@@ -50,10 +50,13 @@ _RANDOM_LENGTH = len(".12345678.tmp")
 
 @dataclass(frozen=True)
 class Planned:
-    """One output file and what writing it would do: ``new``, ``changed`` or ``unchanged``."""
+    """One output file and what writing it would do: ``new``, ``changed`` or ``unchanged``.
+
+    ``content`` is the new text in chunks (``GeneratedFile.chunks``), which ``write_files``
+    takes as it is; ``text`` joins them."""
 
     path: str
-    text: str
+    content: Tuple[str, ...]
     status: str
     old_text: Optional[str]
     sources: tuple
@@ -61,6 +64,20 @@ class Planned:
     @property
     def stale(self) -> bool:
         return self.status != "unchanged"
+
+    @property
+    def text(self) -> str:
+        return "".join(self.content)
+
+
+def _same_text(old: str, chunks: Sequence[str]) -> bool:
+    """Whether ``old`` is exactly ``chunks`` joined, compared in place chunk by chunk."""
+    at = 0
+    for chunk in chunks:
+        if not old.startswith(chunk, at):
+            return False
+        at += len(chunk)
+    return at == len(old)
 
 
 def _read_text(path: str) -> Optional[str]:
@@ -79,8 +96,8 @@ def plan(files: Iterable, out_dir: str) -> List[Planned]:
     for f in files:
         path = os.path.join(out_dir, f.filename)
         old = _read_text(path)
-        status = "new" if old is None else ("unchanged" if old == f.text else "changed")
-        planned.append(Planned(path, f.text, status, old, tuple(f.sources)))
+        status = "new" if old is None else ("unchanged" if _same_text(old, f.chunks) else "changed")
+        planned.append(Planned(path, f.chunks, status, old, tuple(f.sources)))
     return planned
 
 
@@ -114,6 +131,10 @@ def _encoded(content: "Content") -> Iterator[bytes]:
     the chunks joined are exactly ``content.encode("utf-8")``)."""
     if isinstance(content, bytes):
         yield content
+        return
+    if isinstance(content, tuple):  # text in chunks already (``GeneratedFile.chunks``)
+        for chunk in content:
+            yield from _encoded(chunk)
         return
     for start in range(0, len(content), _CHUNK):
         yield content[start:start + _CHUNK].encode("utf-8")
@@ -155,7 +176,8 @@ def _replace(path: str, content: "Content", mode: int) -> None:
         raise
 
 
-Content = Union[str, bytes]
+#: Text (written as UTF-8), bytes, or text in consecutive chunks (a tuple of strings).
+Content = Union[str, bytes, Tuple[str, ...]]
 
 
 def write_files(files: Sequence[Tuple[str, Content]], tidy: Iterable[str] = ()) -> List[bool]:

@@ -135,3 +135,39 @@ def test_exit_work_still_runs_when_registered(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "atexit" in run.stdout
     assert "freed" in run.stdout  # the ordinary exit, with its teardown
+
+
+def test_generate_writes_the_text_in_chunks_without_joining_it(tmp_path, monkeypatch):
+    import sarek_layout.codegen as codegen
+    from sarek_layout.cli.main import main
+    from sarek_layout.codegen import writer
+
+    schema = _schema_file(tmp_path, records=300)
+    expected = render_headers(load_schema([schema]), ["c"])[0].text
+    monkeypatch.setattr(codegen, "CHUNK", 1000)  # many chunks from a small header
+    joined = []
+    for cls in (codegen.GeneratedFile, writer.Planned):
+        original = cls.text
+
+        def counting(self, original=original):
+            joined.append(self)
+            return original.fget(self)
+
+        monkeypatch.setattr(cls, "text", property(counting))
+    assert main(["generate", schema, "-o", str(tmp_path / "out"), "-t", "c"]) == 0
+    assert joined == []  # compared with the old file and written chunk by chunk
+    assert (tmp_path / "out" / "work.h").read_text() == expected
+    # Unchanged: compared chunk by chunk too, and left alone.
+    assert main(["generate", schema, "-o", str(tmp_path / "out"), "-t", "c", "--check"]) == 0
+    assert joined == []
+
+
+def test_chunks_join_to_the_pieces(monkeypatch):
+    import sarek_layout.codegen as codegen
+
+    monkeypatch.setattr(codegen, "CHUNK", 10)
+    pieces = ["abc", "defgh", "ij", "k" * 25, "", "lm"]
+    chunks = codegen._chunked(iter(pieces))
+    assert "".join(chunks) == "".join(pieces)
+    assert chunks == ("abcdefghij", "k" * 25, "lm")
+    assert codegen._chunked(iter([])) == ("",)
