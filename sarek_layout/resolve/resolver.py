@@ -427,7 +427,8 @@ class _Resolver:
             if key[0] in spoilt_modules:
                 refused.add(key)
                 continue
-            if not claim(c_name_of(*key), f"type {_display(key)!r}", decl.location):
+            c_name, owner = c_name_of(*key), f"type {_display(key)!r}"
+            if not claim(c_name, owner, decl.location):
                 refused.add(key)
                 if key[0] and file_scope_problem(c_name_of(key[0], "a")) is not None:
                     spoilt_modules.add(key[0])
@@ -438,10 +439,9 @@ class _Resolver:
             # Only their uniqueness is judged: a safe C name plus an upper-case suffix spells
             # no keyword or library name, and a type ``t_`` (``t__LAYOUT_ID``, with the '__'
             # C++ reserves but no compiler diagnoses in a macro name) stays a valid type.
+            owner += " (its layout fingerprint macro)"  # one string for both macros
             for suffix in LAYOUT_ID_SUFFIXES:
-                claim(f"{c_name_of(*key)}{suffix}",
-                      f"type {_display(key)!r} (its layout fingerprint macro)", decl.location,
-                      judge=False)
+                claim(c_name + suffix, owner, decl.location, judge=False)
         for key in order:
             decl = self.by_module[key[0]][key[1]]
             if key not in refused and isinstance(decl, VariantDecl):
