@@ -198,7 +198,10 @@ class TRecord(ElementType):
 
     def __new__(cls, name: str, fields: Iterable[Field]) -> "TRecord":
         fields = tuple([(n, t) for n, t in fields])  # list comprehensions: built per record
-        key = (name, tuple([(n, id(t)) for n, t in fields]))
+        # One flat tuple: each field's name, then its scalar (a table entry, compared by
+        # identity first) or the identity of its aggregate. Pairs and an id per scalar
+        # field were most of the memory a 10,000-record schema spent on these keys.
+        key = (name, *[x for n, t in fields for x in (n, t if type(t) is Scalar else id(t))])
         found = _RECORDS.get(key)
         if found is not None:
             return found

@@ -171,3 +171,17 @@ def test_chunks_join_to_the_pieces(monkeypatch):
     assert "".join(chunks) == "".join(pieces)
     assert chunks == ("abcdefghij", "k" * 25, "lm")
     assert codegen._chunked(iter([])) == ("",)
+
+
+def test_a_record_key_holds_no_object_per_scalar_field():
+    from sarek_layout.ir import types
+
+    fields = [(f"k{j}", types.TInt64 if j % 2 else types.TFloat32) for j in range(8)]
+    record = types.TRecord("key_probe", fields)
+    key = next(k for k, v in types._RECORDS.items() if v is record)
+    # One flat tuple of names and the table's scalars: no pair, no id per scalar field.
+    assert len(key) == 17
+    assert not any(isinstance(x, (tuple, int)) for x in key)
+    assert types.TRecord("key_probe", list(fields)) is record  # still hash-consed
+    nested = types.TRecord("outer_probe", [("inner", record), ("x", types.TInt32)])
+    assert types.TRecord("outer_probe", [("inner", record), ("x", types.TInt32)]) is nested
