@@ -185,3 +185,35 @@ def test_a_record_key_holds_no_object_per_scalar_field():
     assert types.TRecord("key_probe", list(fields)) is record  # still hash-consed
     nested = types.TRecord("outer_probe", [("inner", record), ("x", types.TInt32)])
     assert types.TRecord("outer_probe", [("inner", record), ("x", types.TInt32)]) is nested
+
+
+def test_check_identifiers_are_not_all_held_for_the_header(tmp_path, monkeypatch):
+    schema = load_schema([_schema_file(tmp_path, records=100)])
+    sizes = []
+    original = views.type_view
+
+    def counting(st, used_idents=None, copies_defined=None):
+        view = original(st, used_idents, copies_defined)
+        sizes.append(len(used_idents))
+        return view
+
+    monkeypatch.setattr(views, "type_view", counting)
+    text = render_headers(schema, ["opencl"])[0].text  # the target that prints them
+    assert max(sizes) <= 8  # one type's (size, align, its members), not the header's 600
+    # One set for the whole header gives the same text when no two C names could clash.
+    monkeypatch.setattr(views, "_prefix_pairs", lambda types: True)
+    assert render_headers(schema, ["opencl"])[0].text == text
+    assert max(sizes) > 500
+
+
+def test_prefix_pairs_of_c_names():
+    from types import SimpleNamespace as T
+
+    def pairs(*names):
+        return views._prefix_pairs([T(c_name=n) for n in names])
+
+    assert not pairs("M_a", "M_b", "M_a_b", "M__x")
+    assert pairs("M_a", "M_a__b")
+    assert pairs("M_a", "M_a___b")  # "__" found at every place, overlapping ones too
+    assert pairs("M_a_", "M_a___b")
+    assert not pairs("M_a__b")
