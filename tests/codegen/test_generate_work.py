@@ -98,6 +98,22 @@ def test_plain_fields_are_read_without_the_per_entry_path(tmp_path, monkeypatch)
     at = text.index('"f1", "int64"', text.index('"r3"'))
     assert (field.location.line, field.location.col) == (1, at + 1)
     assert (field.type.location.line, field.type.location.col) == (1, at + 7)
+    # No path of their own: a record's fields share one.
+    fields = module.decls[5].fields
+    assert len({id(f.location.path) for f in fields} | {id(f.type.location.path) for f in fields}) == 1
+    assert "'types', 5, 'fields', 2, 1" in repr(fields[2].type.location)
+
+
+def test_a_duplicate_plain_field_is_refused_at_both_places(tmp_path):
+    import pytest
+    from sarek_layout.errors import SchemaError
+
+    path = tmp_path / "dup.json"
+    path.write_text('{"module": "D", "types": [\n{"record": "r", "fields": [["a", "int32"],\n'
+                    '  ["a", "float32"]]}]}')
+    with pytest.raises(SchemaError) as caught:
+        load_schema([str(path)])
+    assert str(caught.value) == (f"{path}:3:4: error: duplicate field 'a' in 'r' (first at {path}:2:29)")
 
 
 _EXIT_PROBE = """

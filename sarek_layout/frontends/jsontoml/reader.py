@@ -105,13 +105,40 @@ def parse_type_expr(text: Any, location: SourceLocation) -> TypeExpr:
     return expr
 
 
+class _PairPlace(SourceLocation):
+    """The name (element 0) or the type (element 1) of the ``index``-th pair of the array at
+    ``path``: the record's fields share that path, so a field's two places hold no path of
+    their own (a tuple per field of every record, a tenth of what reading kept)."""
+
+    __slots__ = ("_index", "_element")
+
+    def __init__(self, file: str, path: Path, index: int, element: int,
+                 locator: Callable[[Path], Tuple[int, int]]) -> None:
+        super().__init__(file, path=path, locator=locator)
+        self._index = index
+        self._element = element
+
+    def _resolve(self) -> None:
+        if self._locator is not None:
+            self._line, self._col = self._locator(self.full_path)
+            self._locator = None
+
+    @property
+    def full_path(self) -> Path:
+        return self.path + (self._index, self._element)  # type: ignore[operator]
+
+    def __repr__(self) -> str:
+        if self._locator is not None:
+            return f"SourceLocation({self.file!r}, path={self.full_path!r})"
+        return f"SourceLocation({str(self)!r})"
+
+
 class _Reader:
     def __init__(self, path: str, data: Any, locator: Callable[[Path], Tuple[int, int]], fmt: str):
         self.path = path
         self.data = data
         self.locator = locator
         self.format = fmt
-        self._pairs: Optional[Tuple[Callable[[Path], Tuple[int, int]], ...]] = None
 
     def loc(self, path: Path) -> SourceLocation:
         return SourceLocation(self.path, path=path, locator=self.locator)
@@ -183,34 +210,23 @@ class _Reader:
         other entry goes through ``field``, which refuses it with its place or parses it."""
         out: List[FieldDecl] = []
         append = out.append
-        file, intern = self.path, sys.intern
-        # The field's two places (its name, its type) share the pair's path; each locator
-        # adds the index (80,000 fields made 160,000 paths of their own).
-        at_name, at_type = self._pair_locators()
+        file, intern, locator = self.path, sys.intern, self.locator
         for i, entry in enumerate(members):
             if type(entry) is list and len(entry) == 2:
                 name, text = entry
                 if type(name) is str and type(text) is str:
                     plain = _PLAIN.get(text)
                     if plain is not None:
-                        here = path + (i,)
                         # Interned: field names repeat across types (x, y, f0…), and each
                         # occurrence would otherwise be a string of its own.
                         append(FieldDecl(
                             intern(name),
                             NamedType(plain[0], plain[1],
-                                      SourceLocation(file, path=here, locator=at_type)),
-                            SourceLocation(file, path=here, locator=at_name)))
+                                      _PairPlace(file, path, i, 1, locator)),
+                            _PairPlace(file, path, i, 0, locator)))
                         continue
             append(self.field(entry, path + (i,)))
         return tuple(out)
-
-    def _pair_locators(self) -> Tuple[Callable[[Path], Tuple[int, int]], ...]:
-        """Locators of the first and the second element of the pair at a path."""
-        if self._pairs is None:
-            locator = self.locator
-            self._pairs = (lambda p: locator(p + (0,)), lambda p: locator(p + (1,)))
-        return self._pairs
 
     def field(self, entry: Any, path: Path) -> FieldDecl:
         if not isinstance(entry, list) or len(entry) != 2:
