@@ -114,7 +114,9 @@ class _PairPlace(SourceLocation):
 
     def __init__(self, file: str, path: Path, index: int, element: int,
                  locator: Callable[[Path], Tuple[int, int]]) -> None:
-        super().__init__(file, path=path, locator=locator)
+        # SourceLocation's own fields set here, not through its __init__: one call fewer
+        # for each of 160,000 places.
+        self.file, self._line, self._col, self.path, self._locator = file, 0, 0, path, locator
         self._index = index
         self._element = element
 
