@@ -387,10 +387,14 @@ def root(context, missing=missing):
         pass
         (l_1_c_name, l_1_typedef_style) = (environment.getattr(l_1_t, 'c_name'), (environment.getattr(l_1_dialect, 'assert_style') == 'typedef'))
         (l_1_alignof, l_1_offsetof, l_1_assert_name) = (environment.getattr(l_1_dialect, 'alignof'), environment.getattr(l_1_dialect, 'offsetof'), environment.getattr(l_1_dialect, 'assert_name'))
+        l_2_scalar = resolve('scalar')
+        l_2_before = resolve('before')
+        l_2_after = resolve('after')
         t_14 = []
         pass
         if (environment.getattr(l_1_t, 'kind') == 'record'):
             pass
+            (l_2_scalar, l_2_before, l_2_after) = (environment.getattr(l_1_dialect, 'scalar'), environment.getattr(l_1_dialect, 'align8_before'), environment.getattr(l_1_dialect, 'align8_after'))
             t_14.extend((
                 '/* ',
                 str(environment.getattr(l_1_t, 'qualified_name')),
@@ -401,8 +405,48 @@ def root(context, missing=missing):
                 ' */\ntypedef struct ',
                 str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
                 ' {\n',
-                str(context.call((undefined(name='members') if l_0_members is missing else l_0_members), environment.getattr(l_1_t, 'members'), l_1_dialect, '    ')),
-                '\n} ',
+            ))
+            for (l_3_name, l_3_kind, l_3_type, l_3_offset, l_3_size, l_3_align8) in environment.getattr(l_1_t, 'members'):
+                _loop_vars = {}
+                pass
+                if (l_3_kind == 'padding'):
+                    pass
+                    t_14.extend((
+                        '    unsigned char ',
+                        str(l_3_name),
+                        '[',
+                        str(l_3_size),
+                        ']; /* offset ',
+                        str(l_3_offset),
+                        ' */\n',
+                    ))
+                elif l_3_align8:
+                    pass
+                    t_14.extend((
+                        '    ',
+                        str((undefined(name='before') if l_2_before is missing else l_2_before)),
+                        str((environment.getitem((undefined(name='scalar') if l_2_scalar is missing else l_2_scalar), l_3_type) if (l_3_kind == 'scalar') else l_3_type)),
+                        ' ',
+                        str(l_3_name),
+                        str((undefined(name='after') if l_2_after is missing else l_2_after)),
+                        '; /* offset ',
+                        str(l_3_offset),
+                        ' */\n',
+                    ))
+                else:
+                    pass
+                    t_14.extend((
+                        '    ',
+                        str((environment.getitem((undefined(name='scalar') if l_2_scalar is missing else l_2_scalar), l_3_type) if (l_3_kind == 'scalar') else l_3_type)),
+                        ' ',
+                        str(l_3_name),
+                        '; /* offset ',
+                        str(l_3_offset),
+                        ' */\n',
+                    ))
+            l_3_name = l_3_kind = l_3_type = l_3_offset = l_3_size = l_3_align8 = missing
+            t_14.extend((
+                '} ',
                 str((undefined(name='c_name') if l_1_c_name is missing else l_1_c_name)),
                 ';\n',
             ))
@@ -529,6 +573,7 @@ def root(context, missing=missing):
                 ))
         l_3_kind = l_3_member = l_3_value = l_3_label = l_3_ident = missing
         l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_14))
+        l_2_scalar = l_2_before = l_2_after = missing
         t_13.append(
             str((undefined(name='body') if l_1_body is missing else l_1_body)[:-1]),
         )
@@ -543,9 +588,9 @@ def root(context, missing=missing):
     context.vars['type'] = l_0_type = Macro(environment, macro, 'type', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&37=58&39=65&49=71&50=81&52=84&53=87&54=90&55=99&56=102&58=115&51=124&62=126&65=132&66=141&68=151&69=156&72=165&73=167&74=170&76=175&77=179&79=182&80=191&81=193&82=195&83=199&86=210&87=212&90=222&92=229&95=236&96=245&102=264&103=271&106=280&107=289&108=291&109=293&110=295&112=303&113=308&114=313&121=324&122=331&123=335&125=340&126=343&127=349&129=357&130=361&131=364&132=369&147=380&148=388&149=389&151=392&152=396&153=402&154=404&155=406&157=412&160=417&161=424&163=429&164=432&165=436&166=482&167=485&168=500&169=503&171=517&150=531&175=533&176=535&179=539'
+debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&37=58&39=65&49=71&50=81&52=84&53=87&54=90&55=99&56=102&58=115&51=124&62=126&65=132&66=141&68=151&69=156&72=165&73=167&74=170&76=175&77=179&79=182&80=191&81=193&82=195&83=199&86=210&87=212&90=222&92=229&95=236&96=245&102=264&103=271&106=280&107=289&108=291&109=293&110=295&112=303&113=308&114=313&121=324&122=331&123=335&125=340&126=343&127=349&129=357&130=361&131=364&132=369&147=380&148=388&149=389&151=395&152=397&153=400&154=406&156=409&157=412&158=416&159=423&160=427&162=440&165=450&167=456&170=461&171=468&173=473&174=476&175=480&176=526&177=529&178=544&179=547&181=561&150=575&185=578&186=580&189=584'
 
-SOURCE_SHA256 = '55fa4e46beb61812f75d7398eed317cd9845ebd82060933d58d0f525331c7b5e'
+SOURCE_SHA256 = 'f6cee13a689998966a2782ba98f2359b706a6e654f67bac4b5897bcd6c57c83b'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/_macros.j2: do not edit.
