@@ -305,7 +305,8 @@ class _Resolver:
         elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
         types: Dict[Key, SchemaType] = {}
         for key in post_order:
-            if key in self.broken or any(d in self.broken for d in deps[key]):
+            uses = deps[key]
+            if key in self.broken or (uses and any(d in self.broken for d in uses)):
                 self.broken.add(key)  # a knock-on of a type refused above: not reported
                 continue
             decl = self.by_module[key[0]][key[1]]
@@ -332,7 +333,7 @@ class _Resolver:
                 layout=layout,
                 decl=decl,
                 source=self.module_of[key],
-                depends_on=tuple(c_name_of(*d) for d in deps[key]),
+                depends_on=tuple([c_name_of(*d) for d in uses]) if uses else (),
                 members=own_members,
                 items=items,
                 arms=arms,
