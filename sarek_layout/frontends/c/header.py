@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ...errors import SchemaError, quoted
 from ...ir.schema import (
@@ -303,14 +303,14 @@ class _Reader:
         seen = set()
         #: id(body) -> the body it was reached from (None: the member itself), to mark the
         #: way to an 8-byte scalar.
-        via: Dict[int, object] = {}
-        stack = [(member.type, None)]
+        via: Dict[int, Tuple[Any, Any]] = {}
+        stack: List[Tuple[Any, Any]] = [(member.type, None)]
         while stack:
             t, owner = stack.pop()
             if not isinstance(t, c_ast.TypeDecl):
                 continue  # pointers, arrays, functions: refused elsewhere
             inner = t.type
-            body = None
+            body: Any = None
             if isinstance(inner, (c_ast.Struct, c_ast.Union)):
                 body = inner if inner.decls is not None else self.h.bodies.get(inner.name)
             elif isinstance(inner, c_ast.IdentifierType):
@@ -336,7 +336,7 @@ class _Reader:
             known[id(body)] = False
         return False
 
-    def _aligned_way(self, body, via: Dict[int, object]) -> bool:
+    def _aligned_way(self, body: Any, via: Dict[int, Tuple[Any, Any]]) -> bool:
         """Mark ``body`` and the bodies it was reached through as holding an 8-byte scalar."""
         while body is not None:
             self._aligns_8[id(body)] = True
