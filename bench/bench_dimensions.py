@@ -114,6 +114,7 @@ DIMENSIONS: Dict[str, Tuple[Callable[[int, int], Files], int, bool]] = {
 #: CPU seconds a row's command must spend on N (scaled by --quick).
 TARGET = 0.050
 
+
 def _one_field_more(files: Files) -> Files:
     """The same schemas with an ``int32`` added at the end of the first record (or a
     constructor at the end of the first variant): a change ``diff`` has to find."""
