@@ -48,7 +48,7 @@ from typing import Dict, Iterator, Optional, Sequence
 from ..interrupts import deferred
 
 __all__ = ["ToolRun", "run_tool", "run_child", "timeout_seconds", "memory_limit_mb",
-           "check_room", "TIMEOUT_ENV", "MEMORY_ENV", "Halt", "halting"]
+           "check_room", "TIMEOUT_ENV", "MEMORY_ENV", "Halt", "halting", "child_boot"]
 
 TIMEOUT_ENV = "SAREK_VERIFY_TIMEOUT"
 MEMORY_ENV = "SAREK_VERIFY_MEMORY_MB"
@@ -303,11 +303,21 @@ def run_tool(
         return ToolRun(rc, _read(out, None), _read(err, STDERR_KEEP), problem)
 
 
-#: Where ``sarek_layout`` is imported from, so that the child imports this same copy.
-_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+def child_boot(module_path: str) -> str:
+    """The ``python -c`` line that runs ``main()`` of the module file ``module_path`` (one
+    that imports only the standard library at its top, as ``drivers.child`` does).
 
-_BOOT = ("import sys; sys.path[0] = {parent!r}; "
-         "from sarek_layout.verify.drivers.child import main; main()")
+    The file is loaded by its path, not imported as ``sarek_layout.…``: importing the package
+    (``verify``'s registry, probes, drivers) cost each helper process about 60 ms of CPU, and
+    verify starts three. ``sys.path[0]`` would be the working folder, which holds the header
+    copies: it is removed, so nothing there can be imported in place of a library.
+    """
+    return ("import sys; del sys.path[0]; import importlib.util as u; "
+            f"s = u.spec_from_file_location('sarek_layout_child', {module_path!r}); "
+            "m = u.module_from_spec(s); s.loader.exec_module(m); m.main()")
+
+
+_CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drivers", "child.py")
 
 
 def run_child(task: str, request: dict, *, cwd: str, env: Optional[Dict[str, str]] = None
@@ -320,7 +330,7 @@ def run_child(task: str, request: dict, *, cwd: str, env: Optional[Dict[str, str
     """
     payload = json.dumps({"task": task, **request}).encode()
     # sys.path[0] would be the working folder, which holds the header copies: replace it.
-    argv = [sys.executable, "-c", _BOOT.format(parent=_PACKAGE_PARENT)]
+    argv = [sys.executable, "-c", child_boot(_CHILD)]
     run = run_tool(argv, cwd=cwd, stdin_data=payload, env=env,
                    label=f"the {task} helper process")
     answer: dict = {}

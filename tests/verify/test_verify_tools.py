@@ -57,3 +57,27 @@ def test_output_past_max_stdout_is_stopped(tmp_path):
 def test_temporary_files_of_the_program_stay_in_its_folder(tmp_path):
     run = tools.run_tool(["/bin/sh", "-c", 'echo "$TMPDIR"'], cwd=str(tmp_path))
     assert run.ok and run.stdout.strip() == str(tmp_path)
+
+
+def test_a_helper_process_does_not_import_the_package(tmp_path, monkeypatch):
+    """The child runs ``drivers/child.py`` by its path: importing ``sarek_layout`` (verify's
+    registry, probes and drivers) cost each of verify's helper processes about 60 ms of CPU.
+    ``PYTHONVERBOSE`` makes the child name every module it imports on its stderr."""
+    monkeypatch.setenv("PYTHONVERBOSE", "1")
+    child = tools.run_child("nvrtc", {"library": str(tmp_path / "no-libnvrtc.so"), "source": "",
+                                      "name": "p.cu", "options": []}, cwd=str(tmp_path))
+    assert not child.ok
+    imported = [line for line in child.run.stderr.splitlines() if line.startswith("import ")]
+    assert any("'json'" in line for line in imported), child.run.stderr[-2000:]
+    names = [line.split()[1].strip("'") for line in imported]
+    assert not [n for n in names if n == "sarek_layout" or n.startswith("sarek_layout.")], names
+
+
+def test_a_helper_process_cannot_import_from_its_working_folder(tmp_path):
+    """The working folder holds the header copies: a file there named like a library the
+    task imports must not be what it imports (``sys.path[0]`` is dropped)."""
+    (tmp_path / "ctypes.py").write_text("raise SystemExit('imported from the working folder')\n")
+    child = tools.run_child("nvrtc", {"library": str(tmp_path / "no-libnvrtc.so"), "source": "",
+                                      "name": "p.cu", "options": []}, cwd=str(tmp_path))
+    assert "imported from the working folder" not in child.run.stderr + child.run.stdout
+    assert "no-libnvrtc.so" in child.run.stderr  # ctypes (the real one) tried to load it
