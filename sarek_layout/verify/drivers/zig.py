@@ -157,6 +157,7 @@ class ZigDriver(Driver):
     """``zig build-obj`` of the generated Zig modules, once per ABI (``toolchain.passes``)."""
 
     subprocess_only = True  # run_tool only, caches in its compile folder (Driver.subprocess_only)
+    estimate_s = 0.5
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
@@ -195,6 +196,7 @@ class ZigCcDriver(Driver):
     """``zig cc``/``zig c++`` of the C-family headers, once per ABI (``toolchain.passes``)."""
 
     subprocess_only = True  # run_tool only, caches in its compile folder (Driver.subprocess_only)
+    estimate_s = 0.17
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
