@@ -81,3 +81,37 @@ def test_a_helper_process_cannot_import_from_its_working_folder(tmp_path):
                                       "name": "p.cu", "options": []}, cwd=str(tmp_path))
     assert "imported from the working folder" not in child.run.stderr + child.run.stdout
     assert "no-libnvrtc.so" in child.run.stderr  # ctypes (the real one) tried to load it
+
+
+def test_a_program_is_waited_for_through_its_pidfd(tmp_path, monkeypatch):
+    """``run_tool`` waits on a pidfd where there is one (the wait ends when the program does;
+    ``Popen.wait(timeout)`` sleeps in steps of up to 50 ms, a 25 ms compile's worth), and
+    still gets the exit status, and still stops a program past its time."""
+    if not hasattr(os, "pidfd_open"):
+        pytest.skip("no os.pidfd_open here")
+    opened = []
+    real = os.pidfd_open
+
+    def pidfd_open(pid, *args):
+        fd = real(pid, *args)
+        opened.append(fd)
+        return fd
+
+    monkeypatch.setattr(os, "pidfd_open", pidfd_open)
+    run = tools.run_tool(["/bin/sh", "-c", "exit 3"], cwd=str(tmp_path))
+    assert run.returncode == 3 and run.problem is None
+    assert len(opened) == 1
+    with pytest.raises(OSError):
+        os.fstat(opened[0])  # closed again: one fd per program, not one leaked
+    monkeypatch.setenv(tools.TIMEOUT_ENV, "0.3")
+    run = tools.run_tool(["/bin/sh", "-c", "sleep 30"], cwd=str(tmp_path))
+    assert run.problem is not None and run.problem.startswith("stopped after 0.3 s")
+
+
+def test_without_a_pidfd_a_program_is_still_waited_for(tmp_path, monkeypatch):
+    def no_pidfd(pid, *args):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "pidfd_open", no_pidfd, raising=False)
+    run = tools.run_tool(["/bin/sh", "-c", "sleep 0.05; exit 4"], cwd=str(tmp_path))
+    assert run.returncode == 4 and run.problem is None
