@@ -62,8 +62,10 @@ def test_noop_generate_imports_only_what_it_uses(tmp_path):
         "sarek_layout.cli.main", "sarek_layout.cli.parser", "sarek_layout.cli.program"]
     # Source positions are computed only for a message about the schema.
     assert "sarek_layout.frontends.jsontoml.positions" not in modules
-    # --diff's helper: nothing is diffed.
-    assert _under(modules, "difflib") == []
+    # --diff's helper (nothing is diffed), the writer's temporary files (nothing is written),
+    # Jinja (the stand-ins render the C, CUDA and OpenCL templates), shutil (argparse's
+    # formatter asks for the terminal's width without it).
+    assert _under(modules, "difflib", "tempfile", "jinja2", "markupsafe", "shutil") == []
 
 
 def test_plain_explain_imports_no_codegen(tmp_path):
@@ -81,5 +83,20 @@ def test_a_sub_command_help_imports_neither_its_work_nor_typing(tmp_path, comman
     modules = _imported(tmp_path, command, "--help")
     assert _under(modules, *_NEVER, "sarek_layout.codegen", "sarek_layout.resolve",
                   "sarek_layout.ir", "jinja2") == []
-    # Nor typing or threading: the signal handling every command enters imports neither.
-    assert _under(modules, "typing", "threading") == []
+    # Nor typing or threading (the signal handling every command enters imports neither),
+    # nor shutil (the help is as wide as the terminal without it).
+    assert _under(modules, "typing", "threading", "shutil") == []
+
+
+@pytest.mark.parametrize("columns", [None, "100", "37", "0", "-5", "wide"])
+def test_the_help_is_as_wide_as_shutil_says(monkeypatch, columns):
+    # argparse's own width comes from shutil.get_terminal_size(): the same number here.
+    import shutil
+
+    from sarek_layout.cli.parser import _terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert _terminal_columns() == shutil.get_terminal_size().columns
