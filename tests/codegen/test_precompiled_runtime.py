@@ -97,7 +97,7 @@ def test_a_noop_generate_does_not_import_jinja(tmp_path):
     args = ["generate", str(ROOT / "examples" / "geometry.toml"), "-o", str(tmp_path / "out")]
     for _ in range(2):  # writes the headers, then the no-op
         proc = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,
-                              text=True, timeout=120)
+                              text=True, cwd=tmp_path, timeout=120)
         assert proc.returncode == 0, proc.stderr
         status, imported = json.loads(proc.stdout.splitlines()[-1])
         assert (status, imported) == (0, [])
