@@ -7,28 +7,44 @@ One schema family per dimension, grown from N to 5N with everything else fixed:
 * **files**: N schema files of one record each;
 * **constructors**: one variant of N constructors of one argument each;
 * **arguments**: one variant of two constructors of N arguments each;
-* **depth**: N records, each nesting the one before (nesting depth N).
+* **depth**: records each nesting the one before, nesting depth N. Types nest at most 100
+  levels deep (SPEC), so depth is 20 against 100 and what grows, until the work is large
+  enough to measure, is the number of such chains side by side (the same for both depths).
 
 For each: ``layout``, ``explain`` (``--suggest`` on the fields dimension), ``generate -t c``,
 ``verify``'s own part without a compiler (headers rendered, probes listed, the header's
 structure checked: what it does before and after a compiler runs), ``import-c`` of the
-generated header and ``diff`` against a copy with one field added at the end. Each is run in
-a fresh process, timed from after the interpreter's start, median of repeats, with the time of
-the same command on N = 1 taken off (so it hides no slope), and the row gives time(5N) / time(N): linear is 5, the target <= 5.5
-(quadratic would be 25).
-"""
+generated header and ``diff`` against a copy with one field added at the end.
 
+How it is timed, so that noise cannot decide a ratio: each command runs **in this process**
+(the command line's ``main()``, the collector paused as ``main()`` pauses it), after a
+warm-up run of every command so that imports are excluded, with every memo of the package
+emptied and the heap collected before each run (a fresh process starts with them empty).
+The time is CPU time, this process's and its children's (``import-c`` runs ``cpp``), the
+best of k runs, N = 1, N and 5N interleaved. N is grown per row until the command spends at
+least the target CPU time (50 ms) above N = 1, where whole processes measured a few
+milliseconds of work under 70-160 ms of interpreter start. The ratio is 5 x the time per
+unit of input above N = 1 at 5N over the same at N: linear is 5 (quadratic would be 25),
+the target <= 5.5. Beside it, in the note, the same ratio of the Python and built-in calls
+the command makes (cProfile): a count of work that the machine's caches leave alone, where
+CPU time grows faster than the work once a heap five times larger no longer fits them (the
+"linear reference" row measures that on code linear by construction).
+"""
 from __future__ import annotations
 
 import contextlib
+import cProfile
+import gc
 import io
 import json
 import random
+import resource
+import shutil
 import statistics
+import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from common import Report, Row, seconds
 
@@ -73,22 +89,30 @@ def arguments_schema(n: int) -> Files:
         [f"C{c}", [rnd.choice(_SCALARS) for _ in range(n)]] for c in range(2)]}]}}
 
 
-def depth_schema(n: int) -> Files:
-    types = [_record("d0", [("x", "float32"), ("y", "int64")])]
-    types += [_record(f"d{i}", [("inner", f"d{i - 1}"), ("tag", "uint8")]) for i in range(1, n)]
+def depth_schema(n: int, chains: int = 1) -> Files:
+    """``chains`` chains of ``n`` records, each record of a chain nesting the one before."""
+    types = []
+    for c in range(chains):
+        types.append(_record(f"c{c}d0", [("x", "float32"), ("y", "int64")]))
+        types += [_record(f"c{c}d{i}", [("inner", f"c{c}d{i - 1}"), ("tag", "uint8")])
+                  for i in range(1, n)]
     return {"deep.json": {"module": "Deep", "types": types}}
 
 
-#: Dimension -> (schema family, N). N is chosen so that a run at 5N takes about a second.
-DIMENSIONS: Dict[str, Tuple[Callable[[int], Files], int]] = {
-    "types": (types_schema, 1_000),
-    "fields per record": (fields_schema, 2_000),
-    "files": (files_schema, 100),
-    "constructors": (constructors_schema, 500),
-    "arguments per constructor": (arguments_schema, 500),
-    # Types may nest at most 100 levels deep (SPEC): 20 and 100.
-    "nesting depth": (depth_schema, 20),
+#: Dimension -> schema family of (N, copies). N is grown per row from the first number
+#: (doubled at least) until the row's command spends the target time on it; for nesting
+#: depth N stays 20 (5N = 100, SPEC's limit) and the chains side by side grow instead.
+DIMENSIONS: Dict[str, Tuple[Callable[[int, int], Files], int, bool]] = {
+    "types": (lambda n, _: types_schema(n), 16, False),
+    "fields per record": (lambda n, _: fields_schema(n), 64, False),
+    "files": (lambda n, _: files_schema(n), 4, False),
+    "constructors": (lambda n, _: constructors_schema(n), 16, False),
+    "arguments per constructor": (lambda n, _: arguments_schema(n), 16, False),
+    "nesting depth": (depth_schema, 20, True),
 }
+
+#: CPU seconds a row's command must spend on N (scaled by --quick).
+TARGET = 0.050
 
 
 def _one_field_more(files: Files) -> Files:
@@ -139,6 +163,248 @@ def _verify_own_part(paths: Sequence[str]) -> None:
     check_header_set(headers["c"], list(schema.types), "c", schema.types)
 
 
+class _Inputs:
+    """One size of one dimension: the schema files, the copy with one field more, and (on
+    first use) the C headers ``import-c`` reads, written once and shared by the commands."""
+
+    def __init__(self, files: Files, work: Path) -> None:
+        self.work = work
+        self.paths = _write(files, work / "old")
+        self.changed = _write(_one_field_more(files), work / "new")
+        self._headers: Optional[List[str]] = None
+        self._runs = 0
+        self._outputs: List[str] = []
+
+    def headers(self) -> List[str]:
+        if self._headers is None:
+            folder = self.work / "headers"
+            _cli(["generate", *self.paths, "-o", str(folder), "-t", "c"])  # untimed
+            self._headers = sorted(str(p) for p in folder.glob("*.h"))
+        return self._headers
+
+    def fresh(self, what: str) -> str:
+        """A folder that does not exist yet, for one run's output (removed after it)."""
+        self._runs += 1
+        self._outputs.append(str(self.work / f"{what}{self._runs}"))
+        return self._outputs[-1]
+
+    def clean(self) -> None:
+        """Remove the runs' output folders (untimed; 5N's are megabytes)."""
+        for folder in self._outputs:
+            shutil.rmtree(folder, ignore_errors=True)
+        self._outputs.clear()
+
+
+def _commands(dimension: str) -> Dict[str, Callable[[_Inputs], List[str]]]:
+    """Command name -> the arguments of one run on some inputs (each run its own output)."""
+    suggest = ["--suggest"] if dimension == "fields per record" else []
+    return {
+        "layout": lambda i: ["layout", *i.paths],
+        " ".join(["explain", *suggest]): lambda i: ["explain", *i.paths, *suggest],
+        "generate -t c": lambda i: ["generate", *i.paths, "-o", i.fresh("out"), "-t", "c"],
+        "verify (without compilers)": lambda i: ["verify-own-part", *i.paths],
+        "import-c": lambda i: ["import-c", *i.headers(), "-o", i.fresh("imported")],
+        "diff": lambda i: ["diff", str(Path(i.paths[0]).parent),
+                           str(Path(i.changed[0]).parent)],
+    }
+
+
+def _cpu() -> float:
+    """CPU seconds so far of this process and of its children that have ended (``cpp``)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+#: Memos kept in module dictionaries rather than ``functools`` caches: (module, name).
+_MEMO_DICTS = (("sarek_layout.frontends.jsontoml.reader", "_PLAIN"),  # parsed type names
+               ("sarek_layout.codegen.shader_views", "_CACHE"))  # shader views per schema
+
+
+def _forget_memos() -> None:
+    """Empty every memo of the package, as a fresh process has them: the layouts of nested
+    records, the identifier checks, parsed type names, shader views (else a run would find
+    the answers of the runs before it: the N = 1,600 names of one row fit a bounded memo
+    that the 5N = 8,000 overflow)."""
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith("sarek_layout"):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
+    for module_name, attribute in _MEMO_DICTS:
+        module = sys.modules.get(module_name)
+        if module is not None:
+            getattr(module, attribute).clear()
+
+
+def _time_once(arguments: Callable[[_Inputs], List[str]], inputs: _Inputs,
+               profile: Optional[cProfile.Profile] = None) -> float:
+    """CPU seconds of one run of the command on ``inputs`` in this process, from a clean
+    slate (under ``profile``, when given, to count its calls)."""
+    argv = arguments(inputs)
+    _forget_memos()
+    gc.collect()
+    sink = io.StringIO()
+    on = profile.enable if profile is not None else (lambda: None)
+    off = profile.disable if profile is not None else (lambda: None)
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        if argv[0] == "verify-own-part":
+            enabled = gc.isenabled()
+            gc.disable()  # as the command line does for every command (cli/main.py)
+            start = _cpu()
+            on()
+            try:
+                _verify_own_part(argv[1:])
+            finally:
+                off()
+                took = _cpu() - start
+                if enabled:
+                    gc.enable()
+            status = 0
+        else:
+            from sarek_layout.cli.main import main
+
+            start = _cpu()
+            on()
+            status = main(argv)
+            off()
+            took = _cpu() - start
+    if status not in (0, 1):  # diff exits 1 on a breaking change
+        raise RuntimeError(f"sarek-layout {' '.join(argv[:3])}... exited {status}: "
+                           f"{sink.getvalue()[-500:]}")
+    inputs.clean()
+    return took
+
+
+def _calls(arguments: Callable[[_Inputs], List[str]], inputs: _Inputs) -> int:
+    """Python and built-in function calls of one run: a count of work that the machine's
+    caches do not change (CPU time grows faster than the work once the heap outgrows them)."""
+    profile = cProfile.Profile()
+    _time_once(arguments, inputs, profile)
+    return sum(entry.callcount for entry in profile.getstats())
+
+
+class _Sizes:
+    """The inputs of one dimension by (N, copies), written on first use."""
+
+    def __init__(self, family: Callable[[int, int], Files], root: Path) -> None:
+        self.family, self.root, self.made = family, root, {}
+
+    def __call__(self, n: int, copies: int = 1) -> _Inputs:
+        key = (n, copies)
+        if key not in self.made:
+            self.made[key] = _Inputs(self.family(n, copies), self.root / f"{n}x{copies}")
+        return self.made[key]
+
+
+def _grown(run: Callable[[int], float], first: int, target: float, limit: int) -> int:
+    """The size, from ``first`` up, at which ``run`` takes at least ``target`` seconds (a
+    quarter more, once: the best of the runs that follow is below one run's time): grown at
+    least twofold a step, toward the target from the last time seen."""
+    target *= 1.25
+    size = first
+    while size < limit:
+        took = run(size)
+        if took >= target:
+            return size
+        guess = int(size * 1.3 * target / max(took, 1e-4))
+        size = min(limit, max(2 * size, min(guess, 16 * size)))
+    return size
+
+
+def dimensions(report: Report, repeat: int, scale: float = 1.0,
+               only: Sequence[str] = ()) -> None:
+    """Rows of time(N), time(5N) and their ratio for every dimension and command: CPU time
+    in this process, best of ``repeat``, N grown until time(N) >= ``TARGET * scale``."""
+    target = TARGET * scale
+    for dimension, (family, first, grow_copies) in DIMENSIONS.items():
+        if only and dimension not in only:
+            continue
+        commands = _commands(dimension)
+        with tempfile.TemporaryDirectory(prefix="sarek-bench-dim-") as tmp:
+            sizes = _Sizes(family, Path(tmp))
+            for arguments in commands.values():  # warm-up: every import, every template
+                _time_once(arguments, sizes(2))
+            for name, arguments in commands.items():
+                # Grown on the time above N = 1's, the part that grows.
+                start = min(_time_once(arguments, sizes(1)) for _ in range(2))
+                if grow_copies:
+                    n = first
+                    copies = _grown(lambda c: _time_once(arguments, sizes(n, c)) - start, 1,
+                                    target, 1 << 12)
+                else:
+                    n = _grown(lambda m: _time_once(arguments, sizes(m)) - start, first,
+                               target, 1 << 17)
+                    copies = 1
+                best = {1: float("inf"), n: float("inf"), 5 * n: float("inf")}
+                for _ in range(repeat):  # interleaved, so a busy moment hits all three
+                    for size in best:
+                        inputs = sizes(size, copies if size > 1 else 1)
+                        best[size] = min(best[size], _time_once(arguments, inputs))
+                start = best[1]
+                calls = {size: _calls(arguments, sizes(size, copies if size > 1 else 1))
+                         for size in best}
+                # Per unit of input above N = 1 (units: types, fields, files... of the
+                # input; with chains, records), times 5: linear is 5 at any N (the
+                # plain (t(5N) - t(1)) / (t(N) - t(1)) is (5N - 1) / (N - 1), 5.57 at N = 8).
+                units = {size: size * copies - 1 for size in (n, 5 * n)}
+                ratio = _slope_ratio(best, n, units)
+                work = _slope_ratio(calls, n, units)
+                chains = f", {copies:,} chains" if copies > 1 else ""
+                report.add(Row("9. dimensions", f"{dimension}: {name}, {5 * n:,} / {n:,}{chains}",
+                               seconds(best[5 * n] - start), seconds(best[n] - start), ratio,
+                               "<= 5.5", ratio <= 5.5,
+                               note=f"calls x{work:.2f}; CPU in process, best of {repeat}, "
+                                    f"above N = 1 ({seconds(start)})"))
+    if not only:
+        _linear_reference(report, repeat, target)
+
+
+def _slope_ratio(measured: Dict[int, float], n: int, units: Dict[int, int]) -> float:
+    """5 x (growth per unit at 5N) / (growth per unit at N), growth taken above N = 1."""
+    small = (measured[n] - measured[1]) / units[n]
+    large = (measured[5 * n] - measured[1]) / units[5 * n]
+    return 5 * large / small if small > 0 else float("inf")
+
+
+def _reference_work(n: int) -> int:
+    """Linear by construction: ``n`` small dicts built, indexed by name, each looked up once
+    (what a command does per declaration, in miniature)."""
+    objects = [{"name": f"f{i}", "type": "int32", "offset": i * 4} for i in range(n)]
+    by_name = {o["name"]: o for o in objects}
+    return sum(by_name[o["name"]]["offset"] for o in objects)
+
+
+def _linear_reference(report: Report, repeat: int, target: float) -> None:
+    """The same measure of code that is linear by construction: what this machine gives for
+    time(5N) / time(N) when the heap grows fivefold (above 5 where the larger heap no longer
+    fits the caches)."""
+
+    def once(n: int) -> float:
+        gc.collect()
+        enabled = gc.isenabled()
+        gc.disable()
+        start = _cpu()
+        _reference_work(n)
+        took = _cpu() - start
+        if enabled:
+            gc.enable()
+        return took
+
+    n = _grown(once, 1_000, target, 1 << 24)
+    best = {n: float("inf"), 5 * n: float("inf")}
+    for _ in range(repeat):
+        for size in best:
+            best[size] = min(best[size], once(size))
+    ratio = best[5 * n] / best[n]
+    report.add(Row("9. dimensions", f"linear reference: {5 * n:,} / {n:,} dicts by name",
+                   seconds(best[5 * n]), seconds(best[n]), ratio,
+                   note=f"linear by construction, measured the same way (best of {repeat}): "
+                        f"the machine's share of a ratio"))
+
+
 #: The child of one run: the command timed from after the interpreter started (its own
 #: lazy imports included, which the N = 1 run takes off), its output kept in memory.
 _CHILD = """
@@ -163,26 +429,6 @@ print(took)
 """
 
 
-def _commands(dimension: str, paths: List[str], changed: List[str], work: Path
-              ) -> Dict[str, Callable[[], List[str]]]:
-    """Command name -> a function giving the arguments of one run (each run its own output)."""
-    header_dir = work / "headers"
-    header_dir.mkdir(exist_ok=True)
-    _cli(["generate", *paths, "-o", str(header_dir), "-t", "c"])  # import-c's input, untimed
-    headers = sorted(str(p) for p in header_dir.glob("*.h"))
-    suggest = ["--suggest"] if dimension == "fields per record" else []
-    runs = iter(range(1 << 30))
-    return {
-        "layout": lambda: ["layout", *paths],
-        " ".join(["explain", *suggest]): lambda: ["explain", *paths, *suggest],
-        "generate -t c": lambda: ["generate", *paths, "-o", str(work / f"out{next(runs)}"),
-                                  "-t", "c"],
-        "verify (without compilers)": lambda: ["verify-own-part", *paths],
-        "import-c": lambda: ["import-c", *headers, "-o", str(work / f"imported{next(runs)}")],
-        "diff": lambda: ["diff", str(Path(paths[0]).parent), str(Path(changed[0]).parent)],
-    }
-
-
 def _median(arguments: Callable[[], List[str]], repeat: int) -> float:
     """Median over ``repeat`` fresh processes of the time the command itself took."""
     import subprocess
@@ -198,36 +444,6 @@ def _median(arguments: Callable[[], List[str]], repeat: int) -> float:
             raise RuntimeError(f"{' '.join(args[:3])}...: {proc.stderr[-500:]}")
         times.append(float(proc.stdout.strip().splitlines()[-1]))
     return statistics.median(times)
-
-
-def dimensions(report: Report, repeat: int, scale: float = 1.0,
-               only: Sequence[str] = ()) -> None:
-    """Rows of time(N), time(5N) and their ratio for every dimension and command.
-
-    Each run is a fresh process, timed from after the interpreter started (in one process,
-    a heap grown by earlier runs and caches warmed by the small input's repeats made the
-    ratios noise); the same command on N = 1 (its lazy imports, mostly) is taken off both
-    times, so the ratio is that of the work that grows."""
-    for dimension, (family, base) in DIMENSIONS.items():
-        if only and dimension not in only:
-            continue
-        n = max(2, int(base * scale))
-        times: Dict[int, Dict[str, float]] = {}
-        with tempfile.TemporaryDirectory(prefix="sarek-bench-dim-") as tmp:
-            for size in (1, n, 5 * n):
-                files = family(size)
-                work = Path(tmp) / str(size)
-                paths = _write(files, work / "old")
-                changed = _write(_one_field_more(files), work / "new")
-                commands = _commands(dimension, paths, changed, work)
-                times[size] = {name: _median(fn, repeat) for name, fn in commands.items()}
-        for name in times[n]:
-            start = times[1][name]
-            small, large = times[n][name] - start, times[5 * n][name] - start
-            ratio = large / small if small > 0 else float("inf")
-            report.add(Row("9. dimensions", f"{dimension}: {name}, {5 * n:,} / {n:,}",
-                           seconds(large), seconds(small), ratio, "<= 5.5", ratio <= 5.5,
-                           note=f"above the start ({seconds(start)}); median of {repeat}"))
 
 
 def suggest_scaling(report: Report, repeat: int, n: int = 8_000) -> None:

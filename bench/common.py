@@ -89,6 +89,15 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def cpu_seconds() -> float:
+    """CPU seconds so far of this process (user + system): what a loaded machine does not
+    change the way it changes wall time."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 @dataclass
 class ProcessRun:
     seconds: float

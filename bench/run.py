@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> Report:
     if "dimensions" in only:
         import bench_dimensions
 
-        bench_dimensions.dimensions(report, 1 if quick else 3, scale=0.2 if quick else 1.0)
+        bench_dimensions.dimensions(report, 2 if quick else 3, scale=0.2 if quick else 1.0)
         bench_dimensions.suggest_scaling(report, 1 if quick else 3, 1_600 if quick else 8_000)
     if "rustc" in only:
         import bench_rustc

@@ -20,8 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
-from typing import Iterator, Optional
+import sys
+
+# typing.TYPE_CHECKING without importing typing: every command, `verify --help` included,
+# imports this module at start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Iterator, Optional
 
 __all__ = ["Stopped", "handling_signals", "deferred", "HANDLED"]
 
@@ -51,6 +56,15 @@ class _State:
 _state = _State()
 
 
+def _off_the_main_thread() -> bool:
+    """Whether this runs on a thread other than the main one. Without ``threading`` imported
+    no such thread was started (``threading`` starts them; ``_thread`` alone is not used):
+    the answer needs no import, which a command that starts no thread (``generate``) would
+    pay for at every start."""
+    threading = sys.modules.get("threading")
+    return threading is not None and threading.current_thread() is not threading.main_thread()
+
+
 def _handler(signum: int, _frame) -> None:
     if _state.raised:
         return
@@ -67,7 +81,7 @@ def handling_signals() -> Iterator[None]:
     """Inside the block, the ``HANDLED`` signals raise ``Stopped`` (see the module
     docstring); the handlers before it are put back after it. Outside the main thread,
     where handlers cannot be set, nothing changes."""
-    if threading.current_thread() is not threading.main_thread() or _state.installed:
+    if _off_the_main_thread() or _state.installed:
         yield
         return
     previous = {}
@@ -93,7 +107,7 @@ def deferred() -> Iterator[None]:
     Only on the main thread, the one signals reach: a worker thread (``verify.schedule``)
     cannot be split by one, and counting its blocks here would hold back the main thread's
     signal and then raise it on the worker, where nothing would stop the command."""
-    if threading.current_thread() is not threading.main_thread():
+    if _off_the_main_thread():
         yield
         return
     _state.depth += 1

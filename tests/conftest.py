@@ -1,7 +1,8 @@
 """The fixtures every test folder shares; the helpers themselves are the ``helpers`` package.
 
 ``toolchain`` parametrises with toolchain names (``indirect=True``); PoCL's kernel cache and
-Zig's caches are kept inside the run's temporary folder.
+Zig's caches are kept inside the run's temporary folder; the few long items run first
+(``helpers.ordering``: under pytest-xdist a long item collected last serialises the end).
 """
 
 from __future__ import annotations
@@ -11,6 +12,12 @@ import os
 import pytest
 
 from helpers.common import require_toolchain
+from helpers.ordering import long_first
+
+
+def pytest_collection_modifyitems(config, items):
+    # Every xdist worker collects and must order alike; the scheduler then splits the list.
+    items[:] = long_first(items)
 
 
 @pytest.fixture

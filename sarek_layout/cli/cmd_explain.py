@@ -138,6 +138,8 @@ def _picture_outputs(args: argparse.Namespace) -> list:
     """The ``--svg``/``--html`` outputs, their paths judged (``codegen.output_paths``): a
     picture is never drawn over an input, another output, a FIFO or a device, nor under a
     schema file's name (``UsageError``)."""
+    if not (args.svg or args.html):
+        return []  # the plain report imports no codegen (its package pulls in the views)
     from ..codegen.output_paths import Output, check_outputs
 
     wanted = []
@@ -156,6 +158,8 @@ def _pictures(args: argparse.Namespace, wanted: list, walks, report: str) -> int
     only, so they do not depend on how the paths were typed (``explain --check`` agrees
     from any folder).
     """
+    if not wanted:
+        return 0
     import os
     import sys
 
@@ -163,8 +167,6 @@ def _pictures(args: argparse.Namespace, wanted: list, walks, report: str) -> int
     from ..codegen.writer import write_files
     from ..explain.picture import render_html, render_svg
 
-    if not wanted:
-        return 0
     source = " ".join(os.path.basename(p) for p in args.schemas)
     outputs = []
     for out in wanted:

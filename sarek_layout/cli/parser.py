@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from .._version import __version__
@@ -32,8 +33,41 @@ class _PrintCMakeDir(argparse.Action):
         parser.exit()
 
 
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (the same steps, the same fallback of 80),
+    without importing shutil: argparse asks for it once per option it adds (a formatter
+    checks each metavar) and shutil brings bz2, lzma and zlib with it, ~2.5 ms of every
+    start of a command that never prints its help."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as the terminal (as argparse's own), found without
+    shutil (``_terminal_columns``)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: Optional[int] = None) -> None:
+        if width is None:
+            width = _terminal_columns() - 2  # what argparse subtracts
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but usage errors exit 2 through our own reporting (same as argparse)."""
+    """argparse, but usage errors exit 2 through our own reporting (same as argparse), and
+    its help formatter needs no shutil (``_Formatter``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 import time
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -157,6 +156,8 @@ def _holds(old: Optional[bytes], content: "Content") -> bool:
 def _replace(path: str, content: "Content", mode: int) -> None:
     """Write ``content`` (text as UTF-8) to a synced temporary file beside ``path`` and
     rename it over ``path``."""
+    import tempfile  # only when a file is written: a no-op run does not pay for it
+
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)

@@ -11,7 +11,8 @@ padding.
 
 from __future__ import annotations
 
-from typing import Dict, List, Sequence
+import weakref
+from typing import List, Sequence
 
 from ..ir.schema import Hole as ModelHole
 from ..ir.schema import SchemaType
@@ -50,30 +51,42 @@ def _hole_line(hole: Hole, indent: str) -> str:
     return f"{indent}/* XXX {what} */"
 
 
+#: Lines each record type takes opened, for as long as the type lives. Shared by every
+#: block: a per-block memo recounted the whole chain below each type, so a report of records
+#: nested N deep counted N^2 / 2 types (the nesting-depth rows of docs/benchmarks.md).
+_LINES: "weakref.WeakKeyDictionary[SchemaType, int]" = weakref.WeakKeyDictionary()
+
+
+def opened_lines(record: SchemaType) -> int:
+    """Lines ``record`` takes opened (its members, holes and its braces), counted once per
+    record type, iteratively (records nest up to 100 deep)."""
+    lines = _LINES
+    todo = [record]
+    while todo:
+        st = todo[-1]
+        if st in lines:
+            todo.pop()
+            continue
+        pending = [m.record for m in st.members if m.record is not None and m.record not in lines]
+        if pending:
+            todo.extend(pending)
+            continue
+        todo.pop()
+        lines[st] = 2 + sum(
+            1 if isinstance(i, ModelHole) or i.record is None else lines[i.record]
+            for i in st.items
+        )
+    return lines[record]
+
+
 class _Opener:
     """Decides which nested records a block opens: each costs the lines it would print."""
 
     def __init__(self, budget: int) -> None:
         self.left = budget
-        self._cost: Dict[int, int] = {}
 
     def cost(self, record: SchemaType) -> int:
-        """Lines ``record`` takes opened (its members, holes and its braces), counted once
-        per record type, iteratively."""
-        todo = [record]
-        while todo:
-            st = todo[-1]
-            pending = [m.record for m in st.members
-                       if m.record is not None and id(m.record) not in self._cost]
-            if pending:
-                todo.extend(pending)
-                continue
-            todo.pop()
-            self._cost[id(st)] = 2 + sum(
-                1 if isinstance(i, ModelHole) or i.record is None else self._cost[id(i.record)]
-                for i in st.items
-            )
-        return self._cost[id(record)]
+        return opened_lines(record)
 
     def open(self, member: Member) -> bool:
         cost = self.cost(member.record)  # type: ignore[arg-type]

@@ -8,6 +8,19 @@ accessors, escaping), ``names`` and ``predefined`` (which schema names every tar
 emit: reserved words and predefined macros). It imports only the IR and the standard library.
 """
 
-from .registry import DEFAULT_TARGETS, TARGETS, Target
-
 __all__ = ["Target", "TARGETS", "DEFAULT_TARGETS"]
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:  # pragma: no cover
+    from .registry import DEFAULT_TARGETS, TARGETS, Target
+
+
+def __getattr__(name: str):
+    # The registry (and every target's dialect) is imported on first use (PEP 562): the
+    # resolver imports ``targets.names`` through this package, and ``layout`` or ``explain``
+    # never need the registry (~3 ms of their start).
+    if name in __all__:
+        from . import registry
+
+        return getattr(registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

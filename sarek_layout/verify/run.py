@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..errors import SchemaError, ToolchainMissing, UsageError
 from ..ir.schema import Schema, SchemaType
 from ..targets.registry import TARGETS, WORD_TARGETS
-from .toolchains import TOOLCHAINS, Toolchain, driver_for
+from .toolchains import TOOLCHAINS, Toolchain, driver_for, prefetch
 from .compare import (
     AGREES,
     DISAGREES,
@@ -144,9 +144,23 @@ def user_headers(paths: Sequence[str], include_dirs: Sequence[str] = (),
     return HeaderSet.from_paths(paths, include_dirs, defines)
 
 
-def _ready(result: ToolchainResult) -> Job[ToolchainResult]:
-    """A job whose result is known without running anything (a skipped toolchain)."""
-    return Job(lambda: result)
+def _outcome(tc: Toolchain, *, header_sets: Dict[str, HeaderSet],
+             refused: Dict[str, SchemaError], probes_by_target: Dict[str, List[Probe]],
+             chosen: Sequence[Toolchain], types: bool, generated: bool) -> ToolchainResult:
+    """One toolchain's row: skipped (and why), or measured. Run as its job, because whether
+    it is available may mean opening a device (``Toolchain.device``)."""
+    if generated and tc.target in refused and (
+            tc.available or any(t.available for t in chosen if t.target == tc.target)):
+        # The target's refusal is said where some toolchain of it could have run.
+        e = refused[tc.target]
+        where = f" ({e.location})" if e.location is not None else ""
+        return ToolchainResult(tc, SKIPPED, error=f"{tc.target} cannot express a type{where}; "
+                               f"`generate -t {tc.target}` says why")
+    if not tc.available or tc.target not in header_sets:
+        return ToolchainResult(tc, SKIPPED, error=tc.unavailable_reason)
+    if not probes_by_target[tc.target] and types:
+        return ToolchainResult(tc, SKIPPED, error="no type passed the header structure check")
+    return measure_with(tc, header_sets[tc.target], probes_by_target[tc.target])
 
 
 def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Probe]) -> ToolchainResult:
@@ -188,6 +202,7 @@ def verify_schema(
     ``ToolchainMissing`` when a named toolchain is absent.
     """
     timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
+    workers = default_workers() if jobs is None else jobs
     types = list(schema.types if types is None else types)
     report = VerifyReport(types=len(types))
     refused: Dict[str, SchemaError] = {}
@@ -201,6 +216,7 @@ def verify_schema(
             check_header_name(path)
             by_target.setdefault(target_of_header(path), []).append(path)
         chosen, _ = select_toolchains(toolchains, list(by_target))
+        prefetch(chosen, workers)
         # Every header is read (and refused if it cannot be) before anything runs.
         header_sets = {target: user_headers(paths, include_dirs, defines)
                        for target, paths in by_target.items()}
@@ -212,31 +228,31 @@ def verify_schema(
             on_structure(report.structure)
     else:
         chosen, named = select_toolchains(toolchains)
-        targets = sorted({t.target for t in chosen if t.available})
+        # What is installed, found side by side; a device (wgpu, Vulkan) is opened later,
+        # in its toolchain's own job (Toolchain.device), beside the other jobs.
+        prefetch(chosen, workers)
+        targets = sorted({t.target for t in chosen if t.installed})
         header_sets, refused = rendered_headers(schema, targets)
         if refused and named:
             # Asked for by name: that target's refusal is the answer (exit 2).
             raise next(iter(refused.values()))
         common = probes_for(types)
         probes_by_target = {t: common for t in targets}
+    outcome = functools.partial(_outcome, header_sets=header_sets, refused=refused,
+                                probes_by_target=probes_by_target, chosen=chosen,
+                                types=bool(types), generated=not headers)
     jobs_list: List[Job[ToolchainResult]] = []
     for tc in chosen:
-        if not headers and tc.target in refused:
-            e = refused[tc.target]
-            where = f" ({e.location})" if e.location is not None else ""
-            jobs_list.append(_ready(ToolchainResult(
-                tc, SKIPPED, error=f"{tc.target} cannot express a type{where}; "
-                f"`generate -t {tc.target}` says why")))
-        elif not tc.available or tc.target not in header_sets:
-            jobs_list.append(_ready(ToolchainResult(tc, SKIPPED, error=tc.unavailable_reason)))
-        elif not probes_by_target[tc.target] and types:
-            jobs_list.append(_ready(ToolchainResult(
-                tc, SKIPPED, error="no type passed the header structure check")))
-        else:
-            jobs_list.append(Job(functools.partial(measure_with, tc, header_sets[tc.target],
-                                                   probes_by_target[tc.target]),
-                                 pooled=tc.driver_class().subprocess_only))
-    # Independent toolchains side by side (verify.schedule); rows come in this order anyway.
-    report.results = run_in_order(jobs_list, default_workers() if jobs is None else jobs,
-                                  on_result)
+        runs = tc.installed and (tc.target in header_sets or tc.target in refused)
+        pooled, estimate = False, 0.0
+        if runs:
+            driver = tc.driver_class()
+            # On a worker only when its decision needs no device opened in this process:
+            # its own availability is known (no device), or its target was not refused.
+            pooled = driver.subprocess_only and (tc.available or tc.target not in refused)
+            estimate = driver.estimate_s
+        jobs_list.append(Job(functools.partial(outcome, tc), pooled=pooled, estimate=estimate))
+    # Independent toolchains side by side, the longest first (verify.schedule); rows come in
+    # this order anyway.
+    report.results = run_in_order(jobs_list, workers, on_result)
     return report

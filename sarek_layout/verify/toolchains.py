@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Sequence, Tuple
 
 from .drivers.nvrtc import NVRTC_ENV, nvrtc_library
 
@@ -36,6 +36,7 @@ __all__ = [
     "nvrtc_library",
     "refresh",
     "driver_for",
+    "prefetch",
 ]
 
 #: CI sets this to ``1`` (or a comma-separated list of names) so that tests needing a missing
@@ -70,8 +71,15 @@ class Toolchain:
     lone_disagreement: str = ""
     #: ``module:Class`` of the driver that measures layouts with it (``verify.drivers``).
     driver: str = "sarek_layout.verify.drivers.objfile:ObjfileDriver"
-    #: How it finds out whether it is usable here: ``None``, or why not (one line).
+    #: How it finds out whether it is installed here: ``None``, or why not (one line).
     detect: Callable[["Toolchain"], Optional[str]] = lambda tc: _compiler_problem(tc)
+    #: Whether ``detect`` only looks for files and starts programs (no library loaded into
+    #: this process), so that ``prefetch`` may run it on a worker thread beside the others.
+    detect_in_thread: bool = True
+    #: The rest of the detection, for an installed toolchain: opening its device in this
+    #: process (wgpu's adapter alone costs 0.5 s of CPU). ``verify`` runs it as part of the
+    #: toolchain's own job, on the thread that then uses the device, not before every job.
+    device: Callable[["Toolchain"], Optional[str]] = lambda tc: None
 
     @property
     def display(self) -> str:
@@ -87,6 +95,11 @@ class Toolchain:
     @property
     def available(self) -> bool:
         return _availability(self.name) is None
+
+    @property
+    def installed(self) -> bool:
+        """``detect`` says yes (its ``device``, if any, not tried yet)."""
+        return _installed(self.name) is None
 
     @property
     def unavailable_reason(self) -> Optional[str]:
@@ -130,13 +143,15 @@ _LIST = [
               _CROSS_HINT.format(pkg="gcc-s390x-linux-gnu"), smoke_source=_C_SMOKE),
     Toolchain("cffi", "cffi API mode with the host C compiler", "c", "c", (),
               "pip install cffi", python_module="cffi",
-              driver=_DRIVERS + "cffi_host:CffiDriver", detect=lambda tc: _module_problem(tc)),
+              driver=_DRIVERS + "cffi_host:CffiDriver", detect=lambda tc: _module_problem(tc),
+              detect_in_thread=False),
     Toolchain("nvcc", "nvcc -c, CUDA host and device passes", "cuda", "cuda", ("nvcc", "-c"),
               "install the CUDA toolkit (nvcc on PATH)", driver=_DRIVERS + "cuda:NvccDriver",
               passes=("host pass", "device pass")),
     Toolchain("nvrtc", "NVRTC, CUDA device code without libc headers (no GPU needed)", "cuda",
               "cuda", (), "pip install nvidia-cuda-nvrtc (or set SAREK_NVRTC_LIBRARY)",
-              driver=_DRIVERS + "cuda:NvrtcDriver", detect=lambda tc: _nvrtc_problem(tc)),
+              driver=_DRIVERS + "cuda:NvrtcDriver", detect=lambda tc: _nvrtc_problem(tc),
+              detect_in_thread=False),
     Toolchain("clang-opencl", "clang -x cl -cl-std=CL1.2 -target spir64", "opencl", "opencl",
               ("clang", "-x", "cl", "-cl-std=CL1.2", "-target", "spir64"),
               "apt-get install -y --no-install-recommends clang",
@@ -144,7 +159,8 @@ _LIST = [
     Toolchain("pocl", "PoCL OpenCL runtime on the CPU, through pyopencl", "opencl", "opencl", (),
               "apt-get install -y pocl-opencl-icd ocl-icd-opencl-dev && pip install pyopencl",
               python_module="pyopencl", driver=_DRIVERS + "opencl:PoclDriver",
-              detect=lambda tc: _module_problem(tc) or _pocl_problem(tc)),
+              detect=lambda tc: _module_problem(tc) or _pocl_problem(tc),
+              detect_in_thread=False),
 ]
 
 # GPU API targets (issue #14, docs/gpu-apis.md): glslang and spirv-cross reflection, naga
@@ -157,16 +173,18 @@ _LIST += [
               driver=_DRIVERS + "glsl:GlslangDriver", detect=lambda tc: _missing_programs(tc)),
     Toolchain("naga", "naga (inside wgpu) validates the WGSL; no numbers of its own", "wgsl",
               "wgsl", (), "pip install wgpu", python_module="wgpu",
-              driver=_DRIVERS + "wgsl:NagaDriver",
-              detect=lambda tc: _module_problem(tc) or _webgpu_problem(tc)),
+              driver=_DRIVERS + "wgsl:NagaDriver", detect=lambda tc: _module_problem(tc),
+              detect_in_thread=False, device=lambda tc: _webgpu_problem(tc)),
     Toolchain("vulkan", "a GLSL compute shader reads the structs on a Vulkan device (lavapipe)",
               "glsl", "glsl", ("glslangValidator",), _VULKAN_HINT, python_module="vulkan",
               driver=_DRIVERS + "vulkan:VulkanDriver",
-              detect=lambda tc: _module_problem(tc) or _vulkan_problem(tc)),
+              detect=lambda tc: _module_problem(tc) or _vulkan_programs_problem(tc),
+              detect_in_thread=False, device=lambda tc: _vulkan_problem(tc)),
     Toolchain("webgpu", "a WGSL compute shader reads the structs through wgpu (lavapipe)",
               "wgsl", "wgsl", (), "pip install wgpu && apt-get install -y mesa-vulkan-drivers",
               python_module="wgpu", driver=_DRIVERS + "wgsl:WebGPUDriver",
-              detect=lambda tc: _module_problem(tc) or _webgpu_problem(tc)),
+              detect=lambda tc: _module_problem(tc), detect_in_thread=False,
+              device=lambda tc: _webgpu_problem(tc)),
     Toolchain("metal-proxy", "clang++ -std=c++14 for arm64 Apple with an MSL shim (a proxy: "
               "not Apple's Metal compiler)", "metal", "c++",
               ("clang++", "-std=c++14", "--target=arm64-apple-macos11"),
@@ -193,20 +211,24 @@ _LIST += [
     Toolchain("zig", "zig build-obj of the Zig module, comptime checks live, per ABI", "zig",
               "zig", ("zig", "build-obj", "-O", "ReleaseSmall"), _ZIG_HINT,
               driver=_DRIVERS + "zig:ZigDriver", passes=ZIG_TARGETS,
-              detect=lambda tc: _zig_problem(tc)),
+              detect=lambda tc: _zig_problem(tc),
+              detect_in_thread=False),
     Toolchain("zig-cc", "zig cc, C11, foreign ABIs (Windows, macOS, wasm32, big-endian...)",
               "c", "c", ("zig", "cc", "-std=c11"), _ZIG_HINT, label="zig cc",
               driver=_DRIVERS + "zig:ZigCcDriver", passes=ZIG_CC_TARGETS,
-              detect=lambda tc: _zig_problem(tc)),
+              detect=lambda tc: _zig_problem(tc),
+              detect_in_thread=False),
     Toolchain("zig-c++", "zig c++, C++11, foreign ABIs", "c", "c++",
               ("zig", "c++", "-std=c++11", "-x", "c++"), _ZIG_HINT, label="zig c++",
               driver=_DRIVERS + "zig:ZigCcDriver", passes=ZIG_CC_TARGETS,
-              detect=lambda tc: _zig_problem(tc)),
+              detect=lambda tc: _zig_problem(tc),
+              detect_in_thread=False),
     Toolchain("zig-cuda", "zig c++ of the CUDA header as its host pass sees it "
               "(__host__/__device__ empty), foreign ABIs", "cuda", "c++",
               ("zig", "c++", "-std=c++11", "-x", "c++", "-D__host__=", "-D__device__="),
               _ZIG_HINT, label="zig c++ (CUDA host)", driver=_DRIVERS + "zig:ZigCcDriver",
-              passes=ZIG_CC_TARGETS, detect=lambda tc: _zig_problem(tc)),
+              passes=ZIG_CC_TARGETS, detect=lambda tc: _zig_problem(tc),
+              detect_in_thread=False),
 ]
 
 # Host languages (issue #21, docs/rust.md): the machine's rustc compiles the rust target's
@@ -233,6 +255,7 @@ def get(name: str) -> Toolchain:
 def refresh() -> None:
     """Forget the cached availability answers (after installing something, or in tests)."""
     _availability.cache_clear()
+    _installed.cache_clear()
     nvrtc_library.cache_clear()
     from .drivers.zig import zig_program
 
@@ -240,9 +263,38 @@ def refresh() -> None:
 
 
 @functools.lru_cache(maxsize=None)
-def _availability(name: str) -> Optional[str]:
+def _installed(name: str) -> Optional[str]:
     tc = TOOLCHAINS[name]
     return tc.detect(tc)
+
+
+@functools.lru_cache(maxsize=None)
+def _availability(name: str) -> Optional[str]:
+    tc = TOOLCHAINS[name]
+    return _installed(name) or tc.device(tc)
+
+
+def prefetch(toolchains: Sequence[Toolchain], workers: int) -> None:
+    """Run the ``detect`` of every toolchain now, those that only start programs (the smoke
+    compiles, ``rustc --version``) up to ``workers`` at once on threads, the others here:
+    one after another they were 0.4 s of a verify of the example before anything ran."""
+    threaded = [tc for tc in toolchains if tc.detect_in_thread]
+    here = [tc for tc in toolchains if not tc.detect_in_thread]
+    if workers <= 1 or len(threaded) < 2:
+        here += threaded
+        threaded = []
+    if not threaded:
+        for tc in here:
+            _installed(tc.name)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sarek-detect") as pool:
+        futures = [pool.submit(_installed, tc.name) for tc in threaded]
+        for tc in here:
+            _installed(tc.name)
+    for future in futures:
+        future.result()  # a detection's error is raised here, as it would have been later
 
 
 # --- detection, shared by the entries ------------------------------------------------------
@@ -349,10 +401,15 @@ def _missing_programs(tc: Toolchain) -> Optional[str]:
     return None
 
 
+def _vulkan_programs_problem(tc: Toolchain) -> Optional[str]:
+    problem = _missing_programs(tc)
+    return None if problem is None else f"{tc.name}: {problem.split(': ', 1)[-1]}"
+
+
 def _vulkan_problem(tc: Toolchain) -> Optional[str]:
     from .drivers.vulkan import vulkan_problem
 
-    problem = _missing_programs(tc) or vulkan_problem()
+    problem = vulkan_problem()
     return None if problem is None else f"{tc.name}: {problem.split(': ', 1)[-1]}"
 
 

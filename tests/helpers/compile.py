@@ -36,6 +36,12 @@ COMPILE_TOOLCHAINS = C_TOOLCHAINS + _with_driver("NvccDriver", "ClangOpenCLDrive
 
 STRICT = ("-Wall", "-Wextra", "-Werror", "-pedantic", "-Wpadded")
 
+#: The C compilers on which verify's conformance enumeration (test_verify_drivers.py) runs in
+#: full: there it compiles with STRICT too (``measure_strictly``), so one compile per part both
+#: proves the headers strictly clean and measures them, and the codegen conformance test leaves
+#: these four to it instead of compiling the same 31,563 types again.
+STRICT_IN_VERIFY = ("gcc", "g++", "clang", "gcc-m32")
+
 _SUFFIX = {"c": ".c", "c++": ".cpp", "cuda": ".cu", "opencl": ".cl"}
 _HEADER_SUFFIX = {"c": ".h", "cuda": ".cuh", "opencl": ".clh"}
 
@@ -56,6 +62,22 @@ class Result:
     returncode: int
     output: str
     seconds: float
+
+
+def measure_strictly(tc, headers, probes):
+    """``verify.run.measure_with`` of toolchain ``tc`` with the STRICT flags after its own:
+    a warning, implicit padding included, fails its compile, so the result is a failure (or,
+    for a warning inside the headers' assertions only, needs the retry without them: two
+    builds, which the tests refuse). ``measure_with`` finds the driver by name in the
+    registry, so the stricter toolchain is handed to it for this one call."""
+    import dataclasses
+    from unittest import mock
+
+    from sarek_layout.verify import run
+
+    strict = dataclasses.replace(tc, argv=(*tc.argv, *STRICT))
+    with mock.patch.object(run, "driver_for", lambda name: strict.driver_class()(strict)):
+        return run.measure_with(strict, headers, probes)
 
 
 def header_suffix(toolchain: str) -> str:

@@ -129,14 +129,29 @@ def conformance_paths(tmp_path_factory):
     return paths
 
 
+@pytest.fixture(scope="module")
+def conformance_schema(conformance_paths):
+    """``batch -> schema``, loaded on first use; the last one is kept, so the two toolchains'
+    items of a batch (adjacent: batch is the outer parameter) load its 7,700 types once."""
+    kept = {}
+
+    def get(batch):
+        if batch not in kept:
+            kept.clear()
+            kept[batch] = load_schema([conformance_paths[batch]])
+        return kept[batch]
+
+    return get
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("batch", range(5))
 @pytest.mark.parametrize("toolchain", ["glslang", "metal-proxy"])
-def test_conformance_shapes_agree(toolchain, batch, conformance_paths):
+@pytest.mark.parametrize("batch", range(5))
+def test_conformance_shapes_agree(toolchain, batch, conformance_paths, conformance_schema):
     """All 31,563 shapes, one schema file (one compiler invocation) per test item, so that
     pytest-xdist spreads them over the workers."""
     assert len(conformance_paths) == 5
-    _agrees(load_schema([conformance_paths[batch]]), toolchain)
+    _agrees(conformance_schema(batch), toolchain)
 
 
 def _extension_descs():

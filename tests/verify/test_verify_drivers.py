@@ -4,7 +4,9 @@
 * a packed header (``mass`` at 4, not 8) is caught by every driver, naming the member and
   both numbers: proof that each driver reads the compiler's numbers and not its own;
 * the conformance enumeration (tests/helpers/shapes.py: 780 records and 30,783 variants, 573,772
-  values): in full on gcc, g++, clang, gcc -m32 and cffi; on the slower toolchains (the four
+  values): in full on gcc, g++, clang, gcc -m32 and cffi (the first four with the codegen
+  tests' strict flags, ``-Wall -Wextra -Werror -pedantic -Wpadded``: the same compile is the
+  codegen conformance check for them, helpers/compile.py); on the slower toolchains (the four
   cross compilers, nvcc, NVRTC, clang OpenCL, PoCL) on a deterministic subset: all 780
   records and every 10th variant (3,079), 3,859 types;
 * hypothesis schemas (nested records in records and payloads), a batch of 12 schemas per
@@ -18,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers.common import require_toolchain
+from helpers.compile import STRICT_IN_VERIFY, measure_strictly
 from sarek_layout.resolve import load_schema
 from sarek_layout.verify import AGREES, DISAGREES
 from sarek_layout.verify.probes import probes_for
@@ -29,11 +32,11 @@ from helpers.verify import ALL_TOOLCHAINS, DATA, EXAMPLES, FULL_CONFORMANCE, eve
 SLOW = [t for t in ALL_TOOLCHAINS if t not in FULL_CONFORMANCE]
 
 
-def _agree(name, schema, headers=None):
+def _agree(name, schema, headers=None, strict=False):
     tc = require_toolchain(name)
     header_set = (headers or generated_headers(schema, [tc.target]))[tc.target]
     probes = probes_for(schema.types)
-    result = measure_with(tc, header_set, probes)
+    result = (measure_strictly if strict else measure_with)(tc, header_set, probes)
     assert result.status == AGREES, (result.error or "\n".join(map(str, result.differences[:20])))
     assert result.values == len(probes) * (len(tc.passes) or 1)
     assert result.builds == 1
@@ -113,7 +116,7 @@ def conformance_c_header(conformance):
 def test_conformance_enumeration_agrees(part, name, conformance_part):
     require_toolchain(name)
     descs, schema, headers = conformance_part(part)
-    result = _agree(name, schema, headers)
+    result = _agree(name, schema, headers, strict=name in STRICT_IN_VERIFY)
     # Size and alignment of each type, offset and size of each member: fields; the tag,
     # `data` and each arm (one argument is the arm itself; several: the arm and each _N).
     expected = 0
@@ -126,6 +129,20 @@ def test_conformance_enumeration_agrees(part, name, conformance_part):
         expected += 2 + (1 if with_args else 0)
         expected += sum(2 if len(args) == 1 else 1 + 2 * len(args) for args in with_args)
     assert result.values == expected
+
+
+def test_strict_flags_fail_a_header_whose_layout_agrees():
+    """The strict enumeration's proof that the flags reach the compiler: a hand-written
+    header with implicit padding (4 bytes before ``mass``) agrees with gcc on x86-64, and
+    fails once ``-Wpadded -Werror`` are on."""
+    tc = require_toolchain("gcc")
+    schema = load_schema([str(DATA / "plain.toml")])
+    headers = user_headers([str(DATA / "plain_double.h")])
+    probes = probes_for(schema.types)
+    assert measure_with(tc, headers, probes).status == AGREES
+    strict = measure_strictly(tc, headers, probes)
+    assert strict.status not in (AGREES, DISAGREES) and "-Werror=padded" in strict.error, \
+        strict.error
 
 
 def test_conformance_parts_cover_the_enumeration_once():

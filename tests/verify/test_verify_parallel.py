@@ -258,3 +258,87 @@ def test_a_signal_kills_every_compiler_running_side_by_side(tmp_path, capsys):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
+
+
+# --- which job starts first ------------------------------------------------------------------
+
+
+def test_the_longest_jobs_start_first():
+    """Longest processing time first, by each job's static estimate: on 2 workers the two
+    long ones start before any short one, so the run does not end with a long one alone."""
+    lock = threading.Lock()
+    started = []
+
+    def job(name):
+        def run():
+            with lock:
+                started.append(name)
+            return name
+        return run
+
+    estimates = {"gcc": 0.03, "g++": 0.03, "nvcc": 0.75, "clang": 0.03, "pocl": 1.0}
+    jobs = [Job(job(n), pooled=True, estimate=e) for n, e in estimates.items()]
+    assert run_in_order(jobs, 2) == list(estimates)  # the rows in the list's order
+    assert set(started[:2]) == {"pocl", "nvcc"}, started
+
+
+def test_a_long_job_of_the_calling_thread_is_not_starved_by_the_workers():
+    """Workers used to take every slot as it freed, so the calling thread's jobs (wgpu,
+    Vulkan) all ran last, one after another. The longest job here is the calling thread's:
+    it starts first, and the workers' jobs (which wait for it) start after it."""
+    here_ran = threading.Event()
+    guard = 20  # seconds: on the old scheduler both slots waited here for a job never started
+
+    def pooled():
+        assert here_ran.wait(guard), "the calling thread's longest job did not start first"
+        return "pooled"
+
+    def here():
+        here_ran.set()
+        return "here"
+
+    jobs = [Job(pooled, pooled=True, estimate=0.2), Job(pooled, pooled=True, estimate=0.2),
+            Job(pooled, pooled=True, estimate=0.2), Job(here, estimate=0.5)]
+    assert run_in_order(jobs, 2) == ["pooled", "pooled", "pooled", "here"]
+
+
+def test_a_device_is_opened_in_its_toolchains_job_not_before_every_job(monkeypatch):
+    """``Toolchain.device`` (wgpu's adapter, a Vulkan instance: 0.5 s of CPU) runs when the
+    jobs run, on the calling thread, beside the compilers; ``detect`` runs before. The row
+    it gives, when there is no device, is the one it gave when it was found up front."""
+    import dataclasses
+
+    from sarek_layout.resolve import load_schema
+    from sarek_layout.verify import SKIPPED, run, toolchains
+
+    require_toolchain("gcc")
+    scheduling = []
+    opened = []
+
+    def no_device(tc):
+        opened.append((bool(scheduling), threading.current_thread() is threading.main_thread()))
+        return f"{tc.name}: no device here"
+
+    fake = dataclasses.replace(toolchains.TOOLCHAINS["vulkan"], name="fake-gpu", target="c",
+                               detect=lambda tc: None, device=no_device)
+    registry = {"gcc": toolchains.TOOLCHAINS["gcc"], "fake-gpu": fake}
+    monkeypatch.setattr(toolchains, "TOOLCHAINS", registry)
+    monkeypatch.setattr(run, "TOOLCHAINS", registry)
+    toolchains.refresh()
+    real = run.run_in_order
+
+    def run_in_order(*args):
+        scheduling.append(True)
+        return real(*args)
+
+    monkeypatch.setattr(run, "run_in_order", run_in_order)
+    try:
+        report = run.verify_schema(load_schema([str(EXAMPLES / "geometry.toml")]), jobs=2)
+    finally:
+        toolchains._availability.cache_clear()
+        toolchains._installed.cache_clear()
+    assert opened == [(True, True)]
+    rows = {r.toolchain.name: r for r in report.results}
+    assert list(rows) == ["gcc", "fake-gpu"]
+    assert rows["fake-gpu"].status == SKIPPED
+    assert rows["fake-gpu"].error == "fake-gpu: no device here"

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ...errors import SchemaError, quoted
 from ...ir.schema import (
@@ -162,6 +162,8 @@ class _Reader:
         self.changed_bodies: Dict[Tuple[str, int, int], SchemaError] = {}
         self.changed_names: Dict[str, SchemaError] = {}
         self._walked: Dict[int, object] = {}
+        #: id(struct body) -> whether it holds an 8-byte scalar (``_natural_alignment_is_8``).
+        self._aligns_8: Dict[int, bool] = {}
         self._note_extensions(extensions)
         self._check_alignments(extensions)
 
@@ -287,32 +289,59 @@ class _Reader:
     def _natural_alignment_is_8(self, member) -> bool:
         """Whether Sarek aligns ``member`` at 8: an int64/float64 scalar, or a struct
         (record or tagged variant) with one somewhere inside. Generated headers align
-        exactly those members at 8. Iterative: the nesting depth is the input's."""
+        exactly those members at 8. Iterative: the nesting depth is the input's.
+
+        The answer for each struct body met is kept (``_aligns_8``): a header of records
+        each nesting the one before writes the alignment on every ``inner`` member, and
+        walking each down to the bottom was quadratic in the depth (issue 24). A body's
+        answer is kept where it is proved: true for the bodies on the way from this member
+        to the 8-byte scalar found, false for every body met when none is found (all that
+        they reach was walked)."""
         from pycparser import c_ast
 
+        known = self._aligns_8
         seen = set()
-        stack = [member.type]
+        #: id(body) -> the body it was reached from (None: the member itself), to mark the
+        #: way to an 8-byte scalar.
+        via: Dict[int, Tuple[Any, Any]] = {}
+        stack: List[Tuple[Any, Any]] = [(member.type, None)]
         while stack:
-            t = stack.pop()
+            t, owner = stack.pop()
             if not isinstance(t, c_ast.TypeDecl):
                 continue  # pointers, arrays, functions: refused elsewhere
             inner = t.type
-            body = None
+            body: Any = None
             if isinstance(inner, (c_ast.Struct, c_ast.Union)):
                 body = inner if inner.decls is not None else self.h.bodies.get(inner.name)
             elif isinstance(inner, c_ast.IdentifierType):
                 if _SCALARS.get(canonical(inner.names)) in MEMBER_TYPES_ACCEPTED:
-                    return True
+                    return self._aligned_way(owner, via)
                 name = inner.names[0] if len(inner.names) == 1 else None
                 if name is not None and self.h.struct_typedef(name) is not None:
                     body = self._body(self.h.struct_typedefs[name])
                 elif name in self.h.aliases and name not in STDINT and name not in seen:
                     seen.add(name)
-                    stack.append(self.h.aliases[name])
-            if body is not None and id(body) not in seen:
-                seen.add(id(body))
-                stack.extend(m.type for m in _without_padding(body.decls or ()))
+                    stack.append((self.h.aliases[name], owner))
+            if body is None or id(body) in seen:
+                continue
+            answer = known.get(id(body))
+            if answer is True:
+                return self._aligned_way(owner, via)
+            seen.add(id(body))
+            if answer is False:
+                continue  # nothing it reaches is 8-aligned
+            via[id(body)] = (body, owner)
+            stack.extend((m.type, body) for m in _without_padding(body.decls or ()))
+        for body, _ in via.values():
+            known[id(body)] = False
         return False
+
+    def _aligned_way(self, body: Any, via: Dict[int, Tuple[Any, Any]]) -> bool:
+        """Mark ``body`` and the bodies it was reached through as holding an 8-byte scalar."""
+        while body is not None:
+            self._aligns_8[id(body)] = True
+            body = via[id(body)][1]
+        return True
 
     def _body(self, td: StructTypedef):
         return self.h.body_of(td)

@@ -34,7 +34,6 @@ from ...ir.schema import (
     VariantDecl,
 )
 from ..source_files import default_module_name
-from .positions import json_duplicate_key, json_positions, toml_positions
 
 __all__ = ["read_json", "read_toml", "parse_type_expr", "default_module_name"]
 
@@ -315,6 +314,8 @@ def read_json(path: str) -> ModuleDecl:
     except RecursionError:
         raise SchemaError("invalid JSON: nested too deeply", SourceLocation(path, 1, 1)) from None
     except _DuplicateKey:
+        from .positions import json_duplicate_key  # only a message needs a position
+
         found = json_duplicate_key(text)
         key, (line, col) = found if found is not None else ("?", (1, 1))
         raise SchemaError(
@@ -326,6 +327,8 @@ def read_json(path: str) -> ModuleDecl:
 
     def locator(p: Path) -> Tuple[int, int]:
         if not cache:
+            from .positions import json_positions  # only a message needs a position
+
             cache.append(json_positions(text))
         return cache[0](p)
 
@@ -405,6 +408,8 @@ def read_toml(path: str) -> ModuleDecl:
 
     def locator(p: Path) -> Tuple[int, int]:
         if not cache:
+            from .positions import toml_positions  # only a message needs a position
+
             cache.append(toml_positions(text))
         return cache[0](p)
 

@@ -187,6 +187,10 @@ class Driver:
     #: worker thread beside other toolchains (``verify.schedule``). In-process APIs (Vulkan,
     #: wgpu) and plain ``subprocess`` calls stay on the main thread.
     subprocess_only = False
+    #: About how long ``measure`` takes on a small schema, in seconds of CPU (measured on the
+    #: example, docs/benchmarks.md): ``verify`` starts the longest first (``verify.schedule``),
+    #: so only the order of these numbers matters.
+    estimate_s = 0.05
 
     def __init__(self, toolchain: Toolchain) -> None:
         self.toolchain = toolchain

@@ -34,6 +34,7 @@ class CffiDriver(Driver):
     """cffi API mode with the host compiler; see the module docstring."""
 
     subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+    estimate_s = 0.35
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

@@ -71,6 +71,7 @@ class NvccDriver(Driver):
     """``nvcc -c``: host values from the object file, device values from the kept PTX."""
 
     subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+    estimate_s = 0.75
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
@@ -104,6 +105,7 @@ class NvrtcDriver(Driver):
     """NVRTC on the device side only; compiles in a child process, needs no GPU."""
 
     subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+    estimate_s = 0.15
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

@@ -101,6 +101,7 @@ class GlslangDriver(Driver):
     """glslang + spirv-cross reflection (no device needed)."""
 
     subprocess_only = True  # run_tool only; its SPIR-V reader is pure Python (Driver.subprocess_only)
+    estimate_s = 0.1
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         from ...targets.dialects import GLSL

@@ -32,6 +32,7 @@ class HipDriver(Driver):
     reaches the command line) through ``run_tool`` (bounded time and memory)."""
 
     subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+    estimate_s = 0.9
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

@@ -62,6 +62,7 @@ def metal_expression(p: Probe) -> str:
 
 class MetalProxyDriver(Driver):
     subprocess_only = True  # run_tool only (Driver.subprocess_only)
+    estimate_s = 0.03
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

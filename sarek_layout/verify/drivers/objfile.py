@@ -68,6 +68,7 @@ class ObjfileDriver(Driver):
     """A C or C++ compiler driven to an object file; see the module docstring."""
 
     subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+    estimate_s = 0.03
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

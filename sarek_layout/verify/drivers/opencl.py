@@ -51,6 +51,7 @@ class ClangOpenCLDriver(Driver):
     """clang's OpenCL C front end; values from the LLVM IR."""
 
     subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+    estimate_s = 0.03
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
@@ -112,6 +113,7 @@ class PoclDriver(Driver):
     """PoCL through pyopencl, in a child process: one build, one kernel run, one read."""
 
     subprocess_only = True  # run_tool/run_child only (Driver.subprocess_only)
+    estimate_s = 1.0
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

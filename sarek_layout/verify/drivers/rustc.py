@@ -141,6 +141,7 @@ class RustcDriver(Driver):
     """The machine's rustc, host target; see the module docstring."""
 
     subprocess_only = True  # run_tool only (Driver.subprocess_only)
+    estimate_s = 0.1
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

@@ -235,6 +235,8 @@ class VulkanDriver(Driver):
     """The generated GLSL read by compute shaders on the Vulkan device (one build and run per
     ``gpu_probes.PROBES_PER_SHADER`` probes)."""
 
+    estimate_s = 0.15
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         from .glsl import compile_glsl
         from .gpu_probes import GLSL_PROBE, measure_in_batches

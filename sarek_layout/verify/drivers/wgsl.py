@@ -111,6 +111,8 @@ def run_wgsl(source: str, buffers: Sequence[Buffer], groups: int = 1) -> List[by
 class NagaDriver(Driver):
     """naga validates every file (concatenated with its dependencies); no numbers."""
 
+    estimate_s = 0.5  # wgpu's device is opened in this job (Toolchain.device)
+
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         start = time.perf_counter()
         validate_wgsl("\n".join(text for _, text in headers.files))
@@ -120,6 +122,8 @@ class NagaDriver(Driver):
 class WebGPUDriver(Driver):
     """The generated WGSL read by compute shaders through wgpu (one build and run per
     ``gpu_probes.PROBES_PER_SHADER`` probes)."""
+
+    estimate_s = 0.25
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         from .gpu_probes import WGSL_PROBE, measure_in_batches

@@ -12,7 +12,11 @@ are ``@sizeOf``/``@alignOf``/``@offsetOf`` (a union arm's offset inside its unio
 C-family probes are ``probes.expression``'s, as for gcc.
 
 Zig's caches go where ``$ZIG_GLOBAL_CACHE_DIR``/``$ZIG_LOCAL_CACHE_DIR`` say (the test suite
-shares one per session), else into the compile folder, removed with it: never the user's tree.
+shares one per session). Else the global cache, which holds only what Zig derives from its own
+standard library, is this user's private ``~/.cache/sarek-layout/zig-global``
+(``verify.cache``), and the local one, where the probe and the headers are compiled, is in
+the compile folder, removed with it: no answer is kept from one run to the next, and nothing
+goes into the user's tree.
 """
 
 from __future__ import annotations
@@ -59,12 +63,18 @@ def zig_program() -> Optional[str]:
 
 
 def zig_env(folder: str) -> Dict[str, str]:
-    """The environment of one ``zig`` run: caches as set, else inside ``folder``."""
+    """The environment of one ``zig`` run: caches as set, else the global one (Zig's own
+    standard library, parsed) in this user's private cache (``verify.cache``) and the local
+    one (the probe, the headers, the object) inside ``folder``, removed with it. Without a
+    trustworthy private folder the global cache is in ``folder`` too, cold every run."""
     env = dict(os.environ)
-    for var, sub in (("ZIG_GLOBAL_CACHE_DIR", "zig-global-cache"),
-                     ("ZIG_LOCAL_CACHE_DIR", "zig-local-cache")):
-        if not env.get(var):
-            env[var] = os.path.join(folder, sub)
+    if not env.get("ZIG_GLOBAL_CACHE_DIR"):
+        from ..cache import private_cache
+
+        env["ZIG_GLOBAL_CACHE_DIR"] = (private_cache("zig-global")
+                                       or os.path.join(folder, "zig-global-cache"))
+    if not env.get("ZIG_LOCAL_CACHE_DIR"):
+        env["ZIG_LOCAL_CACHE_DIR"] = os.path.join(folder, "zig-local-cache")
     return env
 
 
@@ -147,6 +157,7 @@ class ZigDriver(Driver):
     """``zig build-obj`` of the generated Zig modules, once per ABI (``toolchain.passes``)."""
 
     subprocess_only = True  # run_tool only, caches in its compile folder (Driver.subprocess_only)
+    estimate_s = 0.5
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain
@@ -185,6 +196,7 @@ class ZigCcDriver(Driver):
     """``zig cc``/``zig c++`` of the C-family headers, once per ABI (``toolchain.passes``)."""
 
     subprocess_only = True  # run_tool only, caches in its compile folder (Driver.subprocess_only)
+    estimate_s = 0.17
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         tc = self.toolchain

@@ -26,7 +26,7 @@ import sys
 import tempfile
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..tools import run_tool
+from ..tools import child_boot, run_tool
 from .check import Measured, MeasuredMember, Problem
 from .reader import StructDecl
 
@@ -43,10 +43,8 @@ _MATRIX = re.compile(r"mat([234])x([234])(?:<(\w+)>|([fh]))\Z")
 _ARRAY = re.compile(r"array<(.+?)(?:,(\w+))?>\Z")
 _SCALARS = {"i32", "u32", "f32"}
 
-_BOOT = ("import sys; sys.path[0] = {parent!r}; "
-         "from sarek_layout.verify.shaders.wgsl_child import main; main()")
-_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+#: The helper's module file, run by its path (``tools.child_boot``: no package import).
+_CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgsl_child.py")
 
 
 def wgpu_problem() -> Optional[str]:
@@ -287,7 +285,7 @@ def _run_child(request: dict, folder: str) -> Tuple[dict, Optional[str]]:
         path = os.path.join(tempfile.gettempdir(), f"sarek-xdg-{os.getuid()}")
         os.makedirs(path, mode=0o700, exist_ok=True)
         env["XDG_RUNTIME_DIR"] = path
-    argv = [sys.executable, "-c", _BOOT.format(parent=_PARENT)]
+    argv = [sys.executable, "-c", child_boot(_CHILD)]
     run = run_tool(argv, cwd=folder, stdin_data=json.dumps(request).encode(), env=env,
                    label="the wgsl helper process")
     if run.problem is not None:
