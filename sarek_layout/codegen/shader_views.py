@@ -155,6 +155,9 @@ class SArg:
     type: str
     slot: Slot
     refs: Tuple[Tuple[int, str], ...]
+    #: ``refs`` spelled as GLSL expressions of the accessor's parameter (``_sarek_v.data[3]``,
+    #: ``_sarek_v.data[1].y``): built once here, not word by word in the template.
+    reads: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -474,7 +477,9 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: b
                 else (slot.word + k, "")
                 for k in range(slot.words)
             )
-            args.append(SArg(a.name, accessor, slot.kind, slot.type, slot, refs))
+            reads = tuple(f"_sarek_v.data[{i}].{comp}" if comp else f"_sarek_v.data[{i}]"
+                          for i, comp in refs)
+            args.append(SArg(a.name, accessor, slot.kind, slot.type, slot, refs, reads))
         arm_struct, arm_members = "", ()
         if with_arms and arm.args:
             arm_struct = names.claim(esc(arm_struct_name(c_name, arm.name)),

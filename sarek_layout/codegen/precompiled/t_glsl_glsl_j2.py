@@ -750,7 +750,6 @@ def root(context, missing=missing):
             pass
             l_3_loop = missing
             for l_3_a, l_3_loop in LoopContext(environment.getattr(l_2_c, 'args'), undefined):
-                l_3_w = resolve('w')
                 _loop_vars = {}
                 pass
                 t_16.extend((
@@ -770,18 +769,9 @@ def root(context, missing=missing):
                 ))
                 if environment.getattr(environment.getattr(l_3_a, 'slot'), 'unrolled'):
                     pass
-                    l_3_w = []
-                    _loop_vars['w'] = l_3_w
-                    for (l_4_i, l_4_comp) in environment.getattr(l_3_a, 'refs'):
-                        l_4__ = missing
-                        _loop_vars = {}
-                        pass
-                        l_4__ = context.call(environment.getattr((undefined(name='w') if l_3_w is missing else l_3_w), 'append'), str_join(('_sarek_v.data[', l_4_i, ']', (str_join(('.', l_4_comp, )) if l_4_comp else ''), )), _loop_vars=_loop_vars)
-                        _loop_vars['_'] = l_4__
-                    l_4_i = l_4_comp = l_4__ = missing
                     t_16.extend((
                         '    return ',
-                        str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), environment.getattr(l_3_a, 'slot'), (undefined(name='w') if l_3_w is missing else l_3_w), _loop_vars=_loop_vars)),
+                        str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), environment.getattr(l_3_a, 'slot'), environment.getattr(l_3_a, 'reads'), _loop_vars=_loop_vars)),
                         ';\n',
                     ))
                 else:
@@ -798,7 +788,7 @@ def root(context, missing=missing):
                 t_16.append(
                     '}\n',
                 )
-            l_3_loop = l_3_a = l_3_w = missing
+            l_3_loop = l_3_a = missing
         l_2_loop = l_2_c = missing
         l_2_loop = missing
         for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
@@ -820,7 +810,7 @@ def root(context, missing=missing):
                     str((environment.getitem((undefined(name='scalar') if l_0_scalar is missing else l_0_scalar), environment.getattr(l_3_a, 'type')) if (environment.getattr(l_3_a, 'kind') == 'scalar') else environment.getattr(l_3_a, 'type'))),
                     ' ',
                     str(environment.getattr(l_3_a, 'name')),
-                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 209 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 207 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_a = missing
             t_16.append(
@@ -862,7 +852,7 @@ def root(context, missing=missing):
                 pass
                 t_16.extend((
                     str((environment.getattr(l_2_c, 'const_name') if (environment.getattr(l_3_m, 'name') == 'tag') else context.call((undefined(name='zeros') if l_0_zeros is missing else l_0_zeros), environment.getattr(l_3_m, 'words'), _loop_vars=_loop_vars))),
-                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 221 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 219 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_m = missing
             if environment.getattr(l_1_t, 'data'):
@@ -889,7 +879,7 @@ def root(context, missing=missing):
                             '], _sarek_w[',
                             str(((2 * l_3_i) + 1)),
                             '])',
-                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 223 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 221 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                         ))
                     l_3_loop = l_3_i = missing
                     t_16.append(
@@ -963,9 +953,9 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '8=23&14=26&15=34&19=52&20=60&21=61&22=62&23=66&24=69&25=73&27=84&30=92&31=100&32=101&33=103&36=108&37=114&42=119&43=128&46=135&47=144&48=148&50=159&51=163&56=168&57=176&58=178&59=181&61=190&66=196&67=203&68=206&69=208&70=211&71=218&72=222&73=225&74=229&75=234&76=238&77=243&78=247&79=252&80=255&82=261&86=267&87=275&88=279&89=284&90=288&91=309&92=313&93=322&94=326&95=333&96=337&98=346&101=354&102=360&103=363&104=367&105=374&106=378&107=387&108=391&111=417&118=429&120=436&121=440&122=446&123=451&124=455&127=463&128=470&129=476&130=478&132=480&133=482&134=484&136=502&138=538&140=543&141=549&143=555&147=561&148=565&150=572&151=581&152=585&154=591&157=645&159=651&160=654&161=661&162=665&164=674&170=684&171=691&172=700&173=705&175=713&176=715&177=717&178=720&181=724&182=726&184=735&185=741&186=743&189=748&190=752&192=758&193=764&195=771&196=773&197=775&198=784&200=791&201=793&202=795&207=804&209=810&211=829&212=833&213=836&214=841&216=845&217=849&218=851&221=856&222=868&223=870&228=911&229=921&238=923&244=926&248=929&251=932&252=935&255=938&256=940&257=942&260=945&263=948&264=952&266=955&268=959&271=962'
+debug_info = '8=23&14=26&15=34&19=52&20=60&21=61&22=62&23=66&24=69&25=73&27=84&30=92&31=100&32=101&33=103&36=108&37=114&42=119&43=128&46=135&47=144&48=148&50=159&51=163&56=168&57=176&58=178&59=181&61=190&66=196&67=203&68=206&69=208&70=211&71=218&72=222&73=225&74=229&75=234&76=238&77=243&78=247&79=252&80=255&82=261&86=267&87=275&88=279&89=284&90=288&91=309&92=313&93=322&94=326&95=333&96=337&98=346&101=354&102=360&103=363&104=367&105=374&106=378&107=387&108=391&111=417&118=429&120=436&121=440&122=446&123=451&124=455&127=463&128=470&129=476&130=478&132=480&133=482&134=484&136=502&138=538&140=543&141=549&143=555&147=561&148=565&150=572&151=581&152=585&154=591&157=645&159=651&160=654&161=661&162=665&164=674&170=684&171=691&172=700&173=705&175=713&176=715&177=717&178=720&181=724&182=726&184=735&185=741&186=743&189=748&190=752&192=757&193=763&195=770&196=774&198=781&199=783&200=785&205=794&207=800&209=819&210=823&211=826&212=831&214=835&215=839&216=841&219=846&220=858&221=860&226=901&227=911&236=913&242=916&246=919&249=922&250=925&253=928&254=930&255=932&258=935&261=938&262=942&264=945&266=949&269=952'
 
-SOURCE_SHA256 = 'a0fc5de379cb89a1afbfa43ccf9cb4f49a7e7c0a7471b962f0d4bac773e19a38'
+SOURCE_SHA256 = '4a1693d4a91d1119b31b35dffd27cf952a6dfb1f4394e5e6ee3e424f02278cc4'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/glsl.glsl.j2: do not edit.
