@@ -578,11 +578,11 @@ def wgsl_view(schema: Schema, module: ModuleDecl) -> SModuleView:
 # --- Metal: the C-family view with MSL's reserved words escaped ----------------------------
 
 
-def _renamed(view: ModuleView, dialect: Dialect) -> ModuleView:
+def _renamed(view: ModuleView, dialect: Dialect, esc=None) -> ModuleView:
     """``view`` with every name escaped for ``dialect``. Most names are not reserved, so a
     record whose names all stay is kept as it is (not copied), and each distinct name and
     member path is escaped once."""
-    esc = memo_escape(dialect)
+    esc = esc or memo_escape(dialect)
     paths: Dict[str, str] = {}
     replace = dataclasses.replace
 
@@ -684,4 +684,4 @@ def metal_view(schema: Schema, module: ModuleDecl) -> ModuleView:
                     f"escaped to {name!r}, which the type already has; rename one of them",
                     schema.by_c_name(t.c_name).decl.location)
             seen[name] = m.name
-    return _renamed(view, METAL)
+    return _renamed(view, METAL, esc)
