@@ -373,11 +373,22 @@ def _struct_members(items: Sequence[Item], dialect, esc, owner: str, location,
     return tuple(out)
 
 
+#: Scalar name -> (is_signed_int, is_unsigned): properties computed on every access (from
+#: the scalar's integer range), asked for every member and argument of every type.
+_INT_KINDS: Dict[str, Tuple[bool, bool]] = {}
+
+
+def _int_kind(scalar) -> Tuple[bool, bool]:
+    kind = _INT_KINDS.get(scalar.name)
+    if kind is None:
+        kind = _INT_KINDS[scalar.name] = (scalar.is_signed_int, scalar.is_unsigned)
+    return kind
+
+
 def _slot(source: str, m: ModelMember, base: int, dialect, esc, owner: str) -> Slot:
     kind, type_ = _member_type(m, esc)
     at = m.offset - base
-    signed = m.scalar is not None and m.scalar.is_signed_int
-    unsigned = m.scalar is not None and m.scalar.is_unsigned
+    signed, unsigned = _int_kind(m.scalar) if m.scalar is not None else (False, False)
     if _sub_word(m):
         return Slot(source, kind, type_, at // WORD, 1, shift=8 * (at % WORD), bits=8 * m.size,
                     signed=signed, unsigned=unsigned)
