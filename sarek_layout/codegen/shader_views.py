@@ -52,7 +52,8 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from .._version import __version__
 from ..errors import SchemaError
 from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_struct_name, escape,
-                              field_accessor_name, make_name, memo_escape, padding_name)
+                              field_accessor_name, make_name, memo_escape, padding_name,
+                              VALUE_PARAM)
 from ..ir.types import TFloat64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
@@ -155,8 +156,8 @@ class SArg:
     type: str
     slot: Slot
     refs: Tuple[Tuple[int, str], ...]
-    #: ``refs`` spelled as GLSL expressions of the accessor's parameter (``_sarek_v.data[3]``,
-    #: ``_sarek_v.data[1].y``): built once here, not word by word in the template.
+    #: ``refs`` spelled as expressions of the accessor's parameter (``naming.VALUE_PARAM``:
+    #: ``<param>.data[3]``, ``<param>.data[1].y``): built once here, not word by word in the template.
     reads: Tuple[str, ...] = ()
 
 
@@ -488,8 +489,8 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: b
                 else (slot.word + k, "")
                 for k in range(slot.words)
             )
-            reads = tuple(f"_sarek_v.data[{i}].{comp}" if comp else f"_sarek_v.data[{i}]"
-                          for i, comp in refs)
+            reads = tuple(f"{VALUE_PARAM}.data[{i}].{comp}" if comp
+                          else f"{VALUE_PARAM}.data[{i}]" for i, comp in refs)
             args.append(SArg(a.name, accessor, slot.kind, slot.type, slot, refs, reads))
         arm_struct, arm_members = "", ()
         if with_arms and arm.args:
