@@ -157,7 +157,8 @@ class SArg:
     slot: Slot
     refs: Tuple[Tuple[int, str], ...]
     #: ``refs`` spelled as expressions of the accessor's parameter (``naming.VALUE_PARAM``:
-    #: ``<param>.data[3]``, ``<param>.data[1].y``): built once here, not word by word in the template.
+    #: ``<param>.data[3]``, ``<param>.data[1].y``): built once here, not word by word in the
+    #: templates.
     reads: Tuple[str, ...] = ()
 
 
