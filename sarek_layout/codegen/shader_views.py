@@ -52,7 +52,8 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from .._version import __version__
 from ..errors import SchemaError
 from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_struct_name, escape,
-                              field_accessor_name, make_name, padding_name)
+                              field_accessor_name, make_name, memo_escape, padding_name,
+                              VALUE_PARAM)
 from ..ir.types import TFloat64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
@@ -155,6 +156,10 @@ class SArg:
     type: str
     slot: Slot
     refs: Tuple[Tuple[int, str], ...]
+    #: ``refs`` spelled as expressions of the accessor's parameter (``naming.VALUE_PARAM``:
+    #: ``<param>.data[3]``, ``<param>.data[1].y``): built once here, not word by word in the
+    #: templates.
+    reads: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -245,9 +250,11 @@ class SModuleView:
 class _Names:
     """File-scope names of one target across the whole schema: each claimed once."""
 
-    def __init__(self, dialect_name: str) -> None:
+    def __init__(self, dialect_name: str, dialect=None) -> None:
         self.target = dialect_name
         self.taken: Dict[str, str] = {}
+        #: ``escape`` for the target, each distinct name computed once for the whole schema.
+        self.esc = memo_escape(dialect) if dialect is not None else None
 
     def claim(self, name: str, owner: str, location) -> str:
         other = self.taken.get(name)
@@ -269,10 +276,10 @@ def _words_of(size: int, what: str, target: str, location) -> int:
     return size // WORD
 
 
-def _member_type(m: ModelMember, dialect) -> Tuple[str, str]:
+def _member_type(m: ModelMember, esc) -> Tuple[str, str]:
     if m.scalar is not None:
         return "scalar", m.scalar.name
-    return "record", escape(m.record.c_name, dialect)  # type: ignore[union-attr]
+    return "record", esc(m.record.c_name)  # type: ignore[union-attr]
 
 
 def _sub_word(m: ModelMember) -> bool:
@@ -280,7 +287,7 @@ def _sub_word(m: ModelMember) -> bool:
     return m.scalar is not None and m.size < WORD
 
 
-def _struct_members(items: Sequence[Item], dialect, owner: str, location,
+def _struct_members(items: Sequence[Item], dialect, esc, owner: str, location,
                     base: int = 0) -> Tuple[SMember, ...]:
     """Members and holes as struct members, word by word: a member of whole words as itself;
     each run of whole padding words one ``_sarek_pad<N>`` array; each word holding scalars
@@ -347,7 +354,7 @@ def _struct_members(items: Sequence[Item], dialect, owner: str, location,
             if item.end % WORD and item.end > first_whole:
                 into_word(item.end - 1)
             continue
-        name = escape(item.name, dialect)
+        name = esc(item.name)
         if name in seen:
             raise SchemaError(
                 f"in the {dialect.name} output, member {item.name!r} of {owner} is escaped to "
@@ -356,23 +363,34 @@ def _struct_members(items: Sequence[Item], dialect, owner: str, location,
         seen[name] = item.name
         if _sub_word(item):
             into_word(item.offset)
-            parts.append(_slot(name, item, base, dialect, owner))
+            parts.append(_slot(name, item, base, dialect, esc, owner))
             continue
         flush_packed()
         flush_pad()
-        kind, type_ = _member_type(item, dialect)
+        kind, type_ = _member_type(item, esc)
         out.append(SMember(name, kind, type_, item.offset, item.size,
-                           slot=_slot(name, item, base, dialect, owner)))
+                           slot=_slot(name, item, base, dialect, esc, owner)))
     flush_packed()
     flush_pad()
     return tuple(out)
 
 
-def _slot(source: str, m: ModelMember, base: int, dialect, owner: str) -> Slot:
-    kind, type_ = _member_type(m, dialect)
+#: Scalar name -> (is_signed_int, is_unsigned): properties computed on every access (from
+#: the scalar's integer range), asked for every member and argument of every type.
+_INT_KINDS: Dict[str, Tuple[bool, bool]] = {}
+
+
+def _int_kind(scalar) -> Tuple[bool, bool]:
+    kind = _INT_KINDS.get(scalar.name)
+    if kind is None:
+        kind = _INT_KINDS[scalar.name] = (scalar.is_signed_int, scalar.is_unsigned)
+    return kind
+
+
+def _slot(source: str, m: ModelMember, base: int, dialect, esc, owner: str) -> Slot:
+    kind, type_ = _member_type(m, esc)
     at = m.offset - base
-    signed = m.scalar is not None and m.scalar.is_signed_int
-    unsigned = m.scalar is not None and m.scalar.is_unsigned
+    signed, unsigned = _int_kind(m.scalar) if m.scalar is not None else (False, False)
     if _sub_word(m):
         return Slot(source, kind, type_, at // WORD, 1, shift=8 * (at % WORD), bits=8 * m.size,
                     signed=signed, unsigned=unsigned)
@@ -415,17 +433,17 @@ def _fingerprint(st: SchemaType, c_name: str, names: _Names) -> Dict[str, object
 
 
 def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
-    c_name = names.claim(escape(st.c_name, dialect), f"type {st.qualified_name!r}",
-                         st.decl.location)
+    esc = names.esc
+    c_name = names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
     owner = f"type {st.qualified_name!r}"
     make = names.claim(make_name(c_name), f"the {MAKE_PREFIX} function of {owner}",
                        st.decl.location)
     words = _words_of(st.size, owner, dialect.name, st.decl.location)
-    members = _struct_members(st.items, dialect, owner, st.decl.location)
-    slots = tuple(_slot(escape(m.name, dialect), m, 0, dialect, owner) for m in st.members)
+    members = _struct_members(st.items, dialect, esc, owner, st.decl.location)
+    slots = tuple(_slot(esc(m.name), m, 0, dialect, esc, owner) for m in st.members)
     fields = tuple(
         SField(part.source, names.claim(
-            escape(field_accessor_name(c_name, part.source), dialect),
+            esc(field_accessor_name(c_name, part.source)),
             f"the accessor of field {part.source!r} of {owner}", st.decl.location),
             part.type, m.name, part)
         for m in members if m.kind == "packed" for part in m.parts
@@ -442,10 +460,11 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
 
 
 def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: bool) -> SType:
+    esc = names.esc
     owner = f"type {st.qualified_name!r}"
-    c_name = names.claim(escape(st.c_name, dialect), owner, st.decl.location)
+    c_name = names.claim(esc(st.c_name), owner, st.decl.location)
     p = st.payload_offset
-    head = _struct_members(st.items, dialect, owner, st.decl.location)
+    head = _struct_members(st.items, dialect, esc, owner, st.decl.location)
     payload_bytes = st.size - p if st.has_payload else 0
     payload_words = _words_of(payload_bytes, f"the payload of {owner}", dialect.name,
                               st.decl.location)
@@ -457,27 +476,29 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: b
     ctors = []
     for arm in st.arms:
         where = f"constructor {st.qualified_name}.{arm.name}"
-        const = names.claim(escape(f"{c_name}_{arm.name}", dialect), f"the tag of {where}",
+        const = names.claim(esc(f"{c_name}_{arm.name}"), f"the tag of {where}",
                             arm.location)
         make = names.claim(make_name(c_name, arm.name), f"the {MAKE_PREFIX} function of {where}",
                            arm.location)
         args = []
         for i, a in enumerate(arm.args):
-            accessor = names.claim(escape(accessor_name(c_name, arm.name, i, len(arm.args)),
-                                          dialect),
+            accessor = names.claim(esc(accessor_name(c_name, arm.name, i, len(arm.args))),
                                    f"the accessor of argument {i} of {where}", arm.location)
-            slot = _slot(a.name, a, p, dialect, where)
+            slot = _slot(a.name, a, p, dialect, esc, where)
             refs = () if not slot.unrolled else tuple(
                 ((slot.word + k) // 2, "x" if (slot.word + k) % 2 == 0 else "y") if wide
                 else (slot.word + k, "")
                 for k in range(slot.words)
             )
-            args.append(SArg(a.name, accessor, slot.kind, slot.type, slot, refs))
+            reads = tuple(f"{VALUE_PARAM}.data[{i}].{comp}" if comp
+                          else f"{VALUE_PARAM}.data[{i}]" for i, comp in refs)
+            args.append(SArg(a.name, accessor, slot.kind, slot.type, slot, refs, reads))
         arm_struct, arm_members = "", ()
         if with_arms and arm.args:
-            arm_struct = names.claim(escape(arm_struct_name(c_name, arm.name), dialect),
+            arm_struct = names.claim(esc(arm_struct_name(c_name, arm.name)),
                                      f"the arm struct of {where}", arm.location)
-            arm_members = _struct_members(st.items + arm.items, dialect, where, arm.location)
+            arm_members = _struct_members(st.items + arm.items, dialect, esc, where,
+                                          arm.location)
         ctors.append(SCtor(arm.name, arm.tag, const, make, tuple(args), arm.payload_size,
                            arm_struct, arm_members))
     return SType(
@@ -511,7 +532,7 @@ def _scalars_used(types: Iterable[SchemaType]) -> set:
 #: Per schema (by identity) and dialect: the file-scope names, claimed over every module, so
 #: that a clash between two schema files' names is found whichever file is rendered first.
 def _claim_all(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[int, SType]:
-    names = _Names(dialect.name)
+    names = _Names(dialect.name, dialect)
     views: Dict[int, SType] = {}
     for st in schema.types:
         views[id(st)] = (_record(st, dialect, names) if st.kind == "record"
@@ -570,62 +591,110 @@ def wgsl_view(schema: Schema, module: ModuleDecl) -> SModuleView:
 # --- Metal: the C-family view with MSL's reserved words escaped ----------------------------
 
 
-def _path(path: str, dialect: Dialect) -> str:
-    return ".".join(escape(part, dialect) for part in path.split("."))
-
-
-def _renamed(view: ModuleView, dialect: Dialect) -> ModuleView:
-    esc = lambda name: escape(name, dialect)  # noqa: E731
+def _renamed(view: ModuleView, dialect: Dialect, esc=None) -> ModuleView:
+    """``view`` with every name escaped for ``dialect``. Most names are not reserved, so a
+    record whose names all stay is kept as it is (not copied), and each distinct name and
+    member path is escaped once."""
+    esc = esc or memo_escape(dialect)
+    paths: Dict[str, str] = {}
     replace = dataclasses.replace
+
+    def path(p: str) -> str:
+        out = paths.get(p)
+        if out is None:
+            out = paths[p] = ".".join(esc(part) for part in p.split("."))
+        return out
+
+    def same(new: tuple, old: tuple) -> tuple:
+        """``old`` when every element of ``new`` is the element of ``old``."""
+        return old if all(a is b for a, b in zip(new, old)) else new
 
     def member(m):
         if m.kind == "padding":
             return m
+        name = esc(m.name)
+        type_ = esc(m.type) if m.kind == "record" else m.type
+        if name == m.name and type_ == m.type:
+            return m
         # A named tuple (views.Member): its own _replace.
-        return m._replace(name=esc(m.name), type=esc(m.type) if m.kind == "record" else m.type)
+        return m._replace(name=name, type=type_)
+
+    def members(ms: tuple) -> tuple:
+        return same(tuple(member(m) for m in ms), ms)
 
     def assign(a):
-        return replace(a, target=_path(a.target, dialect), source=_path(a.source, dialect))
+        target, source = path(a.target), path(a.source)
+        if target == a.target and source == a.source:
+            return a
+        return replace(a, target=target, source=source)
 
-    types = []
-    for t in view.types:
+    def assigns(xs: tuple) -> tuple:
+        return same(tuple(assign(a) for a in xs), xs)
+
+    def check(c, c_name: str):
+        m = path(c.member)
+        label = f"{c_name}::{m}" if c.member else c_name
+        if m == c.member and label == c.label:
+            return c
+        return c._replace(member=m, label=label)  # a named tuple (views.Check)
+
+    def param(p):
+        if p.kind != "record":
+            return p
+        type_ = esc(p.type)
+        return p if type_ == p.type else replace(p, type=type_)
+
+    def ctor(c):
+        enum_name = esc(c.enum_name)
+        arm = esc(c.arm) if c.arm else ""
+        ms = members(c.members)
+        single = member(c.single) if c.single is not None else None
+        params = same(tuple(param(p) for p in c.params), c.params)
+        xs = assigns(c.assigns)
+        if (enum_name == c.enum_name and arm == c.arm and ms is c.members
+                and single is c.single and params is c.params and xs is c.assigns):
+            return c
+        return replace(c, enum_name=enum_name, arm=arm, members=ms, single=single,
+                       params=params, assigns=xs)
+
+    def copy(c):
+        c_name = esc(c.c_name)
+        xs = assigns(c.assigns)
+        if c_name == c.c_name and xs is c.assigns:
+            return c
+        return replace(c, c_name=c_name, assigns=xs)
+
+    def type_(t):
         c_name = esc(t.c_name)
-        checks = tuple(
-            c._replace(member=_path(c.member, dialect),  # a named tuple (views.Check)
-                       label=f"{c_name}::{_path(c.member, dialect)}" if c.member else c_name)
-            for c in t.checks
-        )
-        ctors = tuple(
-            replace(c, enum_name=esc(c.enum_name), arm=esc(c.arm) if c.arm else "",
-                    members=tuple(member(m) for m in c.members),
-                    single=member(c.single) if c.single is not None else None,
-                    params=tuple(replace(p, type=esc(p.type) if p.kind == "record" else p.type)
-                                 for p in c.params),
-                    assigns=tuple(assign(a) for a in c.assigns))
-            for c in t.ctors
-        )
-        copies = tuple(replace(c, c_name=esc(c.c_name), assigns=tuple(assign(a) for a in c.assigns))
-                       for c in t.copies)
-        types.append(replace(t, c_name=c_name, members=tuple(member(m) for m in t.members),
-                             checks=checks, ctors=ctors, copies=copies))
-    return replace(view, types=tuple(types))
+        ms = members(t.members)
+        checks = same(tuple(check(c, c_name) for c in t.checks), t.checks)
+        ctors = same(tuple(ctor(c) for c in t.ctors), t.ctors)
+        copies = same(tuple(copy(c) for c in t.copies), t.copies)
+        if (c_name == t.c_name and ms is t.members and checks is t.checks
+                and ctors is t.ctors and copies is t.copies):
+            return t
+        return replace(t, c_name=c_name, members=ms, checks=checks, ctors=ctors, copies=copies)
+
+    types = same(tuple(type_(t) for t in view.types), view.types)
+    return view if types is view.types else replace(view, types=types)
 
 
 def metal_view(schema: Schema, module: ModuleDecl) -> ModuleView:
     """``module_view`` with the names Metal reserves escaped (members, arms, types)."""
     view = module_view(schema, module).held()  # read twice below
+    esc = memo_escape(METAL)
     # Escaped names must still be unique: claim every file-scope name of the schema once.
     names = _Names("metal")
     for st in schema.types:
-        names.claim(escape(st.c_name, METAL), f"type {st.qualified_name!r}", st.decl.location)
+        names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
     for t in view.types:
         seen: Dict[str, str] = {}
         for m in t.members:
-            name = escape(m.name, METAL)
+            name = esc(m.name)
             if name in seen and m.kind != "padding":
                 raise SchemaError(
                     f"in the metal output, member {m.name!r} of type {t.qualified_name!r} is "
                     f"escaped to {name!r}, which the type already has; rename one of them",
                     schema.by_c_name(t.c_name).decl.location)
             seen[name] = m.name
-    return _renamed(view, METAL)
+    return _renamed(view, METAL, esc)

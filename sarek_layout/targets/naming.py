@@ -12,7 +12,7 @@ other module (``tests/package/test_package_rules.py`` checks it).
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Dict, Optional
 
 from ..ir.types import TFloat16
 
@@ -36,6 +36,7 @@ __all__ = [
     "field_accessor_name",
     "arm_struct_name",
     "escape",
+    "memo_escape",
     "rust_union_name",
     "rust_view_name",
     "RUST_ERROR_TYPE",
@@ -137,6 +138,21 @@ def escape(name: str, dialect) -> str:
     if name in dialect.reserved_words:
         return name + "_"
     return name
+
+
+def memo_escape(dialect) -> Callable[[str], str]:
+    """``escape`` for ``dialect``, computing each distinct name once: a view of a large
+    schema escapes the same member and type names over and over (``f0``, ``tag``, a record
+    used by thousands of types). One memo per use (a view, a file), so none outlives it."""
+    memo: Dict[str, str] = {}
+
+    def esc(name: str) -> str:
+        out = memo.get(name)
+        if out is None:
+            out = memo[name] = escape(name, dialect)
+        return out
+
+    return esc
 
 
 # --- the rust target's own names (codegen.rust_view) -----------------------------------------

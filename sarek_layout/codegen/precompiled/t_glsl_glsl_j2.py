@@ -25,7 +25,6 @@ def root(context, missing=missing):
     context.exported_vars.add('scalar')
     def macro(l_1_n):
         t_2 = []
-        l_1_range = resolve('range')
         if l_1_n is missing:
             l_1_n = undefined("parameter 'n' was not provided", name='n')
         pass
@@ -33,19 +32,9 @@ def root(context, missing=missing):
             'uint[',
             str(l_1_n),
             '](',
-        ))
-        l_2_loop = missing
-        for l_2__, l_2_loop in LoopContext(context.call((undefined(name='range') if l_1_range is missing else l_1_range), l_1_n), undefined):
-            _loop_vars = {}
-            pass
-            t_2.extend((
-                '0u',
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 15 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
-            ))
-        l_2_loop = l_2__ = missing
-        t_2.append(
+            str(t_1(context.eval_ctx, (['0u'] * l_1_n), ', ')),
             ')',
-        )
+        ))
         return concat(t_2)
     context.exported_vars.add('zeros')
     context.vars['zeros'] = l_0_zeros = Macro(environment, macro, 'zeros', ('n',), False, False, False, context.eval_ctx.autoescape)
@@ -404,7 +393,7 @@ def root(context, missing=missing):
                         ', byte ',
                         str((environment.getattr(l_2_m, 'offset') + (environment.getattr(l_3_p, 'shift') // 8))),
                         ')',
-                        str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 108 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                        str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 110 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                     ))
                 l_3_loop = l_3_p = missing
                 t_11.append(
@@ -419,7 +408,7 @@ def root(context, missing=missing):
                     str(environment.getattr(l_2_m, 'name')),
                     '; // offset ',
                     str(environment.getattr(l_2_m, 'offset')),
-                    str((str_join((', ', environment.getattr(l_2_m, 'type'), )) if ((environment.getattr(l_2_m, 'kind') == 'scalar') and (environment.getattr(l_2_m, 'type') in ('bool', 'unit'))) else cond_expr_undefined("the inline if-expression on line 111 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                    str((str_join((', ', environment.getattr(l_2_m, 'type'), )) if ((environment.getattr(l_2_m, 'kind') == 'scalar') and (environment.getattr(l_2_m, 'type') in ('bool', 'unit'))) else cond_expr_undefined("the inline if-expression on line 113 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                     '\n',
                 ))
         l_2_loop = l_2_m = missing
@@ -494,7 +483,7 @@ def root(context, missing=missing):
                 str((environment.getitem((undefined(name='scalar') if l_0_scalar is missing else l_0_scalar), environment.getattr(l_2_s, 'type')) if (environment.getattr(l_2_s, 'kind') == 'scalar') else environment.getattr(l_2_s, 'type'))),
                 ' _sarek_',
                 str(environment.getattr(l_2_s, 'source')),
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 134 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 136 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
             ))
         l_2_loop = l_2_s = missing
         t_13.extend((
@@ -519,7 +508,7 @@ def root(context, missing=missing):
                     pass
                     t_13.extend((
                         str(context.call((undefined(name='pack') if l_0_pack is missing else l_0_pack), l_3_p, str_join(('_sarek_', environment.getattr(l_3_p, 'source'), )), _loop_vars=_loop_vars)),
-                        str((' | ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 136 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                        str((' | ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 138 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
                     ))
                 l_3_loop = l_3_p = missing
             else:
@@ -529,7 +518,7 @@ def root(context, missing=missing):
                     str(environment.getattr(l_2_m, 'name')),
                 ))
             t_13.append(
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 136 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 138 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
             )
         l_2_loop = l_2_m = missing
         t_13.append(
@@ -637,7 +626,7 @@ def root(context, missing=missing):
                         ')',
                     ))
             t_13.append(
-                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 154 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
+                str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 156 in 'glsl.glsl.j2' evaluated to false and no else section was defined."))),
             )
         l_2_loop = l_2_m = l_2_s = l_2_w = l_2_range = missing
         t_13.extend((
@@ -750,7 +739,6 @@ def root(context, missing=missing):
             pass
             l_3_loop = missing
             for l_3_a, l_3_loop in LoopContext(environment.getattr(l_2_c, 'args'), undefined):
-                l_3_w = resolve('w')
                 _loop_vars = {}
                 pass
                 t_16.extend((
@@ -770,18 +758,9 @@ def root(context, missing=missing):
                 ))
                 if environment.getattr(environment.getattr(l_3_a, 'slot'), 'unrolled'):
                     pass
-                    l_3_w = []
-                    _loop_vars['w'] = l_3_w
-                    for (l_4_i, l_4_comp) in environment.getattr(l_3_a, 'refs'):
-                        l_4__ = missing
-                        _loop_vars = {}
-                        pass
-                        l_4__ = context.call(environment.getattr((undefined(name='w') if l_3_w is missing else l_3_w), 'append'), str_join(('_sarek_v.data[', l_4_i, ']', (str_join(('.', l_4_comp, )) if l_4_comp else ''), )), _loop_vars=_loop_vars)
-                        _loop_vars['_'] = l_4__
-                    l_4_i = l_4_comp = l_4__ = missing
                     t_16.extend((
                         '    return ',
-                        str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), environment.getattr(l_3_a, 'slot'), (undefined(name='w') if l_3_w is missing else l_3_w), _loop_vars=_loop_vars)),
+                        str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), environment.getattr(l_3_a, 'slot'), environment.getattr(l_3_a, 'reads'), _loop_vars=_loop_vars)),
                         ';\n',
                     ))
                 else:
@@ -798,7 +777,7 @@ def root(context, missing=missing):
                 t_16.append(
                     '}\n',
                 )
-            l_3_loop = l_3_a = l_3_w = missing
+            l_3_loop = l_3_a = missing
         l_2_loop = l_2_c = missing
         l_2_loop = missing
         for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
@@ -963,9 +942,9 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '8=23&14=26&15=34&19=52&20=60&21=61&22=62&23=66&24=69&25=73&27=84&30=92&31=100&32=101&33=103&36=108&37=114&42=119&43=128&46=135&47=144&48=148&50=159&51=163&56=168&57=176&58=178&59=181&61=190&66=196&67=203&68=206&69=208&70=211&71=218&72=222&73=225&74=229&75=234&76=238&77=243&78=247&79=252&80=255&82=261&86=267&87=275&88=279&89=284&90=288&91=309&92=313&93=322&94=326&95=333&96=337&98=346&101=354&102=360&103=363&104=367&105=374&106=378&107=387&108=391&111=417&118=429&120=436&121=440&122=446&123=451&124=455&127=463&128=470&129=476&130=478&132=480&133=482&134=484&136=502&138=538&140=543&141=549&143=555&147=561&148=565&150=572&151=581&152=585&154=591&157=645&159=651&160=654&161=661&162=665&164=674&170=684&171=691&172=700&173=705&175=713&176=715&177=717&178=720&181=724&182=726&184=735&185=741&186=743&189=748&190=752&192=758&193=764&195=771&196=773&197=775&198=784&200=791&201=793&202=795&207=804&209=810&211=829&212=833&213=836&214=841&216=845&217=849&218=851&221=856&222=868&223=870&228=911&229=921&238=923&244=926&248=929&251=932&252=935&255=938&256=940&257=942&260=945&263=948&264=952&266=955&268=959&271=962'
+debug_info = '8=23&14=26&17=33&21=41&22=49&23=50&24=51&25=55&26=58&27=62&29=73&32=81&33=89&34=90&35=92&38=97&39=103&44=108&45=117&48=124&49=133&50=137&52=148&53=152&58=157&59=165&60=167&61=170&63=179&68=185&69=192&70=195&71=197&72=200&73=207&74=211&75=214&76=218&77=223&78=227&79=232&80=236&81=241&82=244&84=250&88=256&89=264&90=268&91=273&92=277&93=298&94=302&95=311&96=315&97=322&98=326&100=335&103=343&104=349&105=352&106=356&107=363&108=367&109=376&110=380&113=406&120=418&122=425&123=429&124=435&125=440&126=444&129=452&130=459&131=465&132=467&134=469&135=471&136=473&138=491&140=527&142=532&143=538&145=544&149=550&150=554&152=561&153=570&154=574&156=580&159=634&161=640&162=643&163=650&164=654&166=663&172=673&173=680&174=689&175=694&177=702&178=704&179=706&180=709&183=713&184=715&186=724&187=730&188=732&191=737&192=741&194=746&195=752&197=759&198=763&200=770&201=772&202=774&207=783&209=789&211=808&212=812&213=815&214=820&216=824&217=828&218=830&221=835&222=847&223=849&228=890&229=900&238=902&244=905&248=908&251=911&252=914&255=917&256=919&257=921&260=924&263=927&264=931&266=934&268=938&271=941'
 
-SOURCE_SHA256 = 'a0fc5de379cb89a1afbfa43ccf9cb4f49a7e7c0a7471b962f0d4bac773e19a38'
+SOURCE_SHA256 = '9da4e1b65942b16768df755cf17a090a2ebc158c4e6cb7241ad8368d78f68c60'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/glsl.glsl.j2: do not edit.

@@ -649,7 +649,6 @@ def root(context, missing=missing):
             pass
             l_3_loop = missing
             for l_3_a, l_3_loop in LoopContext(environment.getattr(l_2_c, 'args'), undefined):
-                l_3_w = resolve('w')
                 _loop_vars = {}
                 pass
                 t_15.extend((
@@ -669,18 +668,9 @@ def root(context, missing=missing):
                 ))
                 if environment.getattr(environment.getattr(l_3_a, 'slot'), 'unrolled'):
                     pass
-                    l_3_w = []
-                    _loop_vars['w'] = l_3_w
-                    for (l_4_i, l_4_comp) in environment.getattr(l_3_a, 'refs'):
-                        l_4__ = missing
-                        _loop_vars = {}
-                        pass
-                        l_4__ = context.call(environment.getattr((undefined(name='w') if l_3_w is missing else l_3_w), 'append'), str_join(('_sarek_v.data[', l_4_i, ']', (str_join(('.', l_4_comp, )) if l_4_comp else ''), )), _loop_vars=_loop_vars)
-                        _loop_vars['_'] = l_4__
-                    l_4_i = l_4_comp = l_4__ = missing
                     t_15.extend((
                         '    return ',
-                        str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), environment.getattr(l_3_a, 'slot'), (undefined(name='w') if l_3_w is missing else l_3_w), _loop_vars=_loop_vars)),
+                        str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), environment.getattr(l_3_a, 'slot'), environment.getattr(l_3_a, 'reads'), _loop_vars=_loop_vars)),
                         ';\n',
                     ))
                 else:
@@ -697,7 +687,7 @@ def root(context, missing=missing):
                 t_15.append(
                     '}\n',
                 )
-            l_3_loop = l_3_a = l_3_w = missing
+            l_3_loop = l_3_a = missing
         l_2_loop = l_2_c = missing
         l_2_loop = missing
         for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
@@ -717,7 +707,7 @@ def root(context, missing=missing):
                     str(environment.getattr(l_3_a, 'name')),
                     ': ',
                     str(context.call((undefined(name='spell') if l_0_spell is missing else l_0_spell), environment.getattr(l_3_a, 'kind'), environment.getattr(l_3_a, 'type'), _loop_vars=_loop_vars)),
-                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 174 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 172 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_a = missing
             t_15.extend((
@@ -761,7 +751,7 @@ def root(context, missing=missing):
                 pass
                 t_15.extend((
                     str((environment.getattr(l_2_c, 'const_name') if (environment.getattr(l_3_m, 'name') == 'tag') else str_join(('array<u32, ', environment.getattr(l_3_m, 'words'), '>()', )))),
-                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 185 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                    str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'data')) else cond_expr_undefined("the inline if-expression on line 183 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                 ))
             l_3_loop = l_3_m = missing
             if environment.getattr(l_1_t, 'data'):
@@ -788,7 +778,7 @@ def root(context, missing=missing):
                             '], _sarek_w[',
                             str(((2 * l_3_i) + 1)),
                             '])',
-                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 187 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
+                            str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 185 in 'wgsl.wgsl.j2' evaluated to false and no else section was defined."))),
                         ))
                     l_3_loop = l_3_i = missing
                     t_15.append(
@@ -838,9 +828,9 @@ def root(context, missing=missing):
     l_1_t = missing
 
 blocks = {}
-debug_info = '8=21&9=24&10=32&14=37&15=45&16=46&17=47&18=51&19=54&20=58&22=69&25=77&26=85&27=86&28=88&35=93&36=99&39=104&40=113&44=121&45=129&46=131&47=134&49=143&54=149&55=156&56=159&57=161&58=164&59=171&60=175&61=180&62=184&63=187&64=190&66=196&69=202&70=210&71=214&72=219&73=223&74=242&75=246&76=253&77=257&79=270&82=278&83=284&84=287&85=291&86=298&87=302&88=311&89=315&92=341&98=353&100=360&101=364&102=370&104=378&105=385&106=391&107=393&109=395&110=397&111=399&112=418&114=456&116=461&117=467&118=473&122=479&123=483&124=490&125=499&126=503&128=509&131=565&132=571&133=574&134=581&135=585&137=594&143=604&144=611&145=620&146=625&148=633&149=635&150=637&151=640&154=644&155=647&156=651&158=657&159=663&160=670&161=672&162=674&163=683&165=690&166=692&167=694&172=703&174=709&175=728&176=732&177=735&178=740&180=744&181=748&182=750&185=755&186=767&187=769&192=810&193=820&200=822&206=825&211=828&212=831&214=833&216=837'
+debug_info = '8=21&9=24&10=32&14=37&15=45&16=46&17=47&18=51&19=54&20=58&22=69&25=77&26=85&27=86&28=88&35=93&36=99&39=104&40=113&44=121&45=129&46=131&47=134&49=143&54=149&55=156&56=159&57=161&58=164&59=171&60=175&61=180&62=184&63=187&64=190&66=196&69=202&70=210&71=214&72=219&73=223&74=242&75=246&76=253&77=257&79=270&82=278&83=284&84=287&85=291&86=298&87=302&88=311&89=315&92=341&98=353&100=360&101=364&102=370&104=378&105=385&106=391&107=393&109=395&110=397&111=399&112=418&114=456&116=461&117=467&118=473&122=479&123=483&124=490&125=499&126=503&128=509&131=565&132=571&133=574&134=581&135=585&137=594&143=604&144=611&145=620&146=625&148=633&149=635&150=637&151=640&154=644&155=647&156=651&158=656&159=662&160=669&161=673&163=680&164=682&165=684&170=693&172=699&173=718&174=722&175=725&176=730&178=734&179=738&180=740&183=745&184=757&185=759&190=800&191=810&198=812&204=815&209=818&210=821&212=823&214=827'
 
-SOURCE_SHA256 = '147e605bb80f34a7881e2c07a61817aa9f8eb58e4a8bb341a5f4ac9bd07bec36'
+SOURCE_SHA256 = '6c104fa34d6061b5d63c67acec22f8493e99583f563678ea459fbb1c324b2cc1'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/wgsl.wgsl.j2: do not edit.

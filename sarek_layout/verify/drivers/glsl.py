@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -174,8 +175,11 @@ _SCALARS = {(_OP_TYPE_INT, 32, 1): "int", (_OP_TYPE_INT, 32, 0): "uint",
             (_OP_TYPE_FLOAT, 32, 0): "float", (_OP_TYPE_FLOAT, 64, 0): "double"}
 
 
-def _string(words: Sequence[int]) -> str:
-    raw = b"".join(w.to_bytes(4, "little") for w in words)
+def _string(words) -> str:
+    """A SPIR-V literal string: UTF-8, nul-terminated, packed little-endian into ``words``
+    (an ``array('I')`` slice, already in the host's order: ``tobytes`` then is that order)."""
+    raw = words.tobytes() if sys.byteorder == "little" else b"".join(
+        w.to_bytes(4, "little") for w in words)
     return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
@@ -194,28 +198,38 @@ def struct_layouts(spirv: bytes) -> Dict[str, Dict[str, Tuple[int, str, int]]]:
     strides: Dict[int, int] = {}
     types: Dict[int, Tuple] = {}
     structs: Dict[int, Tuple[int, ...]] = {}
-    i = 5
-    while i < len(words):
-        count, op = words[i] >> 16, words[i] & 0xFFFF
+    # One pass over the instructions; only the few opcodes read below are sliced (most of
+    # a probe module is function code and decorations the reader skips).
+    wanted = {_OP_NAME, _OP_MEMBER_NAME, _OP_TYPE_INT, _OP_TYPE_FLOAT, _OP_TYPE_VECTOR,
+              _OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY, _OP_TYPE_STRUCT, _OP_DECORATE,
+              _OP_MEMBER_DECORATE}
+    i, n = 5, len(words)
+    while i < n:
+        head = words[i]
+        count, op = head >> 16, head & 0xFFFF
         if count == 0:
             raise ValueError("malformed SPIR-V: an instruction of 0 words")
-        args = words[i + 1:i + count]
-        if op == _OP_NAME:
-            names[args[0]] = _string(args[1:])
+        if op not in wanted:
+            i += count
+            continue
+        if op == _OP_MEMBER_DECORATE:
+            if count >= 5 and words[i + 3] == _OFFSET:
+                offsets[(words[i + 1], words[i + 2])] = words[i + 4]
+        elif op == _OP_DECORATE:
+            if count >= 4 and words[i + 2] == _ARRAY_STRIDE:
+                strides[words[i + 1]] = words[i + 3]
         elif op == _OP_MEMBER_NAME:
-            member_names[(args[0], args[1])] = _string(args[2:])
-        elif op in (_OP_TYPE_INT, _OP_TYPE_FLOAT):
-            types[args[0]] = (op, args[1], args[2] if op == _OP_TYPE_INT else 0)
-        elif op == _OP_TYPE_VECTOR:
-            types[args[0]] = ("vector", args[1], args[2])
-        elif op in (_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY):
-            types[args[0]] = ("array", args[1])
+            member_names[(words[i + 1], words[i + 2])] = _string(words[i + 3:i + count])
+        elif op == _OP_NAME:
+            names[words[i + 1]] = _string(words[i + 2:i + count])
         elif op == _OP_TYPE_STRUCT:
-            structs[args[0]] = tuple(args[1:])
-        elif op == _OP_DECORATE and len(args) >= 3 and args[1] == _ARRAY_STRIDE:
-            strides[args[0]] = args[2]
-        elif op == _OP_MEMBER_DECORATE and len(args) >= 4 and args[2] == _OFFSET:
-            offsets[(args[0], args[1])] = args[3]
+            structs[words[i + 1]] = tuple(words[i + 2:i + count])
+        elif op in (_OP_TYPE_INT, _OP_TYPE_FLOAT):
+            types[words[i + 1]] = (op, words[i + 2], words[i + 3] if op == _OP_TYPE_INT else 0)
+        elif op == _OP_TYPE_VECTOR:
+            types[words[i + 1]] = ("vector", words[i + 2], words[i + 3])
+        else:  # an array or a runtime array
+            types[words[i + 1]] = ("array", words[i + 2])
         i += count
 
     def type_name(t: int) -> str:
