@@ -679,14 +679,30 @@ def _renamed(view: ModuleView, dialect: Dialect, esc=None) -> ModuleView:
     return view if types is view.types else replace(view, types=types)
 
 
+#: The schemas (by identity) whose type names were found unique once escaped for Metal. The
+#: check covers the whole schema, so it is made once per schema, not once per module (that
+#: was types x modules for a schema of many files).
+_METAL_CLAIMED: Dict[int, Schema] = {}
+
+
+def _claim_metal_names(schema: Schema, esc) -> None:
+    """Escaped type names must still be unique: claim every file-scope name of the schema."""
+    hit = _METAL_CLAIMED.get(id(schema))
+    if hit is schema:
+        return
+    names = _Names("metal")
+    for st in schema.types:
+        names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
+    if len(_METAL_CLAIMED) > 8:
+        _METAL_CLAIMED.clear()
+    _METAL_CLAIMED[id(schema)] = schema
+
+
 def metal_view(schema: Schema, module: ModuleDecl) -> ModuleView:
     """``module_view`` with the names Metal reserves escaped (members, arms, types)."""
     view = module_view(schema, module).held()  # read twice below
     esc = memo_escape(METAL)
-    # Escaped names must still be unique: claim every file-scope name of the schema once.
-    names = _Names("metal")
-    for st in schema.types:
-        names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
+    _claim_metal_names(schema, esc)
     for t in view.types:
         seen: Dict[str, str] = {}
         for m in t.members:
