@@ -316,7 +316,9 @@ class _RuntimeModule:
         self.__dict__.update(_RUNTIME)
 
     def __getattr__(self, name: str):
-        raise ImportError(f"cannot import name {name!r} from the stand-in runtime")
+        # AttributeError, as a module's: ``from … import name`` turns it into ImportError
+        # (what the render below catches), and ``getattr(m, name, default)`` still answers.
+        raise AttributeError(f"the stand-in runtime has no {name!r}")
 
 
 _RUNTIME_MODULE = _RuntimeModule()
