@@ -47,7 +47,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .._version import __version__
 from ..errors import SchemaError
@@ -540,18 +540,24 @@ def _claim_all(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[
     return views
 
 
-_CACHE: Dict[Tuple[int, str], Tuple[Schema, Dict[int, SType]]] = {}
+#: What is worked out once per schema (by identity, the schema kept beside it so that a
+#: recycled id cannot match) and kind: a view of every module reads it.
+_CACHE: Dict[Tuple[int, str], Tuple[Schema, Any]] = {}
 
 
-def _type_views(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[int, SType]:
-    key = (id(schema), dialect.name)
+def _per_schema(schema: Schema, kind: str, build: Callable[[], Any]) -> Any:
+    key = (id(schema), kind)
     hit = _CACHE.get(key)
     if hit is None or hit[0] is not schema:
         if len(_CACHE) > 8:
             _CACHE.clear()
-        hit = (schema, _claim_all(schema, dialect, with_arms))
+        hit = (schema, build())
         _CACHE[key] = hit
     return hit[1]
+
+
+def _type_views(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[int, SType]:
+    return _per_schema(schema, dialect.name, lambda: _claim_all(schema, dialect, with_arms))
 
 
 def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
@@ -679,23 +685,16 @@ def _renamed(view: ModuleView, dialect: Dialect, esc=None) -> ModuleView:
     return view if types is view.types else replace(view, types=types)
 
 
-#: The schemas (by identity) whose type names were found unique once escaped for Metal. The
-#: check covers the whole schema, so it is made once per schema, not once per module (that
-#: was types x modules for a schema of many files).
-_METAL_CLAIMED: Dict[int, Schema] = {}
-
-
 def _claim_metal_names(schema: Schema, esc) -> None:
-    """Escaped type names must still be unique: claim every file-scope name of the schema."""
-    hit = _METAL_CLAIMED.get(id(schema))
-    if hit is schema:
-        return
-    names = _Names("metal")
-    for st in schema.types:
-        names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
-    if len(_METAL_CLAIMED) > 8:
-        _METAL_CLAIMED.clear()
-    _METAL_CLAIMED[id(schema)] = schema
+    """Escaped type names must still be unique: claim every file-scope name of the schema.
+    Once per schema, not once per module (that was types x modules for many files)."""
+    def claim() -> bool:
+        names = _Names("metal")
+        for st in schema.types:
+            names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
+        return True
+
+    _per_schema(schema, "metal type names", claim)
 
 
 def metal_view(schema: Schema, module: ModuleDecl) -> ModuleView:
