@@ -255,9 +255,13 @@ def _type_views(types: Sequence[SchemaType]) -> Iterator[TypeView]:
 
 
 def _prefix_pairs(types: Sequence[SchemaType]) -> bool:
-    """Whether a C name among ``types`` is another's followed by ``__`` and more."""
+    """Whether a C name among ``types`` is another's followed by ``__`` (and anything), or
+    by one ``_``: ``A``'s check of a member ``_x`` is ``…_A___x_offset``, as ``A_``'s of
+    ``x``. Those are the only ways two types' check identifiers can be spelt alike."""
     names = {st.c_name for st in types}
     for name in names:
+        if name.endswith("_") and name[:-1] in names:
+            return True
         at = name.find("__", 1)
         while at > 0:
             if name[:at] in names:

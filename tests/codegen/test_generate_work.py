@@ -233,3 +233,18 @@ def test_prefix_pairs_of_c_names():
     assert pairs("M_a", "M_a___b")  # "__" found at every place, overlapping ones too
     assert pairs("M_a_", "M_a___b")
     assert not pairs("M_a__b")
+    assert pairs("M_a", "M_a_")  # M_a's member _x and M_a_'s x: both ..._M_a___x_offset
+
+
+def test_check_identifiers_of_a_name_and_its_underscore_twin_differ(tmp_path):
+    """``a`` with a member ``_x`` beside ``a_`` with ``x``: the OpenCL header's check
+    typedefs must not be spelt alike (a typedef redefinition, an error before C11)."""
+    import re
+
+    path = tmp_path / "twins.json"
+    path.write_text(json.dumps({"module": "Tw", "types": [
+        {"record": "a", "fields": [["_x", "int32"]]},
+        {"record": "a_", "fields": [["x", "int32"]]}]}))
+    text = render_headers(load_schema([str(path)]), ["opencl"])[0].text
+    idents = re.findall(r"typedef char (sarek_layout_check_\w+)\[", text)
+    assert len(idents) == 6 and len(set(idents)) == 6, idents
