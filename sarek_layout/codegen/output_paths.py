@@ -85,7 +85,7 @@ def _kind(mode: int) -> str:
 
 def _not_regular(role: str, path: str, mode: int) -> UsageError:
     return UsageError(
-        f"refusing to write the {role} {printable(path)}: it is a {_kind(mode)}, not a regular "
+        f"refusing to write the {role} as {printable(path)}: it is a {_kind(mode)}, not a regular "
         f"file (only regular files are read back or replaced)"
     )
 
@@ -99,16 +99,16 @@ def _stat(role: str, path: str) -> Optional[os.stat_result]:
             # Written through (writer), a dangling link would create a file wherever it
             # points; replaced, it would stop being the link someone made.
             raise UsageError(
-                f"refusing to write the {role} {printable(path)}: it is a symbolic link to a "
+                f"refusing to write the {role} as {printable(path)}: it is a symbolic link to a "
                 f"file that does not exist (make the file, or remove the link)"
             ) from None
         return None  # absent
     except NotADirectoryError:
         raise UsageError(
-            f"cannot write the {role} {printable(path)}: a name on its path is a file, not a folder"
+            f"cannot write the {role} as {printable(path)}: a name on its path is a file, not a folder"
         ) from None
     except OSError as e:
-        raise UsageError(f"cannot write the {role} {printable(path)}: {e.strerror or e}") from None
+        raise UsageError(f"cannot write the {role} as {printable(path)}: {e.strerror or e}") from None
 
 
 def _nearest_folder(path: str) -> str:
@@ -130,7 +130,7 @@ def _check_folder(out: Output, checked: Dict[str, None]) -> None:
     checked[folder] = None
     if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(
-            f"cannot write the {out.role} {printable(out.path)}: the folder {printable(folder)} "
+            f"cannot write the {out.role} as {printable(out.path)}: the folder {printable(folder)} "
             f"is not writable"
         )
 
@@ -155,13 +155,13 @@ def _check_lengths(out: Output) -> None:
     longest = max(names, key=len)
     if len(longest) > name_max:
         raise UsageError(
-            f"cannot write the {out.role} {printable(out.path)}: a name on its path (with the "
+            f"cannot write the {out.role} as {printable(out.path)}: a name on its path (with the "
             f"temporary file's {TEMPORARY_EXTRA} extra bytes) would be {len(longest)} bytes, "
             f"and the file system allows {name_max}; use a shorter name"
         )
     if len(path) + TEMPORARY_EXTRA >= path_max:
         raise UsageError(
-            f"cannot write the {out.role} {printable(out.path)}: its path (with the temporary "
+            f"cannot write the {out.role} as {printable(out.path)}: its path (with the temporary "
             f"file's {TEMPORARY_EXTRA} extra bytes) would be {len(path) + TEMPORARY_EXTRA} "
             f"bytes, and the system allows {path_max - 1}; use a shorter path"
         )
@@ -203,17 +203,17 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[str], *, writing: 
             what, other = hit
             if what == "input":
                 raise UsageError(
-                    f"refusing to write the {out.role} {printable(out.path)}: it is the input "
+                    f"refusing to write the {out.role} as {printable(out.path)}: it is the input "
                     f"{printable(other)} (the same file); write the output somewhere else"
                 )
             raise UsageError(
-                f"refusing to write the {out.role} {printable(out.path)}: it is the same file "
-                f"as the {what} {printable(other)}; give each output its own name"
+                f"refusing to write the {out.role} as {printable(out.path)}: it is the same file "
+                f"as the {what} ({printable(other)}); give each output its own name"
             )
         owners[identity] = (out.role, out.path)
         if out.option is not None and out.path.lower().endswith(schema_suffixes):
             raise UsageError(
-                f"refusing to write the {out.role} {printable(out.path)}: a name ending in "
+                f"refusing to write the {out.role} as {printable(out.path)}: a name ending in "
                 f"{os.path.splitext(out.path)[1]} is a schema file's; give {out.option} a file "
                 f"name of its own (was it left out before the schema files?)"
             )

@@ -284,38 +284,38 @@ def _d(folder):
 
 
 CASES = [
-    (header_over_its_c_input, ["header ./shapes.h", "the input shapes.h"]),
-    (header_through_a_linked_folder, ["header out/shapes.h", "the input src/shapes.h"]),
-    (header_that_is_a_hard_link_to_its_input, ["header out/shapes.h", "the input src/shapes.h"]),
-    (header_that_is_a_symlink_to_its_input, ["header out/shapes.h", "the input shapes.h"]),
-    (depfile_over_the_schema, ["dependency file geometry.toml", "the input geometry.toml"]),
+    (header_over_its_c_input, ["header as ./shapes.h", "the input shapes.h"]),
+    (header_through_a_linked_folder, ["header as out/shapes.h", "the input src/shapes.h"]),
+    (header_that_is_a_hard_link_to_its_input, ["header as out/shapes.h", "the input src/shapes.h"]),
+    (header_that_is_a_symlink_to_its_input, ["header as out/shapes.h", "the input shapes.h"]),
+    (depfile_over_the_schema, ["dependency file as geometry.toml", "the input geometry.toml"]),
     (depfile_over_the_schema_spelled_otherwise,
-     ["dependency file sub/../geometry.toml", "the input geometry.toml"]),
+     ["dependency file as sub/../geometry.toml", "the input geometry.toml"]),
     (depfile_over_a_header_not_written_yet,
-     ["dependency file out/./geometry.h", "the header out/geometry.h"]),
-    (depfile_over_an_existing_header, ["dependency file out/geometry.h", "the header out/geometry.h"]),
-    (svg_with_its_file_name_forgotten, ["SVG picture a.toml", "schema file's", "--svg"]),
-    (html_over_its_schema, ["HTML page geometry.toml", "the input geometry.toml"]),
-    (svg_through_a_link_to_its_schema, ["SVG picture pic.svg", "the input geometry.toml"]),
-    (svg_and_html_in_one_file, ["HTML page ./pic", "the SVG picture pic"]),
+     ["dependency file as out/./geometry.h", "the header (out/geometry.h)"]),
+    (depfile_over_an_existing_header, ["dependency file as out/geometry.h", "the header (out/geometry.h)"]),
+    (svg_with_its_file_name_forgotten, ["SVG picture as a.toml", "schema file's", "--svg"]),
+    (html_over_its_schema, ["HTML page as geometry.toml", "the input geometry.toml"]),
+    (svg_through_a_link_to_its_schema, ["SVG picture as pic.svg", "the input geometry.toml"]),
+    (svg_and_html_in_one_file, ["HTML page as ./pic", "the SVG picture (pic)"]),
     (two_imported_headers_of_one_name,
-     ["schema of b/shapes.h out/shapes.toml", "the schema of a/shapes.h out/shapes.toml"]),
-    (imported_schema_linked_to_its_header, ["schema of shapes.h out/shapes.toml", "the input shapes.h"]),
-    (fifo_header, ["header out/geometry.h", "FIFO"]),
-    (lambda tmp: fifo_header(tmp, "--check"), ["header out/geometry.h", "FIFO"]),
-    (lambda tmp: fifo_header(tmp, "--diff"), ["header out/geometry.h", "FIFO"]),
-    (fifo_depfile, ["dependency file deps.d", "FIFO"]),
-    (fifo_svg, ["SVG picture pic.svg", "FIFO"]),
-    (lambda tmp: fifo_svg(tmp, "--check"), ["SVG picture pic.svg", "FIFO"]),
-    (fifo_html, ["HTML page page.html", "FIFO"]),
-    (fifo_imported_schema, ["schema of shapes.h out/shapes.toml", "FIFO"]),
-    (header_linked_to_dev_zero, ["header out/geometry.h", "device"]),
-    (lambda tmp: header_linked_to_dev_zero(tmp, "--check"), ["header out/geometry.h", "device"]),
-    (svg_linked_to_dev_zero, ["SVG picture pic.svg", "device"]),
-    (depfile_linked_to_dev_null, ["dependency file deps.d", "device"]),
-    (svg_that_is_a_folder, ["SVG picture pics", "folder"]),
-    (header_linked_to_nothing, ["header out/geometry.h", "symbolic link to a file that does not exist"]),
-    (svg_linked_to_nothing, ["SVG picture pic.svg", "symbolic link to a file that does not exist"]),
+     ["schema of b/shapes.h as out/shapes.toml", "the schema of a/shapes.h (out/shapes.toml)"]),
+    (imported_schema_linked_to_its_header, ["schema of shapes.h as out/shapes.toml", "the input shapes.h"]),
+    (fifo_header, ["header as out/geometry.h", "FIFO"]),
+    (lambda tmp: fifo_header(tmp, "--check"), ["header as out/geometry.h", "FIFO"]),
+    (lambda tmp: fifo_header(tmp, "--diff"), ["header as out/geometry.h", "FIFO"]),
+    (fifo_depfile, ["dependency file as deps.d", "FIFO"]),
+    (fifo_svg, ["SVG picture as pic.svg", "FIFO"]),
+    (lambda tmp: fifo_svg(tmp, "--check"), ["SVG picture as pic.svg", "FIFO"]),
+    (fifo_html, ["HTML page as page.html", "FIFO"]),
+    (fifo_imported_schema, ["schema of shapes.h as out/shapes.toml", "FIFO"]),
+    (header_linked_to_dev_zero, ["header as out/geometry.h", "device"]),
+    (lambda tmp: header_linked_to_dev_zero(tmp, "--check"), ["header as out/geometry.h", "device"]),
+    (svg_linked_to_dev_zero, ["SVG picture as pic.svg", "device"]),
+    (depfile_linked_to_dev_null, ["dependency file as deps.d", "device"]),
+    (svg_that_is_a_folder, ["SVG picture as pics", "folder"]),
+    (header_linked_to_nothing, ["header as out/geometry.h", "symbolic link to a file that does not exist"]),
+    (svg_linked_to_nothing, ["SVG picture as pic.svg", "symbolic link to a file that does not exist"]),
     (headers_of_a_stem_too_long_for_the_cuh, [LONG_STEM + ".cuh", "257 bytes", "allows 255"]),
     (folder_name_too_long, ["xxxxxxxx", "256 bytes", "allows 255"]),
     (output_folder_that_is_a_file, ["geometry.toml/out/geometry.h", "not a folder"]),
@@ -675,3 +675,20 @@ def test_output_after_the_reader_is_gone_is_dropped_in_process(tmp_path, monkeyp
     assert main(args) == 1
     assert GoneReader.writes == 1  # the first write failed; the rest were dropped
     assert "1 header would be written" in sys.stderr.getvalue()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["import-c", "shapes.h", "-o", "shapes.h"],
+     "cannot write the schema of shapes.h as shapes.h/shapes.toml: a name on its path is a file"),
+    (["generate", "geometry.toml", "-o", "geometry.toml", "-t", "c"],
+     "cannot write the header as geometry.toml/geometry.h: a name on its path is a file"),
+])
+def test_an_output_folder_that_is_a_file_is_refused_naming_what_and_where(tmp_path, argv, says):
+    # The role and the path are told apart ("the schema of shapes.h shapes.h/shapes.toml"
+    # ran them together), and nothing is written over the file given as the folder.
+    _schema(tmp_path)
+    _header(tmp_path)
+    before = snapshot(tmp_path)
+    proc = run_cli(argv, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.decode().strip() == f"sarek-layout: error: {says}, not a folder"
+    assert snapshot(tmp_path) == before
