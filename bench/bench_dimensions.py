@@ -462,7 +462,7 @@ def _linear_reference(report: Report, repeat: int, target: float) -> float:
     report.add(Row("9. dimensions", f"linear reference: {5 * n:,} / {n:,} dicts by name",
                    seconds(best[5 * n]), seconds(best[n]), ratio,
                    note=f"linear by construction, measured the same way (best of {repeat}): "
-                        f"the machine's share of a ratio; the rows' ratio is 5 x theirs / this"))
+                        f"the machine's share of a ratio; each row's CPU ratio is judged against it"))
     return ratio
 
 

@@ -13,8 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from common import (Report, Row, interleaved, megabytes, random_records, sarek_command,
-                    seconds, which, write_fbs_schema, write_json_schema)
+from common import (Report, Row, check, interleaved, megabytes, random_records, run_process,
+                    sarek_command, seconds, which, write_fbs_schema, write_json_schema)
 
 
 def _fresh(folder: Path):
@@ -65,18 +65,31 @@ def against_flatc(report: Report, n: int, repeat: int) -> None:
 
 
 def scaling(report: Report, sizes, repeat: int) -> None:
+    """``generate -t c`` of 1k-50k types: CPU time (user + system, GNU time's process
+    included), best of ``repeat`` with the sizes interleaved, so that a busy moment of a
+    shared machine hits every size and cannot decide the ratio alone."""
     sarek = sarek_command()
-    times = {}
+    best = {n: float("inf") for n in sizes}
+    peaks = {n: 0 for n in sizes}
     with tempfile.TemporaryDirectory(prefix="sarek-bench-scale-") as tmp:
         tmp_path = Path(tmp)
+        runs = {}
         for n in sizes:
             schema = write_json_schema(random_records(n), tmp_path / f"scale{n}.json")
             out = tmp_path / f"out{n}"
-            argv = [*sarek, "generate", str(schema), "-o", str(out), "-t", "c"]
-            times[n], peak = interleaved({"c": (argv, _fresh(out))}, repeat)["c"]
-            report.add(Row("3. scaling", f"generate -t c, {n:,} types", seconds(times[n]),
-                           note=f"{times[n] / n * 1e6:.0f} us per type, peak {megabytes(peak)}"))
-    if 10_000 in times and 50_000 in times:
-        ratio = times[50_000] / times[10_000]
+            runs[n] = ([*sarek, "generate", str(schema), "-o", str(out), "-t", "c"], _fresh(out))
+        for _ in range(repeat):
+            for n, (argv, prepare) in runs.items():
+                prepare()
+                run = check(run_process(argv), argv)
+                best[n] = min(best[n], run.cpu)
+                peaks[n] = max(peaks[n], run.peak_kib)
+    for n in sizes:
+        report.add(Row("3. scaling", f"generate -t c, {n:,} types", seconds(best[n]),
+                       note=f"{best[n] / n * 1e6:.0f} us per type, peak {megabytes(peaks[n])}; "
+                            f"CPU, best of {repeat}"))
+    if 10_000 in best and 50_000 in best:
+        ratio = best[50_000] / best[10_000]
         report.add(Row("3. scaling", "generate: time(50k) / time(10k) (linear = 5)",
-                       f"{ratio:.2f}", "", ratio, "<= 5.5", ratio <= 5.5))
+                       f"{ratio:.2f}", "", ratio, "<= 5.5", ratio <= 5.5,
+                       note="CPU; section 9 measures the work done, which the caches leave alone"))

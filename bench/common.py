@@ -104,6 +104,7 @@ class ProcessRun:
     peak_kib: int
     returncode: int
     stderr: str
+    cpu: float = 0.0  # user + system seconds of the command and the children it waited for
 
 
 _GNU_TIME = "/usr/bin/time"
@@ -143,7 +144,7 @@ def run_process(argv: Sequence[str], cwd: Optional[str] = None,
             peak = int(lines[-1]) if lines and lines[-1].isdigit() else peak
         finally:
             os.unlink(report)
-    return ProcessRun(elapsed, peak, proc.returncode, stderr)
+    return ProcessRun(elapsed, peak, proc.returncode, stderr, usage.ru_utime + usage.ru_stime)
 
 
 def check(run: ProcessRun, argv: Sequence[str]) -> ProcessRun:
