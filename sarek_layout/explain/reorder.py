@@ -294,36 +294,17 @@ class _Band:
     def states(self) -> int:
         return sum(len(layer) for layer in self.layers)
 
-    def _moves(self, state, t: int, width: int):
-        """``(member, swaps it adds, next state)`` for each placement after ``state`` at
-        layer ``t`` that stays within ``width``."""
-        placed, holes, offset = state
-        ahead = self.declared[t + 1]
-        out_of_place = 0
-        for a, p in zip(ahead, placed):
-            if a > p:
-                out_of_place += a - p
-        sizes, aligns, lengths, big, budget = self.sizes, self.aligns, self.lengths, self.big, self.budget
-        for j, count in enumerate(placed):
-            if count == lengths[j]:
-                continue
-            hole = -offset % aligns[j]
-            if holes + hole > budget:
-                continue
-            if out_of_place - (ahead[j] > count) > width:
-                continue
-            yield j, count, (placed[:j] + (count + 1,) + placed[j + 1:], holes + hole,
-                             (offset + hole + sizes[j]) % big)
-
-    def _next_layer(self, layer: Sequence[tuple], t: int, width: int) -> List[tuple]:
-        """The states ``_moves`` reaches from those of ``layer``, each once, in order:
-        ``_moves``'s loop written out, because it runs for every state of every layer (a
-        generator per state was two thirds of ``explain --suggest`` on 40,000 fields)."""
+    def _placements(self, layer: Sequence[tuple], t: int, width: int):
+        """``(state, kind, members of the kind placed, next state)`` for each placement
+        after a state of ``layer`` (layer ``t``) that stays within ``width``, state by
+        state. One generator per layer, not per state: this runs for every state of every
+        layer (a generator per state was two thirds of ``explain --suggest`` on 40,000
+        fields)."""
         sizes, aligns, lengths, big, budget = self.sizes, self.aligns, self.lengths, self.big, self.budget
         ahead = self.declared[t + 1]
         kinds = range(len(ahead))
-        reached: Dict[tuple, None] = {}
-        for placed, holes, offset in layer:
+        for state in layer:
+            placed, holes, offset = state
             out_of_place = 0
             for a, p in zip(ahead, placed):
                 if a > p:
@@ -335,9 +316,8 @@ class _Band:
                 hole = -offset % aligns[j]
                 if holes + hole > budget or out_of_place - (ahead[j] > count) > width:
                     continue
-                reached[(placed[:j] + (count + 1,) + placed[j + 1:], holes + hole,
-                         (offset + hole + sizes[j]) % big)] = None
-        return list(reached)
+                yield state, j, count, (placed[:j] + (count + 1,) + placed[j + 1:], holes + hole,
+                                        (offset + hole + sizes[j]) % big)
 
     def forward(self, widths: Sequence[int], valid: int, max_states: int
                 ) -> Tuple[Optional[int], int]:
@@ -347,7 +327,8 @@ class _Band:
         del self.layers[valid:]
         used = 0
         for t in range(valid - 1, self.n):
-            layer = self._next_layer(self.layers[t], t, widths[t + 1])
+            layer = list(dict.fromkeys(
+                nxt for _, _, _, nxt in self._placements(self.layers[t], t, widths[t + 1])))
             if not layer:
                 return t + 1, used
             used += len(layer)
@@ -357,11 +338,12 @@ class _Band:
         return 0, used
 
     def _steps(self, state, t: int, width: int, onto: Dict[tuple, int]):
-        """``_moves`` into the states of ``onto``, with the member placed and the swaps it
-        adds: the members declared before it and not yet placed end up after it."""
+        """The placements after ``state`` into the states of ``onto``, with the member
+        placed and the swaps it adds: the members declared before it and not yet placed end
+        up after it."""
         placed = state[0]
         queues, before = self.queues, self.before
-        for j, count, nxt in self._moves(state, t, width):
+        for _, j, count, nxt in self._placements((state,), t, width):
             if nxt in onto:
                 member = queues[j][count]
                 earlier = before[member]
@@ -371,44 +353,23 @@ class _Band:
         """The best complete order through the layers and its swaps (``forward`` reached
         the end)."""
         n, queues, before = self.n, self.queues, self.before
-        sizes, aligns, lengths, big, budget = self.sizes, self.aligns, self.lengths, self.big, self.budget
         # Costs to go, layer by layer backwards; only the layer after is needed to compute
         # one, and the walk forward below recomputes the few it looks at along the way.
-        # ``_moves``'s loop is written out here as in ``_next_layer`` (the same placements:
-        # this runs for every state of every layer).
         after: Dict[tuple, int] = {state: 0 for state in self.layers[n]}
         kept: List[Dict[tuple, int]] = [after]
         for t in range(n - 1, -1, -1):
-            width = widths[t + 1]
-            ahead = self.declared[t + 1]
-            kinds = range(len(ahead))
             here: Dict[tuple, int] = {}
-            for state in self.layers[t]:
-                placed, holes, offset = state
-                out_of_place = 0
-                for a, p in zip(ahead, placed):
-                    if a > p:
-                        out_of_place += a - p
-                best = None
-                for j in kinds:
-                    count = placed[j]
-                    if count == lengths[j]:
-                        continue
-                    hole = -offset % aligns[j]
-                    if holes + hole > budget or out_of_place - (ahead[j] > count) > width:
-                        continue
-                    rest = after.get((placed[:j] + (count + 1,) + placed[j + 1:], holes + hole,
-                                      (offset + hole + sizes[j]) % big))
-                    if rest is None:
-                        continue  # no complete order through it
-                    member = queues[j][count]
-                    cost = rest + member
-                    for p, e in zip(placed, before[member]):
-                        cost -= p if p < e else e
-                    if best is None or cost < best:
-                        best = cost
-                if best is not None:
-                    here[state] = best
+            for state, j, count, nxt in self._placements(self.layers[t], t, widths[t + 1]):
+                rest = after.get(nxt)
+                if rest is None:
+                    continue  # no complete order through it
+                member = queues[j][count]
+                cost = rest + member
+                for p, e in zip(state[0], before[member]):
+                    cost -= p if p < e else e
+                known = here.get(state)
+                if known is None or cost < known:
+                    here[state] = cost
             after = here
             kept.append(here)
         kept.reverse()  # kept[t]: costs to go of layer t
