@@ -373,7 +373,7 @@ def dimensions(report: Report, repeat: int, scale: float = 1.0,
                 report.add(Row("9. dimensions", f"{dimension}: {name}, {5 * n:,} / {n:,}{chains}",
                                seconds(best[5 * n] - start), seconds(best[n] - start),
                                work.relative, "<= 5.5", cpu.linear and work.linear,
-                               note=f"{work.label}{_written(output)}; CPU x{cpu.ratio:.2f} "
+                               note=f"{_work_note(work.ratio, output)}; CPU x{cpu.ratio:.2f} "
                                     f"(linear code x{machine:.2f}: {cpu.relative:.2f} of 5.5), "
                                     f"best of {repeat}, above N = 1 ({seconds(start)})"))
 
@@ -382,7 +382,6 @@ class Growth(NamedTuple):
     """One measure's time(5N) / time(N) per unit of input (linear = 5), ``relative`` to what
     linear code gives by the same measure on this machine, and whether that is linear."""
 
-    label: str
     ratio: float
     relative: float
 
@@ -407,19 +406,22 @@ def scaling(cpu: Dict[int, float], counted: Dict[int, Tuple[int, int]], n: int,
     cpu_ratio = _slope_ratio(cpu, n, units)
     calls = _slope_ratio({size: c for size, (c, _) in counted.items()}, n, units)
     output = _slope_ratio({size: w for size, (_, w) in counted.items()}, n, units)
-    # No allowance where nothing is written (verify's own part) or the output does not grow.
-    work_scale = output if 5.0 < output < float("inf") else 5.0
-    return (Growth("CPU", cpu_ratio, 5 * cpu_ratio / machine),
-            Growth(f"calls x{calls:.2f}" if work_scale == 5.0
-                   else f"calls x{calls:.2f} against output x{output:.2f}", calls,
-                   5 * calls / work_scale),
-            output)
+    return (Growth(cpu_ratio, 5 * cpu_ratio / machine),
+            Growth(calls, 5 * calls / _work_scale(output)), output)
 
 
-def _written(output: float) -> str:
+def _work_scale(output: float) -> float:
+    """What a command's work is judged against: its output's growth where that is above 5;
+    no allowance where nothing is written (``_slope_ratio`` gives inf: verify's own part)."""
+    return output if 5.0 < output < float("inf") else 5.0
+
+
+def _work_note(calls: float, output: float) -> str:
     if output == float("inf"):
-        return ", writes nothing"
-    return f", output x{output:.2f}" if output <= 5.0 else ""
+        return f"calls x{calls:.2f}, writes nothing"
+    if _work_scale(output) != 5.0:
+        return f"calls x{calls:.2f} against output x{output:.2f}"
+    return f"calls x{calls:.2f}, output x{output:.2f}"
 
 
 def _slope_ratio(measured: Dict[int, float], n: int, units: Dict[int, int]) -> float:

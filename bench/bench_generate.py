@@ -13,8 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from common import (Report, Row, check, interleaved, megabytes, random_records, run_process,
-                    sarek_command, seconds, which, write_fbs_schema, write_json_schema)
+from common import (Report, Row, interleaved, megabytes, random_records, sarek_command,
+                    seconds, which, write_fbs_schema, write_json_schema)
 
 
 def _fresh(folder: Path):
@@ -69,8 +69,6 @@ def scaling(report: Report, sizes, repeat: int) -> None:
     included), best of ``repeat`` with the sizes interleaved, so that a busy moment of a
     shared machine hits every size and cannot decide the ratio alone."""
     sarek = sarek_command()
-    best = {n: float("inf") for n in sizes}
-    peaks = {n: 0 for n in sizes}
     with tempfile.TemporaryDirectory(prefix="sarek-bench-scale-") as tmp:
         tmp_path = Path(tmp)
         runs = {}
@@ -78,18 +76,13 @@ def scaling(report: Report, sizes, repeat: int) -> None:
             schema = write_json_schema(random_records(n), tmp_path / f"scale{n}.json")
             out = tmp_path / f"out{n}"
             runs[n] = ([*sarek, "generate", str(schema), "-o", str(out), "-t", "c"], _fresh(out))
-        for _ in range(repeat):
-            for n, (argv, prepare) in runs.items():
-                prepare()
-                run = check(run_process(argv), argv)
-                best[n] = min(best[n], run.cpu)
-                peaks[n] = max(peaks[n], run.peak_kib)
-    for n in sizes:
-        report.add(Row("3. scaling", f"generate -t c, {n:,} types", seconds(best[n]),
-                       note=f"{best[n] / n * 1e6:.0f} us per type, peak {megabytes(peaks[n])}; "
+        measured = interleaved(runs, repeat, cpu=True)
+    for n, (took, peak) in measured.items():
+        report.add(Row("3. scaling", f"generate -t c, {n:,} types", seconds(took),
+                       note=f"{took / n * 1e6:.0f} us per type, peak {megabytes(peak)}; "
                             f"CPU, best of {repeat}"))
-    if 10_000 in best and 50_000 in best:
-        ratio = best[50_000] / best[10_000]
+    if 10_000 in measured and 50_000 in measured:
+        ratio = measured[50_000][0] / measured[10_000][0]
         report.add(Row("3. scaling", "generate: time(50k) / time(10k) (linear = 5)",
                        f"{ratio:.2f}", "", ratio, "<= 5.5", ratio <= 5.5,
                        note="CPU; section 9 measures the work done, which the caches leave alone"))
