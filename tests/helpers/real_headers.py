@@ -125,30 +125,40 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
 
 
 def gcc_probe(path: str, types: Sequence[object], c_spelling: Dict[str, str],
-              workdir: str) -> Dict[str, int]:
+              workdir: str, flags: Sequence[str] = ()) -> Dict[str, int]:
     """gcc's numbers for ``types`` in the ORIGINAL header ``path`` (compiled against the
     system libc, as a user's program is): ``{"T": size, "T@align": align, "T.m": offset}``,
     from one compile and one run. ``c_spelling`` maps a C name to how C spells the type
-    (``struct tag`` for a plain struct)."""
+    (``struct tag`` for a plain struct); ``flags`` go to gcc (``-m32``: the i386 ABI)."""
+    probes = {}
+    for t in types:
+        if t.kind == "record":
+            members = [m.name for m in t.members]
+        else:
+            members = ["tag", "data"] if t.has_payload else ["tag"]
+        probes[t.c_name] = (c_spelling.get(t.c_name, t.c_name), members)
+    return compiler_numbers(path, probes, workdir, flags=flags)
+
+
+def compiler_numbers(path: str, probes: Dict[str, Tuple[str, Sequence[str]]], workdir: str,
+                     compiler: str = "gcc", flags: Sequence[str] = ()) -> Dict[str, int]:
+    """What ``compiler`` (with ``flags``) lays out in the header ``path``: for each
+    ``name -> (C spelling, member names)`` of ``probes``, ``{"name": size, "name@align":
+    align, "name.m": offset}``, from one compile and one run of a probe that includes it."""
     lines = ["#include <stddef.h>", "#include <stdio.h>", f'#include "{os.path.abspath(path)}"',
              "int main(void) {"]
-    for t in types:
-        c = c_spelling.get(t.c_name, t.c_name)
-        lines.append(f'  printf("%s %zu\\n", "{t.c_name}", sizeof({c}));')
-        lines.append(f'  printf("%s %zu\\n", "{t.c_name}@align", _Alignof({c}));')
-        if t.kind == "record":
-            for m in t.members:
-                lines.append(f'  printf("%s %zu\\n", "{t.c_name}.{m.name}", offsetof({c}, {m.name}));')
-        else:
-            lines.append(f'  printf("%s %zu\\n", "{t.c_name}.tag", offsetof({c}, tag));')
-            if t.has_payload:
-                lines.append(f'  printf("%s %zu\\n", "{t.c_name}.data", offsetof({c}, data));')
+    for name, (c, members) in probes.items():
+        lines.append(f'  printf("%s %zu\\n", "{name}", sizeof({c}));')
+        lines.append(f'  printf("%s %zu\\n", "{name}@align", _Alignof({c}));')
+        for m in members:
+            lines.append(f'  printf("%s %zu\\n", "{name}.{m}", offsetof({c}, {m}));')
     lines += ["  return 0;", "}"]
-    source = os.path.join(workdir, "probe.c")
-    exe = os.path.join(workdir, "probe")
+    tag = "-".join([compiler, *flags]).replace("/", "_")
+    source = os.path.join(workdir, f"probe-{tag}.c")
+    exe = os.path.join(workdir, f"probe-{tag}")
     with open(source, "w") as f:
         f.write("\n".join(lines) + "\n")
-    subprocess.run(["gcc", "-std=gnu11", "-w", "-o", exe, source], check=True,
+    subprocess.run([compiler, "-std=gnu11", "-w", *flags, "-o", exe, source], check=True,
                    capture_output=True, timeout=120)
     out = subprocess.run([exe], check=True, capture_output=True, text=True, timeout=60).stdout
     return {k: int(v) for k, v in (line.rsplit(" ", 1) for line in out.splitlines())}
