@@ -36,6 +36,12 @@ class LayoutChanges:
         self._walked: Dict[int, object] = {}
         #: id(struct body) -> whether it holds an 8-byte scalar (``_natural_alignment_is_8``).
         self._aligns_8: Dict[int, bool] = {}
+        self._file_scope_bodies: Optional[Dict[Tuple[str, int, int], Any]] = None
+        #: What an accepted alignment of 8 pins to 8 on every ABI (i386 included): members
+        #: by the position of their names, struct bodies by identity, typedef names.
+        self.pinned_members: Set[Tuple[str, int, int]] = set()
+        self.pinned_bodies: Set[int] = set()
+        self.pinned_names: Set[str] = set()
         self._note_extensions(extensions)
         self._check_alignments(extensions)
 
@@ -91,6 +97,9 @@ class LayoutChanges:
         is written on (int64_t, double); elsewhere it refuses the bodies it is written in."""
         from pycparser import c_ast
 
+        for ext in extensions:
+            if ext.verdict is None and not ext.members_at:
+                self._check_aligned_declaration(ext)
         pending = extensions_by_member(list(extensions))
         if not pending:
             return
@@ -103,8 +112,9 @@ class LayoutChanges:
                     coord = member.coord
                     key = (coord.file, coord.line, coord.column) if coord is not None else None
                     ext = pending.pop(key, None) if key is not None else None
-                    if ext is not None:
-                        self._check_aligned_member(ext, member, node.name or "?")
+                    if ext is not None and self._check_aligned_member(ext, member,
+                                                                      node.name or "?"):
+                        self.pinned_members.add(key)
             stack.extend(child for _, child in node.children())
         for ext in pending.values():
             self._changes(
@@ -114,14 +124,58 @@ class LayoutChanges:
                 "alignment is 8, as generated headers write)",
             )
 
-    def _check_aligned_member(self, ext: Extension, member, owner: str) -> None:
-        if self._natural_alignment_is_8(member):
+    def _check_aligned_declaration(self, ext: Extension) -> None:
+        """An alignment of 8 on a file-scope declaration: the structs it defines and the
+        typedefs it declares keep their layout where their natural alignment is 8 already
+        (linux/bpf.h's ``struct bpf_btf_info {…} __attribute__((aligned(8)))``); a variable
+        it declares is no type of the schema."""
+        bodies = self._bodies_at(ext.records)
+        types = [self._declared_type(word) for word in ext.words]
+        if all(self._natural_alignment_is_8(t) for t in bodies + [t for t in types if t]):
+            self.pinned_bodies.update(id(b) for b in bodies)
+            self.pinned_names.update(w for w, t in zip(ext.words, types) if t is not None)
             return
+        self._changes(
+            ext,
+            "aligns a struct or a typedef at 8, but its natural alignment in Sarek's layout is "
+            "less, so the C layout would differ from Sarek's (an alignment of 8 is accepted only "
+            "where it is the natural alignment already: a struct holding an int64_t, a uint64_t "
+            "or a double, or such a member)",
+        )
+
+    def _bodies_at(self, keys: Sequence[Tuple[str, int, int]]) -> List[Any]:
+        """The struct and union nodes at ``keys``, defined at file scope."""
+        from pycparser import c_ast
+
+        if self._file_scope_bodies is None:
+            self._file_scope_bodies = {}
+            for node in self.ast.ext:
+                t = getattr(node, "type", None)
+                while isinstance(t, c_ast.TypeDecl):
+                    t = t.type
+                if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.coord is not None:
+                    coord = t.coord
+                    self._file_scope_bodies[(coord.file, coord.line, coord.column)] = t
+        return [self._file_scope_bodies[k] for k in keys if k in self._file_scope_bodies]
+
+    def _declared_type(self, word: str):
+        """The type a typedef name declares (None for a variable or a tag: no type of its
+        own; a tag's body is among the declaration's records)."""
+        td = self.h.struct_typedef(word)
+        if td is not None:
+            body = self.h.body_of(td)
+            return body if body is not None else td.node.type
+        return self.h.aliases.get(word)
+
+    def _check_aligned_member(self, ext: Extension, member, owner: str) -> bool:
+        """Whether the alignment of 8 on ``member`` keeps its layout (else it is refused)."""
+        if self._natural_alignment_is_8(member.type):
+            return True
         spelled = self.h.spell(member.type)
         if spelled.kind != "struct" and spelled.text not in C_SCALARS:
             # The member's own type has no Sarek layout (``__aligned_u64``: uint64_t where
             # it is no scalar): that is the reason its struct is refused, said at the member.
-            return
+            return False
         self._changes(
             ext,
             f"aligns member {quoted(member.name)} of {quoted(owner)} at 8, but its natural "
@@ -129,11 +183,13 @@ class LayoutChanges:
             f"alignment of 8 is accepted only on a member whose natural alignment is 8: an "
             f"int64_t, a uint64_t, a double, or a struct holding one)",
         )
+        return False
 
-    def _natural_alignment_is_8(self, member) -> bool:
-        """Whether Sarek aligns ``member`` at 8: an int64/float64 scalar, or a struct
-        (record or tagged variant) with one somewhere inside. Generated headers align
-        exactly those members at 8. Iterative: the nesting depth is the input's.
+    def _natural_alignment_is_8(self, type_node) -> bool:
+        """Whether Sarek aligns ``type_node`` (a member's type, or a struct or union body)
+        at 8: an int64/float64 scalar, or a struct (record or tagged variant) with one
+        somewhere inside. Generated headers align exactly those members at 8. Iterative:
+        the nesting depth is the input's.
 
         The answer for each struct body met is kept (``_aligns_8``): a header of records
         each nesting the one before writes the alignment on every ``inner`` member, and
@@ -148,12 +204,15 @@ class LayoutChanges:
         #: id(body) -> the body it was reached from (None: the member itself), to mark the
         #: way to an 8-byte scalar.
         via: Dict[int, Tuple[Any, Any]] = {}
-        stack: List[Tuple[Any, Any]] = [(member.type, None)]
+        stack: List[Tuple[Any, Any]] = [(type_node, None)]
         while stack:
             t, owner = stack.pop()
-            if not isinstance(t, c_ast.TypeDecl):
+            if isinstance(t, c_ast.TypeDecl):
+                inner = t.type
+            elif isinstance(t, (c_ast.Struct, c_ast.Union)):
+                inner = t
+            else:
                 continue  # pointers, arrays, functions: refused elsewhere
-            inner = t.type
             body: Any = None
             if isinstance(inner, (c_ast.Struct, c_ast.Union)):
                 body = inner if inner.decls is not None else self.h.bodies.get(inner.name)

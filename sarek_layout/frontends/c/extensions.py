@@ -82,7 +82,8 @@ class Extension:
     ``file``/``line``/``col`` is where it is, in the coordinates pycparser uses (the file
     name as the line markers spell it, the column in the preprocessed line). ``verdict`` is
     ``None`` for an alignment of 8 written on struct members (``members_at``: the positions
-    of their names, to be checked against their types), else why it is refused.
+    of their names, to be checked against their types) or on a file-scope declaration (no
+    ``members_at``: its ``records`` and ``words`` are checked), else why it is refused.
     """
 
     spelling: str
@@ -165,9 +166,10 @@ def _attribute_items(body: str, separator: str) -> Iterator[Tuple[str, Optional[
         yield name, m.group(3) if m.group(2) else None
 
 
-def _judge(keyword: str, body: str, in_member: bool) -> Optional[str]:
+def _judge(keyword: str, body: str, in_member: bool, at_file_scope: bool) -> Optional[str]:
     """Why the extension ``keyword(body)`` is refused, or None when it keeps the layout
-    (``""`` for an alignment of 8 that still needs its members checked)."""
+    (``""`` for an alignment of 8 that still needs what it is written on checked: its
+    members, or the structs and typedefs of its file-scope declaration)."""
     if keyword in _SPECIFIERS:
         items: List[Tuple[str, Optional[str]]] = [("align", body)]
     elif keyword == "__declspec":
@@ -193,9 +195,9 @@ def _judge(keyword: str, body: str, in_member: bool) -> Optional[str]:
                     f"each member at its natural alignment; only an alignment of 8 on a member "
                     f"whose natural alignment is 8, as generated headers write, is accepted)"
                 )
-            if not in_member:
+            if not in_member and not at_file_scope:
                 return (
-                    "aligns a struct, a typedef or a variable, not a struct member, so the C "
+                    "aligns something inside a struct that is not one of its members, so the C "
                     "layout would differ from Sarek's (an alignment of 8 is accepted only on a "
                     "member whose natural alignment is 8, as generated headers write)"
                 )
@@ -424,7 +426,7 @@ def _judged(found: List[dict]) -> List[Extension]:
         frame = entry["frame"]
         names = tuple(entry.get("names", ()))
         in_member = frame.record_body and bool(names)
-        verdict = _judge(entry["keyword"], entry["body"], in_member)
+        verdict = _judge(entry["keyword"], entry["body"], in_member, not frame.chain)
         if verdict is None:
             continue  # an attribute that does not change a layout: dropped
         # Inside a body: that body and the ones around it change. At file scope: what the
@@ -435,8 +437,8 @@ def _judged(found: List[dict]) -> List[Extension]:
         records = frame.chain + opened[:_MAX_MEMBER_BODIES] if frame.chain else opened
         words = () if frame.chain else entry.get("words", ())
         extensions.append(Extension(
-            entry["spelling"], *entry["where"], verdict or None, names if verdict == "" else (),
-            records, words,
+            entry["spelling"], *entry["where"], verdict or None,
+            names if verdict == "" and in_member else (), records, words,
         ))
     return extensions
 

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ...errors import SchemaError, quoted
 from ...ir.schema import (
@@ -139,8 +139,7 @@ class _Reader:
         self.places = places
         self.loc = places.loc
         self.file_of = places.file_of
-        self.h = CDeclarations(file_of=places.file_of, plain_structs=True)
-        self.h.add(ast, default_file=path)
+        self.h = self._declarations()
         self.main_file = path
         #: The schema's module, and the schema name of each C typedef name in it: the
         #: header's own typedef structs and those copied from headers not given.
@@ -150,6 +149,19 @@ class _Reader:
         self.refer: Callable[..., NamedType] = self._refer_alone
         #: What the extensions change, and the refusals they make.
         self.changes = LayoutChanges(places, ast, self.h, extensions)
+        # ``typedef struct tag __attribute__((aligned(16))) name;`` changes the typedef,
+        # not ``struct tag`` (defined elsewhere): that struct is a type of its own.
+        detached = frozenset(
+            name for name in self.changes.changed_names
+            if (td := self.h.struct_typedef(name)) is not None and td.body is None
+            and td.tag in self.h.bodies)
+        if detached:
+            self.h = self.changes.h = self._declarations(detached)
+
+    def _declarations(self, detached: FrozenSet[str] = frozenset()) -> CDeclarations:
+        h = CDeclarations(file_of=self.places.file_of, plain_structs=True)
+        h.add(self.ast, default_file=self.path, detached=detached)
+        return h
 
     def _refer_alone(self, c_name: str, where: SourceLocation,
                      member_name: Optional[str] = None) -> NamedType:
@@ -272,7 +284,7 @@ class _Reader:
         """The schema type of the member ``m`` of ``owner``, or its refusal at its place
         (``allow_enum``: an enum reads as int32, as a variant's tag may be written)."""
         name = m.name
-        where = self.loc(m, name)
+        where = self._member_place(m)
         what = (
             f"member {quoted(name)} of {quoted(owner)}"
             if name
@@ -284,24 +296,38 @@ class _Reader:
             return self._struct_member(spelled, what, where, name)
         if spelled.kind == "enum" and allow_enum:
             return NamedType(TInt32.name, None, where)
+        if spelled.kind == "array" and getattr(m.type, "dim", True) is None:
+            raise SchemaError(f"{what} is a flexible array member (an array of no fixed size), "
+                              f"which has no Sarek layout; pass its elements as a separate "
+                              f"buffer", where)
         if spelled.kind != "scalar":
             why = _NOT_SCALAR.get(spelled.kind, "has a type sarek-layout cannot read")
             raise SchemaError(f"{what} {why}", where)
         return self._scalar_member(spelled, what, where)
 
+    def _member_place(self, m) -> SourceLocation:
+        """Where the member ``m`` is: its name, or for an unnamed one (``int32_t : 0;``, an
+        anonymous union), which pycparser gives no place, where its type is written."""
+        if m.name is not None or getattr(m, "coord", None) is not None:
+            return self.loc(m, m.name)
+        node = m.type
+        while node is not None and getattr(node, "coord", None) is None:
+            node = getattr(node, "type", None)
+        return self.loc(node if node is not None else m)
+
     def _refuse_declaration(self, m, what: str, where: SourceLocation) -> None:
         """What the member's declaration alone refuses: no name, a bit-field, a typedef an
         extension changes, ``_Atomic``."""
+        if m.bitsize is not None:  # ``int32_t : 0;`` too: it moves what follows
+            raise SchemaError(
+                f"{what} is a bit-field, which has no Sarek layout: C packs bit-fields into "
+                f"shared storage units, Sarek gives every field its own; use a whole int32_t",
+                where,
+            )
         if m.name is None:
             raise SchemaError(
                 f"{what}: anonymous structs and unions have no Sarek layout outside the "
                 f"tagged-variant shape; give it a typedef and a member name",
-                where,
-            )
-        if m.bitsize is not None:
-            raise SchemaError(
-                f"{what} is a bit-field, which has no Sarek layout: C packs bit-fields into "
-                f"shared storage units, Sarek gives every field its own; use a whole int32_t",
                 where,
             )
         changed = self.changes.changed_typedef(m.type)

@@ -155,8 +155,11 @@ class CDeclarations:
             return default
         return self.file_of(coord.file) if self.file_of is not None else coord.file  # type: ignore[operator]
 
-    def add(self, ast, default_file: str = "") -> None:
-        """Collect the top-level declarations of one parsed translation unit."""
+    def add(self, ast, default_file: str = "", detached: FrozenSet[str] = frozenset()) -> None:
+        """Collect the top-level declarations of one parsed translation unit. ``detached``:
+        typedef names of a struct defined elsewhere that do not name it (an attribute on
+        the typedef changes the typedef, not the struct: the struct is a type of its own,
+        named by its tag)."""
         from pycparser import c_ast
 
         def note_body(s) -> None:
@@ -183,7 +186,7 @@ class CDeclarations:
                             ext.name, self._file(ext, default_file), ext, s.name,
                             s if s.decls is not None else None)
                         self.order.append(ext.name)
-                        if s.name is not None:
+                        if s.name is not None and ext.name not in detached:
                             self._tag_to_typedef.setdefault(s.name, ext.name)
                 else:
                     self.aliases.setdefault(ext.name, inner)
