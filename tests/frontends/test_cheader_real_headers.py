@@ -8,7 +8,8 @@ For each header: the types that import and the ones refused are counted and prin
 report, not an expectation); each refusal names its type and a real place in a real file
 (for a member, the line holds the member's name); and every imported type's size,
 alignment and every offset equal gcc's on the ORIGINAL header, compiled against the system
-libc (one probe per header: one gcc run, nothing recomputed).
+libc (one probe per header: one gcc run, nothing recomputed); and the types ``import-c``
+notes as laid out otherwise on i386 are those ``gcc -m32`` lays out otherwise.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from helpers.real_headers import (
     NAMED,
     SYSTEM_INCLUDE,
     expected_numbers,
+    gcc_m32_works,
     gcc_probe,
+    i386_differences_by_gcc,
     import_one,
 )
 
@@ -89,3 +92,8 @@ def test_real_header(name, tmp_path, capsys):
     for t in result.imported:
         expected = expected_numbers(t)
         assert {k: measured[k] for k in expected} == expected, t.c_name
+    # The types import-c says the header lays out otherwise on i386 (issue 30, item 14) are
+    # the ones gcc -m32 lays out otherwise, and only those.
+    if gcc_m32_works(str(tmp_path)):
+        by_gcc = i386_differences_by_gcc(path, result.imported, result.spellings, str(tmp_path))
+        assert result.i386 == by_gcc

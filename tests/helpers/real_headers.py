@@ -61,6 +61,8 @@ class HeaderResult:
     failure: Optional[str] = None  # the header could not be read at all
     #: How C spells each imported plain ``struct tag {…}`` (``struct tag``), for the probe.
     spellings: Dict[str, str] = field(default_factory=dict)
+    #: The imported types ``import-c`` says the original header lays out otherwise on i386.
+    i386: List[str] = field(default_factory=list)
 
     @property
     def counts(self) -> Tuple[int, int]:
@@ -111,6 +113,8 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
         imported = import_headers([path], options)
         result.spellings = {c: f"struct {c}" for unit in imported.units
                             for c, td in unit.h.struct_typedefs.items() if td.plain}
+        from sarek_layout.frontends.c.i386 import i386_differences
+
         for _ in range(8):
             try:
                 schema = resolve(imported.modules)
@@ -119,6 +123,7 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
                 imported = imported.without(e.errors)
         result.imported = list(schema)
         result.refusals = imported.refusals
+        result.i386 = i386_differences(schema, imported.units)
     except SchemaError as e:
         result.failure = str(e).splitlines()[0]
     return result
@@ -162,6 +167,42 @@ def compiler_numbers(path: str, probes: Dict[str, Tuple[str, Sequence[str]]], wo
                    capture_output=True, timeout=120)
     out = subprocess.run([exe], check=True, capture_output=True, text=True, timeout=60).stdout
     return {k: int(v) for k, v in (line.rsplit(" ", 1) for line in out.splitlines())}
+
+
+#: gcc's options for the i386 ABI on an x86-64 machine: the kernel's ``asm/`` headers of the
+#: multiarch folder serve both (``__i386__`` chooses), and i386 has none of its own here.
+I386_FLAGS = ("-m32", "-idirafter", MULTIARCH_INCLUDE)
+
+
+def gcc_m32_works(workdir: str) -> bool:
+    """Whether ``gcc -m32`` builds and runs a program here (libc6-dev-i386, lib32gcc)."""
+    source = os.path.join(workdir, "m32.c")
+    with open(source, "w") as f:
+        f.write("#include <stdio.h>\nint main(void) { return 0; }\n")
+    try:
+        subprocess.run(["gcc", *I386_FLAGS, "-o", source[:-2], source], check=True,
+                       capture_output=True, timeout=120)
+        subprocess.run([source[:-2]], check=True, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return True
+
+
+def i386_differences_by_gcc(path: str, types: Sequence[object], c_spelling: Dict[str, str],
+                            workdir: str) -> List[str]:
+    """The C names of ``types`` that gcc lays out otherwise with ``-m32`` than without, in
+    the ORIGINAL header ``path``: their size, alignment or an offset, or those of a type
+    they hold (gcc measures each; the schema says which holds which), in the order given."""
+    x86_64 = gcc_probe(path, types, c_spelling, workdir)
+    i386 = gcc_probe(path, types, c_spelling, workdir, flags=I386_FLAGS)
+    differ = {k.split("@")[0].split(".")[0] for k in x86_64 if x86_64[k] != i386[k]}
+    grown = True
+    while grown:
+        before = len(differ)
+        differ |= {t.c_name for t in types
+                   if any(r.c_name in differ for r in t.records_used())}
+        grown = len(differ) > before
+    return [t.c_name for t in types if t.c_name in differ]
 
 
 def expected_numbers(t) -> Dict[str, int]:

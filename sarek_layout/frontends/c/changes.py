@@ -74,10 +74,22 @@ class LayoutChanges:
     def changed_typedef(self, t) -> Optional[Tuple[str, SchemaError]]:
         """The first typedef name on the chain of ``t`` (a member's type) whose declaration
         an extension changes (``register_t __attribute__((mode(word)))``), with its refusal."""
+        name = self._on_chain(t, self.changed_names) if self.changed_names else None
+        return None if name is None else (name, self.changed_names[name])
+
+    def pinned(self, member) -> bool:
+        """Whether an alignment of 8 pins ``member`` at 8 on every ABI: written on it, or
+        on a typedef its type is spelled through."""
+        coord = member.coord
+        if coord is not None and (coord.file, coord.line, coord.column) in self.pinned_members:
+            return True
+        return bool(self.pinned_names) and self._on_chain(member.type, self.pinned_names) \
+            is not None
+
+    def _on_chain(self, t, names) -> Optional[str]:
+        """The first typedef name of ``names`` on the typedef chain of the type ``t``."""
         from pycparser import c_ast
 
-        if not self.changed_names:
-            return None
         seen: Set[str] = set()
         while True:
             if isinstance(t, c_ast.TypeDecl):
@@ -85,8 +97,8 @@ class LayoutChanges:
             if not (isinstance(t, c_ast.IdentifierType) and len(t.names) == 1):
                 return None
             name = t.names[0]
-            if name in self.changed_names:
-                return name, self.changed_names[name]
+            if name in names:
+                return name
             if name in seen or name not in self.h.aliases:
                 return None
             seen.add(name)

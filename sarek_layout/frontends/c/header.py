@@ -149,6 +149,11 @@ class _Reader:
         self.refer: Callable[..., NamedType] = self._refer_alone
         #: What the extensions change, and the refusals they make.
         self.changes = LayoutChanges(places, ast, self.h, extensions)
+        #: What an alignment of 8 pins on every ABI, i386 included (``i386``): members (and
+        #: a variant's arguments) by their place, types and variant payloads by C name.
+        self.pinned_places: Set[Tuple[str, int, int]] = set()
+        self.pinned_types: Set[str] = set()
+        self.pinned_payloads: Set[str] = set()
         # ``typedef struct tag __attribute__((aligned(16))) name;`` changes the typedef,
         # not ``struct tag`` (defined elsewhere): that struct is a type of its own.
         detached = frozenset(
@@ -250,6 +255,8 @@ class _Reader:
             changes.changed_names.get(td.tag) if td.tag else None)
         if changed is not None:
             raise changed
+        if id(body) in changes.pinned_bodies or c_name in changes.pinned_names:
+            self.pinned_types.add(c_name)
         name = self.names[c_name]
         # The name as first written: ``struct T {`` (or the typedef line for an anonymous struct).
         named_at = body if td.tag and getattr(body, "coord", None) is not None else td.node
@@ -263,6 +270,8 @@ class _Reader:
             and isinstance(getattr(rest[0].type, "type", None), c_ast.Union)
         )
         if is_tag and (has_union or (not rest and enumerators)):
+            if rest and changes.pinned(rest[0]):
+                self.pinned_payloads.add(c_name)
             return read_variant(self, c_name, name, location, members, enumerators)
         fields = tuple(
             FieldDecl(m.name, self.member_type(m, c_name), self.loc(m, m.name)) for m in members
@@ -292,10 +301,12 @@ class _Reader:
         )
         self._refuse_declaration(m, what, where)
         spelled = self.h.spell(m.type)
-        if spelled.kind == "struct":
-            return self._struct_member(spelled, what, where, name)
         if spelled.kind == "enum" and allow_enum:
             return NamedType(TInt32.name, None, where)
+        if self.changes.pinned(m):
+            self.pinned_places.add((where.file, where.line, where.col))
+        if spelled.kind == "struct":
+            return self._struct_member(spelled, what, where, name)
         if spelled.kind == "array" and getattr(m.type, "dim", True) is None:
             raise SchemaError(f"{what} is a flexible array member (an array of no fixed size), "
                               f"which has no Sarek layout; pass its elements as a separate "
