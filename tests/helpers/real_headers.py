@@ -8,7 +8,10 @@ The corpus is what the machine's -dev packages installed (Vulkan, OpenCL, Linux 
   the types that import and every refusal;
 * ``gcc_probe``: one gcc compile and run of a probe that includes the ORIGINAL header with the
   system's own libc and prints ``sizeof``, ``_Alignof`` and every ``offsetof`` of the imported
-  types, compared with the schema's numbers by the caller (nothing here computes a layout).
+  types, compared with the schema's numbers by the caller (nothing here computes a layout);
+  ``compiler_numbers`` does the same for any structs, with any compiler and options;
+* ``i386_differences_by_gcc``: the imported types ``gcc -m32`` lays out otherwise than
+  ``gcc`` in the original header, to check ``import-c``'s i386 note against.
 
 Run as a script it measures a list of headers (``--all``: every struct-bearing header of
 ``/usr/include`` and its ``linux/ vulkan/ CL/ GL/`` folders, the issue's corpus) and prints

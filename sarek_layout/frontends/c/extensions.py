@@ -15,14 +15,14 @@ spaces (so that the columns of everything else stay right) before pycparser read
   change how structs are laid out, followed as gcc follows them by ``pragmas``.
 
 Sarek's layout has no packing and no alignment above the natural one. Only one extension
-keeps the layout as it is: an alignment of exactly 8 on a member whose natural alignment is
-8 (an ``int64_t``, a ``uint64_t``, a ``double``, or a struct holding one), which is what
-generated headers write (``SAREK_LAYOUT_ALIGN8``, ``_Alignas(8)``, ``alignas(8)``,
-``__attribute__((aligned(8)))``) to pin i386 to the x86-64 layout. The scan notes which
-members each alignment is written on (``Extension.members_at``: the positions of their
-names, as pycparser reports them), and ``header`` checks their types. Everything else is
-refused (any other alignment, or one on a struct, a typedef or a 4-byte member): the schema
-imported from such a type would silently disagree with the C code. What is refused is what
+keeps the layout as it is: an alignment of exactly 8 on a member (or a file-scope struct or
+typedef) whose natural alignment is 8 (an ``int64_t``, a ``uint64_t``, a ``double``, or a
+struct holding one), which is what generated headers write (``SAREK_LAYOUT_ALIGN8``,
+``_Alignas(8)``, ``alignas(8)``, ``__attribute__((aligned(8)))``) to pin i386 to the x86-64
+layout. The scan notes which members each alignment is written on (``Extension.members_at``:
+the positions of their names, as pycparser reports them), and ``changes`` checks their
+types. Everything else is refused (any other alignment, or one on a 4-byte member or
+struct): the schema imported from such a type would silently disagree with the C code. What is refused is what
 the extension changes, not the header (issue 22): the scan notes the struct and union
 bodies it is written in or its declaration defines (``Extension.records``, by the position
 pycparser gives their node), the names a file-scope declaration declares

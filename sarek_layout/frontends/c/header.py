@@ -3,9 +3,10 @@
 The header is preprocessed with ``cpp -nostdinc`` against a tiny bundled libc
 (``fake_libc/``: ``stdint.h``, ``stddef.h``, ``stdbool.h``, ``assert.h``, ``string.h``…)
 by ``preprocess`` (which keeps cpp away from devices and FIFOs), scanned by
-``extensions`` for what changes a layout (packing, alignment, ``#pragma pack``: refused,
-except an alignment of 8 on a member whose natural alignment is 8, as generated headers
-write), and parsed and collected by ``reader`` (the reader ``verify --header`` shares);
+``extensions`` for what changes a layout (packing, alignment, packing pragmas: refused,
+except an alignment of 8 where it is the natural alignment, as generated headers write;
+``changes`` judges them against the declarations), and parsed and collected by ``reader``
+(the reader ``verify --header`` shares);
 ``places`` maps positions back to the source (read only from the header and the files cpp
 included) and ``enums`` evaluates enum constants. This module turns the declarations into
 a schema, type by type: each type is a ``TypeDecl`` or the ``SchemaError`` of its first
@@ -47,14 +48,19 @@ becomes the module, so ``Geometry_point`` in ``geometry.h`` reads back as
 ``Geometry.point``. Otherwise the module is ``""`` (no prefix) and the type names are the
 typedef names. Whatever the module, C names never change.
 
-Refused, with the C source position: pointers, arrays, bit-fields, plain ``char`` (its
+Refused, with the C source position: pointers, arrays (flexible array members too),
+bit-fields (zero-width ones too), plain ``char`` (its
 signedness differs between ABIs), ``bool``, ``long`` and ``unsigned long`` (their size differs
 between ABIs) and other scalar types of no fixed size, enums, unions outside the
 tagged-variant shape, inline struct definitions as members, references to structs that are
 not defined in the headers read, and enum constants whose values are not 64-bit integers. An
 extension (packing, alignment, ``mode``, ``vector_size``…) refuses the types whose layout it
 changes: the bodies it is written in or that its declaration defines, and the members whose
-typedef it is written on (``Extension.records``/``words``); elsewhere it changes nothing.
+typedef it is written on (``Extension.records``/``words``); elsewhere it changes nothing. An
+attribute on ``typedef struct tag ATTR name;`` (the struct defined elsewhere) changes the
+typedef alone: ``struct tag`` is then a type of its own, named by its tag. What the header
+pins at 8 is kept (``pinned_places``…) for ``i386``, which tells where the original header's
+i386 layout differs.
 """
 
 from __future__ import annotations
