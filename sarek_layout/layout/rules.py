@@ -22,6 +22,10 @@ GLSL block layouts; ``tests/layout/test_rule_sets.py``):
 * ``scalar``: ``VK_EXT_scalar_block_layout``/``GL_EXT_scalar_block_layout`` as glslang lays it
   out: everything aligned to its scalar, a structure's size is *not* rounded up (DXC#7894: so
   it is not C's layout), and the member after an array starts right after its last element.
+* ``cuda``: C struct rules, with vectors as CUDA's ``vector_types.h`` declares them: a
+  2-vector aligned to its size (``float2`` 8, ``double2`` 16), a 3-vector to its scalar
+  (``float3`` 12 bytes, 4-aligned), a 4-vector to its size but at most 16 (``float4`` 16,
+  ``double4`` 32 bytes, 16-aligned); a matrix is an array of such column vectors.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ class RuleSet:
     name: str
     #: One line for reports and ``--help``.
     summary: str
-    #: A ``vecN<T>`` is aligned to ``vector_align[N] * sizeof(T)``, capped at
+    #: A ``vecN<T>`` is aligned to ``vector_align[N - 2] * sizeof(T)``, at most
     #: ``vector_align_cap`` (0: no cap).
     vector_align: Tuple[int, int, int]
     #: Arrays, and structures used as members, are aligned to at least this (std140: 16).
@@ -65,6 +69,7 @@ class RuleSet:
     array_tail_unpadded: bool
     #: Which GLSL block layout qualifier means these rules, where GLSL has one.
     glsl_qualifier: Optional[str] = None
+    vector_align_cap: int = 0
 
     def __str__(self) -> str:
         return self.name
@@ -85,6 +90,9 @@ RULE_SETS: Dict[str, RuleSet] = {
         RuleSet("scalar", "Vulkan scalar block layout (VK_EXT_scalar_block_layout), as glslang lays it out",
                 vector_align=(1, 1, 1), aggregate_align=1, struct_size_rounded=False,
                 array_tail_unpadded=True, glsl_qualifier="scalar"),
+        RuleSet("cuda", "C struct rules with CUDA's vector types (vector_types.h)",
+                vector_align=(2, 1, 4), aggregate_align=1, struct_size_rounded=True,
+                array_tail_unpadded=False, vector_align_cap=16),
     )
 }
 
@@ -121,6 +129,8 @@ def scalar_shape(size: int) -> Shape:
 def vector_shape(rules: RuleSet, scalar_size: int, n: int) -> Shape:
     """``vecN<T>`` of a scalar of ``scalar_size`` bytes (N in 2..4)."""
     align = scalar_size * rules.vector_align[n - 2]
+    if rules.vector_align_cap and align > rules.vector_align_cap:
+        align = rules.vector_align_cap
     size = scalar_size * n
     return Shape(size, align)
 

@@ -69,6 +69,32 @@ def _dims(kind: Kind) -> Tuple[Kind, List[int]]:
 # --- C ---------------------------------------------------------------------------------------
 
 
+CUDA_VEC_BASE = {
+    "int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort", "int32": "int",
+    "uint32": "uint", "int64": "longlong", "uint64": "ulonglong", "float32": "float",
+    "float64": "double",
+}
+
+
+def _cuda_decl(name: str, kind: Kind) -> str:
+    """CUDA's spelling: vectors are vector_types.h's (``float4``), a matrix an array of its
+    column vectors, anything else as in C."""
+    base, dims = _dims(kind)
+    if base[0] == "vec":
+        spelled = f"{CUDA_VEC_BASE[base[2]]}{base[1]}"
+    elif base[0] == "mat":
+        dims.append(base[1])
+        spelled = f"{CUDA_VEC_BASE[base[3]]}{base[2]}"
+    else:
+        return _c_decl(name, kind)
+    return f"{spelled} {name}{''.join(f'[{d}]' for d in dims)};"
+
+
+def measure_cuda(structs: Sequence[Struct], workdir: Path) -> Dict[str, Measured]:
+    """As ``measure_c``, with CUDA's vector types, from a host program nvcc built and ran."""
+    return measure_c(structs, workdir, cc="nvcc", decl=_cuda_decl)
+
+
 def _c_decl(name: str, kind: Kind) -> str:
     base, dims = _dims(kind)
     if base[0] == "vec":
@@ -81,27 +107,31 @@ def _c_decl(name: str, kind: Kind) -> str:
     return f"{spelled} {name}{''.join(f'[{d}]' for d in dims)};"
 
 
-def measure_c(structs: Sequence[Struct], workdir: Path, cc: str = "gcc") -> Dict[str, Measured]:
+def measure_c(structs: Sequence[Struct], workdir: Path, cc: str = "gcc",
+              decl=_c_decl) -> Dict[str, Measured]:
     """Every struct's size, alignment and member offsets, from a program gcc built and ran
     (structs must be given with each one after those it uses)."""
     lines = ["#include <stdint.h>", "#include <stddef.h>", "#include <stdio.h>"]
     for name, members in structs:
-        lines.append(f"struct {name} {{ {' '.join(_c_decl(f, k) for f, k in members)} }};")
+        lines.append(f"struct {name} {{ {' '.join(decl(f, k) for f, k in members)} }};")
     lines.append("int main(void) {")
     for name, members in structs:
         t = f"struct {name}"
         lines.append(f'printf("{name} size %zu\\n", sizeof({t}));')
-        lines.append(f'printf("{name} align %zu\\n", _Alignof({t}));')
+        lines.append(f'printf("{name} align %zu\\n", (size_t)__alignof__({t}));')
         for f, _ in members:
             lines.append(f'printf("{name} off.{f} %zu\\n", offsetof({t}, {f}));')
         for f, k in members:
             if k[0] == "array":
                 lines.append(f'printf("{name} stride.{f} %zu\\n", sizeof((({t} *)0)->{f}[0]));')
     lines.append("return 0; }")
-    src = workdir / "kinds.c"
+    src = workdir / ("kinds.cu" if cc == "nvcc" else "kinds.c")
     src.write_text("\n".join(lines) + "\n")
     exe = workdir / "kinds"
-    subprocess.run([cc, "-std=c11", "-o", str(exe), str(src)], check=True, capture_output=True)
+    std = [] if cc == "nvcc" else ["-std=c11"]
+    build = subprocess.run([cc, *std, "-o", str(exe), str(src)], capture_output=True, text=True)
+    if build.returncode != 0:
+        raise AssertionError(f"{cc} refused the probe program:\n{build.stdout}{build.stderr}")
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     return _parse(out)
 

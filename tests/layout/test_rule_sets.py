@@ -40,6 +40,11 @@ SHAPES = [
     ("std140", TMatrix(TFloat32, 2, 2), 32, 16, 16),
     ("scalar", TMatrix(TFloat32, 3, 3), 36, 4, 12),
     ("c", TMatrix(TFloat32, 4, 4), 64, 4, 16),
+    ("cuda", TVector(TFloat32, 4), 16, 16, 0),
+    ("cuda", TVector(TFloat32, 3), 12, 4, 0),
+    ("cuda", TVector(TFloat32, 2), 8, 8, 0),
+    ("cuda", TVector(TFloat64, 2), 16, 16, 0),
+    ("cuda", TVector(TFloat64, 4), 32, 16, 0),
 ]
 
 
@@ -188,3 +193,14 @@ def test_the_comparison_catches_a_wrong_rule(tmp_path, monkeypatch):
     finally:
         monkeypatch.undo()
         core._nested_record_layout.cache_clear()
+
+
+CUDA_SCALARS = [s for s in C_SCALARS if s != "float16"]  # vector_types.h has no half3/half4
+
+
+@pytest.mark.toolchain("nvcc")
+def test_cuda_rules_agree_with_nvcc(tmp_path):
+    require_toolchain("nvcc")
+    structs = kinds_oracle.random_structs(seed=13, count=300, scalars=CUDA_SCALARS, glsl=False)
+    measured = kinds_oracle.measure_cuda(structs, tmp_path)
+    assert _mismatches(structs, "cuda", measured) == []
