@@ -45,6 +45,8 @@ __all__ = [
     "TVector",
     "TMatrix",
     "TEnum",
+    "EXTENSION_KINDS",
+    "RULE_SET_NAMES",
     "type_name_of",
 ]
 
@@ -307,6 +309,10 @@ class TEnum(ElementType):
 
 #: The member kinds beyond Sarek's: a schema holding one has no Sarek ``.ml`` spelling.
 EXTENSION_KINDS = (TFixedArray, TVector, TMatrix, TEnum)
+
+#: The rule sets a schema may name (SPEC §1b), ``c`` (Sarek's own) first: the vocabulary
+#: of ``TRecord.rules``; their arithmetic is the layout stage's (``layout.rules``).
+RULE_SET_NAMES = ("c", "std430", "std140", "scalar", "cuda")
 
 ElementTypeLike = Union[Scalar, TRecord, TVariant, TArray, TVec, TFixedArray, TVector, TMatrix,
                         TEnum]

@@ -14,7 +14,7 @@ only the leaves themselves can be as many as the schema describes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -275,6 +275,8 @@ class VariantLayout:
     ctors: Tuple[CtorLayout, ...]
     size: int
     align: int
+    #: The rule set its arguments were laid out by (SPEC §1b).
+    rules: RuleSet = field(default=RULE_SETS["c"], compare=False)
 
 
 @dataclass(frozen=True)
@@ -483,7 +485,7 @@ def variant_layout(
     size = align_up(payload_offset + max_payload, payload_offset)
     if size > LARGEST_SIZE:
         raise LayoutError(TooLarge(type_name, "<self>", size))
-    return VariantLayout(0, payload_offset, tuple(ctor_layouts), size, payload_offset)
+    return VariantLayout(0, payload_offset, tuple(ctor_layouts), size, payload_offset, rule_set)
 
 
 def elttype_layout(t: ElementType) -> Layout:

@@ -33,6 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, NamedTuple, Optional, Tuple
 
+from ..ir.types import RULE_SET_NAMES
+
 __all__ = [
     "RuleSet",
     "RULE_SETS",
@@ -97,6 +99,8 @@ RULE_SETS: Dict[str, RuleSet] = {
 }
 
 DEFAULT_RULES = RULE_SETS["c"]
+# One row per rule set the IR names, in its order.
+assert tuple(RULE_SETS) == RULE_SET_NAMES, "layout.rules and ir.types.RULE_SET_NAMES differ"
 
 
 def rules_named(name: str) -> Optional[RuleSet]:
