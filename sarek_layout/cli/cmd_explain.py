@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--check needs --svg or --html (it checks those files)")
     schema = load(args.schemas, args)
     types = select_types(schema, args.type)
+    from ..resolve.support import refuse_extensions
+
+    refuse_extensions(types, "explain")
     # The picture paths are judged before anything is printed: a refused --svg/--html is
     # the whole answer (exit 2), not a report followed by an error.
     wanted = _picture_outputs(args)

@@ -17,6 +17,7 @@ from typing import Dict, Iterable, List, Tuple
 
 from ..errors import SchemaError, UsageError, quoted
 from ..ir.schema import ModuleDecl, Schema, SourceLocation
+from ..resolve.support import refuse_extensions
 from ..targets.registry import DEFAULT_TARGETS, TARGETS, Target
 from .target_views import view_of
 from .views import module_dependencies
@@ -189,6 +190,9 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     from .precompiled_runtime import render_chunks
 
     chosen = [_target(t) for t in dict.fromkeys(targets)]
+    for target in chosen:
+        if not target.member_kinds:
+            refuse_extensions(schema.types, f"the {target.name} target")
     _check_stems(schema)
     deps = _dependencies(schema)
     out: List[GeneratedFile] = []

@@ -170,5 +170,8 @@ def load(*paths: Union[PathLike, Iterable[PathLike]]) -> HostSchema:
     together may refer to each other's types as ``Module.name``.
     """
     from ..resolve import load_schema
+    from ..resolve.support import refuse_extensions
 
-    return HostSchema(load_schema(_flatten_paths(paths)))
+    schema = load_schema(_flatten_paths(paths))
+    refuse_extensions(schema.types, "the Python API")
+    return HostSchema(schema)

@@ -302,11 +302,12 @@ def test_bad_schema_is_one_diagnostic_exit_2(tmp_path, capsys):
 
 
 def test_deep_nesting_stays_linear(tmp_path, capsys):
-    """Records of two copies of records of two copies…, 60 levels: 2^60 leaves. Compared by
-    member and once per record pair, the diff is immediate (leaves would never finish)."""
+    """Records of two copies of records of two copies…, 28 levels: 2^28 leaves (the largest
+    type is 2^31 - 1 bytes). Compared by member and once per record pair, the diff is
+    immediate (leaves would never finish)."""
     def chain(last: str) -> list:
         types = [rec("r0", ("a", "int32"), ("b", last))]
-        for i in range(1, 60):
+        for i in range(1, 28):
             types.append(rec(f"r{i}", ("l", f"r{i-1}"), ("r", f"r{i-1}")))
         return types
     old = schema(tmp_path / "a" / "deep.json", chain("float32"))
@@ -314,7 +315,7 @@ def test_deep_nesting_stays_linear(tmp_path, capsys):
     status, out, _ = run(capsys, old, new)
     assert status == 1
     assert "breaking: Geo.r0.b: type changed: float32 -> int32" in out
-    assert "breaking: Geo.r59.l: its record type Geo.r58 changed incompatibly" in out
+    assert "breaking: Geo.r27.l: its record type Geo.r26 changed incompatibly" in out
 
 
 def test_rules_table_in_the_docs_matches_the_rules():
