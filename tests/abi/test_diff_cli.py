@@ -144,6 +144,40 @@ def test_renames_are_named(tmp_path, capsys):
     assert "breaking: Geo.v.B: constructor renamed: B -> Bee [ctor-renamed]" in out
 
 
+# A rename is only a rename when NEW's member (constructor) reads the same bytes the same way:
+# the same place in the list, the same offset and the same type (the same arguments). Each
+# case below would hide a real change behind "renamed" if one of those checks went (issue 30).
+@pytest.mark.parametrize("old_types, new_types, lines", [
+    pytest.param(  # c is at 8, where b was at 4: "b renamed -> c" hid the move
+        [rec("p", ("a", "int32"), ("b", "int32"))], [rec("p", ("a", "int64"), ("c", "int32"))],
+        ["breaking: Geo.p: size changed: 8 -> 16 [size-changed]",
+         "breaking: Geo.p: alignment changed: 4 -> 8 [align-changed]",
+         "breaking: Geo.p.a: type changed: int32 -> int64 [member-type-changed]",
+         "breaking: Geo.p.b: removed (was int32) [member-removed]",
+         "breaking: Geo.p.c: added beyond the old size: int32 at offset 8 "
+         "[member-added-outside-padding]"], id="same-place-other-offset"),
+    pytest.param(  # same size, other type: "y renamed -> n" hid float32 -> int32
+        [rec("p", ("x", "float32"), ("y", "float32"))], [rec("p", ("x", "float32"), ("n", "int32"))],
+        ["breaking: Geo.p.y: removed (was float32) [member-removed]",
+         "breaking: Geo.p.n: added over bytes OLD members used: int32 at offset 4 "
+         "[member-added-outside-padding]"], id="same-size-other-type"),
+    pytest.param(  # one argument more: "A renamed -> Ab" hid the second int32
+        [var("v", ("A", ["int32"]))], [var("v", ("Ab", ["int32", "int32"]))],
+        ["breaking: Geo.v: size changed: 8 -> 12 [size-changed]",
+         "breaking: Geo.v.A: constructor removed (was tag 0) [ctor-removed]",
+         "breaking: Geo.v.Ab: constructor added with a tag OLD gave A: tag 0 "
+         "[ctor-inserted]"], id="constructor-with-more-arguments"),
+])
+def test_a_rename_needs_the_same_offset_type_and_arguments(tmp_path, capsys, old_types,
+                                                           new_types, lines):
+    old = schema(tmp_path / "a" / "geo.json", old_types)
+    new = schema(tmp_path / "b" / "geo.json", new_types)
+    status, out, err = run(capsys, old, new)
+    assert (status, err) == (1, ""), out
+    assert "renamed" not in out, out
+    assert sorted(line.split(": ", 1)[1] for line in change_lines(out)) == sorted(lines), out
+
+
 def test_member_rename_and_kind_change(tmp_path, capsys):
     old = schema(tmp_path / "a" / "geo.json", [rec("p", ("x", "float32"), ("y", "float32")),
                                                rec("q", ("a", "int32"), ("b", "int64")),
