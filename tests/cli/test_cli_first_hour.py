@@ -80,3 +80,32 @@ def test_the_cmake_docs_list_every_target():
     config = (ROOT / "sarek_layout" / "cmake" / "sarek_layoutConfig.cmake").read_text()
     signature = re.search(r"\[TARGETS <([\w|]+)>\.\.\.\]", config)
     assert signature and signature.group(1).split("|") == list(TARGETS)
+
+
+def test_the_first_make_says_what_it_installs_before_pip_runs(tmp_path):
+    """`make demo` (or `make test`) on a fresh clone first installs the package with pip,
+    quietly, for about a minute: the user is told what is happening before it starts, not
+    left at a silent prompt. A stand-in python records each call; nothing is installed."""
+    import shutil
+    import subprocess
+
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("make not installed (apt-get install -y make)")
+    fake = tmp_path / "python"
+    fake.write_text('#!/bin/sh\necho "CALLED python $*"\n'
+                    'if [ "$1 $2" = "-m venv" ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; fi\n')
+    fake.chmod(0o755)
+    venv = tmp_path / "venv"
+    proc = subprocess.run([make, "--no-print-directory", "-C", str(ROOT), f"VENV={venv}",
+                           f"PYTHON={fake}", f"{venv}/.installed"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    calls = [i for i, line in enumerate(lines) if line.startswith("CALLED ")]
+    assert len(calls) == 3 and "-m pip install --quiet -e .[test]" in lines[calls[-1]], lines
+    # What make printed before pip's install began, other than the commands it echoes.
+    said = [line for line in lines[:calls[-1]] if not line.startswith("CALLED ")
+            and " -m " not in line]
+    assert any("installing sarek-layout" in line and "minute" in line for line in said), lines
+    assert (venv / ".installed").exists()
