@@ -463,6 +463,27 @@ def test_against_unknown_revision_and_non_git_folder(repo, tmp_path, capsys, mon
     assert status == 2 and "schemas/nosuch.json: no such file, now or at HEAD" in err
 
 
+def test_against_a_revision_a_shallow_clone_lacks_names_the_shallow_clone(repo, tmp_path,
+                                                                           capsys, monkeypatch):
+    """CI checks out one commit by default: `HEAD~1` is then not in the clone, and "unknown
+    revision" alone sent people looking for a typo. The message says the clone is shallow
+    and how to fetch the history (here and in CI)."""
+    schema(repo / "schemas" / "geo.json", [rec("p", ("a", "int64"))])
+    git(repo, "commit", "-qam", "two")
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    monkeypatch.chdir(clone)
+    status, out, err = run(capsys, "--against", "HEAD~1", "schemas/geo.json")
+    assert (status, out) == (2, "")
+    assert err.strip() == (
+        f"sarek-layout: error: unknown revision 'HEAD~1' in the git repository "
+        f"{os.path.realpath(clone)}, a shallow clone (only part of its history is here): "
+        f"fetch the rest with `git fetch --unshallow` (in GitHub Actions, give "
+        f"actions/checkout `fetch-depth: 0`)")
+    status, _, err = run(capsys, "--against", "HEAD", "schemas/geo.json")
+    assert status == 0, err  # a revision the shallow clone has works as before
+
+
 def test_against_paths_are_literal(repo, capsys, monkeypatch):
     """A file named like an option or a pathspec glob reaches git as a plain path."""
     monkeypatch.chdir(repo)
