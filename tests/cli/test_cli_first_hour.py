@@ -109,3 +109,28 @@ def test_the_first_make_says_what_it_installs_before_pip_runs(tmp_path):
             and " -m " not in line]
     assert any("installing sarek-layout" in line and "minute" in line for line in said), lines
     assert (venv / ".installed").exists()
+
+
+def _yaml_blocks() -> list:
+    """(file, block) of every ```yaml block of the README and docs/."""
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```yaml\n(.*?)```", path.read_text(), re.S):
+            found.append((path.name, block))
+    return found
+
+
+def test_the_ci_snippets_install_sarek_layout_from_a_real_place():
+    """sarek-layout is not on PyPI: the CI snippets used a URL with `<owner>` and `<tag>`
+    to fill in. Each now installs the copy it says how to get: a git submodule at
+    tools/sarek-layout, checked out with `submodules: true` in the same snippet."""
+    installs = []
+    for name, block in _yaml_blocks():
+        for line in block.splitlines():
+            if "pip install" in line and "sarek-layout" in line:
+                installs.append((name, line.strip()))
+                assert not re.search(r"<[\w-]+>", line), f"{name}: a placeholder: {line}"
+                assert "./tools/sarek-layout" in line, f"{name}: from where? {line}"
+                assert re.search(r"^\s+submodules: true", block, re.M), \
+                    f"{name}: the submodule is not checked out: {block}"
+    assert len(installs) >= 4, installs
