@@ -134,3 +134,25 @@ def test_the_ci_snippets_install_sarek_layout_from_a_real_place():
                 assert re.search(r"^\s+submodules: true", block, re.M), \
                     f"{name}: the submodule is not checked out: {block}"
     assert len(installs) >= 4, installs
+
+
+def test_the_c_header_options_are_explained_once(capsys):
+    """`-I`, `-D` and `--c-module` read the C headers of every command that reads schemas;
+    their block of help was repeated in full in each command's --help. It is in the
+    top-level help once; each command names them in one paragraph that points there."""
+    from sarek_layout.cli.program import COMMANDS
+
+    full = "wins over the header's own"  # a phrase of --c-module's whole explanation
+    top = " ".join(_help(capsys).split())
+    assert top.count(full) == 1, top
+    for option in ("-I DIR", "-D NAME[=VALUE]", "--c-module HEADER=MODULE"):
+        assert option in top, top
+    taking = []
+    for command in COMMANDS:
+        text = " ".join(_help(capsys, command).split())
+        assert full not in text, f"{command} --help repeats the C header options' help"
+        if "--c-module" in text:
+            taking.append(command)
+            assert ("-I DIR, -D NAME[=VALUE] and --c-module HEADER=MODULE" in text
+                    and "`sarek-layout --help`" in text), text
+    assert {"layout", "generate", "verify", "diff", "explain", "import-c"} <= set(taking)
