@@ -60,6 +60,36 @@ def c_header_help(formatter_class) -> str:
     return parser.format_help().strip("\n")
 
 
+def _option(flag: str, value: str) -> list:
+    """``flag value`` as words a shell passes on; a value starting with ``-`` is joined to
+    its flag (``--output=-x``, ``-I-x``), which argparse would otherwise read as an option."""
+    if not value.startswith("-"):
+        return [flag, value]
+    return [f"{flag}={value}" if flag.startswith("--") else flag + value]
+
+
+def shown_command(command: str, positionals: Sequence[str],
+                  options: Sequence[Tuple[str, str]], args: argparse.Namespace) -> Optional[str]:
+    """``sarek-layout COMMAND`` with ``positionals``, ``options`` (flag, value) and the C
+    header options of ``args``, quoted for a POSIX shell: a command a message tells the user
+    to run (the one that writes what ``--check`` found stale). ``None`` when a word does not
+    print, as it could not be copied from one line."""
+    import shlex
+
+    from .program import PROG
+
+    words = [w for flag, value in options for w in _option(flag, value)]
+    for flag, values in (("-I", "include_dirs"), ("-D", "defines"), ("--c-module", "c_modules")):
+        words += [w for value in getattr(args, values, ()) for w in _option(flag, value)]
+    if any(p.startswith("-") for p in positionals):
+        words = [*words, "--", *positionals]  # a file named like an option stays a file
+    else:
+        words = [*positionals, *words]
+    if not all(w.isprintable() for w in words):
+        return None
+    return shlex.join([PROG, command, *words])
+
+
 def c_header_options(args: argparse.Namespace) -> CHeaderOptions:
     """The ``add_c_header_options`` options of ``args``; a malformed ``--c-module`` is a
     usage error of one line (checked here, not by argparse, which adds its usage lines)."""

@@ -156,3 +156,60 @@ def test_the_c_header_options_are_explained_once(capsys):
             assert ("-I DIR, -D NAME[=VALUE] and --c-module HEADER=MODULE" in text
                     and "`sarek-layout --help`" in text), text
     assert {"layout", "generate", "verify", "diff", "explain", "import-c"} <= set(taking)
+
+
+def _refresh_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.startswith("to update, run: ")]
+    assert len(lines) == 1, err
+    return lines[0][len("to update, run: "):]
+
+
+@pytest.mark.parametrize("check", ["--check", "--diff"])
+def test_a_stale_check_prints_the_command_that_refreshes(tmp_path, check):
+    """`generate --check` (and the pre-commit hook, which is that command) said "would write
+    … (stale)" and left the user to rebuild the command line. It prints the command, and
+    that command, run by a shell as printed, makes the check pass."""
+    import shutil
+    import subprocess
+
+    from helpers.integration import tool_env
+
+    folder = tmp_path / "my schemas"
+    folder.mkdir()
+    shutil.copy(ROOT / "examples" / "geometry.toml", folder / "geometry.toml")
+    (tmp_path / "inc").mkdir()
+    argv = ["sarek-layout", "generate", "my schemas/geometry.toml", "-o", "out dir", "-t",
+            "c", "-t", "zig", "--depfile", "out dir/sarek.d", "-I", "inc", "-D", "X=1"]
+    env = tool_env()
+    proc = subprocess.run(argv + [check], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    command = _refresh_line(proc.stderr)
+    assert command.startswith("sarek-layout generate ") and check not in command, command
+    subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, env=env, check=True,
+                   capture_output=True, timeout=120)
+    proc = subprocess.run(argv + [check], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "to update, run" not in proc.stderr
+    assert (tmp_path / "out dir" / "sarek.d").exists()  # the command kept --depfile
+
+
+def test_a_stale_picture_check_prints_the_command_that_refreshes(tmp_path):
+    import shutil
+    import subprocess
+
+    from helpers.integration import tool_env
+
+    shutil.copy(ROOT / "examples" / "geometry.toml", tmp_path / "geometry.toml")
+    argv = ["sarek-layout", "explain", "geometry.toml", "--svg", "map.svg", "--type", "point"]
+    env = tool_env()
+    proc = subprocess.run(argv + ["--check"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    command = _refresh_line(proc.stderr)
+    subprocess.run(["/bin/sh", "-c", command], cwd=tmp_path, env=env, check=True,
+                   capture_output=True, timeout=120)
+    proc = subprocess.run(argv + ["--check"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
