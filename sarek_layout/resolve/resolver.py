@@ -176,8 +176,8 @@ def _scalar_spelt(name: str) -> "str | None":
     """The schema scalar that the targets' languages spell ``name`` (``double`` -> float64,
     ``u32`` -> uint32, ``uint`` -> uint32), read from their dialect tables: each language's
     vote is shared among the scalars it spells so (WGSL's ``u32`` holds uint8, uint16 and
-    uint32), bool and unit get none (every language keeps them in a 4-byte integer), and
-    ``None`` unless one scalar leads. Only for a refusal's hint."""
+    uint32), bool and unit get none (not numbers: every language keeps them in a 4-byte
+    integer), and ``None`` unless one scalar leads. Only for a refusal's hint."""
     from ..targets import TARGETS
 
     votes: Dict[str, float] = {}
@@ -185,7 +185,7 @@ def _scalar_spelt(name: str) -> "str | None":
         table = getattr(target.dialect, "scalar", None) or {}
         spelt = [s for s, spelling in table.items() if spelling == name]
         for s in spelt:
-            if SCALARS[s].kind not in ("bool", "unit"):
+            if SCALARS[s].is_float or SCALARS[s].int_range is not None:  # a number
                 votes[s] = votes.get(s, 0.0) + 1 / len(spelt)
     ranked = sorted(votes.items(), key=lambda kv: -kv[1])
     if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
