@@ -216,6 +216,27 @@ def _check_shape(decl: TypeDecl, seen_types: Dict[str, TypeDecl]) -> None:
         )
 
 
+def _scalar_spelt(name: str) -> "str | None":
+    """The schema scalar that the targets' languages spell ``name`` (``double`` -> float64,
+    ``u32`` -> uint32, ``uint`` -> uint32), read from their dialect tables: each language's
+    vote is shared among the scalars it spells so (WGSL's ``u32`` holds uint8, uint16 and
+    uint32), bool and unit get none (not numbers: every language keeps them in a 4-byte
+    integer), and ``None`` unless one scalar leads. Only for a refusal's hint."""
+    from ..targets import TARGETS
+
+    votes: Dict[str, float] = {}
+    for target in TARGETS.values():
+        table = getattr(target.dialect, "scalar", None) or {}
+        spelt = [s for s, spelling in table.items() if spelling == name]
+        for s in spelt:
+            if SCALARS[s].is_float or SCALARS[s].int_range is not None:  # a number
+                votes[s] = votes.get(s, 0.0) + 1 / len(spelt)
+    ranked = sorted(votes.items(), key=lambda kv: -kv[1])
+    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+        return ranked[0][0]
+    return None
+
+
 class _Resolver:
     def __init__(
         self, modules: Sequence[ModuleDecl], errors: List[SchemaError], broken_decls: Set[int],
@@ -261,7 +282,9 @@ class _Resolver:
                 candidates.extend(f"{other}.{n}" for n in table)
         import difflib  # only for a refusal's hint (not at every start)
 
-        close = difflib.get_close_matches(str(expr), candidates, n=1, cutoff=0.75)
+        spelt = _scalar_spelt(expr.name) if expr.module is None else None
+        close = [spelt] if spelt else difflib.get_close_matches(str(expr), candidates, n=1,
+                                                                 cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return SchemaError(f"unknown type {quoted(str(expr))}{hint}", expr.location)
 
