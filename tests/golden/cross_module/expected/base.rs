@@ -45,7 +45,7 @@ pub const fn Base_vec_LAYOUT_OK(id: u64) -> bool {
 /// `Base.vec`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Base_vec {
     pub x: f64,
     pub y: f64,
@@ -94,6 +94,16 @@ impl Base_vec {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Base_vec {
+    fn eq(&self, other: &Self) -> bool {
+        if self.x != other.x { return false; }
+        if self.y != other.y { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Base_vec>() == 16, "Base_vec: size is not 16");
 const _: () = assert!(::core::mem::align_of::<Base_vec>() == 8, "Base_vec: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Base_vec, x) == 0, "Base_vec::x: offset is not 0");
@@ -112,7 +122,7 @@ pub const fn Base_id_LAYOUT_OK(id: u64) -> bool {
 /// `Base.id`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Base_id {
     pub value: i32,
 }
@@ -155,6 +165,15 @@ impl Base_id {
             return Err(sarek_layout_FromBytesError::Length { type_name: "Base_id", expected: 4, found: bytes.len() });
         }
         Ok(Self::read_bytes(bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Base_id {
+    fn eq(&self, other: &Self) -> bool {
+        if self.value != other.value { return false; }
+        true
     }
 }
 

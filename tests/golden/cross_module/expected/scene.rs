@@ -48,7 +48,7 @@ pub const fn Scene_node_LAYOUT_OK(id: u64) -> bool {
 /// `Scene.node`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Scene_node {
     pub id: Base_id,
     _sarek_pad0: [u8; 4],
@@ -104,6 +104,17 @@ impl Scene_node {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Scene_node {
+    fn eq(&self, other: &Self) -> bool {
+        if self.id != other.id { return false; }
+        if self.at != other.at { return false; }
+        if self.parent != other.parent { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Scene_node>() == 32, "Scene_node: size is not 32");
 const _: () = assert!(::core::mem::align_of::<Scene_node>() == 8, "Scene_node: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Scene_node, id) == 0, "Scene_node::id: offset is not 0");
@@ -141,11 +152,31 @@ pub union Scene_item_data {
 
 /// `Scene.item` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Scene_item_View {
     Point(Base_vec),
     Ref(Base_id, Scene_node),
     Nothing,
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Scene_item_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Point(a0), Self::Point(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Ref(a0, a1), Self::Ref(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Nothing, Self::Nothing) => true,
+            _ => false,
+        }
+    }
 }
 
 /// `Scene.item`: build it with its constructors (`Scene_item::Point(…)`), read it with `view`.

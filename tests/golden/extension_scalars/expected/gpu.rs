@@ -45,7 +45,7 @@ pub const fn Gpu_extent_LAYOUT_OK(id: u64) -> bool {
 /// `Gpu.extent`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Gpu_extent {
     pub w: u32,
     pub h: u32,
@@ -97,6 +97,17 @@ impl Gpu_extent {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Gpu_extent {
+    fn eq(&self, other: &Self) -> bool {
+        if self.w != other.w { return false; }
+        if self.h != other.h { return false; }
+        if self.depth != other.depth { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Gpu_extent>() == 12, "Gpu_extent: size is not 12");
 const _: () = assert!(::core::mem::align_of::<Gpu_extent>() == 4, "Gpu_extent: alignment is not 4");
 const _: () = assert!(::core::mem::offset_of!(Gpu_extent, w) == 0, "Gpu_extent::w: offset is not 0");
@@ -116,7 +127,7 @@ pub const fn Gpu_small_LAYOUT_OK(id: u64) -> bool {
 /// `Gpu.small`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(2))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Gpu_small {
     pub s8: i8,
     pub u8: u8,
@@ -174,6 +185,19 @@ impl Gpu_small {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Gpu_small {
+    fn eq(&self, other: &Self) -> bool {
+        if self.s8 != other.s8 { return false; }
+        if self.u8 != other.u8 { return false; }
+        if self.s16 != other.s16 { return false; }
+        if self.u16 != other.u16 { return false; }
+        if self.h != other.h { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Gpu_small>() == 8, "Gpu_small: size is not 8");
 const _: () = assert!(::core::mem::align_of::<Gpu_small>() == 2, "Gpu_small: alignment is not 2");
 const _: () = assert!(::core::mem::offset_of!(Gpu_small, s8) == 0, "Gpu_small::s8: offset is not 0");
@@ -195,7 +219,7 @@ pub const fn Gpu_header_LAYOUT_OK(id: u64) -> bool {
 /// `Gpu.header`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Gpu_header {
     pub kind: i16,
     _sarek_pad0: [u8; 2],
@@ -257,6 +281,20 @@ impl Gpu_header {
             return Err(sarek_layout_FromBytesError::Length { type_name: "Gpu_header", expected: 40, found: bytes.len() });
         }
         Ok(Self::read_bytes(bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Gpu_header {
+    fn eq(&self, other: &Self) -> bool {
+        if self.kind != other.kind { return false; }
+        if self.ext != other.ext { return false; }
+        if self.handle != other.handle { return false; }
+        if self.flags != other.flags { return false; }
+        if self.tiny != other.tiny { return false; }
+        if self.addr != other.addr { return false; }
+        true
     }
 }
 
@@ -324,7 +362,7 @@ pub union Gpu_event_data {
 
 /// `Gpu.event` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Gpu_event_View {
     Idle,
     Key(u16, i8),
@@ -333,6 +371,45 @@ pub enum Gpu_event_View {
     Small(Gpu_small),
     Sized(Gpu_extent, u64),
     Signed(i16, i32, i8),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Gpu_event_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Idle, Self::Idle) => true,
+            (Self::Key(a0, a1), Self::Key(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Count(a0), Self::Count(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Stamp(a0), Self::Stamp(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Small(a0), Self::Small(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Sized(a0, a1), Self::Sized(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Signed(a0, a1, a2), Self::Signed(b0, b1, b2)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                if a2 != b2 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Gpu.event`: build it with its constructors (`Gpu_event::Idle(…)`), read it with `view`.

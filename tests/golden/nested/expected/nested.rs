@@ -45,7 +45,7 @@ pub const fn Nest_vec3_LAYOUT_OK(id: u64) -> bool {
 /// `Nest.vec3`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Nest_vec3 {
     pub x: f32,
     pub y: f32,
@@ -97,6 +97,17 @@ impl Nest_vec3 {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Nest_vec3 {
+    fn eq(&self, other: &Self) -> bool {
+        if self.x != other.x { return false; }
+        if self.y != other.y { return false; }
+        if self.z != other.z { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Nest_vec3>() == 12, "Nest_vec3: size is not 12");
 const _: () = assert!(::core::mem::align_of::<Nest_vec3>() == 4, "Nest_vec3: alignment is not 4");
 const _: () = assert!(::core::mem::offset_of!(Nest_vec3, x) == 0, "Nest_vec3::x: offset is not 0");
@@ -116,7 +127,7 @@ pub const fn Nest_body_LAYOUT_OK(id: u64) -> bool {
 /// `Nest.body`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Nest_body {
     pub pos: Nest_vec3,
     pub vel: Nest_vec3,
@@ -173,6 +184,18 @@ impl Nest_body {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Nest_body {
+    fn eq(&self, other: &Self) -> bool {
+        if self.pos != other.pos { return false; }
+        if self.vel != other.vel { return false; }
+        if self.mass != other.mass { return false; }
+        if self.alive != other.alive { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Nest_body>() == 40, "Nest_body: size is not 40");
 const _: () = assert!(::core::mem::align_of::<Nest_body>() == 8, "Nest_body: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Nest_body, pos) == 0, "Nest_body::pos: offset is not 0");
@@ -193,7 +216,7 @@ pub const fn Nest_stamp_LAYOUT_OK(id: u64) -> bool {
 /// `Nest.stamp`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Nest_stamp {
     pub when: i64,
     pub where_: Nest_vec3,
@@ -244,6 +267,16 @@ impl Nest_stamp {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Nest_stamp {
+    fn eq(&self, other: &Self) -> bool {
+        if self.when != other.when { return false; }
+        if self.where_ != other.where_ { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Nest_stamp>() == 24, "Nest_stamp: size is not 24");
 const _: () = assert!(::core::mem::align_of::<Nest_stamp>() == 8, "Nest_stamp: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Nest_stamp, when) == 0, "Nest_stamp::when: offset is not 0");
@@ -291,12 +324,38 @@ pub union Nest_event_data {
 
 /// `Nest.event` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Nest_event_View {
     Spawn(Nest_body, i32),
     Move(i32, Nest_vec3, f32),
     Stamp(Nest_stamp),
     Quit,
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Nest_event_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Spawn(a0, a1), Self::Spawn(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Move(a0, a1, a2), Self::Move(b0, b1, b2)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                if a2 != b2 { return false; }
+                true
+            }
+            (Self::Stamp(a0), Self::Stamp(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Quit, Self::Quit) => true,
+            _ => false,
+        }
+    }
 }
 
 /// `Nest.event`: build it with its constructors (`Nest_event::Spawn(…)`), read it with `view`.

@@ -45,7 +45,7 @@ pub const fn all_scalars_LAYOUT_OK(id: u64) -> bool {
 /// `all_scalars`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct all_scalars {
     pub i: i32,
     _sarek_pad0: [u8; 4],
@@ -115,6 +115,21 @@ impl all_scalars {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for all_scalars {
+    fn eq(&self, other: &Self) -> bool {
+        if self.i != other.i { return false; }
+        if self.l != other.l { return false; }
+        if self.f != other.f { return false; }
+        if self.d != other.d { return false; }
+        if self.b != other.b { return false; }
+        if self.u != other.u { return false; }
+        if self.n != other.n { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<all_scalars>() == 48, "all_scalars: size is not 48");
 const _: () = assert!(::core::mem::align_of::<all_scalars>() == 8, "all_scalars: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(all_scalars, i) == 0, "all_scalars::i: offset is not 0");
@@ -138,7 +153,7 @@ pub const fn tail_padded_LAYOUT_OK(id: u64) -> bool {
 /// `tail_padded`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct tail_padded {
     pub big: i64,
     pub small: f32,
@@ -189,6 +204,16 @@ impl tail_padded {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for tail_padded {
+    fn eq(&self, other: &Self) -> bool {
+        if self.big != other.big { return false; }
+        if self.small != other.small { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<tail_padded>() == 16, "tail_padded: size is not 16");
 const _: () = assert!(::core::mem::align_of::<tail_padded>() == 8, "tail_padded: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(tail_padded, big) == 0, "tail_padded::big: offset is not 0");
@@ -206,11 +231,24 @@ pub const fn constants_LAYOUT_OK(id: u64) -> bool {
 
 /// `constants` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum constants_View {
     First,
     Second,
     Third,
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for constants_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::First, Self::First) => true,
+            (Self::Second, Self::Second) => true,
+            (Self::Third, Self::Third) => true,
+            _ => false,
+        }
+    }
 }
 
 /// `constants`: build it with its constructors (`constants::First(…)`), read it with `view`.
@@ -346,11 +384,31 @@ pub union unit_arg_data {
 
 /// `unit_arg` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum unit_arg_View {
     Nothing,
     Tick(i32),
     Flag(i32, i32),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for unit_arg_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Nothing, Self::Nothing) => true,
+            (Self::Tick(a0), Self::Tick(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Flag(a0, a1), Self::Flag(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `unit_arg`: build it with its constructors (`unit_arg::Nothing(…)`), read it with `view`.

@@ -45,7 +45,7 @@ pub const fn Seed_vec2_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.vec2`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_vec2 {
     pub x: f32,
     pub y: f32,
@@ -94,6 +94,16 @@ impl Seed_vec2 {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_vec2 {
+    fn eq(&self, other: &Self) -> bool {
+        if self.x != other.x { return false; }
+        if self.y != other.y { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Seed_vec2>() == 8, "Seed_vec2: size is not 8");
 const _: () = assert!(::core::mem::align_of::<Seed_vec2>() == 4, "Seed_vec2: alignment is not 4");
 const _: () = assert!(::core::mem::offset_of!(Seed_vec2, x) == 0, "Seed_vec2::x: offset is not 0");
@@ -112,7 +122,7 @@ pub const fn Seed_int_then_double_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.int_then_double`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_int_then_double {
     pub a: i32,
     _sarek_pad0: [u8; 4],
@@ -163,6 +173,16 @@ impl Seed_int_then_double {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_int_then_double {
+    fn eq(&self, other: &Self) -> bool {
+        if self.a != other.a { return false; }
+        if self.b != other.b { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Seed_int_then_double>() == 16, "Seed_int_then_double: size is not 16");
 const _: () = assert!(::core::mem::align_of::<Seed_int_then_double>() == 8, "Seed_int_then_double: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Seed_int_then_double, a) == 0, "Seed_int_then_double::a: offset is not 0");
@@ -181,7 +201,7 @@ pub const fn Seed_double_then_int_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.double_then_int`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_double_then_int {
     pub b: f64,
     pub a: i32,
@@ -232,6 +252,16 @@ impl Seed_double_then_int {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_double_then_int {
+    fn eq(&self, other: &Self) -> bool {
+        if self.b != other.b { return false; }
+        if self.a != other.a { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Seed_double_then_int>() == 16, "Seed_double_then_int: size is not 16");
 const _: () = assert!(::core::mem::align_of::<Seed_double_then_int>() == 8, "Seed_double_then_int: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Seed_double_then_int, b) == 0, "Seed_double_then_int::b: offset is not 0");
@@ -250,7 +280,7 @@ pub const fn Seed_flagged_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.flagged`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_flagged {
     pub flag: i32,
     _sarek_pad0: [u8; 4],
@@ -301,6 +331,16 @@ impl Seed_flagged {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_flagged {
+    fn eq(&self, other: &Self) -> bool {
+        if self.flag != other.flag { return false; }
+        if self.d != other.d { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Seed_flagged>() == 16, "Seed_flagged: size is not 16");
 const _: () = assert!(::core::mem::align_of::<Seed_flagged>() == 8, "Seed_flagged: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Seed_flagged, flag) == 0, "Seed_flagged::flag: offset is not 0");
@@ -319,7 +359,7 @@ pub const fn Seed_inner_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.inner`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_inner {
     pub b: f32,
     pub c: f32,
@@ -368,6 +408,16 @@ impl Seed_inner {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_inner {
+    fn eq(&self, other: &Self) -> bool {
+        if self.b != other.b { return false; }
+        if self.c != other.c { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Seed_inner>() == 8, "Seed_inner: size is not 8");
 const _: () = assert!(::core::mem::align_of::<Seed_inner>() == 4, "Seed_inner: alignment is not 4");
 const _: () = assert!(::core::mem::offset_of!(Seed_inner, b) == 0, "Seed_inner::b: offset is not 0");
@@ -386,7 +436,7 @@ pub const fn Seed_outer_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.outer`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_outer {
     pub a: f32,
     pub inner: Seed_inner,
@@ -435,6 +485,16 @@ impl Seed_outer {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_outer {
+    fn eq(&self, other: &Self) -> bool {
+        if self.a != other.a { return false; }
+        if self.inner != other.inner { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Seed_outer>() == 12, "Seed_outer: size is not 12");
 const _: () = assert!(::core::mem::align_of::<Seed_outer>() == 4, "Seed_outer: alignment is not 4");
 const _: () = assert!(::core::mem::offset_of!(Seed_outer, a) == 0, "Seed_outer::a: offset is not 0");
@@ -461,10 +521,25 @@ pub union Seed_colour_data {
 
 /// `Seed.colour` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Seed_colour_View {
     Red,
     Value(f32),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Seed_colour_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Red, Self::Red) => true,
+            (Self::Value(a0), Self::Value(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Seed.colour`: build it with its constructors (`Seed_colour::Red(…)`), read it with `view`.
@@ -593,10 +668,25 @@ pub union Seed_option64_data {
 
 /// `Seed.option64` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Seed_option64_View {
     None_,
     Some_(f64),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Seed_option64_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::None_, Self::None_) => true,
+            (Self::Some_(a0), Self::Some_(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Seed.option64`: build it with its constructors (`Seed_option64::None_(…)`), read it with `view`.
@@ -735,10 +825,26 @@ pub union Seed_pairs_data {
 
 /// `Seed.pairs` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Seed_pairs_View {
     Nil,
     Pair(i32, f64),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Seed_pairs_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Nil, Self::Nil) => true,
+            (Self::Pair(a0, a1), Self::Pair(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Seed.pairs`: build it with its constructors (`Seed_pairs::Nil(…)`), read it with `view`.

@@ -45,7 +45,7 @@ pub const fn Texels_rgba_LAYOUT_OK(id: u64) -> bool {
 /// `Texels.rgba`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(1))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Texels_rgba {
     pub r: u8,
     pub g: u8,
@@ -100,6 +100,18 @@ impl Texels_rgba {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Texels_rgba {
+    fn eq(&self, other: &Self) -> bool {
+        if self.r != other.r { return false; }
+        if self.g != other.g { return false; }
+        if self.b != other.b { return false; }
+        if self.a != other.a { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Texels_rgba>() == 4, "Texels_rgba: size is not 4");
 const _: () = assert!(::core::mem::align_of::<Texels_rgba>() == 1, "Texels_rgba: alignment is not 1");
 const _: () = assert!(::core::mem::offset_of!(Texels_rgba, r) == 0, "Texels_rgba::r: offset is not 0");
@@ -120,7 +132,7 @@ pub const fn Texels_texel_LAYOUT_OK(id: u64) -> bool {
 /// `Texels.texel`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Texels_texel {
     pub c: Texels_rgba,
     pub h: u16,
@@ -177,6 +189,18 @@ impl Texels_texel {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Texels_texel {
+    fn eq(&self, other: &Self) -> bool {
+        if self.c != other.c { return false; }
+        if self.h != other.h { return false; }
+        if self.n != other.n { return false; }
+        if self.w != other.w { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Texels_texel>() == 12, "Texels_texel: size is not 12");
 const _: () = assert!(::core::mem::align_of::<Texels_texel>() == 4, "Texels_texel: alignment is not 4");
 const _: () = assert!(::core::mem::offset_of!(Texels_texel, c) == 0, "Texels_texel::c: offset is not 0");
@@ -197,7 +221,7 @@ pub const fn Texels_sample_LAYOUT_OK(id: u64) -> bool {
 /// `Texels.sample`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Texels_sample {
     pub id: u8,
     _sarek_pad0: [u8; 3],
@@ -264,6 +288,20 @@ impl Texels_sample {
     }
 }
 
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Texels_sample {
+    fn eq(&self, other: &Self) -> bool {
+        if self.id != other.id { return false; }
+        if self.t != other.t { return false; }
+        if self.depth != other.depth { return false; }
+        if self.mass != other.mass { return false; }
+        if self.k != other.k { return false; }
+        if self.tag8 != other.tag8 { return false; }
+        true
+    }
+}
+
 const _: () = assert!(::core::mem::size_of::<Texels_sample>() == 40, "Texels_sample: size is not 40");
 const _: () = assert!(::core::mem::align_of::<Texels_sample>() == 8, "Texels_sample: alignment is not 8");
 const _: () = assert!(::core::mem::offset_of!(Texels_sample, id) == 0, "Texels_sample::id: offset is not 0");
@@ -327,7 +365,7 @@ pub union Texels_value_data {
 
 /// `Texels.value` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Texels_value_View {
     Empty,
     Byte(u8),
@@ -336,6 +374,44 @@ pub enum Texels_value_View {
     Color(Texels_rgba),
     Texel(Texels_texel, u8),
     Wide(u8, f64),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Texels_value_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Empty, Self::Empty) => true,
+            (Self::Byte(a0), Self::Byte(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Half(a0), Self::Half(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Pair(a0, a1), Self::Pair(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Color(a0), Self::Color(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Texel(a0, a1), Self::Texel(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Wide(a0, a1), Self::Wide(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Texels.value`: build it with its constructors (`Texels_value::Empty(…)`), read it with `view`.
@@ -565,12 +641,38 @@ pub union Texels_small_data {
 
 /// `Texels.small` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Texels_small_View {
     Nothing,
     Byte(u8),
     Two(u16, u16),
     Rgba(Texels_rgba, u8, u16),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Texels_small_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Nothing, Self::Nothing) => true,
+            (Self::Byte(a0), Self::Byte(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Two(a0, a1), Self::Two(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Rgba(a0, a1, a2), Self::Rgba(b0, b1, b2)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                if a2 != b2 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Texels.small`: build it with its constructors (`Texels_small::Nothing(…)`), read it with `view`.
