@@ -110,13 +110,16 @@ def root(context, missing=missing):
         yield str(t_2(context.eval_ctx, l_1_names, ', '))
         yield '};\n'
     l_1_mod = l_1_names = missing
-    yield '\n/// Why `from_bytes` refused its bytes.\n#[allow(non_camel_case_types)]\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub enum '
+    yield '\n/// Why `from_bytes` or `read_framed` refused its bytes.\n#[allow(non_camel_case_types)]\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub enum '
     yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
-    yield " {\n    /// The slice is not exactly the type's size.\n    Length { type_name: &'static str, expected: usize, found: usize },\n    /// A variant's tag names no constructor.\n    Tag { type_name: &'static str, tag: i32 },\n}\n\nimpl ::core::fmt::Display for "
+    yield " {\n    /// The slice is not exactly the type's size.\n    Length { type_name: &'static str, expected: usize, found: usize },\n    /// A variant's tag names no constructor.\n    Tag { type_name: &'static str, tag: i32 },\n    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.\n    Header { type_name: &'static str },\n    /// Framed data written under another layout of the type (`found`, its header's id).\n    Layout { type_name: &'static str, expected: u64, found: u64 },\n    /// The bytes after the header (`found`) hold fewer elements than its `count`.\n    Count { type_name: &'static str, count: u64, found: usize },\n}\n\nimpl ::core::fmt::Display for "
     yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
-    yield ' {\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<\'_>) -> ::core::fmt::Result {\n        match *self {\n            Self::Length { type_name, expected, found } =>\n                write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),\n            Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),\n        }\n    }\n}\n\nimpl '
-    yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
-    yield ' {\n    #[inline]\n    fn take<const N: usize>(bytes: &[u8]) -> [u8; N] {\n        let mut out = [0u8; N];\n        out.copy_from_slice(&bytes[..N]);\n        out\n    }\n}\n'
+    yield ' {\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<\'_>) -> ::core::fmt::Result {\n        match *self {\n            Self::Length { type_name, expected, found } =>\n                write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),\n            Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),\n            Self::Header { type_name } =>\n                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),\n            Self::Layout { type_name, expected, found } => write!(\n                f, "{}: the data was written under layout 0x{:016x}, but this program\'s {} has \\\n                    layout 0x{:016x}: the schema changed since it was written",\n                type_name, found, type_name, expected),\n            Self::Count { type_name, count, found } => write!(\n                f, "{}: the header counts {} elements, more than the {} bytes after it hold",\n                type_name, count, found),\n        }\n    }\n}\n'
+    if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'types'):
+        pass
+        yield '\nimpl '
+        yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
+        yield ' {\n    #[inline]\n    fn take<const N: usize>(bytes: &[u8]) -> [u8; N] {\n        let mut out = [0u8; N];\n        out.copy_from_slice(&bytes[..N]);\n        out\n    }\n\n    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,\n    /// the layout id, the element count, both little-endian on every host), then the elements.\n    fn framed<\'a>(bytes: &\'a [u8], type_name: &\'static str, layout_id: u64, size: usize)\n        -> ::core::result::Result<&\'a [u8], Self> {\n        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {\n            return Err(Self::Header { type_name });\n        }\n        let found = u64::from_le_bytes(Self::take(&bytes[8..]));\n        if found != layout_id {\n            return Err(Self::Layout { type_name, expected: layout_id, found });\n        }\n        let count = u64::from_le_bytes(Self::take(&bytes[16..]));\n        let elements = &bytes[24..];\n        if count > (elements.len() / size) as u64 {\n            return Err(Self::Count { type_name, count, found: elements.len() });\n        }\n        Ok(&elements[..count as usize * size])\n    }\n}\n'
     l_1_loop = missing
     for l_1_t, l_1_loop in LoopContext(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'types'), undefined):
         _loop_vars = {}
@@ -185,7 +188,7 @@ def root(context, missing=missing):
                 yield str(environment.getattr(l_2_f, 'name'))
                 yield ': '
                 yield str(environment.getattr(l_2_f, 'type'))
-                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 90 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 126 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
             l_2_loop = l_2_f = missing
             yield ') -> Self {\n        Self {\n'
             for l_2_f in environment.getattr(l_1_t, 'fields'):
@@ -236,7 +239,7 @@ def root(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), l_2_f, 0, _loop_vars=_loop_vars))
-                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 120 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 156 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
             l_2_loop = l_2_f = missing
             yield ')\n    }\n\n    /// Reads a value from exactly '
             yield str(environment.getattr(l_1_t, 'size'))
@@ -250,7 +253,23 @@ def root(context, missing=missing):
             yield str(environment.getattr(l_1_t, 'c_name'))
             yield '", expected: '
             yield str(environment.getattr(l_1_t, 'size'))
-            yield ', found: bytes.len() });\n        }\n        Ok(Self::read_bytes(bytes))\n    }\n}\n\n// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the\n// record has fields, and rustc overflows its stack past a few thousand.\nimpl ::core::cmp::PartialEq for '
+            yield ', found: bytes.len() });\n        }\n        Ok(Self::read_bytes(bytes))\n    }\n\n\n    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),\n    /// each read with `from_bytes`; refuses data without the header, written under another\n    /// layout of `'
+            yield str(environment.getattr(l_1_t, 'qualified_name'))
+            yield "`, or shorter than the header's count of elements.\n    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<\n        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, "
+            yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
+            yield ">> + '_,\n        "
+            yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
+            yield '> {\n        let elements = '
+            yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
+            yield '::framed(bytes, "'
+            yield str(environment.getattr(l_1_t, 'c_name'))
+            yield '", '
+            yield str(environment.getattr(l_1_t, 'layout_id_name'))
+            yield ', '
+            yield str(environment.getattr(l_1_t, 'size'))
+            yield ')?;\n        Ok(elements.chunks_exact('
+            yield str(environment.getattr(l_1_t, 'size'))
+            yield ').map(Self::from_bytes))\n    }\n}\n\n// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the\n// record has fields, and rustc overflows its stack past a few thousand.\nimpl ::core::cmp::PartialEq for '
             yield str(environment.getattr(l_1_t, 'c_name'))
             yield ' {\n    fn eq(&self, other: &Self) -> bool {\n'
             def t_9(fiter):
@@ -347,7 +366,7 @@ def root(context, missing=missing):
                         _loop_vars = {}
                         pass
                         yield str(environment.getattr(l_3_a, 'type'))
-                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 177 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 224 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                     l_3_loop = l_3_a = missing
                     yield ')'
                 yield ',\n'
@@ -370,7 +389,7 @@ def root(context, missing=missing):
                         pass
                         yield 'a'
                         yield str(environment.getattr(l_3_loop, 'index0'))
-                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 188 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 235 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                     l_3_loop = l_3_a = missing
                     yield '), Self::'
                     yield str(environment.getattr(l_2_c, 'name'))
@@ -381,7 +400,7 @@ def root(context, missing=missing):
                         pass
                         yield 'b'
                         yield str(environment.getattr(l_3_loop, 'index0'))
-                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 188 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 235 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                     l_3_loop = l_3_a = missing
                     yield ')) => {\n'
                     l_3_loop = missing
@@ -467,7 +486,7 @@ def root(context, missing=missing):
                     yield str(environment.getattr(l_3_a, 'name'))
                     yield ': '
                     yield str(environment.getattr(l_3_a, 'type'))
-                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 231 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 278 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                 l_3_loop = l_3_a = missing
                 yield ') -> Self {\n'
                 if environment.getattr(l_1_t, 'union_name'):
@@ -503,7 +522,7 @@ def root(context, missing=missing):
                             else:
                                 pass
                                 yield str(environment.getattr(l_3_f, 'name'))
-                            yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 237 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                            yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 284 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                         l_3_loop = l_3_f = missing
                         yield ' };\n'
                     else:
@@ -532,9 +551,9 @@ def root(context, missing=missing):
                         pass
                         yield 'tag: '
                         yield str(environment.getattr(l_2_c, 'tag'))
-                    yield str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'union_name')) else cond_expr_undefined("the inline if-expression on line 243 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                    yield str((', ' if ((not environment.getattr(l_3_loop, 'last')) or environment.getattr(l_1_t, 'union_name')) else cond_expr_undefined("the inline if-expression on line 290 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                 l_3_loop = l_3_f = missing
-                yield str(('data' if environment.getattr(l_1_t, 'union_name') else cond_expr_undefined("the inline if-expression on line 243 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                yield str(('data' if environment.getattr(l_1_t, 'union_name') else cond_expr_undefined("the inline if-expression on line 290 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                 yield ' }\n    }\n'
             l_2_loop = l_2_c = missing
             yield "\n    /// The constructor's tag (the C header's `tag` member).\n    pub const fn tag(&self) -> i32 {\n        self.tag\n    }\n\n    /// The value as a Rust enum, to match on.\n    pub fn view(&self) -> "
@@ -576,7 +595,7 @@ def root(context, missing=missing):
                             pass
                             yield 'a.'
                             yield str(environment.getattr(l_3_f, 'name'))
-                            yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 265 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                            yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 312 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                         l_3_loop = l_3_f = missing
                         yield ') }\n'
                     else:
@@ -610,7 +629,7 @@ def root(context, missing=missing):
                         _loop_vars = {}
                         pass
                         yield str(environment.getattr(l_3_a, 'name'))
-                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 279 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 326 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                     l_3_loop = l_3_a = missing
                     yield ')'
                 yield ' => Self::'
@@ -621,7 +640,7 @@ def root(context, missing=missing):
                     _loop_vars = {}
                     pass
                     yield str(environment.getattr(l_3_a, 'name'))
-                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 279 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 326 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                 l_3_loop = l_3_a = missing
                 yield '),\n'
             l_2_loop = l_2_c = missing
@@ -648,7 +667,7 @@ def root(context, missing=missing):
                         _loop_vars = {}
                         pass
                         yield str(environment.getattr(l_3_a, 'name'))
-                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 292 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 339 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                     l_3_loop = l_3_a = missing
                     yield ') => {\n'
                     for l_3_a in environment.getattr(l_2_c, 'args'):
@@ -698,7 +717,7 @@ def root(context, missing=missing):
                     _loop_vars = {}
                     pass
                     yield str(context.call((undefined(name='read') if l_0_read is missing else l_0_read), l_3_a, 0, _loop_vars=_loop_vars))
-                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 318 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
+                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 365 in 'rust.rs.j2' evaluated to false and no else section was defined.")))
                 l_3_loop = l_3_a = missing
                 yield ')),\n'
             l_2_loop = l_2_c = missing
@@ -706,7 +725,23 @@ def root(context, missing=missing):
             yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
             yield '::Tag { type_name: "'
             yield str(environment.getattr(l_1_t, 'c_name'))
-            yield '", tag }),\n        }\n    }\n}\n\nimpl ::core::fmt::Debug for '
+            yield '", tag }),\n        }\n    }\n\n\n    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),\n    /// each read with `from_bytes`; refuses data without the header, written under another\n    /// layout of `'
+            yield str(environment.getattr(l_1_t, 'qualified_name'))
+            yield "`, or shorter than the header's count of elements.\n    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<\n        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, "
+            yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
+            yield ">> + '_,\n        "
+            yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
+            yield '> {\n        let elements = '
+            yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'error_type'))
+            yield '::framed(bytes, "'
+            yield str(environment.getattr(l_1_t, 'c_name'))
+            yield '", '
+            yield str(environment.getattr(l_1_t, 'layout_id_name'))
+            yield ', '
+            yield str(environment.getattr(l_1_t, 'size'))
+            yield ')?;\n        Ok(elements.chunks_exact('
+            yield str(environment.getattr(l_1_t, 'size'))
+            yield ').map(Self::from_bytes))\n    }\n}\n\nimpl ::core::fmt::Debug for '
             yield str(environment.getattr(l_1_t, 'c_name'))
             yield " {\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {\n        ::core::fmt::Debug::fmt(&self.view(), f)\n    }\n}\n\nimpl ::core::cmp::PartialEq for "
             yield str(environment.getattr(l_1_t, 'c_name'))
@@ -754,9 +789,9 @@ def root(context, missing=missing):
     l_1_loop = l_1_t = missing
 
 blocks = {}
-debug_info = '4=31&5=40&6=44&8=55&11=65&12=72&13=75&15=85&18=96&19=102&22=104&25=108&31=114&38=116&48=118&56=121&58=125&61=133&64=137&65=139&67=141&69=144&71=146&73=148&74=150&75=153&76=156&78=163&84=169&85=171&86=173&87=175&90=177&92=191&93=194&94=197&96=204&102=208&104=212&106=214&107=221&112=224&113=226&118=228&120=230&123=242&124=244&125=246&126=248&134=254&136=256&137=264&143=272&144=274&147=282&149=284&150=286&151=289&152=292&154=299&160=307&162=311&164=313&165=315&166=317&167=325&172=332&175=334&176=337&177=341&183=356&186=359&187=362&188=365&189=388&190=392&195=401&198=406&205=410&208=416&210=418&211=420&212=423&213=426&215=433&218=438&219=441&224=444&225=446&226=448&227=450&228=453&230=457&231=461&232=473&233=475&234=478&235=482&236=485&237=489&239=512&240=516&243=522&253=541&254=543&260=548&261=551&262=554&264=562&265=565&267=585&276=595&278=598&279=602&284=629&286=633&290=636&291=639&292=642&293=654&294=657&298=663&305=669&306=671&311=673&312=675&313=677&314=679&316=685&317=688&318=692&320=706&325=710&331=712&338=715&339=718&340=721&341=729&342=732&344=743'
+debug_info = '4=31&5=40&6=44&8=55&11=65&12=72&13=75&15=85&18=96&19=102&22=104&25=108&31=114&44=116&62=118&64=121&92=124&94=128&97=136&100=140&101=142&103=144&105=147&107=149&109=151&110=153&111=156&112=159&114=166&120=172&121=174&122=176&123=178&126=180&128=194&129=197&130=200&132=207&138=211&140=215&142=217&143=224&148=227&149=229&154=231&156=233&159=245&160=247&161=249&162=251&170=257&172=259&173=261&174=263&175=271&181=273&183=275&184=283&190=291&191=293&194=301&196=303&197=305&198=308&199=311&201=318&207=326&209=330&211=332&212=334&213=336&214=344&219=351&222=353&223=356&224=360&230=375&233=378&234=381&235=384&236=407&237=411&242=420&245=425&252=429&255=435&257=437&258=439&259=442&260=445&262=452&265=457&266=460&271=463&272=465&273=467&274=469&275=472&277=476&278=480&279=492&280=494&281=497&282=501&283=504&284=508&286=531&287=535&290=541&300=560&301=562&307=567&308=570&309=573&311=581&312=584&314=604&323=614&325=617&326=621&331=648&333=652&337=655&338=658&339=661&340=673&341=676&345=682&352=688&353=690&358=692&359=694&360=696&361=698&363=704&364=707&365=711&367=725&374=729&376=731&377=733&378=735&379=743&383=745&389=747&396=750&397=753&398=756&399=764&400=767&402=778'
 
-SOURCE_SHA256 = 'f1e6d0134fc965eec9964f0849afb78fa6f537460c41fa636716da6fb5661db2'
+SOURCE_SHA256 = 'de51dad31863d9711a4fe299c8a9d68fe289cae08c905b37a9ddaf246f931c58'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/rust.rs.j2: do not edit.
