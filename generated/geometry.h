@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -112,6 +118,11 @@ SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
 }
 #endif /* SAREK_LAYOUT_FRAMED */
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Geometry_point_4A1277B578A5201D
+#define SAREK_LAYOUT_TYPE_Geometry_point_4A1277B578A5201D
 /* Geometry.point: record, size 8, align 4 */
 typedef struct Geometry_point {
     float x; /* offset 0 */
@@ -125,7 +136,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Geometry_point) == 8, "sarek-layout: sizeof(Ge
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Geometry_point) == 4, "sarek-layout: alignment of Geometry_point must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_point, x) == 0, "sarek-layout: Geometry_point::x must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_point, y) == 4, "sarek-layout: Geometry_point::y must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Geometry_point_4A1277B578A5201D */
 
+#ifndef SAREK_LAYOUT_TYPE_Geometry_particle_8202FC4597979348
+#define SAREK_LAYOUT_TYPE_Geometry_particle_8202FC4597979348
 /* Geometry.particle: record, size 32, align 8 */
 typedef struct Geometry_particle {
     int32_t id; /* offset 0 */
@@ -145,7 +159,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_particle, id) == 0, "sarek-layout: 
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_particle, mass) == 8, "sarek-layout: Geometry_particle::mass must be at offset 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_particle, pos) == 16, "sarek-layout: Geometry_particle::pos must be at offset 16");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Geometry_particle, alive) == 24, "sarek-layout: Geometry_particle::alive must be at offset 24");
+#endif /* SAREK_LAYOUT_TYPE_Geometry_particle_8202FC4597979348 */
 
+#ifndef SAREK_LAYOUT_TYPE_Geometry_shape_D8471FA62D9BFEFA
+#define SAREK_LAYOUT_TYPE_Geometry_shape_D8471FA62D9BFEFA
 /* Geometry.shape: variant, size 24, align 8, payload at offset 8 */
 enum {
     Geometry_shape_Circle = 0,
@@ -236,6 +253,7 @@ SAREK_LAYOUT_FN Geometry_shape make_Geometry_shape_Empty(void)
     _sarek_v.tag = Geometry_shape_Empty;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Geometry_shape_D8471FA62D9BFEFA */
 
 #ifdef __cplusplus
 } /* extern "C" */

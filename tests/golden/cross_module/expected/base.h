@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -112,6 +118,11 @@ SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
 }
 #endif /* SAREK_LAYOUT_FRAMED */
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Base_vec_70049A90730BEC4A
+#define SAREK_LAYOUT_TYPE_Base_vec_70049A90730BEC4A
 /* Base.vec: record, size 16, align 8 */
 typedef struct Base_vec {
     SAREK_LAYOUT_ALIGN8 double x; /* offset 0 */
@@ -125,7 +136,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Base_vec) == 16, "sarek-layout: sizeof(Base_ve
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Base_vec) == 8, "sarek-layout: alignment of Base_vec must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Base_vec, x) == 0, "sarek-layout: Base_vec::x must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Base_vec, y) == 8, "sarek-layout: Base_vec::y must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Base_vec_70049A90730BEC4A */
 
+#ifndef SAREK_LAYOUT_TYPE_Base_id_BB865873BA77BBB9
+#define SAREK_LAYOUT_TYPE_Base_id_BB865873BA77BBB9
 /* Base.id: record, size 4, align 4 */
 typedef struct Base_id {
     int32_t value; /* offset 0 */
@@ -137,6 +151,7 @@ typedef struct Base_id {
 SAREK_LAYOUT_STATIC_ASSERT(sizeof(Base_id) == 4, "sarek-layout: sizeof(Base_id) must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Base_id) == 4, "sarek-layout: alignment of Base_id must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Base_id, value) == 0, "sarek-layout: Base_id::value must be at offset 0");
+#endif /* SAREK_LAYOUT_TYPE_Base_id_BB865873BA77BBB9 */
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -33,7 +33,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -113,6 +119,11 @@ SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
 }
 #endif /* SAREK_LAYOUT_FRAMED */
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Scene_node_2E2CB42245F02623
+#define SAREK_LAYOUT_TYPE_Scene_node_2E2CB42245F02623
 /* Scene.node: record, size 32, align 8 */
 typedef struct Scene_node {
     Base_id id; /* offset 0 */
@@ -130,7 +141,10 @@ SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Scene_node) == 8, "sarek-layout:
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_node, id) == 0, "sarek-layout: Scene_node::id must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_node, at) == 8, "sarek-layout: Scene_node::at must be at offset 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_node, parent) == 24, "sarek-layout: Scene_node::parent must be at offset 24");
+#endif /* SAREK_LAYOUT_TYPE_Scene_node_2E2CB42245F02623 */
 
+#ifndef SAREK_LAYOUT_TYPE_Scene_item_2BE1A8F170F226A9
+#define SAREK_LAYOUT_TYPE_Scene_item_2BE1A8F170F226A9
 /* Scene.item: variant, size 48, align 8, payload at offset 8 */
 enum {
     Scene_item_Point = 0,
@@ -222,6 +236,7 @@ SAREK_LAYOUT_FN Scene_item make_Scene_item_Nothing(void)
     _sarek_v.tag = Scene_item_Nothing;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Scene_item_2BE1A8F170F226A9 */
 
 #ifdef __cplusplus
 } /* extern "C" */

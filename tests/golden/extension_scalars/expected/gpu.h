@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 #ifndef SAREK_LAYOUT_FLOAT16
@@ -116,6 +122,11 @@ SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
 }
 #endif /* SAREK_LAYOUT_FRAMED */
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Gpu_extent_E81809A656F92EE3
+#define SAREK_LAYOUT_TYPE_Gpu_extent_E81809A656F92EE3
 /* Gpu.extent: record, size 12, align 4 */
 typedef struct Gpu_extent {
     uint32_t w; /* offset 0 */
@@ -131,7 +142,10 @@ SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Gpu_extent) == 4, "sarek-layout:
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_extent, w) == 0, "sarek-layout: Gpu_extent::w must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_extent, h) == 4, "sarek-layout: Gpu_extent::h must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_extent, depth) == 8, "sarek-layout: Gpu_extent::depth must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Gpu_extent_E81809A656F92EE3 */
 
+#ifndef SAREK_LAYOUT_TYPE_Gpu_small_3116496252067B4B
+#define SAREK_LAYOUT_TYPE_Gpu_small_3116496252067B4B
 /* Gpu.small: record, size 8, align 2 */
 typedef struct Gpu_small {
     int8_t s8; /* offset 0 */
@@ -151,7 +165,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_small, u8) == 1, "sarek-layout: Gpu_smal
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_small, s16) == 2, "sarek-layout: Gpu_small::s16 must be at offset 2");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_small, u16) == 4, "sarek-layout: Gpu_small::u16 must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_small, h) == 6, "sarek-layout: Gpu_small::h must be at offset 6");
+#endif /* SAREK_LAYOUT_TYPE_Gpu_small_3116496252067B4B */
 
+#ifndef SAREK_LAYOUT_TYPE_Gpu_header_F13CB10D01D7E1B1
+#define SAREK_LAYOUT_TYPE_Gpu_header_F13CB10D01D7E1B1
 /* Gpu.header: record, size 40, align 8 */
 typedef struct Gpu_header {
     int16_t kind; /* offset 0 */
@@ -175,7 +192,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_header, handle) == 16, "sarek-layout: Gp
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_header, flags) == 24, "sarek-layout: Gpu_header::flags must be at offset 24");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_header, tiny) == 28, "sarek-layout: Gpu_header::tiny must be at offset 28");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Gpu_header, addr) == 32, "sarek-layout: Gpu_header::addr must be at offset 32");
+#endif /* SAREK_LAYOUT_TYPE_Gpu_header_F13CB10D01D7E1B1 */
 
+#ifndef SAREK_LAYOUT_TYPE_Gpu_event_A368C16825965A20
+#define SAREK_LAYOUT_TYPE_Gpu_event_A368C16825965A20
 /* Gpu.event: variant, size 32, align 8, payload at offset 8 */
 enum {
     Gpu_event_Idle = 0,
@@ -320,6 +340,7 @@ SAREK_LAYOUT_FN Gpu_event make_Gpu_event_Signed(int16_t _0, int32_t _1, int8_t _
     _sarek_v.data.Signed_v._2 = _2;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Gpu_event_A368C16825965A20 */
 
 #ifdef __cplusplus
 } /* extern "C" */

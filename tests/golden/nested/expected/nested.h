@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -112,6 +118,11 @@ SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
 }
 #endif /* SAREK_LAYOUT_FRAMED */
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E
+#define SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E
 /* Nest.vec3: record, size 12, align 4 */
 typedef struct Nest_vec3 {
     float x; /* offset 0 */
@@ -127,7 +138,10 @@ SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Nest_vec3) == 4, "sarek-layout: 
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_vec3, x) == 0, "sarek-layout: Nest_vec3::x must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_vec3, y) == 4, "sarek-layout: Nest_vec3::y must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_vec3, z) == 8, "sarek-layout: Nest_vec3::z must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED
+#define SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED
 /* Nest.body: record, size 40, align 8 */
 typedef struct Nest_body {
     Nest_vec3 pos; /* offset 0 */
@@ -146,7 +160,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, pos) == 0, "sarek-layout: Nest_bo
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, vel) == 12, "sarek-layout: Nest_body::vel must be at offset 12");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, mass) == 24, "sarek-layout: Nest_body::mass must be at offset 24");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, alive) == 32, "sarek-layout: Nest_body::alive must be at offset 32");
+#endif /* SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883
+#define SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883
 /* Nest.stamp: record, size 24, align 8 */
 typedef struct Nest_stamp {
     SAREK_LAYOUT_ALIGN8 int64_t when; /* offset 0 */
@@ -161,7 +178,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Nest_stamp) == 24, "sarek-layout: sizeof(Nest_
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Nest_stamp) == 8, "sarek-layout: alignment of Nest_stamp must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_stamp, when) == 0, "sarek-layout: Nest_stamp::when must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_stamp, where_) == 8, "sarek-layout: Nest_stamp::where_ must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883 */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917
+#define SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917
 /* Nest.event: variant, size 56, align 8, payload at offset 8 */
 enum {
     Nest_event_Spawn = 0,
@@ -276,6 +296,7 @@ SAREK_LAYOUT_FN Nest_event make_Nest_event_Quit(void)
     _sarek_v.tag = Nest_event_Quit;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917 */
 
 #ifdef __cplusplus
 } /* extern "C" */

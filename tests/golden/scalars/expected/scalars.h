@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -112,6 +118,11 @@ SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
 }
 #endif /* SAREK_LAYOUT_FRAMED */
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_all_scalars_9C00C6459EB7EFE5
+#define SAREK_LAYOUT_TYPE_all_scalars_9C00C6459EB7EFE5
 /* all_scalars: record, size 48, align 8 */
 typedef struct all_scalars {
     int32_t i; /* offset 0 */
@@ -138,7 +149,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(all_scalars, d) == 24, "sarek-layout: all_sc
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(all_scalars, b) == 32, "sarek-layout: all_scalars::b must be at offset 32");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(all_scalars, u) == 36, "sarek-layout: all_scalars::u must be at offset 36");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(all_scalars, n) == 40, "sarek-layout: all_scalars::n must be at offset 40");
+#endif /* SAREK_LAYOUT_TYPE_all_scalars_9C00C6459EB7EFE5 */
 
+#ifndef SAREK_LAYOUT_TYPE_tail_padded_75876F79649CD7AF
+#define SAREK_LAYOUT_TYPE_tail_padded_75876F79649CD7AF
 /* tail_padded: record, size 16, align 8 */
 typedef struct tail_padded {
     SAREK_LAYOUT_ALIGN8 int64_t big; /* offset 0 */
@@ -153,7 +167,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(tail_padded) == 16, "sarek-layout: sizeof(tail
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(tail_padded) == 8, "sarek-layout: alignment of tail_padded must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(tail_padded, big) == 0, "sarek-layout: tail_padded::big must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(tail_padded, small) == 8, "sarek-layout: tail_padded::small must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_tail_padded_75876F79649CD7AF */
 
+#ifndef SAREK_LAYOUT_TYPE_constants_16DD0ED32B8F60C8
+#define SAREK_LAYOUT_TYPE_constants_16DD0ED32B8F60C8
 /* constants: variant, size 4, align 4, payload at offset 4 */
 enum {
     constants_First = 0,
@@ -191,7 +208,10 @@ SAREK_LAYOUT_FN constants make_constants_Third(void)
     _sarek_v.tag = constants_Third;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_constants_16DD0ED32B8F60C8 */
 
+#ifndef SAREK_LAYOUT_TYPE_unit_arg_BC218298B9BFFCCE
+#define SAREK_LAYOUT_TYPE_unit_arg_BC218298B9BFFCCE
 /* unit_arg: variant, size 12, align 4, payload at offset 4 */
 enum {
     unit_arg_Nothing = 0,
@@ -245,6 +265,7 @@ SAREK_LAYOUT_FN unit_arg make_unit_arg_Flag(int32_t _0, int32_t _1)
     _sarek_v.data.Flag_v._1 = _1;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_unit_arg_BC218298B9BFFCCE */
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -112,6 +118,11 @@ SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
 }
 #endif /* SAREK_LAYOUT_FRAMED */
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0
+#define SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0
 /* Seed.vec2: record, size 8, align 4 */
 typedef struct Seed_vec2 {
     float x; /* offset 0 */
@@ -125,7 +136,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_vec2) == 8, "sarek-layout: sizeof(Seed_ve
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_vec2) == 4, "sarek-layout: alignment of Seed_vec2 must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_vec2, x) == 0, "sarek-layout: Seed_vec2::x must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_vec2, y) == 4, "sarek-layout: Seed_vec2::y must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372
+#define SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372
 /* Seed.int_then_double: record, size 16, align 8 */
 typedef struct Seed_int_then_double {
     int32_t a; /* offset 0 */
@@ -140,7 +154,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_int_then_double) == 16, "sarek-layout: si
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_int_then_double) == 8, "sarek-layout: alignment of Seed_int_then_double must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_int_then_double, a) == 0, "sarek-layout: Seed_int_then_double::a must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_int_then_double, b) == 8, "sarek-layout: Seed_int_then_double::b must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282
+#define SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282
 /* Seed.double_then_int: record, size 16, align 8 */
 typedef struct Seed_double_then_int {
     SAREK_LAYOUT_ALIGN8 double b; /* offset 0 */
@@ -155,7 +172,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_double_then_int) == 16, "sarek-layout: si
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_double_then_int) == 8, "sarek-layout: alignment of Seed_double_then_int must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_double_then_int, b) == 0, "sarek-layout: Seed_double_then_int::b must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_double_then_int, a) == 8, "sarek-layout: Seed_double_then_int::a must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82
+#define SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82
 /* Seed.flagged: record, size 16, align 8 */
 typedef struct Seed_flagged {
     int32_t flag; /* offset 0 */
@@ -170,7 +190,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_flagged) == 16, "sarek-layout: sizeof(See
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_flagged) == 8, "sarek-layout: alignment of Seed_flagged must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_flagged, flag) == 0, "sarek-layout: Seed_flagged::flag must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_flagged, d) == 8, "sarek-layout: Seed_flagged::d must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5
+#define SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5
 /* Seed.inner: record, size 8, align 4 */
 typedef struct Seed_inner {
     float b; /* offset 0 */
@@ -184,7 +207,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_inner) == 8, "sarek-layout: sizeof(Seed_i
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_inner) == 4, "sarek-layout: alignment of Seed_inner must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_inner, b) == 0, "sarek-layout: Seed_inner::b must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_inner, c) == 4, "sarek-layout: Seed_inner::c must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC
+#define SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC
 /* Seed.outer: record, size 12, align 4 */
 typedef struct Seed_outer {
     float a; /* offset 0 */
@@ -198,7 +224,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_outer) == 12, "sarek-layout: sizeof(Seed_
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_outer) == 4, "sarek-layout: alignment of Seed_outer must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_outer, a) == 0, "sarek-layout: Seed_outer::a must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_outer, inner) == 4, "sarek-layout: Seed_outer::inner must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C
+#define SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C
 /* Seed.colour: variant, size 8, align 4, payload at offset 4 */
 enum {
     Seed_colour_Red = 0,
@@ -234,7 +263,10 @@ SAREK_LAYOUT_FN Seed_colour make_Seed_colour_Value(float _0)
     _sarek_v.data.Value_v = _0;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449
+#define SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449
 /* Seed.option64: variant, size 16, align 8, payload at offset 8 */
 enum {
     Seed_option64_None_ = 0,
@@ -271,7 +303,10 @@ SAREK_LAYOUT_FN Seed_option64 make_Seed_option64_Some_(double _0)
     _sarek_v.data.Some__v = _0;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB
+#define SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB
 /* Seed.pairs: variant, size 24, align 8, payload at offset 8 */
 enum {
     Seed_pairs_Nil = 0,
@@ -315,6 +350,7 @@ SAREK_LAYOUT_FN Seed_pairs make_Seed_pairs_Pair(int32_t _0, double _1)
     _sarek_v.data.Pair_v._1 = _1;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB */
 
 #ifdef __cplusplus
 } /* extern "C" */
