@@ -4,14 +4,22 @@
   and rustc 1.95 overflowed its stack), and equality still compares fields as the derive did;
 * a module whose records are all another schema's, and a module of no types, build as
   ``pub mod`` of a library under ``-D warnings`` (no private helper left unused);
-* ``verify`` calls a compiler that overflowed its stack a crash, not a want of memory.
+* ``verify`` calls a compiler that overflowed its stack a crash, not a want of memory;
+* on i686, where ``f64``/``i64`` are 4-aligned, each constructor arm struct keeps the C
+  header's alignment (the largest of its arguments'): rustc's i686 build of the arms against
+  gcc -m32's of the C header's. Only the host's standard library is installed here, so the
+  arms (plain data) are compiled on their own, in a ``#![no_core]`` crate, by the nightly
+  rustc; on x86-64 an arm's fields reach that alignment by themselves, which hides a wrong
+  ``align(N)``.
 """
 
 from __future__ import annotations
 
 import os
 import pathlib
+import re
 import signal
+import subprocess
 
 import pytest
 
@@ -127,3 +135,77 @@ def test_a_module_builds_under_deny_warnings_as_a_public_module(tmp_path, docs):
     require_toolchain("rustc")
     built = _library(tmp_path / "crate", _rust_files(tmp_path, docs))
     assert built.returncode == 0, built.stderr
+
+
+# --- constructor arms on i686 ----------------------------------------------------------------
+
+_ARMS_SCHEMA = """module = "Arms"
+[[types]]
+variant = "v"
+constructors = [["A", ["int32", "float64"]], ["B", ["float64", "int32", "uint8"]],
+                ["C", ["int64", "float32"]], ["D", ["int32", "int32"]], ["E", ["float32"]]]
+"""
+
+#: Just what rustc needs to lay out plain structs and take a reference to one, without core
+#: (nightly 1.97's lang items: the sized hierarchy, and Copy for the reference).
+_NO_CORE = """#![feature(no_core, lang_items)]
+#![no_core]
+#![allow(internal_features, dead_code, non_camel_case_types, non_snake_case)]
+#[lang = "pointee_sized"] pub trait PointeeSized {}
+#[lang = "meta_sized"] pub trait MetaSized: PointeeSized {}
+#[lang = "sized"] pub trait Sized: MetaSized {}
+#[lang = "copy"] pub trait Copy {}
+impl<T: ?Sized> Copy for &T {}
+"""
+
+_ARM = re.compile(r"^#\[repr\(C, align\(\d+\)\)\]\n#\[derive\(Clone, Copy\)\]\n"
+                  r"pub struct (\w+)_(\w+)_arm \{\n.*?^\}\n", re.M | re.S)
+
+
+def _nightly_rustc():
+    try:
+        proc = subprocess.run(["rustc", "+nightly", "--version"], capture_output=True, text=True)
+    except OSError:
+        proc = None
+    if proc is None or proc.returncode != 0:
+        pytest.skip("needs rustup's nightly rustc (#![no_core], to build for i686 without "
+                    "its standard library): rustup toolchain install nightly")
+
+
+def test_each_arm_keeps_the_c_headers_alignment_on_i686(tmp_path):
+    _nightly_rustc()
+    require_toolchain("gcc-m32")
+    files = {f.filename: f.text for f in render_headers(
+        load_schema([str(_write(tmp_path, "arms.toml", _ARMS_SCHEMA))]), ["rust", "c"])}
+    arms = [(m.group(0).replace("#[derive(Clone, Copy)]\n", ""), m.group(1), m.group(2))
+            for m in _ARM.finditer(files["arms.rs"])]
+    assert [ctor for _, _, ctor in arms] == ["A", "B", "C", "D"], files["arms.rs"]
+    crate = _NO_CORE + "".join(text for text, _, _ in arms) + "".join(
+        f"#[no_mangle] pub extern \"C\" fn sarek_probe_{ctor}(_a: &{t}_{ctor}_arm) {{}}\n"
+        for _, t, ctor in arms)
+    (tmp_path / "arms_i686.rs").write_text(crate)
+    built = run_cpu_bounded(["rustc", "+nightly", "--target", "i686-unknown-linux-gnu",
+                             "--crate-type=lib", "--emit=llvm-ir", "-o", "arms.ll",
+                             "arms_i686.rs"], cpu_s=60, cwd=tmp_path, text=True)
+    assert built.returncode == 0, built.stderr
+    # rustc's alignment of each arm: the `align N` of the reference it is passed by.
+    ir = (tmp_path / "arms.ll").read_text()
+    rust_align = {ctor: int(a) for ctor, a in
+                  re.findall(r"define void @sarek_probe_(\w+)\(ptr align (\d+)", ir)}
+    assert sorted(rust_align) == ["A", "B", "C", "D"], ir
+    # gcc -m32 judges each against the C header's arm (`data.<Ctor>_v`).
+    (tmp_path / "arms.h").write_text(files["arms.h"])
+    checks = "".join(
+        f"_Static_assert(__alignof__(((Arms_v *)0)->data.{ctor}_v) == {a}, "
+        f"\"Arms_v_{ctor}_arm: rustc i686 gives alignment {a}\");\n"
+        for ctor, a in sorted(rust_align.items()))
+    (tmp_path / "arms.c").write_text('#include "arms.h"\n' + checks)
+    tc = require_toolchain("gcc-m32")
+    judged = run_cpu_bounded([*tc.argv, "-c", "arms.c", "-o", "arms.o"], cpu_s=30,
+                             cwd=tmp_path, text=True)
+    assert judged.returncode == 0, judged.stderr
+
+
+def _write(folder: pathlib.Path, name: str, text: str) -> pathlib.Path:
+    (folder / name).write_text(text)
+    return folder / name
