@@ -345,14 +345,26 @@ def run_tool(
         rc = proc.returncode
         if rc != 0 or problem is not None:
             check_room(cwd)
+        diagnostics = _read(err, STDERR_KEEP)
         if problem is None and rc < 0:
-            try:
-                name = signal.Signals(-rc).name
-            except ValueError:
-                name = str(-rc)
-            problem = (f"{label or os.path.basename(argv[0])} died of {name} (if it ran out of "
-                       f"memory: its address space is limited to {memory} MiB, ${MEMORY_ENV})")
-        return ToolRun(rc, _read(out, None), _read(err, STDERR_KEEP), problem, timed_out)
+            problem = _death(label or os.path.basename(argv[0]), -rc, diagnostics, memory)
+        return ToolRun(rc, _read(out, None), diagnostics, problem, timed_out)
+
+
+def _death(who: str, signum: int, diagnostics: str, memory: int) -> str:
+    """Why a program killed by signal ``signum`` stopped. A stack overflow it reported
+    (rustc on a record of thousands of fields) is a crash of that compiler, never a want of
+    memory; a SIGABRT or SIGKILL may well be the address-space limit."""
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = str(signum)
+    if "overflowed its stack" in diagnostics:
+        return f"{who} crashed ({name}): it overflowed its stack, a defect of that compiler"
+    limit = f"if it ran out of memory: its address space is limited to {memory} MiB, ${MEMORY_ENV}"
+    if signum in (signal.SIGABRT, signal.SIGKILL):
+        return f"{who} died of {name} ({limit})"
+    return f"{who} crashed ({name}; {limit})"
 
 
 def child_boot(module_path: str) -> str:
