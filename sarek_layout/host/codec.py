@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..errors import SarekLayoutError
+from ..ir.schema import SchemaType
 from ..ir.types import SCALARS, Scalar, TRecord, TVariant
 from . import _runtime
 from ._runtime import (
@@ -58,7 +59,8 @@ from ._runtime import (
     _sarek_unknown_tag,
 )
 from .fast import Compiled, NotFast, ctor_functions, record_functions
-from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, elttype_key, plan_of
+from .model import model_of
+from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, plan_of
 
 __all__ = ["EncodeError", "DecodeError", "Codec", "RecordCodec", "VariantCodec", "codec_of", "byte_view"]
 
@@ -199,8 +201,10 @@ def _slow_variant(type_name: str, plan: VariantPlan, value: object) -> bytes:
 class Codec:
     """Encode/decode one element type; ``pack``/``unpack`` whole arrays of it."""
 
-    #: The element type, its display name (``Geometry.shape``) and its size in bytes.
+    #: The element type (its elttype, and the schema type whose member model the codec's
+    #: plan reads), its display name (``Geometry.shape``) and its size in bytes.
     type: Union[TRecord, TVariant]
+    schema_type: SchemaType
     name: str
     size: int
     align: int
@@ -276,16 +280,17 @@ class Codec:
 
 def _compiled(plan: RecordPlan) -> Compiled:
     """The fast functions of a nested record that another plan packs opaquely."""
-    codec = codec_of(plan.key)  # type: ignore[arg-type]
+    codec = codec_of(plan.key)
     assert isinstance(codec, RecordCodec)
     return codec._compiled
 
 
 class RecordCodec(Codec):
-    def __init__(self, t: TRecord, name: Optional[str] = None) -> None:
-        self.type = t
-        self.name = name or t.name
-        plan = plan_of(t)
+    def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
+        self.schema_type = st
+        self.type = st.elttype
+        self.name = name or st.qualified_name
+        plan = plan_of(st)
         assert isinstance(plan, RecordPlan)
         self.plan: RecordPlan = plan
         self.size = plan.size
@@ -335,10 +340,11 @@ class RecordCodec(Codec):
 
 
 class VariantCodec(Codec):
-    def __init__(self, t: TVariant, name: Optional[str] = None) -> None:
-        self.type = t
-        self.name = name or t.name
-        plan = plan_of(t)
+    def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
+        self.schema_type = st
+        self.type = st.elttype
+        self.name = name or st.qualified_name
+        plan = plan_of(st)
         assert isinstance(plan, VariantPlan)
         self.plan: VariantPlan = plan
         self.size = plan.size
@@ -421,20 +427,21 @@ def _decoder(unpack_from: Callable[..., tuple], build: Callable[[tuple], tuple])
     return decode
 
 
-_CODECS: Dict[Tuple[bytes, Optional[str]], Codec] = {}
+_CODECS: Dict[Tuple[SchemaType, Optional[str]], Codec] = {}
 
 
-def codec_of(t: Union[TRecord, TVariant], name: Optional[str] = None) -> Codec:
-    """The (cached) codec of a record or variant elttype; ``name`` is used in messages."""
-    key = (elttype_key(t), name)  # structural, in linear time (see elttype_key)
+def codec_of(t: Union[SchemaType, TRecord, TVariant], name: Optional[str] = None) -> Codec:
+    """The (cached) codec of a resolved record or variant type, or of a bare elttype (whose
+    member model ``host.model`` builds); ``name`` is used in messages (default: the type's
+    qualified name)."""
+    if not isinstance(t, SchemaType):
+        if not isinstance(t, (TRecord, TVariant)):
+            raise TypeError(f"only records and variants can be encoded, not {t!r}")
+        t = model_of(t)
+    key = (t, name)
     codec = _CODECS.get(key)
     if codec is None:
-        if isinstance(t, TRecord):
-            codec = RecordCodec(t, name)
-        elif isinstance(t, TVariant):
-            codec = VariantCodec(t, name)
-        else:
-            raise TypeError(f"only records and variants can be encoded, not {t!r}")
+        codec = RecordCodec(t, name) if t.kind == "record" else VariantCodec(t, name)
         if len(_CODECS) > 4096:
             _CODECS.clear()
         _CODECS[key] = codec
