@@ -59,7 +59,7 @@ from ._runtime import (
     _sarek_unknown_tag,
 )
 from .fast import Compiled, NotFast, ctor_functions, record_functions
-from .model import model_of
+from .model import elttype_key, model_of
 from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, plan_of
 
 __all__ = ["EncodeError", "DecodeError", "Codec", "RecordCodec", "VariantCodec", "codec_of", "byte_view"]
@@ -201,10 +201,8 @@ def _slow_variant(type_name: str, plan: VariantPlan, value: object) -> bytes:
 class Codec:
     """Encode/decode one element type; ``pack``/``unpack`` whole arrays of it."""
 
-    #: The element type (its elttype, and the schema type whose member model the codec's
-    #: plan reads), its display name (``Geometry.shape``) and its size in bytes.
+    #: The element type, its display name (``Geometry.shape``) and its size in bytes.
     type: Union[TRecord, TVariant]
-    schema_type: SchemaType
     name: str
     size: int
     align: int
@@ -287,7 +285,6 @@ def _compiled(plan: RecordPlan) -> Compiled:
 
 class RecordCodec(Codec):
     def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
-        self.schema_type = st
         self.type = st.elttype
         self.name = name or st.qualified_name
         plan = plan_of(st)
@@ -341,7 +338,6 @@ class RecordCodec(Codec):
 
 class VariantCodec(Codec):
     def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
-        self.schema_type = st
         self.type = st.elttype
         self.name = name or st.qualified_name
         plan = plan_of(st)
@@ -427,21 +423,27 @@ def _decoder(unpack_from: Callable[..., tuple], build: Callable[[tuple], tuple])
     return decode
 
 
-_CODECS: Dict[Tuple[SchemaType, Optional[str]], Codec] = {}
+#: Codecs by the structure of their type and their name: a codec depends on nothing else
+#: (not the module nor the C name), so a schema loaded again, or an elttype of the same
+#: structure, reuses the compiled functions.
+_CODECS: Dict[Tuple[bytes, Optional[str]], Codec] = {}
 
 
 def codec_of(t: Union[SchemaType, TRecord, TVariant], name: Optional[str] = None) -> Codec:
     """The (cached) codec of a resolved record or variant type, or of a bare elttype (whose
     member model ``host.model`` builds); ``name`` is used in messages (default: the type's
     qualified name)."""
-    if not isinstance(t, SchemaType):
-        if not isinstance(t, (TRecord, TVariant)):
-            raise TypeError(f"only records and variants can be encoded, not {t!r}")
-        t = model_of(t)
-    key = (t, name)
+    if isinstance(t, SchemaType):
+        elttype, name = t.elttype, name or t.qualified_name
+    elif isinstance(t, (TRecord, TVariant)):
+        elttype, name = t, name or t.name
+    else:
+        raise TypeError(f"only records and variants can be encoded, not {t!r}")
+    key = (elttype_key(elttype), name)  # structural, in linear time (see elttype_key)
     codec = _CODECS.get(key)
     if codec is None:
-        codec = RecordCodec(t, name) if t.kind == "record" else VariantCodec(t, name)
+        st = t if isinstance(t, SchemaType) else model_of(t)
+        codec = RecordCodec(st, name) if st.kind == "record" else VariantCodec(st, name)
         if len(_CODECS) > 4096:
             _CODECS.clear()
         _CODECS[key] = codec
