@@ -76,3 +76,32 @@ def test_codec_of_and_dtype_of_take_a_resolved_type_and_agree_with_the_api():
         codec_of("point")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="only records and variants"):
         dtype_of(3)
+
+
+KINDS = {"module": "K", "types": [
+    {"enum": "mat", "values": [["A", 0], ["B", 1]]},
+    {"record": "arr", "fields": [["n", "int32"], ["v", "float32[3]"]]},
+    {"record": "en", "fields": [["m", "mat"]]},
+    {"variant": "vec", "constructors": [["V", ["vec4<float32>"]], ["N"]]},
+]}
+
+
+def test_a_member_kind_the_plans_do_not_handle_is_refused_not_packed_as_one_element(tmp_path):
+    """A fixed array, vector or enum member (SPEC §1b) reaches the host only through a schema
+    resolved without ``load``'s check: the plan refuses it, naming the member, rather than
+    pack one ``float32`` where ``float32[3]`` lies (a 4-byte format for a 16-byte record)."""
+    import json
+
+    from sarek_layout.resolve import load_schema
+
+    (tmp_path / "k.json").write_text(json.dumps(KINDS))
+    schema = load_schema([str(tmp_path / "k.json")])
+    expected = {"K_arr": r"K.arr.v has type 'float32\[3\]'", "K_en": "K.en.m has type 'mat'",
+                "K_vec": "K.vec._0 has type 'vec4<float32>'", "K_mat": "K.mat is an enum"}
+    for st in schema:
+        with pytest.raises(TypeError, match=expected[st.c_name]):
+            codec_of(st)
+        with pytest.raises(TypeError, match=expected[st.c_name]):
+            dtype_of(st)
+    with pytest.raises(TypeError, match="member kinds of SPEC §1b"):
+        python_view(schema, schema.modules[0], lambda m: "k_layout.py")
