@@ -60,7 +60,7 @@ from ._runtime import (
 )
 from .fast import Compiled, NotFast, ctor_functions, record_functions
 from .model import elttype_key, model_of
-from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, plan_of
+from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, memoised, plan_of
 
 __all__ = ["EncodeError", "DecodeError", "Codec", "RecordCodec", "VariantCodec", "codec_of", "byte_view"]
 
@@ -285,10 +285,10 @@ def _compiled(plan: RecordPlan) -> Compiled:
 
 class RecordCodec(Codec):
     def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
-        self.type = st.elttype
-        self.name = name or st.qualified_name
-        plan = plan_of(st)
+        plan = plan_of(st)  # refuses an enum and the member kinds of SPEC §1b
         assert isinstance(plan, RecordPlan)
+        self.type = st.elttype  # type: ignore[assignment]
+        self.name = name or st.qualified_name
         self.plan: RecordPlan = plan
         self.size = plan.size
         self.align = plan.align
@@ -338,10 +338,10 @@ class RecordCodec(Codec):
 
 class VariantCodec(Codec):
     def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
-        self.type = st.elttype
-        self.name = name or st.qualified_name
-        plan = plan_of(st)
+        plan = plan_of(st)  # refuses an enum and the member kinds of SPEC §1b
         assert isinstance(plan, VariantPlan)
+        self.type = st.elttype  # type: ignore[assignment]
+        self.name = name or st.qualified_name
         self.plan: VariantPlan = plan
         self.size = plan.size
         self.align = plan.align
@@ -440,11 +440,9 @@ def codec_of(t: Union[SchemaType, TRecord, TVariant], name: Optional[str] = None
     else:
         raise TypeError(f"only records and variants can be encoded, not {t!r}")
     key = (elttype_key(elttype), name)  # structural, in linear time (see elttype_key)
-    codec = _CODECS.get(key)
-    if codec is None:
-        st = t if isinstance(t, SchemaType) else model_of(t)
-        codec = RecordCodec(st, name) if st.kind == "record" else VariantCodec(st, name)
-        if len(_CODECS) > 4096:
-            _CODECS.clear()
-        _CODECS[key] = codec
-    return codec
+    return memoised(_CODECS, key, lambda: _new_codec(t, name), 4096)  # type: ignore[arg-type]
+
+
+def _new_codec(t: Union[SchemaType, TRecord, TVariant], name: str) -> Codec:
+    st = t if isinstance(t, SchemaType) else model_of(t)
+    return RecordCodec(st, name) if st.kind == "record" else VariantCodec(st, name)

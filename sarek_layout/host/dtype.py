@@ -26,7 +26,7 @@ from ..ir.schema import SchemaType
 from ..ir.types import TRecord, TVariant
 from ..targets.naming import arm_name
 from .model import model_of
-from .plan import Plan, PlanMember, RecordPlan, VariantPlan, plan_of
+from .plan import Plan, PlanMember, RecordPlan, VariantPlan, memoised, plan_of
 
 __all__ = ["dtype_of"]
 
@@ -51,20 +51,13 @@ def dtype_of(t: Union[SchemaType, TRecord, TVariant]) -> Any:
     return _plan_dtype(plan_of(t))
 
 
-#: dtypes built, by plan (plans are memoised per schema type; the plan is kept with its
-#: dtype so that its id is not reused while the entry lives).
-_DTYPES: Dict[int, Tuple[Plan, Any]] = {}
+#: dtypes built, by plan (a plan is hashed by identity, and memoised per schema type).
+_DTYPES: Dict[Plan, Any] = {}
 
 
 def _plan_dtype(plan: Plan) -> Any:
-    found = _DTYPES.get(id(plan))
-    if found is not None and found[0] is plan:
-        return found[1]
-    if len(_DTYPES) > 4096:
-        _DTYPES.clear()
-    built = _record_dtype(plan) if isinstance(plan, RecordPlan) else _variant_dtype(plan)
-    _DTYPES[id(plan)] = (plan, built)
-    return built
+    return memoised(_DTYPES, plan, lambda: _record_dtype(plan) if isinstance(plan, RecordPlan)
+                    else _variant_dtype(plan), 4096)
 
 
 def _struct_dtype(names: List[str], formats: List[Any], offsets: List[int], itemsize: int) -> Any:

@@ -30,11 +30,9 @@ from ..ir.schema import (
 from ..ir.types import Scalar, TRecord, TVariant
 from ..layout.core import record_layout_of, variant_layout
 from ..layout.members import MemberType, members_of
+from .plan import LIMIT, memoised
 
 __all__ = ["elttype_key", "model_of"]
-
-#: Entries kept in each memo before it is emptied (a long-lived process may see many types).
-LIMIT = 1 << 16
 
 #: Where an elttype's declarations "come from": no file, so messages name the Python API.
 _NOWHERE = SourceLocation("<elttype>")
@@ -80,13 +78,7 @@ def model_of(t: Union[TRecord, TVariant]) -> SchemaType:
     like the layout core, ``TypeError`` for anything else)."""
     if not isinstance(t, (TRecord, TVariant)):
         raise TypeError(f"only records and variants have an element layout, not {t!r}")
-    key = elttype_key(t)
-    found = _MODELS.get(key)
-    if found is None:
-        if len(_MODELS) > LIMIT:
-            _MODELS.clear()
-        found = _MODELS[key] = _build(t)
-    return found
+    return memoised(_MODELS, elttype_key(t), lambda: _build(t))
 
 
 def _expr(t: object) -> NamedType:

@@ -30,7 +30,7 @@ character) comes from the scalar table (``ir.types.Scalar``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 from ..ir.schema import Hole, Item, Member, SchemaType
 from ..ir.types import Scalar
@@ -56,8 +56,22 @@ INLINE_SLOTS = 64
 #: Most levels of nested records inlined into one plan.
 INLINE_DEPTH = 16
 
-#: Plans kept before the memo is emptied (a long-lived process may see many schemas).
+#: Entries a host memo keeps before it is emptied (a long-lived process may see many schemas).
 LIMIT = 1 << 16
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def memoised(memo: Dict[K, V], key: K, build: Callable[[], V], limit: int = LIMIT) -> V:
+    """``memo[key]``, built by ``build()`` on first use; the memo is emptied when it holds
+    more than ``limit`` entries (the host's caches of models, plans, dtypes and codecs)."""
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > limit:
+            memo.clear()
+        found = memo[key] = build()
+    return found
 
 
 class Slot(NamedTuple):
@@ -188,12 +202,7 @@ def plan_of(st: SchemaType) -> Plan:
     """The plan of a resolved record or variant type, from its member model, memoised;
     nested records are the model's own (``RecordPlan.key`` is the nested ``SchemaType``).
     An elttype's model is ``host.model.model_of(t)``."""
-    found = _PLANS.get(st)
-    if found is None:
-        if len(_PLANS) > LIMIT:
-            _PLANS.clear()
-        found = _PLANS[st] = _build(st)
-    return found
+    return memoised(_PLANS, st, lambda: _build(st))
 
 
 def _build(st: SchemaType) -> Plan:
