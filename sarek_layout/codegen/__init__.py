@@ -185,8 +185,7 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     Raises ``UsageError`` for an unknown target and ``SchemaError`` for schema files whose
     headers would clash or include each other.
     """
-    # Jinja is imported only for a template the stand-ins cannot render (~15 ms of a start).
-    from .precompiled_runtime import render_chunks
+    from .render import render_pieces  # Jinja, imported only when something is rendered
 
     chosen = [_target(t) for t in dict.fromkeys(targets)]
     _check_stems(schema)
@@ -210,15 +209,14 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
             elif last_use[target.view] == i:
                 del views[target.view]
             filename = header_filename(module, target.name)
-            chunks = render_chunks(
-                _chunked,
+            chunks = _chunked(render_pieces(
                 target.template,
                 view=view,
                 filename=filename,
                 guard=include_guard(filename, module.name),
                 includes=[header_filename(d, target.name) for d in deps[id(module)]],
                 dialect=target.dialect,
-            )
+            ))
             del view
             out.append(GeneratedFile(filename, module, target.name, chunks, sources))
     return out
