@@ -17,6 +17,7 @@ from typing import Dict, Iterable, List, Tuple
 
 from ..errors import SchemaError, UsageError, quoted
 from ..ir.schema import ModuleDecl, Schema, SourceLocation
+from ..targets.names import check_names
 from ..targets.registry import DEFAULT_TARGETS, TARGETS, Target
 from .target_views import view_of
 from .views import module_dependencies
@@ -183,13 +184,15 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     """Every header of ``schema`` for ``targets``: schema files in order, targets within each.
 
     Raises ``UsageError`` for an unknown target and ``SchemaError`` for schema files whose
-    headers would clash or include each other.
+    headers would clash or include each other, and for names a chosen target cannot emit
+    (``targets.names.check_names``: a refusal names the target).
     """
     from .render import render_pieces  # Jinja, imported only when something is rendered
 
     chosen = [_target(t) for t in dict.fromkeys(targets)]
     _check_stems(schema)
     deps = _dependencies(schema)
+    check_names(schema, [t.name for t in chosen])
     out: List[GeneratedFile] = []
     # The last of the chosen targets that reads each kind of view: that one holds it alone,
     # so it goes once rendered.
