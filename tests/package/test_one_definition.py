@@ -29,10 +29,6 @@ SCALAR_TABLE = {"ir/types.py", "targets/dialects.py", "targets/spellings.py", "h
 LEFTOVERS = {("verify/shaders/spirv.py", "bool"), ("verify/shaders/wgsl.py", "bool"),
              ("verify/shaders/check.py", "bool")}
 
-#: The templates compiled into the package (``codegen/precompile``): their literals are the
-#: templates' text, which lives outside the package and spells what it emits.
-COMPILED_TEMPLATES = "codegen/precompiled/"
-
 #: An emitted name's literal: the bare affix, or a name built with it.
 _EMITTED = re.compile(r"\A(?:_v|make_|_sarek_)\Z|_sarek_(?:pad|bytes|src|v)\b|\bmake_\Z")
 
@@ -59,7 +55,7 @@ def _kind_comparisons(tree: ast.AST) -> Set[int]:
 def _literals(skip: Set[str]) -> Iterator[Tuple[str, int, str, ast.Constant, Set[int]]]:
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel in skip or rel.startswith(COMPILED_TEMPLATES):
+        if rel in skip:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docs = _docstrings(tree)
@@ -74,7 +70,7 @@ def _f_string_affixes(skip: Set[str]) -> Iterator[Tuple[str, int, str]]:
     """``f"{ctor}_v"`` and ``f"make_{c_name}"``: an affix glued to a formatted name."""
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel in skip or rel.startswith(COMPILED_TEMPLATES):
+        if rel in skip:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.JoinedStr):
