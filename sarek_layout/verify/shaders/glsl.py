@@ -30,6 +30,9 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..tools import run_tool
 from .check import Measured, MeasuredMember, Problem
+from .language import ShadingLanguage
+from .lexer import GLSL_LEXICON
+from .sandbox import confined
 from .reader import StructDecl
 from .source import ShaderSet, strip_comments
 from .spirv import UNIFORM, Module, read_module
@@ -42,6 +45,23 @@ STAGES = {".vert": "vert", ".frag": "frag", ".geom": "geom", ".tesc": "tesc", ".
           ".comp": "comp", ".glsl": "comp", ".mesh": "mesh", ".task": "task", ".rgen": "rgen",
           ".rchit": "rchit", ".rmiss": "rmiss", ".rahit": "rahit", ".rint": "rint",
           ".rcall": "rcall"}
+
+
+class Glsl(ShadingLanguage):
+    name = "glsl"
+    suffixes = tuple(STAGES)
+    lexicon = GLSL_LEXICON
+    toolchain = tool = short = "glslang"
+
+    def missing(self):
+        import shutil
+
+        if shutil.which("glslangValidator") is None:
+            return "glslangValidator not found; apt-get install -y glslang-tools"
+        return None
+
+
+GLSL = Glsl()
 BINDING = 4000
 BLOCK = 4096
 
@@ -160,9 +180,11 @@ def measure_glsl(shaders: ShaderSet, decls: Dict[str, StructDecl], wanted: Set[s
         probe = f"sarek_shader_probe{len(failures)}_{os.path.basename(f.name)}.{stage}"
         with open(os.path.join(folder, probe), "w") as out:
             out.write(_probe_source(version, f.name, types, _scalar_types(decls, mine)))
-        run = run_tool(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-S", stage,
-                        "-Iinc", "-Isrc", probe, "-o", "probe.spv"], cwd=folder,
-                       label="glslangValidator")
+        # Confined to the folder where the kernel allows it (sandbox): an include the scan
+        # missed could not read a file outside it either.
+        run = run_tool(confined(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-S",
+                                 stage, "-Iinc", "-Isrc", probe, "-o", "probe.spv"], folder),
+                       cwd=folder, label="glslangValidator")
         if not run.ok:
             text = shaders.readable(run.stdout + run.stderr, folder).replace(probe, "(probe)")
             failures.append(f"{f.shown}: glslang: " + (run.problem or _errors(text)))

@@ -16,6 +16,7 @@ not that Apple's compiler accepts the shader.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Dict, List, Set, Tuple
@@ -23,6 +24,8 @@ from typing import Dict, List, Set, Tuple
 from ..drivers.metal import METAL_PROXY_ARGS, METAL_SHIM
 from ..tools import run_tool
 from .check import Measured, MeasuredMember, Problem
+from .language import ShadingLanguage
+from .lexer import CPP_LEXICON
 from .reader import StructDecl
 
 __all__ = ["measure_metal", "SHADER_SHIM", "KEYWORDS"]
@@ -66,7 +69,41 @@ SIMD_SHIM = ("#pragma once\n#include <metal_stdlib>\n" + "".join(
 KEYWORDS = ("-fno-trigraphs", "-Dkernel=", "-Dvertex=", "-Dfragment=", "-Ddevice=", "-Dconstant=const",
             "-Dthread=", "-Dthreadgroup=", "-Wno-unknown-attributes")
 
+
+
+class Metal(ShadingLanguage):
+    name = "metal"
+    suffixes = (".metal",)
+    lexicon = CPP_LEXICON
+    stand_ins = ("metal_stdlib", "simd/simd.h")
+    toolchain = tool = short = "metal-proxy"
+
+    def missing(self):
+        import shutil
+
+        if shutil.which("clang++") is None:
+            return "clang++ not found (the Metal proxy); apt-get install -y clang"
+        return None
+
+
+METAL = Metal()
+
 _IR = re.compile(r"^@sarek_probe_(\d+)\s*=.*?\[(\d+) x i8\]", re.M)
+
+
+def only_these_files(folder: str) -> str:
+    """A clang file-system overlay that shows clang the files under ``folder`` and nothing
+    else (``fallthrough: false``): an ``#include`` (or ``__has_include``, or ``#pragma GCC
+    dependency``) of any other path finds no file, whatever the scan of ``source`` saw.
+    Returns its path."""
+    files = [os.path.join(root, name) for root, _, names in os.walk(os.path.realpath(folder))
+             for name in names]
+    path = os.path.join(folder, "sarek_only_these_files.json")
+    with open(path, "w") as out:
+        json.dump({"version": 0, "case-sensitive": "true", "fallthrough": False,
+                   "roots": [{"type": "file", "name": f, "external-contents": f}
+                             for f in files]}, out)
+    return path
 
 
 def measure_metal(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str
@@ -100,8 +137,8 @@ def measure_metal(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folde
             f.write(f'#include "{given.name}"\n')
             f.writelines(f"char sarek_probe_{i}[({e}) + 1];\n" for i, e in enumerate(exprs))
         run = run_tool([*METAL_PROXY_ARGS, *KEYWORDS, "-S", "-emit-llvm", "-O0",
-                        "-Isarek_metal_shim", "-Iinc", "-Isrc", src, "-o", "probe.ll"],
-                       cwd=folder, label="clang++")
+                        "-ivfsoverlay", only_these_files(folder), "-Isarek_metal_shim", "-Iinc",
+                        "-Isrc", src, "-o", "probe.ll"], cwd=folder, label="clang++")
         if not run.ok:
             text = shaders.readable(run.stderr + run.stdout, folder)
             errors = [ln for ln in text.splitlines() if "error" in ln][:5]

@@ -28,6 +28,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from ..tools import child_boot, run_tool
 from .check import Measured, MeasuredMember, Problem
+from .language import ShadingLanguage
+from .lexer import WGSL_LEXICON
 from .reader import StructDecl
 
 __all__ = ["measure_wgsl", "wgpu_problem", "BINDING", "MAX_PROBE_WORDS"]
@@ -37,6 +39,20 @@ TOOL = "naga + wgpu"
 BINDING = 998
 #: The most input words one probe run may fill (64 MiB).
 MAX_PROBE_WORDS = 16 << 20
+
+
+
+class Wgsl(ShadingLanguage):
+    name = "wgsl"
+    suffixes = (".wgsl",)
+    lexicon = WGSL_LEXICON
+    toolchain, tool, short = "webgpu", "naga + wgpu", "wgpu"
+
+    def missing(self):
+        return wgpu_problem()
+
+
+WGSL = Wgsl()
 
 _VECTOR = re.compile(r"vec([234])(?:<(\w+)>|([fiuh]))\Z")
 _MATRIX = re.compile(r"mat([234])x([234])(?:<(\w+)>|([fh]))\Z")
