@@ -114,7 +114,8 @@ def test_a_shader_that_does_not_compile_is_a_difference_naming_its_line(tmp_path
     assert (status, err) == (1, ""), out
     assert f"error: {shader}: glslang: " in out and f"{shader}:3:" in out
     assert "sarek_shader" not in out and str(tmp_path / "sarek") not in out
-    assert f"{shader}:2:8: K_item: spellings agree (glslang: not measured)" in out
+    # Nothing is judged from the text: the struct the compiler did not build is not checked.
+    assert f"{shader}:2:8: K_item: not checked (glslang: the shader did not compile)" in out
 
 
 def test_includes_are_read_from_the_shaders_given_and_the_I_folders_only(tmp_path, capsys):
@@ -306,9 +307,11 @@ def test_a_metal_header_shared_with_the_host_through_simd_h(capsys):
     shader = DATA / "shared_types.metal"
     status, out, _ = _verify(capsys, SCHEMA, "--shader", shader)
     assert status == 1
-    assert (f"{shader}:4:42: error: K_withvec3: p is simd_float3, where the schema has v3, 12 "
-            f"bytes: write `K_v3 p;`; it is at offset 16 (metal-proxy), the schema's at 4; "
-            f"simd_float3 is aligned to 16 bytes") in out, out
+    # simd_float3 is a float3, which may stand for a record of three floats; its alignment
+    # is what moves it.
+    assert (f"{shader}:4:42: error: K_withvec3: p is at offset 16 (metal-proxy), the schema's "
+            f"at 4; it is 16 bytes (metal-proxy), the schema's 12; simd_float3 is aligned to 16 "
+            f"bytes") in out, out
 
 
 # --- the extension scalars in hand-written shaders (targets.spellings.SHADER_READ) ----------

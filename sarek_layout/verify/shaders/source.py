@@ -20,26 +20,18 @@ import os
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Dict, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Sequence, Tuple
 
 from ...errors import SchemaError, UsageError
 from ...ir.schema import SourceLocation
 from ..headers import read_header, shown
 from .lexer import Directive, Scanned, line_starts, scan
 
-__all__ = ["GLSL", "WGSL", "METAL", "LANGUAGES", "language_of", "ShaderFile", "ShaderSet",
-           "read_shaders", "strip_comments", "MAX_SHADER_BYTES", "MAX_NESTING", "MAX_FILES"]
+if TYPE_CHECKING:
+    from .language import ShadingLanguage
 
-GLSL, WGSL, METAL = "glsl", "wgsl", "metal"
-
-#: Suffix -> shading language (glslang's stage suffixes, plus .glsl for a shared file).
-LANGUAGES: Dict[str, str] = {
-    **{s: GLSL for s in (".comp", ".glsl", ".vert", ".frag", ".geom", ".tesc", ".tese",
-                         ".mesh", ".task", ".rgen", ".rchit", ".rmiss", ".rahit", ".rint",
-                         ".rcall")},
-    ".wgsl": WGSL,
-    ".metal": METAL,
-}
+__all__ = ["language_of", "ShaderFile", "ShaderSet", "read_shaders", "strip_comments",
+           "MAX_SHADER_BYTES", "MAX_NESTING", "MAX_FILES"]
 
 #: A shader larger than this is refused: hand-written shaders are kilobytes (the generated
 #: GLSL of the end-to-end example is 20 KB), and reading a 4 MiB file of nothing but empty
@@ -56,25 +48,25 @@ _READS_A_FILE = ("include", "include_next", "import", "embed")
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 
 
-def language_of(path: str) -> str:
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix not in LANGUAGES:
+def language_of(path: str):
+    """The shading language (``language.ShadingLanguage``) of the file ``path``, from its
+    suffix."""
+    from .language import by_suffix, registry
+
+    lang = by_suffix(path)
+    if lang is None:
+        suffix = os.path.splitext(path)[1].lower()
+        known = "; ".join(f"{lang.title} ({', '.join(lang.suffixes)})"
+                          for lang in registry().values())
         raise UsageError(f"{shown(path)}: cannot tell the shader's language from its suffix "
-                         f"{suffix or '(none)'!r}; expected .wgsl, .metal or a GLSL suffix "
-                         f"({', '.join(s for s, l in LANGUAGES.items() if l == GLSL)})")
-    return LANGUAGES[suffix]
+                         f"{suffix or '(none)'!r}; expected {known}")
+    return lang
 
 
-def strip_comments(text: str, language: str = GLSL) -> str:
+def strip_comments(text: str, language) -> str:
     """``text`` with comments blanked (line ends kept), read as ``language``'s compiler reads
     it (``lexer``), so that every offset still points at the same line and column."""
-    return scan(text, _lexicon(language)).blank
-
-
-def _lexicon(language: str):
-    from .language import get
-
-    return get(language).lexicon
+    return scan(text, language.lexicon).blank
 
 
 @dataclass(eq=False)
@@ -84,13 +76,14 @@ class ShaderFile:
     name: str  # relative path in the compile folder: src/<base> or inc/<as included>
     shown: str
     text: str
-    language: str
+    language: "ShadingLanguage"
     given: bool
     _lines: List[int] = field(default_factory=list, repr=False)
     #: ``text`` without its comments (``strip_comments``), once read.
     stripped: str = field(default="", repr=False)
-    #: What its ``#include`` lines name, in order.
+    #: What its ``#include`` lines name, in order, and all its directives (``lexer``).
     includes: List[str] = field(default_factory=list, repr=False)
+    directives: List[Directive] = field(default_factory=list, repr=False)
 
     def position(self, offset: int) -> Tuple[int, int]:
         """1-based (line, column) of character ``offset`` (lines end as the compilers end
@@ -112,7 +105,7 @@ class ShaderFile:
 class ShaderSet:
     """The shaders of one language, given in this order, and every file they include."""
 
-    language: str
+    language: "ShadingLanguage"
     files: List[ShaderFile]
 
     @property
@@ -224,8 +217,6 @@ def _count(total: int, f: ShaderFile) -> int:
 def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List[ShaderSet]:
     """Every shader of ``paths`` with what it includes, one ``ShaderSet`` per language (in
     the order the languages first appear). Raises ``SchemaError``/``UsageError`` (exit 2)."""
-    from .language import get
-
     sets: Dict[str, ShaderSet] = {}
     total = 0
     by_base: Dict[Tuple[str, str], ShaderFile] = {}
@@ -236,20 +227,20 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
         if not base.isprintable() or '"' in base or "\\" in base:
             raise UsageError(f"{shown(path)}: verify cannot include a shader whose file name "
                              f"has a quote, a backslash or a control character; rename it")
-        if (lang, base) in by_base:
+        if (lang.name, base) in by_base:
             raise UsageError(f"{shown(path)}: two --shader files have the name {base}; give "
                              f"each once")
         f = ShaderFile(f"src/{base}", shown(path), _read(path, "shader"), lang, True)
         total = _count(total, f)
-        by_base[(lang, base)] = f
-        sets.setdefault(lang, ShaderSet(lang, [])).files.append(f)
+        by_base[(lang.name, base)] = f
+        sets.setdefault(lang.name, ShaderSet(lang, [])).files.append(f)
         queue.append(f)
     included: Dict[Tuple[str, str], ShaderFile] = {}
     while queue:
         f = queue.pop(0)
-        lang = get(f.language)
+        lang = f.language
         scanned = scan(f.text, lang.lexicon)  # as the compiler reads it (lexer)
-        f.stripped = scanned.blank
+        f.stripped, f.directives = scanned.blank, scanned.directives
         check_nesting(f, scanned)
         for d in scanned.directives:
             if d.name not in _READS_A_FILE:
@@ -259,16 +250,16 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
             f.includes.append(name)
             if name in lang.stand_ins:
                 continue  # the compiler's stand-in
-            if (f.language, name) in by_base or (f.language, name) in included:
+            if (lang.name, name) in by_base or (lang.name, name) in included:
                 continue
             found = ""
-            for d in include_dirs:
-                candidate = os.path.join(d, name)
+            for folder in include_dirs:
+                candidate = os.path.join(folder, name)
                 if os.path.lexists(candidate):
-                    real_dir = os.path.realpath(d)
+                    real_dir = os.path.realpath(folder)
                     if not os.path.realpath(candidate).startswith(real_dir + os.sep):
                         raise SchemaError(f"#include \"{name}\": {shown(candidate)} leads out "
-                                          f"of the -I folder {shown(d)}; refused",
+                                          f"of the -I folder {shown(folder)}; refused",
                                           where)
                     found = candidate
                     break
@@ -280,7 +271,7 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
             inc = ShaderFile(f"inc/{name}", shown(found), _read(found, "included file"),
                              f.language, False)
             total = _count(total, inc)
-            included[(f.language, name)] = inc
-            sets[f.language].files.append(inc)
+            included[(lang.name, name)] = inc
+            sets[lang.name].files.append(inc)
             queue.append(inc)
     return list(sets.values())

@@ -1,0 +1,152 @@
+"""``verify --shader`` judges what the compiler built, never the text.
+
+Each shader here spells a member one way and compiles it another (an ``#if 0`` branch, a
+macro, a typedef, a WGSL alias): every verdict must come from glslang's SPIR-V, naga's type
+checker or clang's debug information. Each block of the SPIR-V that holds a schema struct is
+judged by its own rules, whatever spelled its name or head. A run that checks nothing fails.
+Each case runs as a hostile input: in a child process under a CPU bound, with its exit
+status, its one error line, and nothing left behind.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from helpers.common import require_toolchain
+from helpers.hostile import run_bounded
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "shaders"
+TOOLCHAIN = {"comp": "glslang", "wgsl": "webgpu", "metal": "metal-proxy"}
+
+#: T{a: float32; b: int32}: each shader compiles b as a float (or a as an int) at the same
+#: offsets, so that only the member types differ.
+SCHEMA_T = 'module = "M"\n[[types]]\nrecord = "T"\nfields = [["a", "float32"], ["b", "int32"]]\n'
+LIES = {
+    "if0.comp": ("#version 450\n#if 0\nstruct M_T { float a; int b; };\n#else\n"
+                 "struct M_T { float a; float b; };\n#endif\nvoid main() { }\n",
+                 "b is float, 4 bytes, where the schema has int32, 4 bytes: write `int b;`"),
+    "define.comp": ("#version 450\n#define int float\nstruct M_T { float a; int b; };\n"
+                    "void main() { }\n",
+                    "b is float (`int` is float here), 4 bytes, where the schema has int32"),
+    "if0.metal": ("#if 0\nstruct M_T { float a; int b; };\n#else\n"
+                  "struct M_T { float a; float b; };\n#endif\n",
+                  "b is float, 4 bytes, where the schema has int32, 4 bytes: write `int b;`"),
+    # No <metal_stdlib>: the shader's own int32_t.
+    "typedef.metal": ("typedef float int32_t;\nstruct M_T { float a; int32_t b; };\n",
+                      "b is float (`int32_t` is float here), 4 bytes, where the schema has "
+                      "int32"),
+    "alias.wgsl": ("alias f32 = i32;\nstruct M_T { a: f32, b: i32 }\n"
+                   "@group(0) @binding(0) var<storage, read_write> buf: array<M_T>;\n"
+                   "@compute @workgroup_size(1) fn main() { buf[0].b = 1; }\n",
+                   "a is i32 (`f32` is i32 here), 4 bytes, where the schema has float32"),
+}
+
+
+def _run(tmp_path, monkeypatch, schema_text, name, text, *args):
+    """``verify SCHEMA --shader NAME`` bounded, in a folder of its own; nothing may be left
+    behind there or in the temporary folder."""
+    work = tmp_path / "work"
+    work.mkdir()
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    (work / "s.toml").write_text(schema_text)
+    (work / name).write_text(text)
+    monkeypatch.setenv("TMPDIR", str(temp))
+    # wgpu's device (lavapipe) maps far more address space than the default bound allows.
+    memory = (16 << 30) if name.endswith(".wgsl") else (1 << 30)
+    proc = run_bounded(["-m", "sarek_layout", "verify", "s.toml", "--shader", name, *args], work,
+                       memory=memory)
+    assert sorted(p.name for p in work.iterdir()) == sorted(["s.toml", name])
+    assert list(temp.iterdir()) == []
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+@pytest.mark.parametrize("name", sorted(LIES))
+def test_a_member_type_is_read_from_what_the_compiler_built(name, tmp_path, monkeypatch):
+    require_toolchain(TOOLCHAIN[name.rsplit(".", 1)[1]])
+    text, message = LIES[name]
+    status, out, err = _run(tmp_path, monkeypatch, SCHEMA_T, name, text)
+    errors = [ln for ln in out.splitlines() if ": error: " in ln]
+    assert (status, err) == (1, ""), out
+    assert len(errors) == 1 and message in errors[0], out
+    line = text.splitlines().index(next(ln for ln in reversed(text.splitlines())
+                                        if "M_T {" in ln)) + 1
+    assert errors[0].startswith(f"{name}:{line}:"), errors[0]  # the live declaration's line
+
+
+SCHEMA_COMMAND = ('module = ""\n[[types]]\nrecord = "IndexedIndirectCommand"\nfields = ['
+                  '["indexCount", "uint32"], ["instanceCount", "uint32"], ["firstIndex", '
+                  '"uint32"], ["vertexOffset", "int32"], ["firstInstance", "uint32"]]\n')
+#: A real sample's std140 block: the host struct has `after` at 20.
+EXTRA = """#version 450
+struct IndexedIndirectCommand { uint indexCount; uint instanceCount; uint firstIndex;
+                                int vertexOffset; uint firstInstance; };
+layout(binding = 0) uniform Extra { IndexedIndirectCommand cmd; uint after; } extra;
+layout(std430, binding = 1) buffer Out { uint v; } o;
+layout(local_size_x = 1) in;
+void main() { o.v = extra.cmd.indexCount + extra.after; }
+"""
+
+
+def test_a_std140_block_that_pads_a_schema_struct_is_reported_at_the_block(tmp_path,
+                                                                            monkeypatch):
+    require_toolchain("glslang")
+    status, out, err = _run(tmp_path, monkeypatch, SCHEMA_COMMAND, "extra.comp", EXTRA)
+    errors = [ln for ln in out.splitlines() if ": error: " in ln]
+    assert (status, err) == (1, ""), out
+    assert len(errors) == 1 and errors[0].startswith("extra.comp:4:29: error: "), out
+    assert ("Extra is a uniform block laid out std140, where the schema needs std430 (the C "
+            "layout): cmd takes 32 bytes there (after is at offset 32), where "
+            "IndexedIndirectCommand is 20 bytes (after at 20 in the host's struct)") in errors[0]
+
+
+MACRO_BLOCKS = """#version 450
+#define Params RealParams
+#define UBO(n) layout(binding = 1) uniform n
+struct K_item { float x; };
+layout(std140, binding = 0) uniform Params { K_item items[4]; } p;
+UBO(Other) { K_item more[4]; } q;
+layout(local_size_x = 1) in;
+void main() { }
+"""
+
+
+def test_a_block_named_or_headed_by_a_macro_is_judged_too(tmp_path, monkeypatch):
+    require_toolchain("glslang")
+    schema = (DATA / "mistakes.toml").read_text()
+    status, out, err = _run(tmp_path, monkeypatch, schema, "macro.comp", MACRO_BLOCKS)
+    errors = [ln for ln in out.splitlines() if ": error: " in ln]
+    assert (status, err) == (1, ""), out
+    assert len(errors) == 2, out
+    assert errors[0].startswith("macro.comp:5:37: error: K_item: RealParams is a uniform block "
+                                "laid out std140"), errors[0]
+    assert "an array of K_item (items) has a stride of 16 bytes" in errors[0]
+    assert errors[1].startswith("macro.comp: error: K_item: Other is a uniform block laid out "
+                                "std140"), errors[1]
+    assert "an array of K_item (more) has a stride of 16 bytes" in errors[1]
+
+
+#: Shaders with nothing to check: the run must fail, saying what it looked for.
+NOTHING = {
+    "junk.comp": ("this is not glsl at all\n", ()),
+    "other.comp": ("#version 450\nstruct Unrelated { float x; };\nvoid main() { }\n", ()),
+    "narrowed.comp": ("#version 450\nstruct K_item { float x; };\nvoid main() { }\n",
+                      ("--type", "withbool")),
+    "empty.wgsl": ("// nothing here\n", ()),
+    "empty.metal": ("int x;\n", ()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTHING))
+def test_nothing_checked_is_no_agreement(name, tmp_path, monkeypatch):
+    text, args = NOTHING[name]
+    schema = (DATA / "mistakes.toml").read_text()
+    status, out, err = _run(tmp_path, monkeypatch, schema, name, text, *args)
+    assert (status, err) == (1, ""), out
+    assert "agree" not in out, out
+    errors = [ln for ln in out.splitlines() if "error" in ln]
+    which = "the --type types (K_withbool)" if args else "the schema's types (K_complete, "
+    assert len(errors) == 1 and errors[0].startswith(
+        f"error: no struct checked: no struct of the shaders has the C name of one of {which}"), out
