@@ -20,7 +20,7 @@ change; the text only points at a line):
   (``metal``, ``llvm_debug``).
 
 Each language is one object (``language``: its lexicon, struct syntax, spellings, advice and
-compiler), found by suffix in the registry. Shader structs with no schema type are listed and
+compiler), found by suffix in the ``registry``. Shader structs with no schema type are listed and
 skipped; ``types`` narrows the check; a run that finds no struct to check exits 1, saying
 what it looked for. The shaders are read once, before anything runs, with what they
 ``#include`` from the other shaders given or from ``include_dirs`` and nothing else
@@ -40,6 +40,7 @@ from ...errors import ToolchainMissing
 from ...ir.schema import Schema, SchemaType
 from .check import Expected, Problem, compare_struct, expected_structs
 from .reader import StructDecl, read_structs
+from .registry import LANGUAGES
 from .source import read_shaders
 from .types import CompiledStruct
 
@@ -110,7 +111,7 @@ def verify_shaders(schema: Schema, paths: Sequence[str], include_dirs: Sequence[
     from ..tools import memory_limit_mb, timeout_seconds
 
     timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
-    sets = read_shaders(paths, include_dirs)
+    sets = read_shaders(paths, include_dirs, list(LANGUAGES.values()))
     for s in sets:
         problem = s.language.missing()
         if problem:

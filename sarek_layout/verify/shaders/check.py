@@ -29,7 +29,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from ...ir.schema import Member, SchemaType
 from ...targets.naming import PACKED_PREFIX
 from .reader import StructDecl
-from .types import CompiledMember, CompiledStruct, GpuType
+from .types import BOOL, CompiledMember, CompiledStruct, GpuType
 
 __all__ = ["Problem", "Expected", "expected_structs", "compare_struct", "VEC3"]
 
@@ -181,14 +181,14 @@ def _type_problem(c: _Check, m: Member, cm: CompiledMember) -> Optional[str]:
     if t.kind == "array":
         return (f"is an array ({shown}){note}, the schema's {m.name} a {m.spelling}: {write}")
     if t in lang.accepted(m):
-        if shown == "bool":  # compiled as a word, but spelled bool: GLSL's
+        if shown == BOOL:  # compiled as a word, but spelled bool: GLSL's
             return f"is bool: {lang.bool_why}; a Sarek bool is a 4-byte int, 0 or 1: {write}"
         return None
     size = cm.size if cm.size is not None else t.bytes()
     have = f"is {shown}{note}" + (f", {size} bytes," if size else ",")
-    if t.kind == "bool" or shown == "bool":
+    if t.kind == BOOL or shown == BOOL:
         target = ("a Sarek bool is a 4-byte int, 0 or 1" if m.scalar is not None
-                  and m.scalar.kind == "bool" else f"the schema has {m.spelling}")
+                  and m.scalar.kind == BOOL else f"the schema has {m.spelling}")
         return f"is bool{note}: {lang.bool_why}; {target}: {write}"
     if (m.scalar is not None and m.scalar.is_float and m.scalar.size == 8
             and t.scalar_of().kind == "float" and t.is_scalar):

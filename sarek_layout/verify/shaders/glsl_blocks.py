@@ -19,28 +19,15 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from .check import Problem
-from .glsl import compile_probe, compiled_struct, probe_copies
-from .reader import StructDecl
+from .glsl_probe import compile_probe, compiled_struct, probe_copies
+from .reader import StructDecl, used_structs
 from .spirv import UNIFORM, Module
-from .types import CompiledStruct
+from .types import BOOL, CompiledStruct
 
 __all__ = ["measure_glsl"]
 
 #: How deep a block's structs are walked (glslang refuses deeper nesting long before).
 _DEPTH = 64
-
-
-def _nested(decls: Dict[str, StructDecl], wanted: List[str]) -> List[str]:
-    """``wanted`` and every struct their members use (as declared), each once."""
-    out: Dict[str, None] = {}
-    stack = list(wanted)
-    while stack:
-        name = stack.pop(0)
-        if name in out or name not in decls:
-            continue
-        out[name] = None
-        stack.extend(m.type for m in decls[name].members if m.type in decls)
-    return list(out)
 
 
 def measure_glsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str
@@ -57,7 +44,7 @@ def measure_glsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder
         todo = [t for t in wanted if t in structs and structs[t].file in mine and t not in compiled]
         if not todo:
             continue  # nothing of the schema here: the shader's blocks cannot hold any of it
-        types = _nested(structs, sorted(todo))
+        types = used_structs(structs, sorted(todo))
         twice = [t for t in types if structs[t].alternatives]
         mod, buffers, why, places = compile_probe(shaders, f, types, folder, n, twice)
         if mod is None:
@@ -143,7 +130,7 @@ def _natural_align(mod: Module, tid: int, depth: int = 0) -> int:
     t = mod.types.get(tid, ("",))
     if t[0] in ("int", "float"):
         return t[1] // 8
-    if t[0] == "bool":
+    if t[0] == BOOL:
         return 4
     if depth > _DEPTH:
         return 1

@@ -17,7 +17,6 @@ in ``registry``.
 
 from __future__ import annotations
 
-import os
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from ...ir.schema import Member
@@ -25,7 +24,7 @@ from ...targets.spellings import SHADER_READ
 from .lexer import Lexicon
 from .types import GpuType
 
-__all__ = ["ShadingLanguage", "registry", "by_suffix", "get"]
+__all__ = ["ShadingLanguage"]
 
 
 class ShadingLanguage:
@@ -101,6 +100,11 @@ class ShadingLanguage:
         """``t`` as its compiler stores it in memory (GLSL keeps a bool as a 32-bit uint)."""
         return t
 
+    def element(self, m) -> Tuple[str, int]:
+        """A member declaration (``reader.MemberDecl``) as (element type, array length or
+        0)."""
+        return m.type, max(m.count, 0)
+
     def write(self, type_: str, name: str) -> str:
         """A member declaration."""
         return f"{type_} {name};"
@@ -146,6 +150,42 @@ class ShadingLanguage:
         """Advice where no member type of the language has ``m``'s size."""
         return ""
 
+    # --- the runtime probe of generated files (``drivers.gpu_probes``) ------------------------
+    #: The 32-bit word and the pair of words, as spelled here; every scalar spelling of the
+    #: generated files with its bits as a pair (``_sarek_x``) and its bytes; the bits of a
+    #: small scalar's accessor value, by the accessor's return type.
+    word = ""
+    pair = ""
+    #: The probe's output words (binding 1), as ``runtime_probe`` declares them.
+    output = ""
+    scalar_bits: Dict[str, str] = {}
+    scalar_size: Dict[str, int] = {}
+    small_bits: Dict[str, str] = {}
+
+    def function(self, ret: str, name: str, params: Tuple[Tuple[str, str], ...],
+                 body: str) -> str:
+        """A function on one line."""
+        raise NotImplementedError
+
+    def local(self, name: str, type_: str, expr: str, mutable: bool = False) -> str:
+        """A local declaration."""
+        raise NotImplementedError
+
+    def loop(self, n: int, body: str) -> str:
+        """``body`` for ``j`` from 0 to ``n`` - 1."""
+        raise NotImplementedError
+
+    def accessors(self, text: str) -> Dict[str, str]:
+        """Accessor name -> return type, for the functions of ``text`` (comments blanked)
+        that take one ``_sarek_v``."""
+        raise NotImplementedError
+
+    def runtime_probe(self, headers, types: Dict[str, int], functions: str,
+                      outputs: Tuple[str, ...]) -> str:
+        """The compute shader that reads ``types`` (type -> probe index) from binding 0 and
+        writes ``outputs`` to binding 1."""
+        raise NotImplementedError
+
     def vec3_fix(self, what: str) -> str:
         return (f"{what}: std430 and std140 align vec3 like vec4 (16 bytes), where the schema's "
                 f"3 scalars are aligned to 4: write three float members (or a struct of them)")
@@ -165,25 +205,3 @@ def _same_scalar(record) -> bool:
     if only.size != 4 or not (only.is_float or signed) or not 2 <= len(record.members) <= 4:
         return None  # type: ignore[return-value]
     return only.is_float
-
-
-def registry() -> Dict[str, ShadingLanguage]:
-    """Every shading language, by name: one row each."""
-    from .glsl import GLSL
-    from .metal import METAL
-    from .wgsl import WGSL
-
-    return {lang.name: lang for lang in (GLSL, WGSL, METAL)}
-
-
-def get(name: str) -> ShadingLanguage:
-    return registry()[name]
-
-
-def by_suffix(path: str) -> Optional[ShadingLanguage]:
-    """The language of a file, from its suffix (``None`` for none of them)."""
-    suffix = os.path.splitext(path)[1].lower()
-    for lang in registry().values():
-        if suffix in lang.suffixes:
-            return lang
-    return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .types import OPAQUE, CompiledMember, CompiledStruct, GpuType
+from .types import BOOL, OPAQUE, CompiledMember, CompiledStruct, GpuType
 
 __all__ = ["DebugInfo"]
 
@@ -25,7 +25,7 @@ _FIELD = re.compile(r'(\w+): ("(?:[^"\\]|\\.)*"|!\d+|!\{[^}]*\}|[^,]+)')
 _REF = re.compile(r"!(\d+)")
 _ENCODINGS = {"DW_ATE_signed": "int", "DW_ATE_signed_char": "int", "DW_ATE_unsigned": "uint",
               "DW_ATE_unsigned_char": "uint", "DW_ATE_float": "float",
-              "DW_ATE_boolean": "bool", "DW_ATE_UTF": "uint"}
+              "DW_ATE_boolean": BOOL, "DW_ATE_UTF": "uint"}
 _TRANSPARENT = ("DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type",
                 "DW_TAG_restrict_type")
 _DEPTH = 64

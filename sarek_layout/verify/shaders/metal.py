@@ -25,13 +25,13 @@ from .lexer import CPP_LEXICON
 from .llvm_debug import DebugInfo
 from .metal_stdlib import KEYWORDS, METAL_PROXY_ARGS, SHADER_SHIM, SIMD_SHIM
 from .reader import METAL_QUALIFIERS, StructDecl
-from .types import CompiledStruct, GpuType
+from .types import BOOL, CompiledStruct, GpuType
 
 __all__ = ["METAL", "Metal", "only_these_files"]
 
 _SCALARS: Dict[str, GpuType] = {
     "int": GpuType("int", 32), "uint": GpuType("uint", 32), "float": GpuType("float", 32),
-    "half": GpuType("float", 16), "bool": GpuType("bool", 8), "char": GpuType("int", 8),
+    "half": GpuType("float", 16), BOOL: GpuType(BOOL, 8), "char": GpuType("int", 8),
     "uchar": GpuType("uint", 8), "short": GpuType("int", 16), "ushort": GpuType("uint", 16),
     "long": GpuType("int", 64), "ulong": GpuType("uint", 64), "double": GpuType("float", 64),
     **{f"{s}{n}_t": GpuType("int" if s == "int" else "uint", n)

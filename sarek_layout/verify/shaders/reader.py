@@ -22,7 +22,7 @@ from typing import Dict, List, Optional
 
 from .source import ShaderFile, strip_comments
 
-__all__ = ["MemberDecl", "StructDecl", "read_structs", "GLSL_QUALIFIERS", "METAL_QUALIFIERS"]
+__all__ = ["MemberDecl", "StructDecl", "read_structs", "read_text", "used_structs", "GLSL_QUALIFIERS", "METAL_QUALIFIERS"]
 
 
 @dataclass
@@ -197,3 +197,25 @@ def read_structs(f: ShaderFile) -> List[StructDecl]:
             out.append(s)
     return out
 
+
+
+def read_text(text: str, lang, name: str = "(generated)") -> List[StructDecl]:
+    """The structs of ``text`` (a generated file), read as ``lang``'s compiler reads it."""
+    f = ShaderFile(name, name, text, lang, False)
+    f.stripped = strip_comments(text, lang)
+    return read_structs(f)
+
+
+def used_structs(decls: Dict[str, StructDecl], names) -> List[str]:
+    """``names`` (those ``decls`` declares) and every struct their members use, as written
+    (an array's element too), each once, in the order found."""
+    out: Dict[str, None] = {}
+    stack = list(names)
+    while stack:
+        name = stack.pop(0)
+        if name in out or name not in decls:
+            continue
+        out[name] = None
+        d = decls[name]
+        stack += [d.file.language.element(m)[0] for m in d.members]
+    return list(out)

@@ -48,19 +48,15 @@ _READS_A_FILE = ("include", "include_next", "import", "embed")
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 
 
-def language_of(path: str):
-    """The shading language (``language.ShadingLanguage``) of the file ``path``, from its
-    suffix."""
-    from .language import by_suffix, registry
-
-    lang = by_suffix(path)
-    if lang is None:
-        suffix = os.path.splitext(path)[1].lower()
-        known = "; ".join(f"{lang.title} ({', '.join(lang.suffixes)})"
-                          for lang in registry().values())
-        raise UsageError(f"{shown(path)}: cannot tell the shader's language from its suffix "
-                         f"{suffix or '(none)'!r}; expected {known}")
-    return lang
+def language_of(path: str, languages: Sequence["ShadingLanguage"]):
+    """The shading language of the file ``path`` among ``languages``, from its suffix."""
+    suffix = os.path.splitext(path)[1].lower()
+    for lang in languages:
+        if suffix in lang.suffixes:
+            return lang
+    known = "; ".join(f"{lang.title} ({', '.join(lang.suffixes)})" for lang in languages)
+    raise UsageError(f"{shown(path)}: cannot tell the shader's language from its suffix "
+                     f"{suffix or '(none)'!r}; expected {known}")
 
 
 def strip_comments(text: str, language) -> str:
@@ -214,15 +210,17 @@ def _count(total: int, f: ShaderFile) -> int:
     return total
 
 
-def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List[ShaderSet]:
-    """Every shader of ``paths`` with what it includes, one ``ShaderSet`` per language (in
-    the order the languages first appear). Raises ``SchemaError``/``UsageError`` (exit 2)."""
+def read_shaders(paths: Sequence[str], include_dirs: Sequence[str],
+                 languages: Sequence["ShadingLanguage"]) -> List[ShaderSet]:
+    """Every shader of ``paths`` with what it includes, one ``ShaderSet`` per language of
+    ``languages`` (in the order they first appear). Raises ``SchemaError``/``UsageError``
+    (exit 2)."""
     sets: Dict[str, ShaderSet] = {}
     total = 0
     by_base: Dict[Tuple[str, str], ShaderFile] = {}
     queue: List[ShaderFile] = []
     for path in paths:
-        lang = language_of(path)
+        lang = language_of(path, languages)
         base = os.path.basename(path)
         if not base.isprintable() or '"' in base or "\\" in base:
             raise UsageError(f"{shown(path)}: verify cannot include a shader whose file name "

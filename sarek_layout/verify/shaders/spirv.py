@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from .types import OPAQUE, GpuType
+from .types import BOOL, OPAQUE, GpuType
 
 __all__ = ["Module", "read_module", "UNIFORM", "PUSH_CONSTANT", "STORAGE_BUFFER"]
 
@@ -32,7 +32,7 @@ _BLOCK, _BUFFER_BLOCK, _ARRAY_STRIDE, _MATRIX_STRIDE, _OFFSET = 2, 3, 6, 7, 35
 class Module:
     names: Dict[int, str] = field(default_factory=dict)
     member_names: Dict[Tuple[int, int], str] = field(default_factory=dict)
-    #: id -> ("int"|"float", width, signed) / ("bool",) / ("vector"|"matrix", elem, n) /
+    #: id -> ("int"|"float", width, signed) / (BOOL,) / ("vector"|"matrix", elem, n) /
     #: ("array", elem, length id or 0) / ("struct", member ids…) / ("pointer", class, type)
     types: Dict[int, tuple] = field(default_factory=dict)
     constants: Dict[int, int] = field(default_factory=dict)
@@ -81,8 +81,8 @@ class Module:
         kind = t[0]
         if kind in ("int", "float"):
             return GpuType("uint" if kind == "int" and not t[2] else kind, t[1])
-        if kind == "bool":
-            return GpuType("bool", 32)
+        if kind == BOOL:
+            return GpuType(BOOL, 32)
         if depth > 64:
             return OPAQUE
         if kind in ("vector", "matrix"):
@@ -145,7 +145,7 @@ def _type(shape: Callable[[tuple], tuple]) -> Callable[[Module, tuple], None]:
 _READERS: Dict[int, Callable[[Module, tuple], None]] = {
     5: lambda mod, a: mod.names.__setitem__(a[0], _string(a[1:])),  # OpName
     6: lambda mod, a: mod.member_names.__setitem__((a[0], a[1]), _string(a[2:])),  # OpMemberName
-    20: _type(lambda a: ("bool",)),
+    20: _type(lambda a: (BOOL,)),
     21: _type(lambda a: ("int", a[1], a[2])),
     22: _type(lambda a: ("float", a[1], 0)),
     23: _type(lambda a: ("vector", a[1], a[2])),

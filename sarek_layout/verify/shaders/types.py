@@ -12,13 +12,16 @@ points at a line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-__all__ = ["GpuType", "scalar", "vector", "CompiledMember", "CompiledStruct", "SCALAR_KINDS",
-           "OPAQUE"]
+__all__ = ["GpuType", "scalar", "vector", "CompiledMember", "CompiledStruct", "SCALAR_KINDS", "BOOL",
+           "OPAQUE", "bound"]
 
+#: The boolean kind, the word SPIR-V, WGSL, GLSL and MSL spell it with (the one place it is
+#: written in ``verify.shaders``).
+BOOL = "bool"
 #: Kinds of scalar: C's signed and unsigned integers, IEEE floats, and booleans.
-SCALAR_KINDS = ("int", "uint", "float", "bool")
+SCALAR_KINDS = ("int", "uint", "float", BOOL)
 
 
 @dataclass(frozen=True)
@@ -98,3 +101,32 @@ class CompiledStruct:
             if m.name == name:
                 return m
         return None
+
+
+#: Struct nesting a probe follows: deeper than any schema (``resolve.MAX_NESTING``), far
+#: from Python's recursion limit.
+MAX_DEPTH = 128
+
+
+def bound(t: GpuType, types: Dict[str, Dict[str, GpuType]], memo: Dict[str, int],
+          depth: int = 0) -> int:
+    """An upper bound of a type's size in bytes, in every layout (16 per scalar or vector, 16
+    per member), for the probe buffers of every shading language; ``types`` holds each
+    struct's member types by name (-1: it cannot be probed: a struct not there, or one that
+    contains itself, or one nested deeper than ``MAX_DEPTH``)."""
+    if depth > MAX_DEPTH:
+        return -1
+    if t.is_scalar or t.kind in ("vector", "atomic"):
+        return 16
+    if t.kind == "matrix":
+        return 16 * t.count
+    if t.kind == "array":
+        inner = bound(t.elem, types, memo, depth + 1) if t.elem is not None else -1
+        return t.count * (inner + 16) if t.count and inner >= 0 else -1
+    if t.kind != "struct" or t.name not in types:
+        return -1
+    if t.name not in memo:
+        memo[t.name] = -1  # a struct that contains itself cannot be probed
+        parts = [bound(m, types, memo, depth + 1) for m in types[t.name].values()]
+        memo[t.name] = -1 if any(p < 0 for p in parts) else 16 + sum(p + 16 for p in parts)
+    return memo[t.name]

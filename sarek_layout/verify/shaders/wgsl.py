@@ -21,28 +21,29 @@ import sys
 import tempfile
 from typing import Dict, List, Optional, Tuple
 
-from ...targets.naming import PACKED_PREFIX
+from ...targets.naming import PACKED_PREFIX, VALUE_PARAM
 from ..tools import child_boot, run_tool
 from .check import Problem
 from .language import ShadingLanguage
 from .lexer import WGSL_LEXICON
-from .reader import StructDecl
-from .types import CompiledMember, CompiledStruct, GpuType
-from .wgsl_probe import (BINDING, MAX_PROBE_WORDS, Probe, bound, has_bool, probe_source,
-                         revealed, type_checks)
+from .reader import StructDecl, used_structs
+from .types import BOOL, CompiledMember, CompiledStruct, GpuType, bound
+from .wgsl_probe import (BINDING, MAX_PROBE_WORDS, Probe, has_bool, probe_source, revealed,
+                         type_checks)
 
 __all__ = ["WGSL", "Wgsl", "measure_wgsl", "wgpu_problem", "BINDING", "MAX_PROBE_WORDS"]
 
 TOOL = "naga + wgpu"
 
 _SCALARS = {"i32": GpuType("int", 32), "u32": GpuType("uint", 32), "f32": GpuType("float", 32),
-            "f16": GpuType("float", 16), "bool": GpuType("bool", 32)}
+            "f16": GpuType("float", 16), BOOL: GpuType(BOOL, 32)}
 _SHORT = {"i": "i32", "u": "u32", "f": "f32", "h": "f16"}
 _VECTOR = re.compile(r"vec([234])(?:<(\w+)>|([fiuh]))\Z")
 _MATRIX = re.compile(r"mat([234])x([234])(?:<(\w+)>|([fh]))\Z")
 _ARRAY = re.compile(r"array<(.+?)(?:,(\w+))?>\Z")
 _ATOMIC = re.compile(r"atomic<(\w+)>\Z")
 _NAMES = {t: n for n, t in _SCALARS.items()}
+_ACCESSOR = re.compile(rf"^fn\s+(\w+)\({VALUE_PARAM}:\s*(\w+)\)\s*->\s*([\w<>]+)\s*\{{", re.M)
 
 #: The helper's module file, run by its path (``tools.child_boot``: no package import).
 _CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgsl_child.py")
@@ -125,6 +126,10 @@ class Wgsl(ShadingLanguage):
     def write(self, type_: str, name: str) -> str:
         return f"{name}: {type_},"
 
+    def element(self, m) -> Tuple[str, int]:
+        a = _ARRAY.match(m.type)
+        return (a.group(1), _length(a.group(2))) if a and a.group(2) else (m.type, 0)
+
     def vectors(self, n: int, is_float) -> Tuple[str, ...]:
         if is_float is None:
             return ()
@@ -141,22 +146,42 @@ class Wgsl(ShadingLanguage):
     def measure(self, shaders, decls, wanted, folder):
         return measure_wgsl(shaders, decls, wanted, folder)
 
+    # --- the runtime probe of generated files ---------------------------------------------
+    word, pair, output = "u32", "vec2<u32>", "sarek_out"
+    scalar_bits = {"i32": "vec2<u32>(bitcast<u32>(_sarek_x))", "u32": "vec2<u32>(_sarek_x)",
+                   "f32": "vec2<u32>(bitcast<u32>(_sarek_x))", "vec2<u32>": "_sarek_x"}
+    scalar_size = {"i32": 4, "u32": 4, "f32": 4, "vec2<u32>": 8}
+    small_bits = {"u32": "_sarek_x", "f32": "pack2x16float(vec2<f32>(_sarek_x, 0.0))",
+                  "i32": "bitcast<u32>(_sarek_x)"}
+
+    def function(self, ret, name, params, body):
+        return (f"fn {name}({', '.join(f'{n}: {t}' for n, t in params)}) -> {ret} "
+                f"{{ {body} }}\n")
+
+    def local(self, name, type_, expr, mutable=False):
+        return f"{'var' if mutable else 'let'} {name} = {expr};"
+
+    def loop(self, n, body):
+        return f"for (var j = 0u; j < {n}u; j++) {{ {body} }}"
+
+    def accessors(self, text):
+        return {m.group(1): m.group(3) for m in _ACCESSOR.finditer(text)}
+
+    def runtime_probe(self, headers, types, functions, outputs):
+        # WGSL has no #include: the files are concatenated in the order given.
+        parts = [text + "\n" for _, text in headers.files]
+        parts += [f"struct SarekProbe{i} {{ a: u32, t: array<{t}, 2>, }}\n"
+                  for t, i in types.items()]
+        parts.append("struct SarekIn {\n")
+        parts += [f"    p{i}: SarekProbe{i},\n" for i in types.values()]
+        parts.append("}\n@group(0) @binding(0) var<storage, read> sarek_in: SarekIn;\n"
+                     "@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
+        parts += [functions, "@compute @workgroup_size(1)\nfn main() {\n"]
+        parts += [f"    {line}\n" for line in outputs]
+        return "".join(parts + ["}\n"])
+
 
 WGSL = Wgsl()
-
-
-def _todo(structs: Dict[str, StructDecl], wanted) -> List[str]:
-    """The wanted structs and those their members use (as written), each once."""
-    out: Dict[str, None] = {}
-    stack = sorted(wanted)
-    while stack:
-        t = stack.pop(0)
-        if t in out or t not in structs:
-            continue
-        out[t] = None
-        stack += [_ARRAY.sub(r"\1", re.sub(r",\w+>$", ">", m.type)) if m.type.startswith("array<")
-                  else m.type for m in structs[t].members]
-    return list(out)
 
 
 def _types(checks, answers, structs) -> Dict[str, Dict[str, GpuType]]:
@@ -191,7 +216,7 @@ def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted, folder: str
         starts.append((line, f))
         line += f.text.count("\n") + (0 if f.text.endswith("\n") else 1)
     structs = {n: d for n, d in decls.items() if d.kind == "struct"}
-    todo = _todo(structs, wanted)
+    todo = used_structs(structs, sorted(wanted))
     decl_lines, checks = type_checks(structs, todo, WGSL)
     guessed = {c.struct: {} for c in checks}
     for c in checks:

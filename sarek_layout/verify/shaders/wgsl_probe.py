@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from .reader import StructDecl
-from .types import GpuType
+from .types import BOOL, GpuType
 
 __all__ = ["Check", "type_checks", "Probe", "MAX_PROBE_WORDS", "BINDING", "NEVER"]
 
@@ -161,32 +161,11 @@ class Probe:
         self.reads[t] = r
 
 
-def bound(t: GpuType, types: Dict[str, Dict[str, GpuType]], memo: Dict[str, int],
-          depth: int = 0) -> int:
-    """An upper bound of a type's size in bytes (-1: it cannot be probed)."""
-    if depth > _DEPTH:
-        return -1
-    if t.is_scalar or t.kind in ("vector", "atomic"):
-        return 16
-    if t.kind == "matrix":
-        return 16 * t.count
-    if t.kind == "array":
-        inner = bound(t.elem, types, memo, depth + 1) if t.elem is not None else -1
-        return t.count * (inner + 16) if t.count and inner >= 0 else -1
-    if t.kind != "struct" or t.name not in types:
-        return -1
-    if t.name not in memo:
-        memo[t.name] = -1  # a struct that contains itself cannot be probed
-        parts = [bound(m, types, memo, depth + 1) for m in types[t.name].values()]
-        memo[t.name] = -1 if any(p < 0 for p in parts) else 16 + sum(p + 16 for p in parts)
-    return memo[t.name]
-
-
 def has_bool(t: GpuType, types: Dict[str, Dict[str, GpuType]], depth: int = 0) -> bool:
     """Whether ``t`` holds a bool (or a type no buffer may hold) anywhere."""
     if depth > _DEPTH:
         return True
-    if t.scalar_of().kind in ("bool", "other"):
+    if t.scalar_of().kind in (BOOL, "other"):
         return True
     if t.kind == "array" and t.elem is not None:
         return has_bool(t.elem, types, depth + 1)
