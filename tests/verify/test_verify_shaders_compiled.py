@@ -150,3 +150,66 @@ def test_nothing_checked_is_no_agreement(name, tmp_path, monkeypatch):
     which = "the --type types (K_withbool)" if args else "the schema's types (K_complete, "
     assert len(errors) == 1 and errors[0].startswith(
         f"error: no struct checked: no struct of the shaders has the C name of one of {which}"), out
+
+
+# --- padding is what occupies the bytes, never a name ---------------------------------------
+
+#: A host struct with its own padding member, and fields whose names start like padding.
+SCHEMA_PAD = ('module = "P"\n[[types]]\nrecord = "light"\nfields = [["pos", "float32"], '
+              '["_pad0", "float32"], ["paddle", "int32"], ["unused_count", "uint32"]]\n'
+              '[[types]]\nrecord = "small"\nfields = [["a", "uint8"], ["b", "uint8"], '
+              '["h", "float16"], ["n", "int32"], ["c", "uint8"]]\n')
+PADDED = {
+    # Copied from the host struct: every member is the schema's, whatever its name.
+    "copied.comp": ("#version 450\nstruct P_light { float pos; float _pad0; int paddle; "
+                    "uint unused_count; };\nvoid main() { }\n", []),
+    # paddle is a field: spelled wrong, it is reported, not skipped as padding.
+    "wrong.comp": ("#version 450\nstruct P_light { float pos; float _pad0; float paddle; "
+                   "uint unused_count; };\nvoid main() { }\n",
+                   ["2:48: error: P_light: paddle is float, 4 bytes, where the schema has "
+                    "int32, 4 bytes: write `int paddle;`"]),
+    # A member named like padding where the schema has a field: reported, and the field
+    # missing.
+    "hidden.metal": ("struct P_light { float pos; float _pad0; unsigned _pad1; "
+                     "unsigned unused_count; };\n",
+                     ["1:51: error: P_light: member _pad1 (offset 8, 4 bytes: where the schema "
+                      "has paddle) is not in the schema's P_light: remove it, or add it to the "
+                      "schema",
+                      "1:8: error: P_light: no member paddle (int32, offset 8, 4 bytes in the "
+                      "schema): add `int paddle;` after _pad0"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PADDED))
+def test_padding_is_told_by_the_bytes_it_occupies_not_by_its_name(name, tmp_path, monkeypatch):
+    require_toolchain(TOOLCHAIN[name.rsplit(".", 1)[1]])
+    text, expected = PADDED[name]
+    status, out, err = _run(tmp_path, monkeypatch, SCHEMA_PAD, name, text)
+    errors = [ln for ln in out.splitlines() if ": error: " in ln]
+    assert (status, err) == (1 if expected else 0, ""), out
+    assert [e.split(f"{name}:", 1)[1] for e in errors] == expected, out
+
+
+@pytest.mark.parametrize("schema", ["geometry", "padded"])
+@pytest.mark.parametrize("target", ["glsl", "wgsl", "metal"])
+def test_verify_shader_accepts_what_generate_writes(schema, target, tmp_path, monkeypatch):
+    """The tool accepts its own output: the example, and records of scalars smaller than a
+    word (kept in ``_sarek_bytes<N>`` words in GLSL and WGSL) with their padding."""
+    from helpers.common import EXAMPLES
+    from sarek_layout.cli.main import main
+
+    require_toolchain({"glsl": "glslang", "wgsl": "webgpu", "metal": "metal-proxy"}[target])
+    path = EXAMPLES / "geometry.toml"
+    if schema == "padded":
+        path = tmp_path / "padded.toml"
+        path.write_text(SCHEMA_PAD)
+    gen = tmp_path / "gen"
+    assert main(["generate", str(path), "-o", str(gen), "-t", target]) == 0
+    (out,) = [p for p in gen.iterdir() if p.suffix in (".glsl", ".wgsl", ".h")]
+    name, text = out.name, out.read_text()
+    if target == "metal":  # a kernel that includes the generated header
+        name, text = "kernel.metal", f'#include "{out.name}"\n'
+    status, report, err = _run(tmp_path, monkeypatch, path.read_text(), name, text,
+                               "-I", str(gen))
+    assert (status, err) == (0, ""), report
+    assert "all agree" in report and "error" not in report, report
