@@ -46,6 +46,8 @@ class ShadingLanguage:
     interface_blocks = False
     #: Names an ``#include`` may give that no file provides: the compiler's stand-ins.
     stand_ins: Tuple[str, ...] = ()
+    #: The directives that read a file which ``source`` follows (the others are refused).
+    follows: Tuple[str, ...] = ("include",)
     #: The toolchain of ``verify.toolchains`` that stands for its compiler
     #: (``$SAREK_REQUIRE_TOOLCHAINS``), what measures it as the summary names it, and as a
     #: difference names it.

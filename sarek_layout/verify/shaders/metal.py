@@ -23,7 +23,7 @@ from .check import Problem
 from .language import ShadingLanguage
 from .lexer import CPP_LEXICON
 from .llvm_debug import DebugInfo
-from .metal_stdlib import KEYWORDS, METAL_PROXY_ARGS, SHADER_SHIM, SIMD_SHIM
+from .metal_stdlib import KEYWORDS, METAL_PROXY_ARGS, STAND_INS
 from .reader import METAL_QUALIFIERS, StructDecl
 from .types import BOOL, CompiledStruct, GpuType
 
@@ -54,7 +54,9 @@ class Metal(ShadingLanguage):
     title = "MSL"
     suffixes = (".metal",)
     lexicon = CPP_LEXICON
-    stand_ins = ("metal_stdlib", "simd/simd.h")
+    stand_ins = tuple(name for name, _ in STAND_INS)
+    #: clang follows #import too (an #include once); shared headers use it for the host.
+    follows = ("include", "import")
     toolchain = tool = short = "metal-proxy"
     qualifiers = METAL_QUALIFIERS
     typedef_structs = True
@@ -124,11 +126,10 @@ def only_these_files(folder: str) -> str:
 
 
 def _shims(folder: str) -> None:
-    shim = os.path.join(folder, "sarek_metal_shim")
-    os.makedirs(os.path.join(shim, "simd"))
-    for name, text in (("metal_stdlib", SHADER_SHIM), (os.path.join("simd", "simd.h"),
-                                                        SIMD_SHIM)):
-        with open(os.path.join(shim, name), "w") as f:
+    for name, text in STAND_INS:
+        path = os.path.join(folder, "sarek_metal_shim", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
             f.write(text)
 
 

@@ -189,14 +189,15 @@ def _include_target(f: ShaderFile, d: Directive) -> str:
     rest = d.rest.strip()
     where = f.location(d.offset)
     q = re.match(r'"([^"\r\n]*)"|<([^>\r\n]*)>', rest)
-    if d.name != "include" or q is None:
-        raise SchemaError(f"#{d.name} {rest[:60]}: verify follows only #include \"FILE\" "
-                          f"and #include <FILE>", where)
+    if d.name not in f.language.follows or q is None:
+        follows = " and ".join(f"#{n}" for n in f.language.follows)
+        raise SchemaError(f"#{d.name} {rest[:60]}: verify follows only {follows} with "
+                          f"\"FILE\" or <FILE>", where)
     name = q.group(1) if q.group(1) is not None else q.group(2)
     parts = name.split("/")
     if (not name or name.startswith("/") or "\\" in name or ".." in parts
             or not name.isprintable() or any(p in ("", ".") for p in parts)):
-        raise SchemaError(f"#include {rest[:80]}: verify reads only files among the shaders "
+        raise SchemaError(f"#{d.name} {rest[:80]}: verify reads only files among the shaders "
                           f"given or below an -I folder (no absolute path, no '..')", where)
     return name
 

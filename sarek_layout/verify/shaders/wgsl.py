@@ -36,7 +36,9 @@ __all__ = ["WGSL", "Wgsl", "measure_wgsl", "wgpu_problem", "BINDING", "MAX_PROBE
 TOOL = "naga + wgpu"
 
 _SCALARS = {"i32": GpuType("int", 32), "u32": GpuType("uint", 32), "f32": GpuType("float", 32),
-            "f16": GpuType("float", 16), BOOL: GpuType(BOOL, 32)}
+            "f16": GpuType("float", 16), BOOL: GpuType(BOOL, 32),
+            # naga's extensions (wgpu's shader-f64 and shader-int64 features)
+            "f64": GpuType("float", 64), "i64": GpuType("int", 64), "u64": GpuType("uint", 64)}
 _SHORT = {"i": "i32", "u": "u32", "f": "f32", "h": "f16"}
 _VECTOR = re.compile(r"vec([234])(?:<(\w+)>|([fiuh]))\Z")
 _MATRIX = re.compile(r"mat([234])x([234])(?:<(\w+)>|([fh]))\Z")
@@ -315,6 +317,10 @@ def _readable(log: str, starts) -> str:
         if ln and ln not in words:
             words.append(ln)
     text = ": ".join(words[:4])[:500]
+    if "BINDING_ARRAY" in log:
+        text += (" (naga validates a binding_array only on a device with wgpu's "
+                 "texture-binding-array feature, which this adapter does not have: verify "
+                 "cannot check this shader here)")
     if "address space Uniform" in log:
         text += (" (a uniform buffer rounds array strides and struct alignments up to 16 bytes, "
                  "as GLSL's std140 does, where the schema needs the C layout: declare it "

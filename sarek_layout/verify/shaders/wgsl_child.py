@@ -117,7 +117,9 @@ def _answer(request: dict) -> dict:
         adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
         if adapter is None:
             return {"ok": False, "stage": "device", "log": "wgpu found no adapter"}
-        device = adapter.request_device_sync()
+        # Every feature the adapter has: naga then validates what they allow (f16, f64,
+        # i64, subgroups…), as on a device that has them.
+        device = adapter.request_device_sync(required_features=list(adapter.features))
     except Exception as e:  # no backend, no Vulkan driver
         return {"ok": False, "stage": "device", "log": f"{type(e).__name__}: {e}"}
     log = _validate(device, request["user"])

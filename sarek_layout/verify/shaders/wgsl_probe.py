@@ -38,7 +38,8 @@ BINDING = 998
 MAX_PROBE_WORDS = 16 << 20
 #: The struct a revealing check assigns to: no member has its type.
 NEVER = "SarekShaderNever"
-_LITERALS = {("int", 32): "1i", ("uint", 32): "1u", ("float", 32): "1f", ("float", 16): "1h"}
+_LITERALS = {("int", 32): "1i", ("uint", 32): "1u", ("float", 32): "1f", ("float", 16): "1h",
+             ("int", 64): "1li", ("uint", 64): "1lu", ("float", 64): "1lf"}
 _REVEALED = re.compile(r"but got `(.+?)`")
 _DEPTH = 32
 
