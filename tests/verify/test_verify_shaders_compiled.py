@@ -213,3 +213,36 @@ def test_verify_shader_accepts_what_generate_writes(schema, target, tmp_path, mo
                                "-I", str(gen))
     assert (status, err) == (0, ""), report
     assert "all agree" in report and "error" not in report, report
+
+
+# --- atomics are laid out as their scalar -----------------------------------------------------
+
+SCHEMA_COUNTER = ('module = "A"\n[[types]]\nrecord = "counter"\nfields = [["count", "uint32"], '
+                  '["total", "int32"]]\n')
+ATOMICS = {
+    "good.wgsl": ("struct A_counter { count: atomic<u32>, total: atomic<i32> }\n"
+                  "@group(0) @binding(0) var<storage, read_write> c: A_counter;\n"
+                  "@compute @workgroup_size(1) fn main() { atomicAdd(&c.count, 1u); }\n", []),
+    "good.metal": ("#include <metal_stdlib>\nusing namespace metal;\n"
+                   "struct A_counter { atomic_uint count; atomic_int total; };\n"
+                   "kernel void k(device A_counter &c [[buffer(0)]]) {\n"
+                   "    atomic_fetch_add_explicit(&c.count, 1u, memory_order_relaxed); }\n", []),
+    # The wrong signedness: the advice keeps the atomic (atomicAdd needs one).
+    "signed.wgsl": ("struct A_counter { count: atomic<u32>, total: atomic<u32> }\n",
+                    ["1:40: error: A_counter: total is atomic<u32>, 4 bytes, where the schema "
+                     "has int32, 4 bytes: write `total: atomic<i32>,`"]),
+    "signed.metal": ("#include <metal_stdlib>\nstruct A_counter { atomic_uint count; "
+                     "atomic_uint total; };\n",
+                     ["2:51: error: A_counter: total is atomic_uint, 4 bytes, where the schema "
+                      "has int32, 4 bytes: write `atomic_int total;`"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ATOMICS))
+def test_an_atomic_is_its_scalar(name, tmp_path, monkeypatch):
+    require_toolchain(TOOLCHAIN[name.rsplit(".", 1)[1]])
+    text, expected = ATOMICS[name]
+    status, out, err = _run(tmp_path, monkeypatch, SCHEMA_COUNTER, name, text)
+    errors = [ln for ln in out.splitlines() if ": error: " in ln]
+    assert (status, err) == (1 if expected else 0, ""), out
+    assert [e.split(f"{name}:", 1)[1] for e in errors] == expected, out

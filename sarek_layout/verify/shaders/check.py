@@ -176,7 +176,8 @@ def _type_problem(c: _Check, m: Member, cm: CompiledMember) -> Optional[str]:
     """Why ``cm``'s compiled type is wrong for schema member ``m`` (``None`` when it is right)."""
     lang, t = c.lang, cm.type
     shown, note = _shown(c, cm)
-    best = lang.best(m)
+    best = _atomic(lang, m) if t.kind == "atomic" else ""
+    best = best or lang.best(m)
     write = f"write `{lang.write(best, cm.name)}`"
     if t.kind == "array":
         return (f"is an array ({shown}){note}, the schema's {m.name} a {m.spelling}: {write}")
@@ -196,6 +197,15 @@ def _type_problem(c: _Check, m: Member, cm: CompiledMember) -> Optional[str]:
     if m.scalar is not None and not lang.accepted(m):
         return f"{have} where the schema has {m.spelling}, {m.size} bytes: {lang.no_member_type(m)}"
     return f"{have} where the schema has {m.spelling}, {m.size} bytes: {write}"
+
+
+def _atomic(lang, m: Member) -> str:
+    """The atomic spelling of ``m``'s type (``""``: none): a member the shader made atomic
+    stays atomic (its layout is its scalar's), with the schema's integer."""
+    for t in lang.accepted(m):
+        if t.kind == "atomic":
+            return lang.spell(t)
+    return ""
 
 
 def _member(c: _Check, cm: CompiledMember) -> None:
