@@ -48,7 +48,7 @@ def _run(tmp_path, monkeypatch, schema_text, name, text, *args):
     """``verify SCHEMA --shader NAME`` bounded, in a folder of its own; nothing may be left
     behind there or in the temporary folder."""
     work = tmp_path / "work"
-    work.mkdir()
+    work.mkdir(parents=True)
     temp = tmp_path / "temp"
     temp.mkdir()
     (work / "s.toml").write_text(schema_text)
@@ -190,19 +190,20 @@ def test_padding_is_told_by_the_bytes_it_occupies_not_by_its_name(name, tmp_path
     assert [e.split(f"{name}:", 1)[1] for e in errors] == expected, out
 
 
-@pytest.mark.parametrize("schema", ["geometry", "padded"])
+@pytest.mark.parametrize("schema", ["geometry", "padded", "vec3"])
 @pytest.mark.parametrize("target", ["glsl", "wgsl", "metal"])
 def test_verify_shader_accepts_what_generate_writes(schema, target, tmp_path, monkeypatch):
-    """The tool accepts its own output: the example, and records of scalars smaller than a
-    word (kept in ``_sarek_bytes<N>`` words in GLSL and WGSL) with their padding."""
+    """The tool accepts its own output: the example, records of scalars smaller than a word
+    (kept in ``_sarek_bytes<N>`` words in GLSL and WGSL) with their padding, and a type the
+    language reserves the name of (written ``vec3_``)."""
     from helpers.common import EXAMPLES
     from sarek_layout.cli.main import main
 
     require_toolchain({"glsl": "glslang", "wgsl": "webgpu", "metal": "metal-proxy"}[target])
     path = EXAMPLES / "geometry.toml"
-    if schema == "padded":
-        path = tmp_path / "padded.toml"
-        path.write_text(SCHEMA_PAD)
+    if schema != "geometry":  # sub-word fields; a type named like GLSL's and WGSL's vec3
+        path = tmp_path / f"{schema}.toml"
+        path.write_text(SCHEMA_PAD if schema == "padded" else SCHEMA_VEC3)
     gen = tmp_path / "gen"
     assert main(["generate", str(path), "-o", str(gen), "-t", target]) == 0
     (out,) = [p for p in gen.iterdir() if p.suffix in (".glsl", ".wgsl", ".h")]
@@ -246,3 +247,31 @@ def test_an_atomic_is_its_scalar(name, tmp_path, monkeypatch):
     errors = [ln for ln in out.splitlines() if ": error: " in ln]
     assert (status, err) == (1 if expected else 0, ""), out
     assert [e.split(f"{name}:", 1)[1] for e in errors] == expected, out
+
+
+# --- a schema type named like a GLSL type ---------------------------------------------------
+
+SCHEMA_VEC3 = ('module = ""\n[[types]]\nrecord = "vec3"\nfields = [["x", "float32"], '
+               '["y", "float32"], ["z", "float32"]]\n[[types]]\nrecord = "particle"\n'
+               'fields = [["mass", "float32"], ["pos", "vec3"]]\n')
+
+
+def test_a_type_glsl_reserves_is_matched_by_the_name_generate_writes(tmp_path, monkeypatch):
+    """``vec3`` is GLSL's own type: the glsl target writes the schema's ``vec3`` as ``vec3_``.
+    A shader that writes ``vec3 pos;`` is told to write ``vec3_ pos;``, and doing so agrees
+    (the advice used to say ``vec3 pos;``, which is what it had, and ``vec3_`` was no schema
+    type)."""
+    require_toolchain("glslang")
+    wrong = "#version 450\nstruct particle { float mass; vec3 pos; };\nvoid main() { }\n"
+    status, out, err = _run(tmp_path, monkeypatch, SCHEMA_VEC3, "wrong.comp", wrong)
+    errors = [ln for ln in out.splitlines() if ": error: " in ln]
+    assert (status, err) == (1, ""), out
+    assert errors and errors[0].startswith("wrong.comp:2:36: error: particle: pos is at offset "
+                                           "16 (glslang), the schema's at 4"), out
+    assert "write `vec3_ pos;` (GLSL reserves vec3 for its own type" in errors[0], out
+    right = ("#version 450\nstruct vec3_ { float x; float y; float z; };\n"
+             "struct particle { float mass; vec3_ pos; };\nvoid main() { }\n")
+    status, out, err = _run(tmp_path / "again", monkeypatch, SCHEMA_VEC3, "right.comp", right)
+    assert (status, err) == (0, ""), out
+    assert "right.comp:2:8: vec3_: agrees (glslang)" in out, out
+    assert "2 structs checked against the schema: all agree" in out, out

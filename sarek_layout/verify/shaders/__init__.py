@@ -135,9 +135,20 @@ def _looked_for(chosen: Dict[str, Expected], narrowed: bool) -> str:
             f"--shader checks a struct declared under that name")
 
 
+def _named(lang, expected: Dict[str, Expected]) -> Dict[str, Expected]:
+    """``expected`` by the names a struct of ``lang`` may have: the C name, and the name the
+    language's generated code writes where it reserves the C name (GLSL's ``vec3_``: a
+    struct cannot be named ``vec3`` there)."""
+    out = dict(expected)
+    for c_name, exp in expected.items():
+        out.setdefault(lang.type_name(c_name), exp)
+    return out
+
+
 def _check_set(s, every: Dict[str, Expected], chosen: Dict[str, Expected],
                report: ShaderReport) -> None:
     """Check the shaders of one language (``source.ShaderSet``) into ``report``."""
+    every, chosen = _named(s.language, every), _named(s.language, chosen)
     decls: Dict[str, StructDecl] = {}
     for f in s.files:
         for d in read_structs(f):

@@ -107,6 +107,8 @@ class _Check:
     #: schema member names held in a word of the shader (not declared by name).
     held: Set[str] = field(default_factory=set)
     vec3_before: str = ""
+    #: What to write instead of that 3-vector, when the schema has a record there.
+    vec3_instead: str = ""
 
     def __post_init__(self) -> None:
         from ...targets.naming import escape
@@ -228,6 +230,18 @@ def _member(c: _Check, cm: CompiledMember) -> None:
         c.say(c.place(cm.name), f"{name} " + "; it ".join(parts))
     if is_vec3 and not c.vec3_before:
         c.vec3_before = f"{shown} {cm.name}"
+        if m.record is not None:
+            c.vec3_instead = f": write `{c.lang.write(c.lang.best(m), cm.name)}`" + \
+                _reserved(c.lang, m.record.c_name)
+
+
+def _reserved(lang, c_name: str) -> str:
+    """Why a schema type is written under another name here (``""``: it is not)."""
+    written = lang.type_name(c_name)
+    if written == c_name:
+        return ""
+    return (f" ({lang.title} reserves {c_name} for its own type: the schema's {c_name} is "
+            f"the struct {written}, as `generate -t {lang.name}` writes it)")
 
 
 def _why(c: _Check, m: Member, shown: str, typed: Optional[str], is_vec3: bool) -> str:
@@ -237,7 +251,8 @@ def _why(c: _Check, m: Member, shown: str, typed: Optional[str], is_vec3: bool) 
         # The spelling's own problem already says what to write: only say why.
         instead: Optional[str] = (None if typed else "" if VEC3.match(best)
                                   else c.lang.write(best, c.escaped.get(m.name, m.name)))
-        return "; " + _vec3_why(c.lang, shown, instead)
+        reserved = _reserved(c.lang, m.record.c_name) if m.record is not None and instead else ""
+        return "; " + _vec3_why(c.lang, shown, instead) + reserved
     if c.vec3_before:
         return f" (after the {c.vec3_before}, see its line)"
     if shown.startswith("packed_"):
@@ -286,12 +301,12 @@ def _missing(c: _Check) -> None:
 def _size_and_align(c: _Check) -> None:
     got, exp = c.got, c.exp
     if got.size is not None and got.size != exp.size:
-        why = f" (the {c.vec3_before} rounds it up)" if c.vec3_before else ""
+        why = f" (the {c.vec3_before} rounds it up){c.vec3_instead}" if c.vec3_before else ""
         c.say(c.where, f"{exp.c_name} is {got.size} bytes in an array ({c.tool}: its array "
                        f"stride), the schema's {exp.size}{why}")
     if (got.align is not None and exp.align is not None and got.align != exp.align
             and max(got.align, exp.align) > 4):
-        why = f" (the {c.vec3_before} is 16-aligned)" if c.vec3_before else ""
+        why = f" (the {c.vec3_before} is 16-aligned){c.vec3_instead}" if c.vec3_before else ""
         c.say(c.where, f"{exp.c_name} is aligned to {got.align} bytes ({c.tool}), the schema's "
                        f"to {exp.align}{why}")
 

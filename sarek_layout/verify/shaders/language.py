@@ -116,17 +116,25 @@ class ShadingLanguage:
         such fields may be one."""
         return ()
 
+    def type_name(self, c_name: str) -> str:
+        """A schema type's name as this language's generated code writes it: its C name,
+        escaped where the language reserves it (GLSL's ``vec3`` is ``vec3_``)."""
+        from ...targets.naming import escape
+
+        return escape(c_name, self.dialect)
+
     def best(self, m: Member) -> str:
         """The spelling to write for schema member ``m``."""
         if m.record is not None:
-            return m.record.c_name
+            return self.type_name(m.record.c_name)
         return SHADER_READ[self.name][m.scalar.name][0]  # type: ignore[union-attr]
 
     def accepted(self, m: Member) -> FrozenSet[GpuType]:
         """Every compiled type schema member ``m`` may have (``check``)."""
         if m.record is not None:
             spellings = self.vectors(len(m.record.members), _same_scalar(m.record))
-            out = {GpuType("struct", name=m.record.c_name)}
+            out = {GpuType("struct", name=m.record.c_name),
+                   GpuType("struct", name=self.type_name(m.record.c_name))}
             out.update(t for t in map(self.parse, spellings) if t is not None)
             return frozenset(out)
         return self._scalar_types(m.scalar.name)  # type: ignore[union-attr]
