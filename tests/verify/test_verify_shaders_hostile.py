@@ -263,3 +263,26 @@ def test_the_compiler_cannot_read_outside_its_folder_even_past_the_scan(suffix, 
     assert SECRET not in out + err
     assert status == 1 and "1 shader not compiled" in out, out + err
     assert ("file not found" if suffix == "metal" else "Could not process include") in out, out
+
+
+#: 4 MiB of what makes a lexer work per character: digit separators (each ``'`` asks whether
+#: it is inside a number), comments, line splices, raw strings.
+DENSE = {
+    "digits.metal": lambda n: "int x = 1" + "'1" * (n // 2 - 100) + ";\n",
+    "comments.metal": lambda n: "/**/" * (n // 4 - 10),
+    "splices.comp": lambda n: "\\\n" * (n // 2 - 10),
+    "raw.metal": lambda n: ('R"(' + "x" * 50 + ')" ') * (n // 60),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DENSE))
+def test_the_line_scan_is_linear_in_the_shader(name, tmp_path):
+    """Each reads as the compiler reads it in bounded CPU time (the digit separators once
+    went back over the whole number at each quote: 16 s for 1.5 MB), and checks nothing."""
+    shader = tmp_path / name
+    shader.write_text(DENSE[name]((4 << 20) - 4096))
+    proc = run_bounded(["-m", "sarek_layout", "verify", str(SCHEMA), "--shader", str(shader)],
+                       tmp_path)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, out + proc.stderr.decode()
+    assert "error: no struct checked" in out, out

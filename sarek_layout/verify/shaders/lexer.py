@@ -156,13 +156,27 @@ def _last_token(joined: str, boundary: int, at: int) -> str:
     return last
 
 
-def _is_separator(joined: str, boundary: int, at: int) -> bool:
-    """Whether the ``'`` at ``at`` is a C++14 digit separator (inside a number)."""
-    nxt = joined[at + 1:at + 2]
-    if not (nxt.isascii() and (nxt.isalnum() or nxt == "_")):
-        return False
-    token = _last_token(joined, boundary, at)
-    return bool(token) and (token[0].isdigit() or token[:2][1:].isdigit() and token[0] == ".")
+_PP_BODY = re.compile(r"[\w.]*")
+
+
+class _Numbers:
+    """Digit separators (``1'000'000``): each ``'`` of one number is found without going
+    back over the number again (a long one would make the scan quadratic)."""
+
+    def __init__(self) -> None:
+        self.end = -1  # just past the last separator's digit, while its number goes on
+
+    def separator(self, joined: str, boundary: int, at: int) -> bool:
+        """Whether the ``'`` at ``at`` is a C++14 digit separator (inside a number)."""
+        nxt = joined[at + 1:at + 2]
+        if not (nxt.isascii() and (nxt.isalnum() or nxt == "_")):
+            return False
+        if not (0 <= self.end <= at and _PP_BODY.fullmatch(joined, self.end, at)):
+            token = _last_token(joined, boundary, at)
+            if not token or not (token[0].isdigit() or token[:1] == "." and token[1:2].isdigit()):
+                return False
+        self.end = at + 2
+        return True
 
 
 def _block_end(joined: str, start: int, nested: bool) -> int:
@@ -196,6 +210,7 @@ def _blanked_ranges(text: str, splices: _Splices, lex: Lexicon) -> List[Tuple[in
     """The joined ranges to blank: comments and raw strings."""
     joined = splices.joined
     ranges: List[Tuple[int, int]] = []
+    numbers = _Numbers()
     pos = boundary = 0
     while True:
         m = _SPECIAL.search(joined, pos)
@@ -212,7 +227,7 @@ def _blanked_ranges(text: str, splices: _Splices, lex: Lexicon) -> List[Tuple[in
                 pos = i + 1
                 continue
             ranges.append((i, end))
-        elif c == "'" and lex.digit_separators and _is_separator(joined, boundary, i):
+        elif c == "'" and lex.digit_separators and numbers.separator(joined, boundary, i):
             pos = i + 1
             continue
         else:
@@ -235,7 +250,9 @@ def _blank(text: str, spans: List[Tuple[int, int]]) -> str:
         if start < last:
             start = last
         out.append(text[last:start])
-        out.append(re.sub(r"[^\r\n]", " ", text[start:end]))
+        piece = text[start:end]
+        out.append(re.sub(r"[^\r\n]", " ", piece) if "\n" in piece or "\r" in piece
+                   else " " * len(piece))
         last = max(last, end)
     out.append(text[last:])
     return "".join(out)
