@@ -1,4 +1,4 @@
-"""The shading languages ``verify`` knows, one object each, and their registry.
+"""What a shading language is to ``verify``: one object each (its rows: ``registry``).
 
 A ``ShadingLanguage`` owns every fact about its language that ``verify`` uses, for the
 generated files (the ``glslang``, ``vulkan``, ``naga``, ``webgpu`` and ``metal-proxy``
@@ -9,7 +9,9 @@ toolchains, ``verify.drivers``) and for hand-written shaders (``verify --shader`
   spelled both ways (``parse``: a spelling to the ``types.GpuType`` it compiles to, ``spell``:
   back), with the spellings the schema's scalars take (``targets.spellings.SHADER_READ``);
 * how its compiler is run on a hand-written shader and what it built read back
-  (``measure``), and the advice a difference gets (``bool_why``, ``vec3_fix``…).
+  (``measure``), and the advice a difference gets (``bool_why``, ``vec3_fix``…);
+* the words the runtime probe of generated files is written in (``runtime_probe``,
+  ``function``, ``local``, ``loop``, ``scalar_bits``…: ``drivers.gpu_probes``).
 
 Adding a shading language is writing one subclass in a module of this package and one row
 in ``registry``.
