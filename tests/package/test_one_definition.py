@@ -24,10 +24,9 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "sarek_layout"
 
 NAMING = {"targets/naming.py"}
 SCALAR_TABLE = {"ir/types.py", "targets/dialects.py", "targets/spellings.py", "host/_runtime.py"}
-#: Known leftovers, (module, literal): ``bool`` is also a type word of SPIR-V, WGSL and MSL,
-#: which the hand-written-shader check (``verify --shader``) reads in the shader's own text.
-LEFTOVERS = {("verify/shaders/spirv.py", "bool"), ("verify/shaders/wgsl.py", "bool"),
-             ("verify/shaders/check.py", "bool")}
+#: Known leftovers, (module, literal): ``bool`` is also a type word of SPIR-V, GLSL, WGSL and
+#: MSL, which the shading languages' model (``verify.shaders``) names once, in ``types.py``.
+LEFTOVERS = {("verify/shaders/types.py", "bool")}
 
 #: An emitted name's literal: the bare affix, or a name built with it.
 _EMITTED = re.compile(r"\A(?:_v|make_|_sarek_)\Z|_sarek_(?:pad|bytes|src|v)\b|\bmake_\Z")
