@@ -1,6 +1,7 @@
 """Every name sarek-layout emits beside the schema's own: the one definition of each.
 
-A generated file names a variant's union arm ``<Ctor>_v``, its constructors' helpers
+A generated file names a variant's ``tag`` and payload union ``data``, its union arms
+``<Ctor>_v`` (``targets.shape`` lays these out), its constructors' helpers
 ``make_<C name>_<Ctor>``, its explicit padding ``_sarek_pad<N>`` (and, in GLSL/WGSL, the
 words holding sub-word scalars ``_sarek_bytes<N>``), and the GPU accessors
 ``<C name>_<Ctor>_v`` / ``<C name>_<Ctor>_<i>``. Producers (the resolver's name claims,
@@ -17,6 +18,8 @@ from typing import Callable, Dict, Optional
 from ..ir.types import TFloat16
 
 __all__ = [
+    "TAG_MEMBER",
+    "DATA_MEMBER",
     "ARM_SUFFIX",
     "MAKE_PREFIX",
     "PADDING_PREFIX",
@@ -41,6 +44,11 @@ __all__ = [
     "rust_view_name",
     "RUST_ERROR_TYPE",
 ]
+
+#: A variant's members (SPEC §4): its int32 ``tag`` at offset 0, and the payload union
+#: ``data`` (when a constructor has arguments). ``targets.shape`` lays them out.
+TAG_MEMBER = "tag"
+DATA_MEMBER = "data"
 
 #: Suffix of a variant's union arm: constructor ``Circle`` is the member ``data.Circle_v``.
 ARM_SUFFIX = "_v"
