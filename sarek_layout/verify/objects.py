@@ -3,15 +3,17 @@
 ``verify_objects(schema, paths)`` reads each file's DWARF (``dwarf.read_object``), finds every
 schema type by its C name, and compares, definition by definition (one per compile unit
 that differs), the size, the alignment where DWARF records it, and for every member of the
-SPEC §4 shape (record fields; a variant's ``tag``, ``data``, each arm ``<Ctor>_v`` and each
-argument ``_0``, ``_1``…) its offset, its alignment where recorded, its width and what kind
-of type it is (a ``float`` where the schema says ``int32`` is caught even at the same width;
-a float16 is 16 unsigned bits, as generated headers store it, or a compiler's 2-byte float).
-Padding members (``_sarek_…``) are the header's business and are skipped.
+emitted shape (``targets.shape``, SPEC §4: record fields; a variant's ``tag``, ``data``,
+each arm ``<Ctor>_v`` and each argument ``_0``, ``_1``…) its offset, its alignment where
+recorded, its width and what kind of type it is (a ``float`` where the schema says ``int32``
+is caught even at the same width; a float16 is 16 unsigned bits, as generated headers store
+it, or a compiler's 2-byte float). Padding members (``_sarek_…``) are the header's business
+and are skipped.
 
-The expected numbers are the member model's (``SchemaType.members``/``arms``); nothing here
-computes a layout. A member of record type is checked as a whole (offset, width, and that
-its type is that record's C name); the record's own members are checked as that type.
+The expected numbers are the member model's (``SchemaType.members``/``arms``), read through
+the shape; nothing here computes a layout or a member path. A member of record type is
+checked as a whole (offset, width, and that its type is that record's C name); the record's
+own members are checked as that type.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from typing import Dict, List, Optional, Sequence, Union
 
 from ..ir.schema import Member, Schema, SchemaType
 from ..ir.types import SCALARS
-from ..targets.naming import arm_name, is_padding
+from ..targets.naming import DATA_MEMBER, is_padding
+from ..targets.shape import Shape, Slot, Struct, Union as ShapeUnion, shape_of
 from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object, shown_name
 
 __all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
@@ -155,71 +158,82 @@ class _Checker:
             return
         self.value("", "size", st.size, s.size)
         self.value("", "alignment", st.align, s.align)
-        if st.kind == "record":
-            self.members("", st.members, s.members, 0)
+        shape = shape_of(st)
+        if shape.tag is None:
+            self.members("", shape.members, s.members, 0)  # type: ignore[arg-type]
             return
+        self.variant(shape, s)
+
+    def variant(self, shape: Shape, s: StructInfo) -> None:
+        """``tag``, then the union ``data`` and its arms; any other member is extra."""
+        tag, data = shape.tag, shape.data
+        assert tag is not None
         dwarf = _named(s.members)
-        self.members("", st.members, [m for m in s.members if m.name == "tag"], 0)
-        data = dwarf.get("data")
+        self.members("", (tag,), [m for m in s.members if m.name == tag.name], 0)
         others = [m.name or "(anonymous)" for m in _visible(s.members)
-                  if m.name not in ("tag", "data")]
+                  if m.name not in (tag.name, DATA_MEMBER)]
         for name in others:
             self.differ(name, "member", "the layout has no such member", "has one")
-        if not st.has_payload:
-            if data is not None:
-                self.differ("data", "member", "the layout has no payload", "has a data member")
-            return
+        found = dwarf.get(DATA_MEMBER)
         if data is None:
-            self.differ("data", "member", f"the layout has it (the payload union at offset "
-                        f"{st.payload_offset})", "has no such member")
+            if found is not None:
+                self.differ(DATA_MEMBER, "member", "the layout has no payload",
+                            "has a data member")
             return
-        self.value("data", "offset", st.payload_offset, data.offset)
-        self.value("data", "alignment", st.align, data.align)  # the payload's alignment is P
-        if data.type.kind != "union":
-            self.differ("data", "type", "a union of the constructors' arms", data.type.spelling)
+        if found is None:
+            self.differ(data.path, "member", f"the layout has it (the payload union at offset "
+                        f"{data.offset})", "has no such member")
             return
-        self.arms(data)
+        self.value(data.path, "offset", data.offset, found.offset)
+        self.value(data.path, "alignment", data.align, found.align)  # the payload's is P
+        if found.type.kind != "union":
+            self.differ(data.path, "type", "a union of the constructors' arms",
+                        found.type.spelling)
+            return
+        self.arms(data, found)
 
-    def arms(self, data: MemberInfo) -> None:
-        st = self.st
-        base = data.offset or 0
-        arms = _named(data.type.members)
-        wanted = set()
-        for arm in st.arms:
-            if not arm.args:
-                continue
-            name = arm_name(arm.name)
-            wanted.add(name)
-            path = f"data.{name}"
-            found = arms.get(name)
+    def arms(self, data: ShapeUnion, found_data: MemberInfo) -> None:
+        base = found_data.offset or 0
+        found_arms = _named(found_data.type.members)
+        for arm in data.arms:
+            path = arm.path
+            found = found_arms.get(arm.name)
             if found is None:
-                self.differ(path, "member", f"the layout has it (constructor {arm.name})",
+                ctor = arm.ctor.name if arm.ctor is not None else arm.name
+                self.differ(path, "member", f"the layout has it (constructor {ctor})",
                             "has no such member")
                 continue
-            self.value(path, "offset", st.payload_offset, None if found.offset is None
+            self.value(path, "offset", arm.offset, None if found.offset is None
                        else base + found.offset)
             arm_base = base + (found.offset or 0)
-            if len(arm.args) == 1 and _is_the_argument(arm.args[0], found.type):
+            if isinstance(arm, Slot) and _is_the_argument(arm.member, found.type):
                 # SPEC §4: a one-argument arm is the argument itself (a record too).
-                self.member_type(path, arm.args[0], found)
+                self.member_type(path, arm.member, found)
             elif found.type.kind == "struct" and found.type.members:
-                self.members(path + ".", arm.args, found.type.members, arm_base)
-            elif len(arm.args) == 1:
-                self.member_type(path, arm.args[0], found)
+                # A struct of the arguments; one argument wrapped in a struct is read as a
+                # struct of its ``_0`` (what the member model names it), and compared so.
+                args = arm.members if isinstance(arm, Struct) else \
+                    (Slot(f"{path}.{arm.member.name}", arm.member.name, arm.member),)
+                self.members(path + ".", args, found.type.members, arm_base)
+            elif isinstance(arm, Slot):
+                self.member_type(path, arm.member, found)
             else:
-                self.differ(path, "type", f"a struct of {len(arm.args)} arguments",
+                self.differ(path, "type", f"a struct of {len(arm.members)} arguments",
                             found.type.spelling)
-        for m in _visible(data.type.members):
+        wanted = {arm.name for arm in data.arms}
+        for m in _visible(found_data.type.members):
             if m.name not in wanted:
-                self.differ(f"data.{m.name or '(anonymous)'}", "member",
+                self.differ(f"{data.path}.{m.name or '(anonymous)'}", "member",
                             "the layout has no such arm", "has one")
 
-    def members(self, prefix: str, expected: Sequence[Member], found: Sequence[MemberInfo],
+    def members(self, prefix: str, expected: Sequence[Slot], found: Sequence[MemberInfo],
                 base: int) -> None:
+        """The slots of one struct (``prefix`` names it) against its DWARF members, whose
+        offsets are from ``base``; members the layout lacks are reported too."""
         by_name = _named(found)
-        for m in expected:
-            path = prefix + m.name
-            d = by_name.get(m.name)
+        for slot in expected:
+            m, path = slot.member, slot.path
+            d = by_name.get(slot.name)
             if d is None:
                 self.differ(path, "member", f"the layout has it ({m.spelling} at offset "
                             f"{m.offset})", "has no such member")
@@ -229,7 +243,7 @@ class _Checker:
                 continue
             self.value(path, "offset", m.offset, None if d.offset is None else base + d.offset)
             self.member_type(path, m, d)
-        names = {m.name for m in expected}
+        names = {slot.name for slot in expected}
         for d in _visible(found):
             if d.name not in names:
                 self.differ(prefix + (d.name or "(anonymous)"), "member",
