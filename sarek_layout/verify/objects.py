@@ -93,40 +93,61 @@ class ObjectReport:
         return [str(d) for r in self.results for d in r.differences]
 
     def format(self, max_lines: int = 50) -> str:
-        width = max([len("object")] + [len(r.path) for r in self.results])
-        lines = [f"{'object':<{width}}  result"]
-        for r in self.results:
-            if r.differences:
-                n = len(r.differences)
-                cell = f"DISAGREES ({n} value{'s' if n != 1 else ''} differ{'s' if n == 1 else ''})"
-            elif r.types_found:
-                cell = f"agrees ({r.types_found} type{'s' if r.types_found != 1 else ''}, " \
-                       f"{r.values} values)"
-            else:
-                cell = "no schema type found"
-            lines.append(f"{r.path:<{width}}  {cell}")
+        """The report people read: one line per object, the differences of each (at most
+        ``max_lines`` per object), the types not found and the notes, and a summary."""
+        lines = self._table()
         for r in self.results:
             if r.differences:
                 lines += ["", f"{r.path}: {len(r.differences)} value(s) differ from the layout:"]
-                lines += [f"  {d}" for d in r.differences[:max_lines]]
-                if len(r.differences) > max_lines:
-                    lines.append(f"  … and {len(r.differences) - max_lines} more")
+                lines += _capped([f"  {d}" for d in r.differences], max_lines,
+                                 "  … and {} more")
         missing = [f"{name}: not found in {r.path}" for r in self.results for name in r.not_found]
         notes = [n for r in self.results for n in r.notes]
         if missing or notes:
             lines.append("")
-            lines += missing[:max_lines]
-            if len(missing) > max_lines:
-                lines.append(f"… and {len(missing) - max_lines} more types not found")
+            lines += _capped(missing, max_lines, "… and {} more types not found")
             lines += notes[:max_lines]
+        lines += ["", self._summary()]
+        return "\n".join(lines) + "\n"
+
+    def _table(self) -> List[str]:
+        width = max([len("object")] + [len(r.path) for r in self.results])
+        lines = [f"{'object':<{width}}  result"]
+        for r in self.results:
+            lines.append(f"{r.path:<{width}}  {_cell(r)}")
+        return lines
+
+    def _summary(self) -> str:
         agree = sum(1 for r in self.results if r.ok and r.types_found)
-        summary = (f"{agree} of {len(self.results)} object{'s' if len(self.results) != 1 else ''} "
-                   f"agree with the layout of {self.types} type{'s' if self.types != 1 else ''}")
+        summary = (f"{agree} of {_count(len(self.results), 'object')} agree with the layout "
+                   f"of {_count(self.types, 'type')}")
         if not self.found_any:
             summary += ("; no schema type is in any object (DWARF keeps only the types the "
                         "code uses: use them, or build with -fno-eliminate-unused-debug-types)")
-        lines += ["", summary]
-        return "\n".join(lines) + "\n"
+        return summary
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 type``, ``2 types``."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def _cell(r: ObjectResult) -> str:
+    """One object's verdict in the table."""
+    if r.differences:
+        n = len(r.differences)
+        return f"DISAGREES ({_count(n, 'value')} differ{'s' if n == 1 else ''})"
+    if r.types_found:
+        return f"agrees ({_count(r.types_found, 'type')}, {r.values} values)"
+    return "no schema type found"
+
+
+def _capped(lines: List[str], most: int, more: str) -> List[str]:
+    """The first ``most`` of ``lines``, and ``more`` (formatted with how many were left
+    out) when some were."""
+    if len(lines) <= most:
+        return lines
+    return lines[:most] + [more.format(len(lines) - most)]
 
 
 # --- comparing one definition -----------------------------------------------------------------
