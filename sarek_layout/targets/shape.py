@@ -27,7 +27,7 @@ Nothing here computes an offset: every number is the member model's.
 
 The nodes are named tuples like the model's ``Member`` (a large schema has hundreds of
 thousands, and making one must be cheap), one class per kind of member, told apart with
-``isinstance``; the ``Shape`` of a type is a frozen dataclass:
+``isinstance``; so is the ``Shape`` of a type, which holds them:
 
 * ``Slot``: a member holding one schema value, a scalar or a nested record (``member``,
   the model's ``Member``);
@@ -35,8 +35,8 @@ thousands, and making one must be cheap), one class per kind of member, told apa
 * ``Union``: the payload union ``data``, whose arms overlap at its offset.
 
 A new member kind (SPEC §1b: a fixed array ``T[N]`` with its count and stride, a vector, a
-matrix, an enum) is one more node class here, made by ``_node``, the one function that turns
-a model member into a node: e.g. an ``Array(path, name, member, count, stride)``, whose
+matrix, an enum) is one more node class here, made by ``_nodes``, the one function that
+turns model members into nodes: e.g. an ``Array(path, name, member, count, stride)``, whose
 element (a scalar, or a record whose members are its own shape) repeats ``count`` times
 ``stride`` bytes apart from ``offset``. The consumers then say what they ask of it where they
 tell the node classes apart (probes: its stride; the header check: the declarator's count;
@@ -46,11 +46,10 @@ the object check: DWARF's subrange).
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
-from typing import Iterator, List, NamedTuple, Optional, Tuple, Union as TypingUnion
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union as TypingUnion
 
-from ..ir.schema import Arm, Item, Member, SchemaType
-from .naming import DATA_MEMBER, TAG_MEMBER, arm_name
+from ..ir.schema import Arm, Item, LaidOut, Member, SchemaType
+from .naming import DATA_MEMBER, arm_name
 
 __all__ = ["Slot", "Struct", "Union", "Node", "Shape", "shape_of"]
 
@@ -60,20 +59,18 @@ class Slot(NamedTuple):
 
     ``path`` is its member designator from the start of the type (``mass``, ``tag``,
     ``data.Circle_v``, ``data.Circle_v._0``: what ``offsetof`` names), ``name`` its own
-    name in the struct or union that declares it (``mass``, ``Circle_v``, ``_0``), and
-    ``member`` the model's member (offset from the element start, size, alignment, scalar or
-    record, spelling, source location). ``ctor`` is the constructor when the slot is a
+    name in the struct or union that declares it (``mass``, ``Circle_v``, ``_0``), ``offset``
+    from the element start, and ``member`` the model's member (offset, size, alignment,
+    scalar or record, spelling, source location). ``ctor`` is the constructor when the slot is a
     union arm itself (a constructor of one argument).
     """
 
     path: str
     name: str
+    #: ``member.offset``, where every node keeps its offset (read for every member).
+    offset: int
     member: Member
     ctor: Optional[Arm] = None
-
-    @property
-    def offset(self) -> int:
-        return self.member.offset
 
     @property
     def size(self) -> int:
@@ -118,20 +115,23 @@ class Union(NamedTuple):
 Node = TypingUnion[Slot, Struct, Union]
 
 
-@dataclass(frozen=True, eq=False)
-class Shape:
+class Shape(NamedTuple):
     """The emitted struct of one schema type (``shape_of``): its top-level members (a
     record's fields; a variant's ``tag`` and, when it has a payload, ``data``), its size
-    and alignment, and ``items``, the model's members and holes of the top-level struct."""
+    and alignment, and ``items``, the model's members and holes of the top-level struct.
+    A named tuple too: a header's views make one per type and let it go."""
 
     c_name: str
     kind: str  # "record" | "variant"
     size: int
     align: int
     members: Tuple[TypingUnion[Slot, Union], ...]
-    items: Tuple[Item, ...] = field(repr=False)
+    items: Tuple[Item, ...]
     #: A variant's constructors, in tag order (the model's arms).
-    ctors: Tuple[Arm, ...] = field(default=(), repr=False)
+    ctors: Tuple[Arm, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Shape({self.c_name!r}, {self.kind}, size={self.size}, members={self.members!r})"
 
     @property
     def tag(self) -> Optional[Slot]:
@@ -169,20 +169,20 @@ class Shape:
 _new = tuple.__new__
 
 
-def _node(path: str, name: str, m: Member, ctor: Optional[Arm] = None) -> Slot:
-    """The node of one model member at ``path``: the one place a member kind is told apart
-    (every member is a ``Slot`` until SPEC §1b's kinds come)."""
-    return _new(Slot, (path, name, m, ctor))
+def _nodes(members: Sequence[Member], prefix: str = "") -> Tuple[Slot, ...]:
+    """The nodes of model members, each at ``prefix`` + its name: the one place a member
+    kind is told apart (each is a ``Slot`` until SPEC §1b's kinds come). One loop for them
+    all: it runs for every member of every type."""
+    return tuple([_new(Slot, (prefix + m.name, m.name, m.offset, m, None)) for m in members])
 
 
-def _record(st: SchemaType) -> Shape:
-    members = tuple([_node(m.name, m.name, m) for m in st.members])
-    return Shape(st.c_name, st.kind, st.size, st.align, members, st.items)
+def _record(st: SchemaType, layout: LaidOut) -> Shape:
+    return _new(Shape, (st.c_name, "record", layout.size, layout.align, _nodes(st.members),
+                        st.items, ()))
 
 
-def _variant(st: SchemaType) -> Shape:
-    (tag,) = st.members
-    top: Tuple[TypingUnion[Slot, Union], ...] = (_node(TAG_MEMBER, TAG_MEMBER, tag),)
+def _variant(st: SchemaType, layout: LaidOut) -> Shape:
+    top: Tuple[TypingUnion[Slot, Union], ...] = _nodes(st.members)  # its tag
     p = st.payload_offset
     arms: List[TypingUnion[Slot, Struct]] = []
     for arm in st.arms:
@@ -190,14 +190,16 @@ def _variant(st: SchemaType) -> Shape:
             continue  # a constant constructor has no arm
         name = arm_name(arm.name)
         path = f"{DATA_MEMBER}.{name}"
-        if len(arm.args) == 1:
-            arms.append(_node(path, name, arm.args[0], arm))
+        args = _nodes(arm.args, path + ".")
+        if len(args) == 1:  # the arm is the argument itself, named as the arm
+            arms.append(args[0]._replace(path=path, name=name, ctor=arm))
             continue
-        args = tuple(_node(f"{path}.{a.name}", a.name, a) for a in arm.args)
-        arms.append(_new(Struct, (path, name, p, st.size - p, args, arm.items, arm)))
+        arms.append(_new(Struct, (path, name, p, layout.size - p, args, arm.items, arm)))
     if arms:
-        top += (_new(Union, (DATA_MEMBER, DATA_MEMBER, p, st.size - p, st.align, tuple(arms))),)
-    return Shape(st.c_name, st.kind, st.size, st.align, top, st.items, st.arms)
+        top += (_new(Union, (DATA_MEMBER, DATA_MEMBER, p, layout.size - p, layout.align,
+                             tuple(arms))),)
+    return _new(Shape, (st.c_name, "variant", layout.size, layout.align, top, st.items,
+                        st.arms))
 
 
 #: Shapes by type, each kept while its type lives (a ``Shape`` holds no reference to it).
@@ -214,7 +216,8 @@ def shape_of(st: SchemaType, keep: bool = True) -> Shape:
     """
     found = _SHAPES.get(st)
     if found is None:
-        found = _record(st) if st.kind == "record" else _variant(st)
+        layout = st.layout  # its size and alignment, read once
+        found = _record(st, layout) if st.kind == "record" else _variant(st, layout)
         if keep:
             _SHAPES[st] = found
     return found

@@ -231,10 +231,12 @@ class _Checker:
                 # SPEC §4: a one-argument arm is the argument itself (a record too).
                 self.member_type(path, arm.member, found)
             elif found.type.kind == "struct" and found.type.members:
-                # A struct of the arguments; one argument wrapped in a struct is read as a
-                # struct of its ``_0`` (what the member model names it), and compared so.
+                # A struct of the arguments. One argument wrapped in a struct (not SPEC §4's
+                # shape, but the same bytes) is compared as a struct of that argument, by
+                # the name the member model gives it (``_0``).
+                inner = arm.member.name if isinstance(arm, Slot) else ""
                 args = arm.members if isinstance(arm, Struct) else \
-                    (Slot(f"{path}.{arm.member.name}", arm.member.name, arm.member),)
+                    (arm._replace(path=f"{path}.{inner}", name=inner, ctor=None),)
                 self.members(path + ".", args, found.type.members, arm_base)
             elif isinstance(arm, Slot):
                 self.member_type(path, arm.member, found)

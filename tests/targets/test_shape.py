@@ -92,8 +92,8 @@ def test_a_shape_is_walked_once_and_goes_with_its_type():
     assert shape_of(st) is kept and shape_of(st, keep=False) is kept
     other = schema.by_c_name("Geometry_point")
     assert shape_of(other, keep=False) is not shape_of(other, keep=False)  # not kept
-    # Nothing in a shape refers back to its type: it is let go with the schema.
-    gone = weakref.ref(kept)
+    # Nothing in a shape refers back to its type: keeping it does not keep the schema.
+    gone = weakref.ref(st)
     del kept, st, other, schema
     gc.collect()
     assert gone() is None
