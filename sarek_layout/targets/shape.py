@@ -40,7 +40,8 @@ turns model members into nodes: e.g. an ``Array(path, name, member, count, strid
 element (a scalar, or a record whose members are its own shape) repeats ``count`` times
 ``stride`` bytes apart from ``offset``. The consumers then say what they ask of it where they
 tell the node classes apart (probes: its stride; the header check: the declarator's count;
-the object check: DWARF's subrange).
+the object check: DWARF's subrange; the views: the count the templates print); until then
+the probes refuse a node of a kind they were not taught rather than probe it in part.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Sequence
 
 from ..ir.schema import SchemaType
-from ..targets.shape import Slot, shape_of
+from ..targets.shape import Slot, Struct, Union, shape_of
 
 __all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "probes_for_type", "probes_for",
            "with_nested_records"]
@@ -60,13 +60,15 @@ def probes_for_type(st: SchemaType) -> List[Probe]:
     c = st.c_name
     out: List[Probe] = [Probe(c, "", SIZE, st.size), Probe(c, "", ALIGN, st.align)]
     for node in shape_of(st).nodes():
-        if not isinstance(node, Slot):  # the union, a struct arm: where they start
+        if isinstance(node, Slot):
+            m = node.member
+            scalar = m.scalar.name if m.scalar is not None else ""
+            out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
+            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
+        elif isinstance(node, (Union, Struct)):  # the union, a struct arm: where they start
             out.append(Probe(c, node.path, OFFSET, node.offset))
-            continue
-        m = node.member
-        scalar = m.scalar.name if m.scalar is not None else ""
-        out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
-        out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
+        else:  # a member kind the probes were not taught: refused, not probed in part
+            raise TypeError(f"no probes for a {type(node).__name__} ({c}.{node.path})")
     return out
 
 
