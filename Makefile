@@ -12,11 +12,16 @@ EXAMPLE_SCHEMAS := examples/geometry.toml
 
 all: test
 
+# Said before each step: pip works quietly for about a minute on a fresh clone, and a silent
+# prompt that long looks like a hang.
 $(STAMP): pyproject.toml
+	@echo "make: creating the virtual environment $(VENV) (once, and again when pyproject.toml changes)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "make: installing sarek-layout and its test extras (pytest, hypothesis, numpy, cffi, mypy, ziglang...) into $(VENV) with pip: about a minute, quietly"
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
+	@echo "make: $(VENV) is ready"
 
 venv: $(STAMP)
 

@@ -22,6 +22,8 @@ __all__ = [
     "MisalignedField",
     "NestedVariant",
     "UnsupportedField",
+    "MixedRules",
+    "TooLarge",
     "LayoutErrorKind",
     "LayoutError",
     "layout_error_message",
@@ -79,7 +81,28 @@ class UnsupportedField:
     what: str
 
 
-LayoutErrorKind = Union[MisalignedField, NestedVariant, UnsupportedField]
+@dataclass(frozen=True)
+class MixedRules:
+    """A record of one rule set used inside a type of another (SPEC §1b): its size and
+    alignment depend on the rules, so it must be declared under each."""
+
+    type_name: str
+    field: str
+    inner_type: str
+    inner_rules: str
+    rules: str
+
+
+@dataclass(frozen=True)
+class TooLarge:
+    """A type (or member) over 2^31 - 1 bytes: it would not compile on a 32-bit ABI."""
+
+    type_name: str
+    field: str
+    size: int
+
+
+LayoutErrorKind = Union[MisalignedField, NestedVariant, UnsupportedField, MixedRules, TooLarge]
 
 
 def layout_error_message(e: Union[LayoutErrorKind, "LayoutError"]) -> str:
@@ -105,6 +128,17 @@ def layout_error_message(e: Union[LayoutErrorKind, "LayoutError"]) -> str:
         return (
             f"layout of '{e.type_name}': field '{e.field}' has type {e.what}, which has no "
             f"byte layout in a vector element; pass it as a separate kernel parameter instead"
+        )
+    if isinstance(e, MixedRules):
+        return (
+            f"layout of '{e.type_name}': field '{e.field}' is '{e.inner_type}', laid out by "
+            f"the {e.inner_rules} rules, inside a type laid out by the {e.rules} rules; a "
+            f"type's size and alignment depend on its rules, so declare it once under each"
+        )
+    if isinstance(e, TooLarge):
+        return (
+            f"layout of '{e.type_name}': '{e.field}' would be {e.size} bytes, over the "
+            f"largest type that compiles on every 32-bit ABI (2147483647 bytes)"
         )
     raise TypeError(f"not a layout error: {e!r}")
 
@@ -177,4 +211,5 @@ class UsageError(SarekLayoutError):
 
 
 class ToolchainMissing(SarekLayoutError):
-    """A toolchain asked for by name is not installed; the message says how to install it."""
+    """A toolchain asked for by name cannot be used (not installed, or its detection run was
+    stopped); the message says how to install it, or that it was stopped."""

@@ -24,13 +24,17 @@ MAX_JSON_LEAVES = 1_000_000
 
 
 def _leaf_json(leaf: Leaf) -> Dict[str, Any]:
-    return {
+    out: Dict[str, Any] = {
         "path": leaf.path,
         "type": leaf.type.name,
         "offset": leaf.offset,
         "size": leaf.size,
         "align": leaf.align,
     }
+    if leaf.count:  # inside fixed arrays, vectors or matrices: once, with its repetitions
+        out["count"] = list(leaf.count)
+        out["stride"] = list(leaf.stride)
+    return out
 
 
 def _member_json(m: Member) -> Dict[str, Any]:
@@ -42,7 +46,9 @@ def leaf_count(st: SchemaType) -> int:
     layout = st.layout
     if isinstance(layout, RecordLayout):
         return layout.leaf_count
-    return sum(c.leaf_count for c in layout.ctors)
+    if isinstance(layout, VariantLayout):
+        return sum(c.leaf_count for c in layout.ctors)
+    return 0  # an enum
 
 
 def _type_json(st: SchemaType, leaves: bool) -> Dict[str, Any]:
@@ -56,6 +62,11 @@ def _type_json(st: SchemaType, leaves: bool) -> Dict[str, Any]:
         "align": st.align,
         "layout_id": layout_id_hex(st),
     }
+    if st.is_enum:
+        head["base"] = st.elttype.base.name  # type: ignore[union-attr]
+        head["values"] = [{"name": n, "value": v} for n, v in st.elttype.values]  # type: ignore[union-attr]
+        return head
+    head["rules"] = st.rules
     if isinstance(layout, RecordLayout):
         head["fields"] = [_member_json(m) for m in st.members]
         if leaves:

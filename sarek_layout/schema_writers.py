@@ -23,13 +23,17 @@ import json
 from typing import Callable, Dict, List, Optional, Tuple
 
 from .ir.schema import (
+    ArrayType,
     ContainerType,
+    EnumDecl,
+    MatrixType,
     ModuleDecl,
     NamedType,
     RecordDecl,
     TypeDecl,
     TypeExpr,
     VariantDecl,
+    VectorType,
     c_name_of,
 )
 from .targets.naming import FLOAT16_TYPEDEF, arm_name
@@ -54,24 +58,41 @@ def file_name(module: str, fmt: str) -> str:
 def _members(decl: TypeDecl) -> List[TypeExpr]:
     if isinstance(decl, RecordDecl):
         return [f.type for f in decl.fields]
+    if isinstance(decl, EnumDecl):
+        return []
     return [a for c in decl.ctors for a in c.args]
+
+
+#: The member kinds of SPEC §1b: extensions, with no Sarek ``.ml`` spelling.
+_EXTENSION_EXPRS = (ArrayType, VectorType, MatrixType)
 
 
 # --- JSON and TOML ---------------------------------------------------------------------------
 
 
 def _json_entry(decl: TypeDecl) -> Dict[str, object]:
+    entry: Dict[str, object]
     if isinstance(decl, RecordDecl):
-        return {"record": decl.name, "fields": [[f.name, str(f.type)] for f in decl.fields]}
-    return {
-        "variant": decl.name,
-        "constructors": [[c.name, [str(a) for a in c.args]] for c in decl.ctors],
-    }
+        entry = {"record": decl.name, "fields": [[f.name, str(f.type)] for f in decl.fields]}
+    elif isinstance(decl, EnumDecl):
+        entry = {"enum": decl.name, "base": decl.base,
+                 "values": [[v.name, v.value] for v in decl.values]}
+    else:
+        entry = {
+            "variant": decl.name,
+            "constructors": [[c.name, [str(a) for a in c.args]] for c in decl.ctors],
+        }
+    if decl.rules is not None:
+        entry["rules"] = decl.rules
+    return entry
 
 
 def to_json(module: ModuleDecl) -> str:
     """The canonical JSON form: one line per type."""
-    lines = ["{", f'  "module": {json.dumps(module.name)},', '  "types": [']
+    lines = ["{", f'  "module": {json.dumps(module.name)},']
+    if module.rules != "c":
+        lines.append(f'  "rules": {json.dumps(module.rules)},')
+    lines.append('  "types": [')
     entries = [json.dumps(_json_entry(d)) for d in module.decls]
     lines.extend(f"    {e}{',' if i + 1 < len(entries) else ''}" for i, e in enumerate(entries))
     lines += ["  ]", "}"]
@@ -98,12 +119,19 @@ def to_toml(module: ModuleDecl, comment: Optional[str] = None) -> str:
     if comment:
         lines.extend(f"# {line}".rstrip() for line in comment.splitlines())
     lines.append(f"module = {_toml_str(module.name)}")
+    if module.rules != "c":
+        lines.append(f"rules = {_toml_str(module.rules)}")
     for decl in module.decls:
         lines += ["", "[[types]]"]
         if isinstance(decl, RecordDecl):
             lines.append(f"record = {_toml_str(decl.name)}")
             items = [f"[{_toml_str(f.name)}, {_toml_str(str(f.type))}]" for f in decl.fields]
             key = "fields"
+        elif isinstance(decl, EnumDecl):
+            lines.append(f"enum = {_toml_str(decl.name)}")
+            lines.append(f"base = {_toml_str(decl.base)}")
+            items = [f"[{_toml_str(v.name)}, {v.value}]" for v in decl.values]
+            key = "values"
         else:
             lines.append(f"variant = {_toml_str(decl.name)}")
             items = []
@@ -114,6 +142,8 @@ def to_toml(module: ModuleDecl, comment: Optional[str] = None) -> str:
                 else:
                     items.append(f"[{_toml_str(c.name)}]")
             key = "constructors"
+        if decl.rules is not None:
+            lines.append(f"rules = {_toml_str(decl.rules)}")
         if items:
             lines.append(f"{key} = [")
             lines.extend(f"  {item}," for item in items)
@@ -148,6 +178,11 @@ def _ocaml_name(name: str, kind: str, capital: bool) -> str:
 
 
 def _ocaml_type(expr: TypeExpr, where: str = "") -> str:
+    if isinstance(expr, _EXTENSION_EXPRS):
+        raise ValueError(
+            f"{where or 'a member'} is {expr}, a member kind of sarek-layout's extensions (SPEC "
+            f"§1b) that Sarek has no element type for: a schema using it cannot be written as a "
+            f"Sarek .ml (write it as JSON, TOML or C)")
     if isinstance(expr, ContainerType):
         return f"{_ocaml_type(expr.elem, where)} {expr.kind}"
     if expr.module is not None:
@@ -171,7 +206,18 @@ def to_ocaml(module: ModuleDecl, comment: Optional[str] = None) -> str:
     if comment:
         lines.append(f"(* {comment} *)")
         lines.append("")
+    if module.rules != "c":
+        raise ValueError(
+            f"module {module.name} is laid out by the {module.rules} rules, a sarek-layout "
+            f"extension (SPEC §1b): Sarek lays out by its own, so it cannot be written as a "
+            f"Sarek .ml (write it as JSON, TOML or C)")
     for decl in module.decls:
+        if isinstance(decl, EnumDecl) or decl.rules not in (None, "c"):
+            what = "an enum" if isinstance(decl, EnumDecl) else f"laid out by the {decl.rules} rules"
+            raise ValueError(
+                f"type {decl.name!r} is {what}, a sarek-layout extension (SPEC §1b) Sarek has "
+                f"no element type for: it cannot be written as a Sarek .ml (write it as JSON, "
+                f"TOML or C)")
         name = _ocaml_name(decl.name, "type name", capital=False)
         if isinstance(decl, RecordDecl):
             lines.append(f"type {name} = {{")
@@ -237,6 +283,9 @@ def _c_member_type(module: ModuleDecl, expr: TypeExpr, where: str) -> str:
     container, which has no C member form)."""
     if isinstance(expr, ContainerType):
         raise ValueError(f"{where} is a {expr.kind}, which has no C member form")
+    if isinstance(expr, _EXTENSION_EXPRS):
+        raise ValueError(f"{where} is {expr}; the C writer does not write SPEC §1b's member "
+                         f"kinds yet (write the schema as JSON or TOML)")
     scalar = scalar_named(expr.name) if expr.module is None else None
     if scalar is not None:
         from .targets.dialects import C
@@ -253,8 +302,10 @@ def _c_includes(module: ModuleDecl) -> Tuple[List[str], bool]:
     uses_float16 = False
     for decl in module.decls:
         for expr in _members(decl):
-            while isinstance(expr, ContainerType):
+            while isinstance(expr, (ContainerType, ArrayType)):
                 expr = expr.elem
+            if not isinstance(expr, NamedType):
+                continue
             scalar = scalar_named(expr.name) if expr.module is None else None
             uses_float16 = uses_float16 or (scalar is not None and scalar.half_float)
             if expr.module not in (None, module.name):
@@ -300,6 +351,11 @@ def _c_body(module: ModuleDecl, decl: TypeDecl) -> List[str]:
 
 def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
     """A C header declaring the types as ``typedef struct``s (variants in SPEC §4's shape)."""
+    for decl in module.decls:
+        if isinstance(decl, EnumDecl) or (decl.rules or module.rules) != "c":
+            raise ValueError(f"type {decl.name!r} uses SPEC §1b's extensions (an enum or a rule "
+                             f"set), which the C writer does not write yet (write the schema as "
+                             f"JSON or TOML)")
     includes, uses_float16 = _c_includes(module)
     guard = f"SAREK_SCHEMA_{(module.name or 'TYPES').upper()}_H"
     lines = []

@@ -62,18 +62,33 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
+def _resolved(imported, selected: bool):
+    """``imported`` with every check a schema gets, and its resolved schema: a type the
+    resolver refuses is taken out with the types that use it, and the rest resolved again
+    (``selected``: a ``--type`` was named, and every type it needs must import)."""
+    from ..errors import SchemaError
+    from ..resolve import resolve
+
+    for _ in range(_RESOLVE_ROUNDS):
+        try:
+            return imported, resolve(imported.modules)
+        except SchemaError as e:
+            imported = imported.without(e.errors)
+            if selected:
+                imported.check_none_refused()
+    return imported, resolve(imported.modules)
+
+
 def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
     from ..codegen.output_paths import Output, check_outputs, printable
     from ..codegen.writer import write_files
-    from ..errors import UsageError
-    from ..errors import SchemaError, raise_collected
+    from ..errors import SchemaError, UsageError, raise_collected
     from ..ir.schema import SourceLocation
     from ..frontends.c import check_module_headers
-    from ..frontends.c import import_headers
-    from ..resolve import resolve
+    from ..frontends.c import i386_note, import_headers
     from ..schema_writers import to_json, to_toml
     from .common import c_header_options
 
@@ -93,18 +108,7 @@ def run(args: argparse.Namespace) -> int:
     imported = import_headers(args.headers, options)
     if args.types:
         imported = imported.select(args.types)  # each must import: SchemaErrors otherwise
-    # Every check a schema gets, before anything is printed; a type the resolver refuses is
-    # taken out with the types that use it, and the rest resolved again.
-    for _ in range(_RESOLVE_ROUNDS):
-        try:
-            resolve(imported.modules)
-            break
-        except SchemaError as e:
-            imported = imported.without(e.errors)
-            if args.types:
-                imported.check_none_refused()
-    else:
-        resolve(imported.modules)
+    imported, schema = _resolved(imported, bool(args.types))
     modules = imported.modules
     kept = [i for i, module in enumerate(modules) if module.decls]
     if not kept:
@@ -118,6 +122,9 @@ def run(args: argparse.Namespace) -> int:
     if refusals:
         print(f"{sum(len(modules[i].decls) for i in kept)} types imported, {len(refusals)} "
               f"refused", file=sys.stderr)
+    note = i386_note(schema, imported.units)
+    if note is not None:  # a word, not a refusal: the exit status stays
+        print(note, file=sys.stderr)
 
     texts = []
     for header, module in zip(args.headers, modules):

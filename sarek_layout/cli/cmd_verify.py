@@ -89,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.schemas:
         raise UsageError("verify needs at least one SCHEMA file")
     schema = load(args.schemas, args)
+    from ..resolve.support import refuse_extensions
+
+    refuse_extensions(schema.types, "verify")
     if args.types and not args.shader:
         raise UsageError("--type narrows --shader; give a --shader FILE")
     shader_status = None

@@ -1,10 +1,15 @@
-"""Codegen stage: C/C++, CUDA and OpenCL headers of a laid-out schema, from Jinja templates.
+"""Codegen stage: the generated files of a laid-out schema, one per schema file and target.
 
 ``render_headers(schema, targets)`` returns one ``GeneratedFile`` per schema file and target,
-named ``header_filename(module, target)``: ``<schema stem>.h`` (c), ``.cuh`` (cuda), ``.clh``
-(opencl). Views (``views``) turn layouts into names and numbers, the templates in
-``templates/`` spell them per target, and ``writer`` puts files on disk only when they change.
-Nothing here parses a schema or computes an offset.
+named ``header_filename(module, target)`` after the schema file's stem and the target's suffix
+(``targets.registry``): ``.h`` (c: C11 and C++11), ``.cuh`` (cuda: nvcc and NVRTC), ``.clh``
+(opencl), ``_layout.py`` (python), ``.glsl`` (glsl: Vulkan), ``.wgsl`` (wgsl: WebGPU),
+``_metal.h`` (metal), ``.zig`` (zig) and ``.rs`` (rust); without targets, c, cuda and opencl.
+Views (``views`` for the C family, ``shader_views`` for GLSL and WGSL, ``metal_view``,
+``zig_view``, ``rust_view``, and ``host.python_target`` for Python; ``target_views`` maps a
+target to its view) turn layouts into names and numbers, the templates in ``templates/``
+spell them per target, and ``writer`` puts files on disk only when they change. Nothing here
+parses a schema or computes an offset.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Dict, Iterable, List, Tuple
 
 from ..errors import SchemaError, UsageError, quoted
 from ..ir.schema import ModuleDecl, Schema, SourceLocation
+from ..resolve.support import refuse_extensions
 from ..targets.registry import DEFAULT_TARGETS, TARGETS, Target
 from .target_views import view_of
 from .views import module_dependencies
@@ -189,6 +195,9 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     from .precompiled_runtime import render_chunks
 
     chosen = [_target(t) for t in dict.fromkeys(targets)]
+    for target in chosen:
+        if not target.member_kinds:
+            refuse_extensions(schema.types, f"the {target.name} target")
     _check_stems(schema)
     deps = _dependencies(schema)
     out: List[GeneratedFile] = []

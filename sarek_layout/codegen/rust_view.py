@@ -34,7 +34,7 @@ __all__ = ["rust_ident", "rust_view", "RField", "RStruct", "RCtor", "RType", "RM
 
 #: Associated items every generated type has: a constructor of that name is escaped.
 _ASSOCIATED = frozenset(("new", "to_bytes", "from_bytes", "write_bytes", "read_bytes", "view",
-                         "from_view", "tag", "SIZE", "ALIGN", "LAYOUT_ID"))
+                         "from_view", "read_framed", "tag", "SIZE", "ALIGN", "LAYOUT_ID"))
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 

@@ -148,11 +148,24 @@ def footer_lines(walk: TypeWalk, indent: str = INDENT) -> List[str]:
     ]
 
 
+def _enum_lines(walk: TypeWalk, extra: Sequence[str]) -> List[str]:
+    st = walk.type
+    base = st.elttype.base.name  # type: ignore[union-attr]
+    lines = [f"enum {st.qualified_name} : {base} {{  /* C: {st.c_name} */"]
+    lines += [f"{INDENT}{name} = {value}," for name, value in st.elttype.values]  # type: ignore[union-attr]
+    lines.append(f"{INDENT}/* size: {walk.size}, align: {walk.align} */")
+    lines.extend(f"{INDENT}{line}" for line in extra)
+    lines.append("};")
+    return lines
+
+
 def render_walk(walk: TypeWalk, expand: bool, extra: Sequence[str] = (),
                 budget: int = EXPAND_BUDGET) -> List[str]:
     """The lines of one type's block; ``extra`` lines go just before the closing brace.
     With ``expand``, nested records are opened while the block stays within ``budget``."""
     st = walk.type
+    if walk.kind == "enum":
+        return _enum_lines(walk, extra)
     opener = _Opener(budget) if expand else None
     lines = [f"{walk.kind} {st.qualified_name} {{  /* C: {st.c_name} */"]
     lines.extend(_item_lines(walk.items, INDENT, opener))

@@ -32,7 +32,8 @@ class Member:
 
     ``record`` is the nested record's laid-out type (``None`` for a scalar); its members and
     holes, at this member's place, are ``items``. ``path`` is the dotted path of the layout
-    core's leaves (``pos.x``, ``Circle._0.x``, ``tag``).
+    core's leaves (``pos.x``, ``Circle._0.x``, ``tag``). A fixed array, vector or matrix
+    (``elements`` > 1) is one member, never opened: its elements are alike.
     """
 
     name: str
@@ -42,6 +43,7 @@ class Member:
     size: int
     align: int
     record: Optional[SchemaType] = None
+    elements: int = 1
 
     @property
     def end(self) -> int:
@@ -49,7 +51,7 @@ class Member:
 
     @property
     def is_record(self) -> bool:
-        return self.record is not None
+        return self.record is not None and self.elements == 1
 
     @cached_property
     def items(self) -> Tuple["Item", ...]:
@@ -136,7 +138,8 @@ def _holes(items: Sequence[Item]) -> Iterator[Hole]:
 
 
 def _member(m: ModelMember, base: int, prefix: str) -> Member:
-    return Member(m.name, prefix + m.name, m.spelling, base + m.offset, m.size, m.align, m.record)
+    return Member(m.name, prefix + m.name, m.spelling, base + m.offset, m.size, m.align, m.record,
+                  m.elements)
 
 
 def _shifted(items: Sequence[ModelItem], base: int, prefix: str) -> Tuple[Item, ...]:
@@ -165,14 +168,20 @@ class _DataBytes:
     def _sum(self, members: Sequence[ModelMember]) -> int:
         total = 0
         for m in members:
-            if m.record is None:
+            if m.dims:  # a fixed array, vector or matrix: each element's data, not the strides'
+                element = m.scalar.size if m.record is None else self._record_sum(m.record)  # type: ignore[union-attr]
+                total += m.elements * element
+            elif m.record is None:
                 total += m.size
             else:
-                key = id(m.record)
-                if key not in self._sums:
-                    self._sums[key] = self._sum(m.record.members)
-                total += self._sums[key]
+                total += self._record_sum(m.record)
         return total
+
+    def _record_sum(self, record: SchemaType) -> int:
+        key = id(record)
+        if key not in self._sums:
+            self._sums[key] = self._sum(record.members)
+        return self._sums[key]
 
     def _mask(self, st: SchemaType) -> bytes:
         key = id(st)
@@ -186,7 +195,10 @@ class _DataBytes:
         """Set (OR in) the data bytes of ``members`` placed ``base`` bytes further."""
         for m in members:
             start = base + m.offset
-            if m.record is None:
+            if m.record is None or m.dims:
+                # An array's strides are painted as data here: painting element by element
+                # would cost its element count (only overlapping constructor arguments that
+                # the structural union cannot separate come here).
                 mask[start:start + m.size] = b"\1" * m.size
             else:
                 inner = self._mask(m.record)
@@ -226,7 +238,7 @@ class _DataBytes:
                 j += 1
             run = ordered[i:j]
             if len(run) == 1:
-                total += m.size if m.record is None else self._sum(m.record.members)
+                total += self._sum((m,))
             else:
                 total += self._overlapping(run, start, end, budget)
             i = j
@@ -235,11 +247,11 @@ class _DataBytes:
     def _overlapping(self, run, start: int, end: int, budget: int) -> int:
         opened: List[Tuple[int, ModelMember]] = []
         for base, m in run:
-            if m.record is None:
+            if m.record is None or m.dims:
                 opened.append((base, m))
             else:
                 opened.extend((base + inner.offset, inner) for inner in m.record.members)
-        if len(opened) <= budget and any(m.record is not None for _, m in run):
+        if len(opened) <= budget and any(m.record is not None and not m.dims for _, m in run):
             return self._union(opened, budget - len(opened))
         mask = bytearray(end - start)
         for base, m in run:
@@ -254,8 +266,7 @@ _UNION_BUDGET = 4096
 
 def data_bytes(st: SchemaType) -> int:
     """Bytes of ``st`` that some scalar occupies (in at least one constructor, for a variant)."""
-    counter = _DataBytes()
-    return counter.of_record(st) if st.kind == "record" else counter.of_variant(st)
+    return _walk(st, _DataBytes()).data_bytes
 
 
 # --- building --------------------------------------------------------------------------------
@@ -298,7 +309,12 @@ def walk_type(st: SchemaType, context: Sequence[SchemaType] = ()) -> TypeWalk:
 def walk_types(types: Sequence[SchemaType], context: Sequence[SchemaType] = ()) -> List[TypeWalk]:
     """The walks of ``types`` (sharing the per-record data counts)."""
     counter = _DataBytes()
-    return [
-        _record_walk(st, counter) if st.kind == "record" else _variant_walk(st, counter)
-        for st in types
-    ]
+    return [_walk(st, counter) for st in types]
+
+
+def _walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
+    if st.kind == "record":
+        return _record_walk(st, counter)
+    if st.kind == "enum":  # its base scalar: all data, no members
+        return TypeWalk(st, st.size, st.align, (), data_bytes=st.size)
+    return _variant_walk(st, counter)

@@ -42,7 +42,7 @@ from ..ir.schema import ModuleDecl, Schema, SchemaType, SourceLocation
 from ..ir.types import SCALARS, TInt32
 from ..layout.fingerprint import layout_id_hex
 from ._runtime import _sarek_GC_PAUSE_MIN
-from .plan import PlanMember, RecordPlan, VariantPlan, schema_plan_of
+from .plan import PlanMember, RecordPlan, VariantPlan, plan_of
 
 __all__ = [
     "PyField",
@@ -309,7 +309,7 @@ def _offsets(slots, prefix: Tuple[Tuple[str, int], ...] = ()) -> Tuple[Tuple[str
 
 
 def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
-    plan = schema_plan_of(st)
+    plan = plan_of(st)
     assert isinstance(plan, RecordPlan)
     walker = _Walker(0)
     children = tuple(walker.member(m, "value", "", "") for m in plan.members)
@@ -337,7 +337,7 @@ def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
 
 
 def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
-    plan = schema_plan_of(st)
+    plan = plan_of(st)
     assert isinstance(plan, VariantPlan)
     used = _Walker(0)
     ctors = []

@@ -89,13 +89,13 @@ class HostSchema:
     def codec(self, name: str) -> Codec:
         """The codec of ``name``: ``encode``/``decode``/``pack``/``pack_into``/``unpack``."""
         st = self.type(name)
-        return codec_of(st.elttype, st.qualified_name)
+        return codec_of(st, st.qualified_name)
 
     def dtype(self, name: str) -> Any:
         """The numpy structured dtype of ``name`` (needs numpy)."""
-        from .dtype import schema_dtype_of
+        from .dtype import dtype_of
 
-        return schema_dtype_of(self.type(name))
+        return dtype_of(self.type(name))
 
     def encode(self, name: str, value: object) -> bytes:
         """The bytes of one element: padding zero; ``EncodeError`` names a bad field."""
@@ -170,5 +170,8 @@ def load(*paths: Union[PathLike, Iterable[PathLike]]) -> HostSchema:
     together may refer to each other's types as ``Module.name``.
     """
     from ..resolve import load_schema
+    from ..resolve.support import refuse_extensions
 
-    return HostSchema(load_schema(_flatten_paths(paths)))
+    schema = load_schema(_flatten_paths(paths))
+    refuse_extensions(schema.types, "the Python API")
+    return HostSchema(schema)

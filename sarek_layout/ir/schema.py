@@ -18,24 +18,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, NamedTuple, Optional, Protocol, Tuple, Union
 
-from .types import Scalar, TRecord, TVariant
+from .types import Scalar, TEnum, TRecord, TVariant
 
 __all__ = [
     "LaidOut",
     "SourceLocation",
     "NamedType",
     "ContainerType",
+    "ArrayType",
+    "VectorType",
+    "MatrixType",
     "TypeExpr",
     "FieldDecl",
     "CtorDecl",
     "RecordDecl",
     "VariantDecl",
+    "EnumValue",
+    "EnumDecl",
     "TypeDecl",
     "ModuleDecl",
     "HOLE",
     "TAIL",
     "UNUSED",
     "Hole",
+    "Dim",
     "Member",
     "Item",
     "Arm",
@@ -47,8 +53,8 @@ __all__ = [
 
 class LaidOut(Protocol):
     """What the IR reads of a type's layout: its size and alignment (and, of a variant's,
-    ``payload_offset``). The layout stage's ``RecordLayout`` and ``VariantLayout`` are such
-    results; the IR, which comes before that stage, names neither."""
+    ``payload_offset``). The layout stage's ``RecordLayout``, ``VariantLayout`` and
+    ``ScalarLayout`` are such results; the IR, which comes before that stage, names none."""
 
     @property
     def size(self) -> int: ...
@@ -151,7 +157,51 @@ class ContainerType:
         return f"{self.elem} {self.kind}"
 
 
-TypeExpr = Union[NamedType, ContainerType]
+@dataclass(frozen=True, slots=True)
+class ArrayType:
+    """``T[N]``, a fixed array (SPEC §1b); ``T[N][M]`` is ``ArrayType(ArrayType(T, M), N)``,
+    N elements each a ``T[M]``, as in C."""
+
+    elem: "TypeExpr"
+    count: int
+    location: SourceLocation = field(compare=False)
+
+    def __str__(self) -> str:
+        dims = []
+        expr: TypeExpr = self
+        while isinstance(expr, ArrayType):
+            dims.append(expr.count)
+            expr = expr.elem
+        return f"{expr}{''.join(f'[{n}]' for n in dims)}"
+
+
+@dataclass(frozen=True, slots=True)
+class VectorType:
+    """``vecN<T>`` (N in 2..4) of a numeric scalar named ``elem`` (SPEC §1b)."""
+
+    n: int
+    elem: str
+    location: SourceLocation = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"vec{self.n}<{self.elem}>"
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixType:
+    """``matCxR<T>``: ``cols`` column vectors of ``rows`` components of the float scalar
+    named ``elem``, column-major (SPEC §1b)."""
+
+    cols: int
+    rows: int
+    elem: str
+    location: SourceLocation = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"mat{self.cols}x{self.rows}<{self.elem}>"
+
+
+TypeExpr = Union[NamedType, ContainerType, ArrayType, VectorType, MatrixType]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +223,8 @@ class RecordDecl:
     name: str
     fields: Tuple[FieldDecl, ...]
     location: SourceLocation = field(compare=False)
+    #: The rule set this type alone names (SPEC §1b); ``None``: its module's.
+    rules: Optional[str] = None
     kind = "record"
 
 
@@ -181,10 +233,30 @@ class VariantDecl:
     name: str
     ctors: Tuple[CtorDecl, ...]
     location: SourceLocation = field(compare=False)
+    rules: Optional[str] = None
     kind = "variant"
 
 
-TypeDecl = Union[RecordDecl, VariantDecl]
+@dataclass(frozen=True, slots=True)
+class EnumValue:
+    name: str
+    value: int
+    location: SourceLocation = field(compare=False)
+
+
+@dataclass(frozen=True)
+class EnumDecl:
+    """An enum (SPEC §1b): named values of an integer ``base`` scalar, laid out as it."""
+
+    name: str
+    base: str
+    values: Tuple[EnumValue, ...]
+    location: SourceLocation = field(compare=False)
+    rules: Optional[str] = None
+    kind = "enum"
+
+
+TypeDecl = Union[RecordDecl, VariantDecl, EnumDecl]
 
 
 @dataclass(frozen=True)
@@ -196,6 +268,8 @@ class ModuleDecl:
     format: str  # "json" | "toml" | "ocaml" | "c"
     decls: Tuple[TypeDecl, ...] = field(repr=False)
     location: SourceLocation = field(compare=False)
+    #: The rule set of its types (SPEC §1b): ``"c"``, Sarek's aligned layout, by default.
+    rules: str = "c"
 
 
 # --- resolved schema -------------------------------------------------------------------------
@@ -226,16 +300,35 @@ class Hole(NamedTuple):
         return self.offset + self.size
 
 
+#: Kinds of ``Dim``: a fixed array's elements, a vector's components, a matrix's columns.
+ARRAY, VECTOR, MATRIX = "array", "vector", "matrix"
+
+
+class Dim(NamedTuple):
+    """One level of repetition of a member (SPEC §1b): ``count`` copies ``stride`` bytes
+    apart. A ``float32[4]`` has ``(Dim(ARRAY, 4, 4),)``; a ``vec3<float32>``
+    ``(Dim(VECTOR, 3, 4),)``; a std430 ``mat3`` ``(Dim(MATRIX, 3, 16), Dim(VECTOR, 3, 4))``
+    (columns, then each column's components); a ``vec3<float32>[2]`` under std430
+    ``(Dim(ARRAY, 2, 16), Dim(VECTOR, 3, 4))``. Outermost first."""
+
+    kind: str  # ARRAY | VECTOR | MATRIX
+    count: int
+    stride: int
+
+
 class Member(NamedTuple):
     """One member of a laid-out struct: a record field, a constructor argument ``_N``, or a
     variant's ``tag``.
 
     ``offset`` is from the start of the element the member belongs to (a record, or the
-    whole variant for arguments: SPEC §1's absolute offsets). Its type is exactly one of
-    ``scalar`` (an entry of the scalar table) and ``record`` (the laid-out nested record,
-    which knows its own C name, module and members). ``spelling`` is the type as written in
-    the schema (``float32``, ``point``, ``Geometry.point``). A tuple: schemas have hundreds
-    of thousands of them, and creating one must be cheap.
+    whole variant for arguments: SPEC §1's absolute offsets). Its element type is exactly
+    one of ``scalar`` (an entry of the scalar table) and ``record`` (the laid-out nested
+    record, which knows its own C name, module and members); ``enum`` is set (with
+    ``scalar`` its base) for an enum. ``dims`` lists the repetitions of a fixed array,
+    vector or matrix member, outermost first (empty for one element); ``size`` and ``align``
+    are the whole member's. ``spelling`` is the type as written in the schema (``float32``,
+    ``point``, ``Geometry.point``, ``vec3<float32>[2]``). A tuple: schemas have hundreds of
+    thousands of them, and creating one must be cheap.
     """
 
     name: str
@@ -246,6 +339,8 @@ class Member(NamedTuple):
     record: Optional["SchemaType"]
     spelling: str
     location: Optional[SourceLocation] = None
+    dims: Tuple[Dim, ...] = ()
+    enum: Optional["SchemaType"] = None
 
     @property
     def end(self) -> int:
@@ -256,8 +351,18 @@ class Member(NamedTuple):
 
     @property
     def type_name(self) -> str:
-        """The scalar's schema name or the record's C name."""
+        """The scalar's schema name or the record's C name (of the element, for an array)."""
+        if self.enum is not None:
+            return self.enum.c_name
         return self.scalar.name if self.scalar is not None else self.record.c_name  # type: ignore[union-attr]
+
+    @property
+    def elements(self) -> int:
+        """How many elements (scalars or records) the member holds: 1 without ``dims``."""
+        n = 1
+        for d in self.dims:
+            n *= d.count
+        return n
 
 
 Item = Union[Member, Hole]
@@ -286,14 +391,16 @@ class SchemaType:
     The member model (``members``, ``items``, ``arms``) is filled in once, when the schema
     is resolved (``layout.members``); every consumer reads it and none recomputes an
     offset, a hole or a C name. ``layout`` is the layout core's result for the SPEC §2 API
-    (a ``RecordLayout`` or a ``VariantLayout``, whose ``leaves`` are derived on demand); the
-    IR reads only its size, alignment and payload offset (``LaidOut``).
+    (a ``RecordLayout`` or a ``VariantLayout``, whose ``leaves`` are derived on demand; an
+    enum's ``ScalarLayout``); the IR reads only its size, alignment and payload offset
+    (``LaidOut``).
     """
 
     module: str
     name: str
     c_name: str
-    elttype: Union[TRecord, TVariant]
+    #: A record, a variant, or an enum (SPEC §1b: laid out as its base scalar, no members).
+    elttype: Union[TRecord, TVariant, TEnum]
     layout: LaidOut
     decl: TypeDecl = field(compare=False)
     source: ModuleDecl = field(compare=False)
@@ -317,6 +424,15 @@ class SchemaType:
     @property
     def qualified_name(self) -> str:
         return f"{self.module}.{self.name}" if self.module else self.name
+
+    @property
+    def rules(self) -> str:
+        """The rule set it is laid out by (SPEC §1b); an enum's is its base's, in any."""
+        return getattr(self.elttype, "rules", "c")
+
+    @property
+    def is_enum(self) -> bool:
+        return isinstance(self.elttype, TEnum)
 
     @property
     def size(self) -> int:

@@ -41,6 +41,12 @@ __all__ = [
     "TVariant",
     "TArray",
     "TVec",
+    "TFixedArray",
+    "TVector",
+    "TMatrix",
+    "TEnum",
+    "EXTENSION_KINDS",
+    "RULE_SET_NAMES",
     "type_name_of",
 ]
 
@@ -194,29 +200,32 @@ class TRecord(ElementType):
 
     name: str
     fields: Tuple[Field, ...]
+    #: The rule set that lays it out (SPEC §1b): ``"c"``, Sarek's own, unless the schema says.
+    rules: str = "c"
     _hash: int = field(init=False, repr=False, compare=False)
 
-    def __new__(cls, name: str, fields: Iterable[Field]) -> "TRecord":
+    def __new__(cls, name: str, fields: Iterable[Field], rules: str = "c") -> "TRecord":
         fields = tuple([(n, t) for n, t in fields])  # list comprehensions: built per record
         # One flat tuple: each field's name, then its scalar (a table entry, compared by
         # identity first) or the identity of its aggregate. Pairs and an id per scalar
         # field were most of the memory a 10,000-record schema spent on these keys.
-        key = (name, *[x for n, t in fields for x in (n, t if type(t) is Scalar else id(t))])
+        key = (name, rules, *[x for n, t in fields for x in (n, t if type(t) is Scalar else id(t))])
         found = _RECORDS.get(key)
         if found is not None:
             return found
         self = object.__new__(cls)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "fields", fields)
-        object.__setattr__(self, "_hash", hash(("record", name, fields)))
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "_hash", hash(("record", name, fields, rules)))
         _RECORDS[key] = self
         return self
 
-    def __init__(self, name: str, fields: Iterable[Field]) -> None:
+    def __init__(self, name: str, fields: Iterable[Field], rules: str = "c") -> None:
         pass  # built by __new__
 
     def __reduce__(self):
-        return TRecord, (self.name, self.fields)
+        return TRecord, (self.name, self.fields, self.rules)
 
     def __hash__(self) -> int:
         return self._hash
@@ -228,12 +237,16 @@ class TVariant(ElementType):
 
     name: str
     ctors: Tuple[Constructor, ...]
+    #: The rule set that lays out its arguments (SPEC §1b), as ``TRecord.rules``.
+    rules: str = "c"
     _hash: int = field(init=False, repr=False, compare=False)
 
-    def __init__(self, name: str, ctors: Iterable[Tuple[str, Iterable[ElementType]]]) -> None:
+    def __init__(self, name: str, ctors: Iterable[Tuple[str, Iterable[ElementType]]],
+                 rules: str = "c") -> None:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "ctors", tuple((n, tuple(args)) for n, args in ctors))
-        object.__setattr__(self, "_hash", hash(("variant", name, self.ctors)))
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "_hash", hash(("variant", name, self.ctors, rules)))
 
     def __hash__(self) -> int:
         return self._hash
@@ -254,15 +267,69 @@ class TVec(ElementType):
     elem: ElementType
 
 
-ElementTypeLike = Union[Scalar, TRecord, TVariant, TArray, TVec]
+# --- the members GPU structs are made of (SPEC §1b: extensions, not Sarek element types) ---
+
+
+@dataclass(frozen=True)
+class TFixedArray(ElementType):
+    """``elem[count]``: a fixed array member, laid out by the enclosing type's rule set.
+
+    ``T[N][M]`` reads as in C: ``TFixedArray(TFixedArray(T, M), N)``. Not Sarek's ``TArray``
+    (a device buffer, which has no element layout)."""
+
+    elem: ElementType
+    count: int
+
+
+@dataclass(frozen=True)
+class TVector(ElementType):
+    """``vecN<T>``: ``n`` (2 to 4) components of a numeric scalar."""
+
+    elem: Scalar
+    n: int
+
+
+@dataclass(frozen=True)
+class TMatrix(ElementType):
+    """``matCxR<T>``: ``cols`` columns of ``vecR<T>`` (column-major), C and R in 2..4."""
+
+    elem: Scalar
+    cols: int
+    rows: int
+
+
+@dataclass(frozen=True)
+class TEnum(ElementType):
+    """An enum: named values of an integer ``base`` scalar, laid out as its base."""
+
+    name: str
+    base: Scalar
+    values: Tuple[Tuple[str, int], ...]
+
+
+#: The member kinds beyond Sarek's: a schema holding one has no Sarek ``.ml`` spelling.
+EXTENSION_KINDS = (TFixedArray, TVector, TMatrix, TEnum)
+
+#: The rule sets a schema may name (SPEC §1b), ``c`` (Sarek's own) first: the vocabulary
+#: of ``TRecord.rules``; their arithmetic is the layout stage's (``layout.rules``).
+RULE_SET_NAMES = ("c", "std430", "std140", "scalar", "cuda")
+
+ElementTypeLike = Union[Scalar, TRecord, TVariant, TArray, TVec, TFixedArray, TVector, TMatrix,
+                        TEnum]
 
 
 def type_name_of(t: ElementType) -> str:
     """The schema spelling of ``t``: ``float32``, a record/variant name, ``T array``…"""
     if isinstance(t, Scalar):
         return t.name
-    if isinstance(t, (TRecord, TVariant)):
+    if isinstance(t, (TRecord, TVariant, TEnum)):
         return t.name
+    if isinstance(t, TFixedArray):
+        return f"{type_name_of(t.elem)}[{t.count}]"
+    if isinstance(t, TVector):
+        return f"vec{t.n}<{t.elem.name}>"
+    if isinstance(t, TMatrix):
+        return f"mat{t.cols}x{t.rows}<{t.elem.name}>"
     if isinstance(t, TArray):
         return f"{type_name_of(t.elem)} array"
     if isinstance(t, TVec):

@@ -14,12 +14,16 @@ only the leaves themselves can be as many as the schema describes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from ..errors import LayoutError, MisalignedField, NestedVariant, UnsupportedField
-from ..ir.types import ElementType, Scalar, TArray, TRecord, TVariant, TVec
+from ..errors import (LayoutError, MisalignedField, MixedRules, NestedVariant, TooLarge,
+                      UnsupportedField)
+from ..ir.types import (ElementType, Scalar, TArray, TEnum, TFixedArray, TMatrix, TRecord,
+                        TVariant, TVec, TVector)
+from .rules import (LARGEST_SIZE, RULE_SETS, RuleSet, Shape, array_shape, matrix_shape,
+                    scalar_shape, struct_shape, vector_shape)
 
 __all__ = [
     "Leaf",
@@ -38,6 +42,7 @@ __all__ = [
     "variant_layout",
     "elttype_layout",
     "unsupported_kind",
+    "member_shape",
 ]
 
 
@@ -46,13 +51,20 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)  # slots: many are made, and no __dict__ to collect
 class Leaf:
-    """One scalar leaf of a flattened aggregate; ``offset`` is from the element start."""
+    """One scalar leaf of a flattened aggregate; ``offset`` is from the element start.
+
+    A leaf inside fixed arrays, vectors or matrices (SPEC §1b) stands for all its copies, once:
+    ``count`` and ``stride`` list the repetitions, outermost first (``pts[].x`` of a
+    ``point[16]`` of 12-byte points: count ``(16,)``, stride ``(12,)``; a ``vec3<float32>``:
+    ``(3,)``, ``(4,)``), so leaves grow with members, never with elements."""
 
     path: str
     type: Scalar
     offset: int
     size: int
     align: int
+    count: Tuple[int, ...] = ()
+    stride: Tuple[int, ...] = ()
 
 
 class MemberLayout(NamedTuple):
@@ -71,7 +83,7 @@ class MemberLayout(NamedTuple):
     align: int
 
 
-def _leaves_of(members: Sequence[MemberLayout]) -> Tuple[Leaf, ...]:
+def _leaves_of(members: Sequence[MemberLayout], rules: RuleSet) -> Tuple[Leaf, ...]:
     """The scalar leaves under ``members``, in declaration order, paths from the root."""
     out: List[Leaf] = []
     for m in members:
@@ -79,27 +91,54 @@ def _leaves_of(members: Sequence[MemberLayout]) -> Tuple[Leaf, ...]:
         if isinstance(t, Scalar):
             out.append(Leaf(m.path, t, m.offset, m.size, m.align))
         else:
-            prefix, base = m.path + ".", m.offset
-            out.extend(
-                Leaf(prefix + leaf.path, leaf.type, base + leaf.offset, leaf.size, leaf.align)
-                for leaf in _nested_record_layout(t).leaves  # type: ignore[arg-type]
-            )
+            out.extend(_leaves_in(t, m.path, m.offset, rules, (), ()))
     return tuple(out)
 
 
+def _leaves_in(t: ElementType, path: str, base: int, rules: RuleSet,
+               count: Tuple[int, ...], stride: Tuple[int, ...]) -> List[Leaf]:
+    """The leaves of one member of type ``t`` at ``base``, inside ``count`` repetitions."""
+    if isinstance(t, Scalar):
+        return [Leaf(path, t, base, t.size, t.align, count, stride)]
+    if isinstance(t, TEnum):
+        return [Leaf(path, t.base, base, t.base.size, t.base.align, count, stride)]
+    if isinstance(t, TVector):
+        s = t.elem
+        return [Leaf(path, s, base, s.size, s.align, count + (t.n,), stride + (s.size,))]
+    if isinstance(t, TMatrix):
+        s = t.elem
+        column = member_shape(t, rules).stride
+        return [Leaf(path, s, base, s.size, s.align, count + (t.cols, t.rows),
+                     stride + (column, s.size))]
+    if isinstance(t, TFixedArray):
+        return _leaves_in(t.elem, path + "[]", base, rules, count + (t.count,),
+                          stride + (member_shape(t, rules).stride,))
+    prefix = path + "."
+    return [
+        Leaf(prefix + leaf.path, leaf.type, base + leaf.offset, leaf.size, leaf.align,
+             count + leaf.count, stride + leaf.stride)
+        for leaf in _nested_record_layout(t).leaves  # type: ignore[arg-type]
+    ]
+
+
 def _leaf_count(members: Sequence[MemberLayout]) -> int:
-    return sum(
-        1 if isinstance(m.type, Scalar) else _nested_record_layout(m.type).leaf_count  # type: ignore[arg-type]
-        for m in members
-    )
+    return sum(_leaf_count_of(m.type) for m in members)
+
+
+def _leaf_count_of(t: ElementType) -> int:
+    while isinstance(t, TFixedArray):
+        t = t.elem
+    if isinstance(t, TRecord):
+        return _nested_record_layout(t).leaf_count
+    return 1
 
 
 def _placed(items: Sequence[Tuple[str, ElementType]], offsets: Sequence[int],
-            prefix: str) -> Tuple[MemberLayout, ...]:
+            prefix: str, rules: RuleSet) -> Tuple[MemberLayout, ...]:
     out = []
     for (name, t), offset in zip(items, offsets):
-        size, align = member_size_align(t)
-        out.append(MemberLayout(name, prefix + name, t, offset, size, align))
+        shape = member_shape(t, rules)
+        out.append(MemberLayout(name, prefix + name, t, offset, shape.size, shape.align))
     return tuple(out)
 
 
@@ -112,15 +151,17 @@ class RecordLayout:
     is cheap and deep nesting costs nothing until its leaves are asked for.
     """
 
-    __slots__ = ("_input", "_offsets", "size", "align", "_fields", "_members", "_leaves",
-                 "_leaf_count")
+    __slots__ = ("_input", "_offsets", "size", "align", "rules", "_fields", "_members",
+                 "_leaves", "_leaf_count")
 
     def __init__(self, fields: Sequence[Tuple[str, ElementType]], offsets: Sequence[int],
-                 size: int, align: int) -> None:
+                 size: int, align: int, rules: RuleSet = RULE_SETS["c"]) -> None:
         self._input = fields
         self._offsets = offsets
         self.size = size
         self.align = align
+        #: The rule set it was laid out by (SPEC §1b).
+        self.rules = rules
         self._fields: Optional[Tuple[Tuple[str, int], ...]] = None
         self._members: Optional[Tuple[MemberLayout, ...]] = None
         self._leaves: Optional[Tuple[Leaf, ...]] = None
@@ -140,13 +181,13 @@ class RecordLayout:
     @property
     def members(self) -> Tuple[MemberLayout, ...]:
         if self._members is None:
-            self._members = _placed(self._input, self._offsets, "")
+            self._members = _placed(self._input, self._offsets, "", self.rules)
         return self._members
 
     @property
     def leaves(self) -> Tuple[Leaf, ...]:
         if self._leaves is None:
-            self._leaves = _leaves_of(self.members)
+            self._leaves = _leaves_of(self.members, self.rules)
         return self._leaves
 
     @property
@@ -157,7 +198,7 @@ class RecordLayout:
         return self._leaf_count
 
     def _key(self) -> tuple:
-        return (tuple(self._input), tuple(self._offsets), self.size, self.align)
+        return (tuple(self._input), tuple(self._offsets), self.size, self.align, self.rules.name)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RecordLayout):
@@ -175,16 +216,18 @@ class CtorLayout:
     """One constructor: tag = declaration index; ``args`` and ``leaves`` are absolute,
     named ``Ctor._N``; built on first use, like ``RecordLayout``'s."""
 
-    __slots__ = ("name", "tag", "payload_size", "_types", "_offsets", "_args", "_leaves",
-                 "_leaf_count")
+    __slots__ = ("name", "tag", "payload_size", "_types", "_offsets", "_rules", "_args",
+                 "_leaves", "_leaf_count")
 
     def __init__(self, name: str, tag: int, payload_size: int,
-                 types: Sequence[ElementType] = (), offsets: Sequence[int] = ()) -> None:
+                 types: Sequence[ElementType] = (), offsets: Sequence[int] = (),
+                 rules: RuleSet = RULE_SETS["c"]) -> None:
         self.name = name
         self.tag = tag
         self.payload_size = payload_size
         self._types = tuple(types)
         self._offsets = tuple(offsets)
+        self._rules = rules
         self._args: Optional[Tuple[MemberLayout, ...]] = None
         self._leaves: Optional[Tuple[Leaf, ...]] = None
         self._leaf_count: Optional[int] = None
@@ -193,13 +236,13 @@ class CtorLayout:
     def args(self) -> Tuple[MemberLayout, ...]:
         if self._args is None:
             items = [(f"_{i}", t) for i, t in enumerate(self._types)]
-            self._args = _placed(items, self._offsets, self.name + ".")
+            self._args = _placed(items, self._offsets, self.name + ".", self._rules)
         return self._args
 
     @property
     def leaves(self) -> Tuple[Leaf, ...]:
         if self._leaves is None:
-            self._leaves = _leaves_of(self.args)
+            self._leaves = _leaves_of(self.args, self._rules)
         return self._leaves
 
     @property
@@ -232,6 +275,8 @@ class VariantLayout:
     ctors: Tuple[CtorLayout, ...]
     size: int
     align: int
+    #: The rule set its arguments were laid out by (SPEC §1b).
+    rules: RuleSet = field(default=RULE_SETS["c"], compare=False)
 
 
 @dataclass(frozen=True)
@@ -274,10 +319,59 @@ def unsupported_kind(t: ElementType) -> str:
     return "TArray" if isinstance(t, TArray) else "TVec"
 
 
+def _rule_set(name: str) -> RuleSet:
+    rules = RULE_SETS.get(name)
+    if rules is None:  # the readers refuse an unknown name; a hand-built elttype may not
+        raise ValueError(f"unknown rule set {name!r}: one of {', '.join(RULE_SETS)}")
+    return rules
+
+
+def member_shape(t: ElementType, rules: RuleSet, type_name: str = "<element>",
+                 path: str = "<self>") -> Shape:
+    """The ``Shape`` (size, alignment, stride) of a member of type ``t`` laid out by
+    ``rules``: a scalar, an enum, a vector, a matrix, a fixed array or a record of the same
+    rule set. Errors name ``type_name`` and the member's ``path``: a variant (*nested
+    variant*), Sarek's ``T array``/``T vector`` (*unsupported field*), a record of another
+    rule set (*mixed rules*) and anything over ``LARGEST_SIZE`` bytes (*too large*)."""
+    cls = type(t)
+    if cls is Scalar:
+        return scalar_shape(t.size)  # type: ignore[attr-defined]
+    if cls is TRecord:
+        if t.rules != rules.name:  # type: ignore[attr-defined]
+            raise LayoutError(MixedRules(type_name, path, t.name, t.rules, rules.name))  # type: ignore[attr-defined]
+        try:
+            inner = _nested_record_layout(t)  # type: ignore[arg-type]
+        except LayoutError as e:
+            # Re-anchor the error on the root type, with the full dotted path.
+            raise LayoutError(_reroot(e.error, type_name, path)) from None
+        return Shape(inner.size, inner.align)
+    if cls is TEnum:
+        return scalar_shape(t.base.size)  # type: ignore[attr-defined]
+    if cls is TVector:
+        return vector_shape(rules, t.elem.size, t.n)  # type: ignore[attr-defined]
+    if cls is TMatrix:
+        shape = matrix_shape(rules, t.elem.size, t.cols, t.rows)  # type: ignore[attr-defined]
+    elif cls is TFixedArray:
+        elem = member_shape(t.elem, rules, type_name, path + "[]")  # type: ignore[attr-defined]
+        shape = array_shape(rules, elem, t.count)  # type: ignore[attr-defined]
+    elif isinstance(t, TVariant):
+        raise LayoutError(NestedVariant(type_name, path))
+    elif isinstance(t, (TArray, TVec)):
+        raise LayoutError(UnsupportedField(type_name, path, unsupported_kind(t)))
+    elif isinstance(t, Scalar):
+        return scalar_shape(t.size)
+    else:
+        raise TypeError(f"not an elttype: {t!r} (field {path!r} of {type_name!r})")
+    if shape.size > LARGEST_SIZE:
+        raise LayoutError(TooLarge(type_name, path, shape.size))
+    return shape
+
+
 def _place(
-    type_name: str, members: Sequence[Tuple[str, ElementType]], start: int, path_prefix: str
+    type_name: str, members: Sequence[Tuple[str, ElementType]], start: int, path_prefix: str,
+    rules: RuleSet = RULE_SETS["c"],
 ) -> Tuple[List[int], int, int]:
-    """Lay ``members`` out from ``start`` by C struct rules.
+    """Lay ``members`` out from ``start`` by C struct rules (or ``rules``' own, SPEC §1b).
 
     Returns their offsets, the end offset of the last one and the largest member alignment
     (1 when there are none). Errors name ``type_name`` and the member's path
@@ -289,27 +383,17 @@ def _place(
     offset = start
     max_align = 1
     for name, t in members:
-        cls = type(t)  # exact classes first: this is the hot loop
-        if cls is Scalar or isinstance(t, Scalar):
-            size, align = t.size, t.align  # type: ignore[union-attr]
-        elif isinstance(t, TRecord):
-            try:
-                inner = _nested_record_layout(t)
-            except LayoutError as e:
-                # Re-anchor the error on the root type, with the full dotted path.
-                raise LayoutError(_reroot(e.error, type_name, path_prefix + name)) from None
-            size, align = inner.size, inner.align
-        elif isinstance(t, TVariant):
-            raise LayoutError(NestedVariant(type_name, path_prefix + name))
-        elif isinstance(t, (TArray, TVec)):
-            raise LayoutError(UnsupportedField(type_name, path_prefix + name, unsupported_kind(t)))
+        if type(t) is Scalar:  # the hot loop: Sarek's own scalars first
+            size = align = t.size  # type: ignore[attr-defined]
         else:
-            raise TypeError(f"not an elttype: {t!r} (field {path_prefix + name!r} of {type_name!r})")
+            size, align, _ = member_shape(t, rules, type_name, path_prefix + name)
         offset = (offset + align - 1) & -align  # align_up, inlined
         offsets.append(offset)
         offset += size
         if align > max_align:
             max_align = align
+    if offset > LARGEST_SIZE:
+        raise LayoutError(TooLarge(type_name, path_prefix.rstrip(".") or "<self>", offset))
     return offsets, offset, max_align
 
 
@@ -320,6 +404,11 @@ def _reroot(error, type_name: str, field_path: str):
         return NestedVariant(type_name, inner_field)
     if isinstance(error, UnsupportedField):
         return UnsupportedField(type_name, inner_field, error.what)
+    if isinstance(error, MixedRules):
+        return MixedRules(type_name, inner_field, error.inner_type, error.inner_rules,
+                          error.rules)
+    if isinstance(error, TooLarge):
+        return TooLarge(type_name, inner_field, error.size)
     return MisalignedField(type_name, inner_field, error.offset, error.required_align)
 
 
@@ -337,7 +426,7 @@ def _check_alignment(type_name: str, placed: Sequence) -> None:
 # distinct record type; ``_nested_record_layout.cache_clear()`` empties it.
 @lru_cache(maxsize=None)
 def _nested_record_layout(t: TRecord) -> RecordLayout:
-    return record_layout(t.name, t.fields)
+    return record_layout(t.name, t.fields, t.rules)
 
 
 def record_layout_of(t: TRecord) -> RecordLayout:
@@ -345,52 +434,58 @@ def record_layout_of(t: TRecord) -> RecordLayout:
     return _nested_record_layout(t)
 
 
-def member_size_align(t: ElementType) -> Tuple[int, int]:
-    """``(size, align)`` of a record member or payload argument: a scalar or a nested record."""
-    if isinstance(t, TRecord):
-        inner = _nested_record_layout(t)
-        return inner.size, inner.align
-    return scalar_size(t), scalar_align(t)
+def member_size_align(t: ElementType, rules: str = "c") -> Tuple[int, int]:
+    """``(size, align)`` of a record member or payload argument under the rule set named
+    ``rules``: a scalar, a nested record or any member kind of SPEC §1b."""
+    shape = member_shape(t, _rule_set(rules))
+    return shape.size, shape.align
 
 
-def record_layout(type_name: str, fields: Iterable[Tuple[str, ElementType]]) -> RecordLayout:
-    """Aligned layout of a record; raises ``LayoutError`` for variant or array/vector fields."""
+def record_layout(type_name: str, fields: Iterable[Tuple[str, ElementType]],
+                  rules: str = "c") -> RecordLayout:
+    """Aligned layout of a record (by the rule set named ``rules``, SPEC §1b); raises
+    ``LayoutError`` for variant or Sarek array/vector fields."""
     items = fields if isinstance(fields, (tuple, list)) else list(fields)
-    offsets, end, max_align = _place(type_name, items, 0, "")
-    return RecordLayout(items, offsets, (end + max_align - 1) & -max_align, max_align)
+    rule_set = _rule_set(rules)
+    offsets, end, max_align = _place(type_name, items, 0, "", rule_set)
+    shape = struct_shape(rule_set, end, max_align)
+    return RecordLayout(items, offsets, shape.size, shape.align, rule_set)
 
 
-def _payload_align(t: ElementType) -> int:
+def _payload_align(t: ElementType, rules: RuleSet) -> int:
     """Alignment a payload argument asks for; errors are raised later, with the path."""
     if isinstance(t, Scalar):
         return t.align
-    if isinstance(t, TRecord):
-        try:
-            return _nested_record_layout(t).align
-        except LayoutError:
-            return 1
-    return 1
+    try:
+        return member_shape(t, rules).align
+    except LayoutError:
+        return 1
 
 
 def variant_layout(
-    type_name: str, ctors: Iterable[Tuple[str, Iterable[ElementType]]]
+    type_name: str, ctors: Iterable[Tuple[str, Iterable[ElementType]]], rules: str = "c"
 ) -> VariantLayout:
-    """Aligned layout of a variant: int32 tag at 0, payload at ``max(4, max arg align)``."""
+    """Aligned layout of a variant: int32 tag at 0, payload at ``max(4, max arg align)``;
+    the arguments' sizes and alignments are those of the rule set named ``rules``."""
+    rule_set = _rule_set(rules)
     ctor_list = [(name, tuple(args)) for name, args in ctors]
     payload_offset = 4
     for _, args in ctor_list:
         for arg in args:
-            payload_offset = max(payload_offset, _payload_align(arg))
+            payload_offset = max(payload_offset, _payload_align(arg, rule_set))
     ctor_layouts = []
     max_payload = 0
     for tag, (name, args) in enumerate(ctor_list):
         members = [(f"_{i}", arg) for i, arg in enumerate(args)]
-        offsets, end, arg_align = _place(type_name, members, payload_offset, name + ".")
+        offsets, end, arg_align = _place(type_name, members, payload_offset, name + ".",
+                                         rule_set)
         payload_size = align_up(end - payload_offset, arg_align) if args else 0
         max_payload = max(max_payload, payload_size)
-        ctor_layouts.append(CtorLayout(name, tag, payload_size, args, offsets))
+        ctor_layouts.append(CtorLayout(name, tag, payload_size, args, offsets, rule_set))
     size = align_up(payload_offset + max_payload, payload_offset)
-    return VariantLayout(0, payload_offset, tuple(ctor_layouts), size, payload_offset)
+    if size > LARGEST_SIZE:
+        raise LayoutError(TooLarge(type_name, "<self>", size))
+    return VariantLayout(0, payload_offset, tuple(ctor_layouts), size, payload_offset, rule_set)
 
 
 def elttype_layout(t: ElementType) -> Layout:
@@ -398,9 +493,12 @@ def elttype_layout(t: ElementType) -> Layout:
     if isinstance(t, Scalar):
         return ScalarLayout(t.size, t.align)
     if isinstance(t, TRecord):
-        return record_layout(t.name, t.fields)
+        return record_layout(t.name, t.fields, t.rules)
     if isinstance(t, TVariant):
-        return variant_layout(t.name, t.ctors)
+        return variant_layout(t.name, t.ctors, t.rules)
     if isinstance(t, (TArray, TVec)):
         raise LayoutError(UnsupportedField("<element>", "<self>", unsupported_kind(t)))
+    if isinstance(t, (TEnum, TVector, TMatrix, TFixedArray)):
+        shape = member_shape(t, RULE_SETS["c"])
+        return ScalarLayout(shape.size, shape.align)
     raise TypeError(f"not an elttype: {t!r}")

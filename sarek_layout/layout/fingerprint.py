@@ -10,9 +10,16 @@ a short UTF-8 text that anyone can rebuild from ``layout --json``::
 
 A variant lists its ``tag`` member, then each constructor (``ctor NAME TAG``) followed by its
 arguments (``member _0 OFFSET TYPE``, absolute offsets). A member's type is its scalar's
-schema name (``float32``; the alias ``float`` is ``float32``) or, for a nested record, that
-record's own layout id (``0x`` and 16 lowercase hex digits), so a change anywhere below a type
-changes it. Every line ends with ``\\n``; fields are separated by one space (names are ASCII
+schema name (``float32``; the alias ``float`` is ``float32``) or, for a nested record or an
+enum, that type's own layout id (``0x`` and 16 lowercase hex digits), so a change anywhere
+below a type changes it.
+
+The member kinds of SPEC §1b add to this, so that every schema without them keeps its id: a
+type laid out by other rules than ``c`` says so at the end of its first line
+(``record Particles_p 32 16 rules std430``); a fixed array, vector or matrix member lists its
+repetitions after its type, outermost first, as ``KIND COUNT STRIDE`` (``member m 32 float32
+matrix 4 16 vector 4 4``); an enum is ``enum C_NAME SIZE ALIGN``, then ``base SCALAR`` and one
+``value NAME NUMBER`` per value, in declaration order. Every line ends with ``\\n``; fields are separated by one space (names are ASCII
 identifiers, so they hold none). Nothing else enters: not the input form, the file, the order
 of declarations, comments or whitespace, nor the module's other types.
 
@@ -50,16 +57,24 @@ def format_layout_id(value: int) -> str:
 
 
 def _member_line(m: Member) -> str:
-    if m.scalar is not None:
+    if m.enum is not None:
+        kind = format_layout_id(_IDS[m.enum])
+    elif m.scalar is not None:
         kind = m.scalar.name
     else:
         kind = format_layout_id(_IDS[m.record])  # type: ignore[index]
+    if m.dims:
+        kind += "".join(f" {d.kind} {d.count} {d.stride}" for d in m.dims)
     return f"member {m.name} {m.offset} {kind}\n"
 
 
 def _text(t: SchemaType) -> str:
     """The canonical text of ``t``, whose nested records' ids are known."""
-    parts = [_HEAD, f"{t.kind} {t.c_name} {t.size} {t.align}\n"]
+    rules = "" if t.rules == "c" else f" rules {t.rules}"
+    parts = [_HEAD, f"{t.kind} {t.c_name} {t.size} {t.align}{rules}\n"]
+    if t.is_enum:
+        parts.append(f"base {t.elttype.base.name}\n")  # type: ignore[union-attr]
+        parts.extend(f"value {n} {v}\n" for n, v in t.elttype.values)  # type: ignore[union-attr]
     parts.extend(map(_member_line, t.members))
     for arm in t.arms:
         parts.append(f"ctor {arm.name} {arm.tag}\n")
@@ -71,13 +86,20 @@ _HEAD = CANONICAL_VERSION + "\n"
 
 
 def _nested(t: SchemaType) -> Iterable[SchemaType]:
-    return t.records_used()
+    yield from t.records_used()
+    for m in t.members:
+        if m.enum is not None:
+            yield m.enum
+    for arm in t.arms:
+        for a in arm.args:
+            if a.enum is not None:
+                yield a.enum
 
 
 def _flat(t: SchemaType) -> bool:
-    """No nested record below ``t`` (most types): its id needs no walk."""
+    """No nested record or enum below ``t`` (most types): its id needs no walk."""
     for m in t.members:
-        if m.record is not None:
+        if m.record is not None or m.enum is not None:
             return False
     return not t.arms
 

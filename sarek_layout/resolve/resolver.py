@@ -25,15 +25,20 @@ thousands of nested records needs no deep Python recursion and each record is la
 
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Sequence, Set, Tuple, Union
 
-from ..errors import LayoutError, SchemaError, layout_error_message, quoted, raise_collected
+from ..errors import (LayoutError, SchemaError, UnsupportedField, layout_error_message, quoted,
+                      raise_collected)
 from ..targets.names import (LAYOUT_ID_SUFFIXES, RESERVED_WORDS, emitted_name_problem,
                              file_scope_problem, identifier_problem)
 from ..targets.naming import ARM_SUFFIX, arm_name, make_name
 from ..targets.predefined import OBJECT_MACROS
 from ..ir.schema import (
+    ArrayType,
     ContainerType,
+    EnumDecl,
+    MatrixType,
     ModuleDecl,
     NamedType,
     RecordDecl,
@@ -43,14 +48,24 @@ from ..ir.schema import (
     TypeDecl,
     TypeExpr,
     VariantDecl,
+    VectorType,
     c_name_of,
 )
 from ..ir.types import ALIASES as _ALIASES
-from ..ir.types import SCALARS, ElementType, Scalar, TArray, TRecord, TVariant, TVec
-from ..layout.core import RecordLayout, VariantLayout, record_layout, variant_layout
+from ..ir.types import (SCALARS, ElementType, Scalar, TArray, TEnum, TFixedArray, TFloat32, TMatrix,
+                        TRecord, TVariant, TVec, TVector)
+from ..layout.core import Layout as CoreLayout
+from ..layout.core import ScalarLayout, record_layout, variant_layout
 from ..layout.members import members_of
 
 __all__ = ["resolve", "MAX_NESTING"]
+
+#: The first element of a resolved fixed array, ``(FIXED, count, inner)``.
+FIXED = "[]"
+
+#: A bare ``vecN``, ``matN`` or ``matCxR`` (SPEC §1b): the float32 vector or matrix, unless
+#: the schema declares a type of that name (Sarek programs declare records ``vec3``).
+_BARE_VECTOR_MATRIX = re.compile(r"(?:vec([234])|mat([234])(?:x([234]))?)\Z")
 
 #: Deepest chain of records inside records accepted (real GPU element types nest a few levels).
 MAX_NESTING = 100
@@ -111,8 +126,7 @@ def _check_module(
         malformed = _collect(errors, _check_shape, decl, seen_types)
         if decl.name not in seen_types:
             seen_types[decl.name] = decl
-        members = decl.fields if isinstance(decl, RecordDecl) else decl.ctors
-        what = "field" if isinstance(decl, RecordDecl) else "constructor"
+        members, what = _named_members(decl)
         emitted = what == "field"
         seen: Dict[str, SourceLocation] = {}
         for member in members:
@@ -148,12 +162,40 @@ def _collect(errors: List[SchemaError], check, *args, **kwargs) -> bool:
     return False
 
 
+def _named_members(decl: TypeDecl):
+    """The named parts of ``decl`` (fields, constructors or enum values) and what they are."""
+    if isinstance(decl, RecordDecl):
+        return decl.fields, "field"
+    if isinstance(decl, EnumDecl):
+        return decl.values, "enum value"
+    return decl.ctors, "constructor"
+
+
+def _check_enum(decl: EnumDecl) -> None:
+    base = SCALARS.get(decl.base) or _ALIASES.get(decl.base)
+    if base is None or base.kind != "int":
+        raise SchemaError(
+            f"enum {decl.name!r} has base {quoted(decl.base)}; an enum's base is an integer "
+            f"scalar ({', '.join(n for n, s in SCALARS.items() if s.kind == 'int')}), int32 by "
+            f"default", decl.location)
+    if not decl.values:
+        raise SchemaError(f"enum {decl.name!r} has no values; it needs at least one",
+                          decl.location)
+    low, high = base.int_range  # type: ignore[misc]
+    for v in decl.values:
+        if not low <= v.value <= high:
+            raise SchemaError(
+                f"enum value {decl.name}.{v.name} = {quoted(v.value)} is out of the range of "
+                f"its base {base.name} ({low} to {high})", v.location)
+
+
 def _check_shape(decl: TypeDecl, seen_types: Dict[str, TypeDecl]) -> None:
     if decl.name in SCALARS or decl.name in _ALIASES:
         raise SchemaError(
             f"type name {decl.name!r} is a built-in scalar name; choose another name",
             decl.location,
         )
+
     if decl.name in seen_types:
         raise SchemaError(
             f"duplicate type {decl.name!r} (first defined at {seen_types[decl.name].location})",
@@ -165,11 +207,34 @@ def _check_shape(decl: TypeDecl, seen_types: Dict[str, TypeDecl]) -> None:
                 f"record {decl.name!r} has no fields; an element type needs at least one",
                 decl.location,
             )
+    elif isinstance(decl, EnumDecl):
+        _check_enum(decl)
     elif not decl.ctors:
         raise SchemaError(
             f"variant {decl.name!r} has no constructors; it needs at least one",
             decl.location,
         )
+
+
+def _scalar_spelt(name: str) -> "str | None":
+    """The schema scalar that the targets' languages spell ``name`` (``double`` -> float64,
+    ``u32`` -> uint32, ``uint`` -> uint32), read from their dialect tables: each language's
+    vote is shared among the scalars it spells so (WGSL's ``u32`` holds uint8, uint16 and
+    uint32), bool and unit get none (not numbers: every language keeps them in a 4-byte
+    integer), and ``None`` unless one scalar leads. Only for a refusal's hint."""
+    from ..targets import TARGETS
+
+    votes: Dict[str, float] = {}
+    for target in TARGETS.values():
+        table = getattr(target.dialect, "scalar", None) or {}
+        spelt = [s for s, spelling in table.items() if spelling == name]
+        for s in spelt:
+            if SCALARS[s].is_float or SCALARS[s].int_range is not None:  # a number
+                votes[s] = votes.get(s, 0.0) + 1 / len(spelt)
+    ranked = sorted(votes.items(), key=lambda kv: -kv[1])
+    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+        return ranked[0][0]
+    return None
 
 
 class _Resolver:
@@ -187,6 +252,8 @@ class _Resolver:
         self.misnamed: Set[Key] = set()
         #: Every type once, in declaration order (a duplicate, already refused, is left out).
         self.order: List[Key] = []
+        #: Each module's input form (``ocaml`` sources cannot spell SPEC §1b's kinds).
+        self.formats: Dict[str, str] = {m.name: m.format for m in self.modules}
         for module in self.modules:
             table = self.by_module.setdefault(module.name, {})
             for decl in module.decls:
@@ -215,12 +282,21 @@ class _Resolver:
                 candidates.extend(f"{other}.{n}" for n in table)
         import difflib  # only for a refusal's hint (not at every start)
 
-        close = difflib.get_close_matches(str(expr), candidates, n=1, cutoff=0.75)
+        spelt = _scalar_spelt(expr.name) if expr.module is None else None
+        close = [spelt] if spelt else difflib.get_close_matches(str(expr), candidates, n=1,
+                                                                 cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return SchemaError(f"unknown type {quoted(str(expr))}{hint}", expr.location)
 
     def resolve_expr(self, expr: TypeExpr, module: str) -> Union[ElementType, Key, tuple]:
-        """A scalar, a ``(module, name)`` key, or ``("array"|"vector", inner)``."""
+        """A scalar, a vector or matrix elttype, a ``(module, name)`` key,
+        ``("array"|"vector", inner)`` (Sarek's), or ``(FIXED, count, inner)``."""
+        if isinstance(expr, ArrayType):
+            return (FIXED, expr.count, self.resolve_expr(expr.elem, module))
+        if isinstance(expr, VectorType):
+            return TVector(SCALARS[expr.elem], expr.n)
+        if isinstance(expr, MatrixType):
+            return TMatrix(SCALARS[expr.elem], expr.cols, expr.rows)
         if isinstance(expr, ContainerType):
             return (expr.kind, self.resolve_expr(expr.elem, module))
         if expr.module is None:
@@ -232,6 +308,14 @@ class _Resolver:
                 return (module, expr.name)
             if module and expr.name in self.by_module.get("", {}):
                 return ("", expr.name)  # the module-less namespace, as C's global one
+            builtin = _BARE_VECTOR_MATRIX.match(expr.name)
+            if builtin is not None and self.formats.get(module) != "ocaml":
+                # ``vec3``, ``mat4``: no type of the schema has the name (a Sarek source
+                # cannot mean the extension: there it stays an unknown type)
+                n, cols, rows = builtin.groups()
+                if n:
+                    return TVector(TFloat32, int(n))
+                return TMatrix(TFloat32, int(cols), int(rows or cols))
             raise self._unknown(expr, module)
         if expr.module not in self.by_module:
             known = ", ".join(sorted(m for m in self.by_module if m)) or "none"
@@ -302,7 +386,7 @@ class _Resolver:
     def _build_types(self, post_order: List[Key], resolved: Dict[Key, list],
                      deps: Dict[Key, List[Key]]) -> Dict[Key, SchemaType]:
         """Phase 4: elttypes built, laid out and their members filled in, innermost first."""
-        elttypes: Dict[Key, Union[TRecord, TVariant]] = {}
+        elttypes: Dict[Key, ElementType] = {}
         types: Dict[Key, SchemaType] = {}
         for key in post_order:
             uses = deps[key]
@@ -311,19 +395,22 @@ class _Resolver:
                 continue
             decl = self.by_module[key[0]][key[1]]
             members = resolved[key]
-            t = _elttype(decl, members, elttypes)
+            t = _elttype(decl, members, elttypes, decl.rules or self.module_of[key].rules)
             elttypes[key] = t
             try:
                 if isinstance(t, TRecord):
-                    layout: Union[RecordLayout, VariantLayout] = record_layout(t.name, t.fields)
+                    layout: CoreLayout = record_layout(t.name, t.fields, t.rules)
+                elif isinstance(t, TVariant):
+                    layout = variant_layout(t.name, t.ctors, t.rules)
                 else:
-                    layout = variant_layout(t.name, t.ctors)
+                    layout = ScalarLayout(t.base.size, t.base.align)  # type: ignore[union-attr]
             except LayoutError as e:
                 self.refuse(key, SchemaError(
-                    layout_error_message(e.error), _member_location(decl, e.error.field)
+                    _refusal(e.error), _member_location(decl, e.error.field)
                 ))
                 continue
-            member_types = [[r if type(r) is Scalar else types[r] for r in refs] for refs in members]
+            member_types = [[r if type(r) is Scalar else _member_type(r, elttypes, types)
+                             for r in refs] for refs in members]
             own_members, items, arms = members_of(decl, layout, member_types)
             types[key] = SchemaType(
                 module=key[0],
@@ -445,6 +532,12 @@ class _Resolver:
                 claim(c_name + suffix, owner, decl.location, judge=False)
         for key in order:
             decl = self.by_module[key[0]][key[1]]
+            if key not in refused and isinstance(decl, EnumDecl):
+                # Every target names an enum's values <c_name>_<Value> (SPEC §1b).
+                c_name = c_name_of(*key)
+                for value in decl.values:
+                    claim(f"{c_name}_{value.name}", f"enum value {_display(key)}.{value.name}",
+                          value.location)
             if key not in refused and isinstance(decl, VariantDecl):
                 c_name = c_name_of(*key)
                 for ctor in decl.ctors:
@@ -473,10 +566,11 @@ class _Resolver:
         for key in order:
             decl = self.by_module[key[0]][key[1]]
             used = {
-                c_name_of(*r): i
+                c_name_of(*k): i
                 for i, exprs in enumerate(resolved[key])
                 for r in exprs
-                if isinstance(r, tuple) and len(r) == 2 and r[0] not in ("array", "vector")
+                for k in [_innermost(r)]
+                if isinstance(k, tuple)
             }
             if isinstance(decl, RecordDecl):
                 clashes = [(f.name, f.location) for f in decl.fields if f.name in used]
@@ -503,6 +597,8 @@ def _member_exprs(decl: TypeDecl):
     """The type expressions of each field (one) or constructor (its arguments)."""
     if isinstance(decl, RecordDecl):
         return [(f.type,) for f in decl.fields]
+    if isinstance(decl, EnumDecl):
+        return []
     return [c.args for c in decl.ctors]
 
 
@@ -511,30 +607,62 @@ def _member_exprs(decl: TypeDecl):
 _BARE_SCALARS: Dict[str, Scalar] = {**_ALIASES, **SCALARS}
 
 
+def _innermost(r):
+    """The element a resolved member expression repeats: a scalar, an elttype or a key."""
+    while isinstance(r, tuple) and r and r[0] in ("array", "vector", FIXED):
+        r = r[-1]
+    return r
+
+
 def _collect_keys(r, out: List[Key]) -> None:
-    while isinstance(r, tuple) and r and r[0] in ("array", "vector"):
-        r = r[1]
+    r = _innermost(r)
     if isinstance(r, tuple):
         out.append(r)
 
 
-def _elttype(decl: TypeDecl, members: list,
-             elttypes: Dict[Key, Union[TRecord, TVariant]]) -> Union[TRecord, TVariant]:
-    """The elttype of ``decl``, whose members resolved to ``members``."""
+def _elttype(decl: TypeDecl, members: list, elttypes: Dict[Key, ElementType],
+             rules: str) -> ElementType:
+    """The elttype of ``decl``, whose members resolved to ``members``, laid out by ``rules``."""
     if isinstance(decl, RecordDecl):
         fields = [(f.name, r if type(r) is Scalar else _build(r, elttypes))
                   for f, (r,) in zip(decl.fields, members)]
         # TRecord is hash-consed: structurally equal records (two modules' identical
         # `point`) are one object. Nothing maps an elttype back to a schema type:
         # members name their types.
-        return TRecord(decl.name, fields)
+        return TRecord(decl.name, fields, rules)
+    if isinstance(decl, EnumDecl):
+        base = SCALARS.get(decl.base) or _ALIASES[decl.base]
+        return TEnum(decl.name, base, tuple((v.name, v.value) for v in decl.values))
     return TVariant(
         decl.name,
         [(c.name, [_build(r, elttypes) for r in members[i]]) for i, c in enumerate(decl.ctors)],
+        rules,
     )
 
 
-def _build(r, elttypes: Dict[Key, Union[TRecord, TVariant]]) -> ElementType:
+def _member_type(r, elttypes: Dict[Key, ElementType], types: Dict[Key, SchemaType]):
+    """What ``members_of`` needs of a member that is not a bare scalar: its elttype and the
+    schema type (a record or an enum) it repeats, if any."""
+    inner = _innermost(r)
+    named = types[inner] if isinstance(inner, tuple) else None
+    if named is not None and r is inner and not named.is_enum:
+        return named  # a record member: the common case, as before
+    return (_build(r, elttypes), named)
+
+
+def _refusal(error) -> str:
+    """A layout error's message; Sarek's ``T array``/``T vector`` also points at SPEC §1b's
+    fixed arrays (the core keeps upstream's own wording)."""
+    message = layout_error_message(error)
+    if isinstance(error, UnsupportedField):
+        message += (" (a fixed number of elements is a fixed array, written like "
+                    "`float32[4]`: SPEC §1b)")
+    return message
+
+
+def _build(r, elttypes: Dict[Key, ElementType]) -> ElementType:
+    if isinstance(r, tuple) and r and r[0] == FIXED:
+        return TFixedArray(_build(r[2], elttypes), r[1])
     if isinstance(r, tuple) and r and r[0] in ("array", "vector"):
         inner = _build(r[1], elttypes)
         return TArray(inner) if r[0] == "array" else TVec(inner)
@@ -544,8 +672,9 @@ def _build(r, elttypes: Dict[Key, Union[TRecord, TVariant]]) -> ElementType:
 
 
 def _member_location(decl: TypeDecl, field_path: str) -> SourceLocation:
-    """Where a layout error's field path (``inner.v``, ``Pair._1``) points in ``decl``."""
-    parts = field_path.split(".")
+    """Where a layout error's field path (``inner.v``, ``Pair._1``, ``pts[].x``) points in
+    ``decl``."""
+    parts = field_path.replace("[]", "").split(".")
     if isinstance(decl, RecordDecl):
         for f in decl.fields:
             if f.name == parts[0]:

@@ -55,6 +55,9 @@ class Target:
     #: It refuses some schemas the C headers express (a name Rust cannot take): ``verify``
     #: renders it alone, so that its refusal skips only its own toolchains.
     may_refuse: bool = False
+    #: It emits the member kinds and rule sets of SPEC §1b; a target without them refuses a
+    #: schema that uses one (``resolve.support``).
+    member_kinds: bool = False
 
     @property
     def is_c_header(self) -> bool:

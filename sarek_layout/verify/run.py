@@ -88,7 +88,7 @@ def select_toolchains(
                                  f"--header of that target was given")
         missing = [t.unavailable_reason for t in chosen if not t.available]
         if missing:
-            raise ToolchainMissing("toolchain asked for by name is not installed: "
+            raise ToolchainMissing("toolchain asked for by name cannot be used: "
                                    + "; ".join(str(m) for m in missing))
         return chosen, True
     chosen = [t for t in TOOLCHAINS.values() if targets is None or t.target in targets]

@@ -43,13 +43,14 @@ def test_json_has_exactly_the_spec_shape(capsys):
     assert list(doc) == ["types"]
     point, particle, shape = doc["types"]
     assert list(point) == ["name", "module", "c_name", "kind", "size", "align", "layout_id",
-                           "fields", "leaves"]
+                           "rules", "fields", "leaves"]
+    assert point["rules"] == "c"
     assert point["fields"] == [{"name": "x", "type": "float32", "offset": 0},
                                {"name": "y", "type": "float32", "offset": 4}]
     assert particle["fields"][2] == {"name": "pos", "type": "point", "offset": 16}
     assert particle["leaves"][2] == {"path": "pos.x", "type": "float32", "offset": 16, "size": 4, "align": 4}
     assert list(shape) == ["name", "module", "c_name", "kind", "size", "align", "layout_id",
-                           "tag_offset", "payload_offset", "constructors"]
+                           "rules", "tag_offset", "payload_offset", "constructors"]
     assert shape["constructors"][3] == {"name": "Empty", "tag": 3, "payload_size": 0, "leaves": []}
     assert shape["constructors"][0]["leaves"][0]["path"] == "Circle._0.x"
 

@@ -15,7 +15,7 @@ import shutil
 import pytest
 
 from sarek_layout.cli.main import main
-from sarek_layout.frontends.c import header
+from sarek_layout.frontends.c import changes
 
 pytestmark = pytest.mark.skipif(shutil.which("cpp") is None and shutil.which("gcc") is None,
                                 reason="reading C headers needs cpp (apt-get install cpp)")
@@ -37,13 +37,13 @@ def _deep_header(tmp_path) -> str:
 def test_alignment_checks_of_a_deep_chain_are_linear(tmp_path, monkeypatch, capsys):
     path = _deep_header(tmp_path)
     spelled = []
-    real = header.canonical
+    real = changes.canonical
 
     def counting(names):
         spelled.append(names)
         return real(names)
 
-    monkeypatch.setattr(header, "canonical", counting)
+    monkeypatch.setattr(changes, "canonical", counting)
     assert main(["import-c", path, "-o", str(tmp_path / "back")]) == 0
     capsys.readouterr()
     # The alignment check reads at most a few scalar spellings per record; walking every

@@ -8,7 +8,10 @@ The corpus is what the machine's -dev packages installed (Vulkan, OpenCL, Linux 
   the types that import and every refusal;
 * ``gcc_probe``: one gcc compile and run of a probe that includes the ORIGINAL header with the
   system's own libc and prints ``sizeof``, ``_Alignof`` and every ``offsetof`` of the imported
-  types, compared with the schema's numbers by the caller (nothing here computes a layout).
+  types, compared with the schema's numbers by the caller (nothing here computes a layout);
+  ``compiler_numbers`` does the same for any structs, with any compiler and options;
+* ``i386_differences_by_gcc``: the imported types ``gcc -m32`` lays out otherwise than
+  ``gcc`` in the original header, to check ``import-c``'s i386 note against.
 
 Run as a script it measures a list of headers (``--all``: every struct-bearing header of
 ``/usr/include`` and its ``linux/ vulkan/ CL/ GL/`` folders, the issue's corpus) and prints
@@ -61,6 +64,8 @@ class HeaderResult:
     failure: Optional[str] = None  # the header could not be read at all
     #: How C spells each imported plain ``struct tag {…}`` (``struct tag``), for the probe.
     spellings: Dict[str, str] = field(default_factory=dict)
+    #: The imported types ``import-c`` says the original header lays out otherwise on i386.
+    i386: List[str] = field(default_factory=list)
 
     @property
     def counts(self) -> Tuple[int, int]:
@@ -111,6 +116,8 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
         imported = import_headers([path], options)
         result.spellings = {c: f"struct {c}" for unit in imported.units
                             for c, td in unit.h.struct_typedefs.items() if td.plain}
+        from sarek_layout.frontends.c.i386 import i386_differences
+
         for _ in range(8):
             try:
                 schema = resolve(imported.modules)
@@ -119,39 +126,86 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
                 imported = imported.without(e.errors)
         result.imported = list(schema)
         result.refusals = imported.refusals
+        result.i386 = i386_differences(schema, imported.units)
     except SchemaError as e:
         result.failure = str(e).splitlines()[0]
     return result
 
 
 def gcc_probe(path: str, types: Sequence[object], c_spelling: Dict[str, str],
-              workdir: str) -> Dict[str, int]:
+              workdir: str, flags: Sequence[str] = ()) -> Dict[str, int]:
     """gcc's numbers for ``types`` in the ORIGINAL header ``path`` (compiled against the
     system libc, as a user's program is): ``{"T": size, "T@align": align, "T.m": offset}``,
     from one compile and one run. ``c_spelling`` maps a C name to how C spells the type
-    (``struct tag`` for a plain struct)."""
+    (``struct tag`` for a plain struct); ``flags`` go to gcc (``-m32``: the i386 ABI)."""
+    probes = {}
+    for t in types:
+        if t.kind == "record":
+            members = [m.name for m in t.members]
+        else:
+            members = ["tag", "data"] if t.has_payload else ["tag"]
+        probes[t.c_name] = (c_spelling.get(t.c_name, t.c_name), members)
+    return compiler_numbers(path, probes, workdir, flags=flags)
+
+
+def compiler_numbers(path: str, probes: Dict[str, Tuple[str, Sequence[str]]], workdir: str,
+                     compiler: str = "gcc", flags: Sequence[str] = ()) -> Dict[str, int]:
+    """What ``compiler`` (with ``flags``) lays out in the header ``path``: for each
+    ``name -> (C spelling, member names)`` of ``probes``, ``{"name": size, "name@align":
+    align, "name.m": offset}``, from one compile and one run of a probe that includes it."""
     lines = ["#include <stddef.h>", "#include <stdio.h>", f'#include "{os.path.abspath(path)}"',
              "int main(void) {"]
-    for t in types:
-        c = c_spelling.get(t.c_name, t.c_name)
-        lines.append(f'  printf("%s %zu\\n", "{t.c_name}", sizeof({c}));')
-        lines.append(f'  printf("%s %zu\\n", "{t.c_name}@align", _Alignof({c}));')
-        if t.kind == "record":
-            for m in t.members:
-                lines.append(f'  printf("%s %zu\\n", "{t.c_name}.{m.name}", offsetof({c}, {m.name}));')
-        else:
-            lines.append(f'  printf("%s %zu\\n", "{t.c_name}.tag", offsetof({c}, tag));')
-            if t.has_payload:
-                lines.append(f'  printf("%s %zu\\n", "{t.c_name}.data", offsetof({c}, data));')
+    for name, (c, members) in probes.items():
+        lines.append(f'  printf("%s %zu\\n", "{name}", sizeof({c}));')
+        lines.append(f'  printf("%s %zu\\n", "{name}@align", _Alignof({c}));')
+        for m in members:
+            lines.append(f'  printf("%s %zu\\n", "{name}.{m}", offsetof({c}, {m}));')
     lines += ["  return 0;", "}"]
-    source = os.path.join(workdir, "probe.c")
-    exe = os.path.join(workdir, "probe")
+    tag = "-".join([compiler, *flags]).replace("/", "_")
+    source = os.path.join(workdir, f"probe-{tag}.c")
+    exe = os.path.join(workdir, f"probe-{tag}")
     with open(source, "w") as f:
         f.write("\n".join(lines) + "\n")
-    subprocess.run(["gcc", "-std=gnu11", "-w", "-o", exe, source], check=True,
+    subprocess.run([compiler, "-std=gnu11", "-w", *flags, "-o", exe, source], check=True,
                    capture_output=True, timeout=120)
     out = subprocess.run([exe], check=True, capture_output=True, text=True, timeout=60).stdout
     return {k: int(v) for k, v in (line.rsplit(" ", 1) for line in out.splitlines())}
+
+
+#: gcc's options for the i386 ABI on an x86-64 machine: the kernel's ``asm/`` headers of the
+#: multiarch folder serve both (``__i386__`` chooses), and i386 has none of its own here.
+I386_FLAGS = ("-m32", "-idirafter", MULTIARCH_INCLUDE)
+
+
+def gcc_m32_works(workdir: str) -> bool:
+    """Whether ``gcc -m32`` builds and runs a program here (libc6-dev-i386, lib32gcc)."""
+    source = os.path.join(workdir, "m32.c")
+    with open(source, "w") as f:
+        f.write("#include <stdio.h>\nint main(void) { return 0; }\n")
+    try:
+        subprocess.run(["gcc", *I386_FLAGS, "-o", source[:-2], source], check=True,
+                       capture_output=True, timeout=120)
+        subprocess.run([source[:-2]], check=True, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return True
+
+
+def i386_differences_by_gcc(path: str, types: Sequence[object], c_spelling: Dict[str, str],
+                            workdir: str) -> List[str]:
+    """The C names of ``types`` that gcc lays out otherwise with ``-m32`` than without, in
+    the ORIGINAL header ``path``: their size, alignment or an offset, or those of a type
+    they hold (gcc measures each; the schema says which holds which), in the order given."""
+    x86_64 = gcc_probe(path, types, c_spelling, workdir)
+    i386 = gcc_probe(path, types, c_spelling, workdir, flags=I386_FLAGS)
+    differ = {k.split("@")[0].split(".")[0] for k in x86_64 if x86_64[k] != i386[k]}
+    grown = True
+    while grown:
+        before = len(differ)
+        differ |= {t.c_name for t in types
+                   if any(r.c_name in differ for r in t.records_used())}
+        grown = len(differ) > before
+    return [t.c_name for t in types if t.c_name in differ]
 
 
 def expected_numbers(t) -> Dict[str, int]:

@@ -67,7 +67,7 @@ CASES = [
     ('field_pair.json', '1:39', ['[name, type] pair']),
     ('field_name_type.json', '1:40', ['a field name must be a string, not a number']),
     ('type_not_string.json', '1:45', ['type must be written as a string']),
-    ('both_kinds.json', '1:12', ["exactly one of 'record' or 'variant'"]),
+    ('both_kinds.json', '1:12', ["exactly one of 'record', 'variant' or 'enum'"]),
     ('extra_key.json', '1:63', ["unknown key 'doc'"]),
     ('bad_module.json', '1:12', ["module name 'my-mod'"]),
     ('empty.json', '', ['empty file']),
@@ -301,13 +301,19 @@ CASES = [
     ('h_pragma_pack.h', '2:3', ["'#pragma pack(push, 1)' packs the members of the structs that follow",
                                 "their C layout would differ from Sarek's"]),
     ('h_pragma_operator.h', '2:1', ["'#pragma pack(1)' packs the members of the structs"]),
+    ('h_pragma_optimize_pack_struct.h', '2:1', ["'#pragma GCC optimize (\"pack-struct\")' packs the "
+                                                "structs begun after it"]),
+    ('h_pragma_pack_pop_restores.h', '2:1', ["'#pragma pack(push, 2)' packs the members of the "
+                                             "structs that follow to 2-byte alignment"]),
+    ('h_zero_width_bit_field.h', '2:31', ["an unnamed member of 'Z' is a bit-field"]),
+    ('h_flexible_array_member.h', '2:55', ["member 'ring' of 'avail' is a flexible array member"]),
     ('h_alignas_16.h', '4:5', ["'_Alignas(16)' sets alignment 16",
                                "the C layout would differ from Sarek's"]),
     ('h_alignas_macro_16.h', '3:31', ["'_Alignas(16)' sets alignment 16"]),
     ('h_alignas_8_on_int32.h', '2:20', ["'alignas(8)' aligns member 'a' of 'T' at 8, but its natural "
                                         "alignment in Sarek's layout is 4"]),
-    ('h_aligned_8_on_struct.h', '2:16', ["'__attribute__((aligned(8)))' aligns a struct, a typedef or "
-                                         "a variable, not a struct member"]),
+    ('h_aligned_8_on_struct.h', '2:16', ["'__attribute__((aligned(8)))' aligns a struct or a typedef "
+                                         "at 8, but its natural alignment in Sarek's layout is less"]),
     ('h_aligned_4_on_double.h', '2:40', ["'__attribute__((aligned(4)))' sets alignment 4"]),
     ('h_aligned_without_value.h', '2:41', ["'__attribute__((aligned))' sets the largest alignment"]),
     ('h_declspec_align_16.h', '2:31', ["'__declspec(align(16))' sets alignment 16"]),

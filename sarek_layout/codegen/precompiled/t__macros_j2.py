@@ -377,13 +377,15 @@ def root(context, missing=missing):
         return concat(t_12)
     context.exported_vars.add('helpers')
     context.vars['helpers'] = l_0_helpers = Macro(environment, macro, 'helpers', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_t, l_1_dialect):
+    def macro(l_1_t, l_1_dialect, l_1_guarded):
         t_13 = []
         l_1_c_name = l_1_typedef_style = l_1_alignof = l_1_offsetof = l_1_assert_name = l_1_body = missing
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_dialect is missing:
             l_1_dialect = undefined("parameter 'dialect' was not provided", name='dialect')
+        if l_1_guarded is missing:
+            l_1_guarded = False
         pass
         (l_1_c_name, l_1_typedef_style) = (environment.getattr(l_1_t, 'c_name'), (environment.getattr(l_1_dialect, 'assert_style') == 'typedef'))
         (l_1_alignof, l_1_offsetof, l_1_assert_name) = (environment.getattr(l_1_dialect, 'alignof'), environment.getattr(l_1_dialect, 'offsetof'), environment.getattr(l_1_dialect, 'assert_name'))
@@ -392,6 +394,15 @@ def root(context, missing=missing):
         l_2_after = resolve('after')
         t_14 = []
         pass
+        if l_1_guarded:
+            pass
+            t_14.extend((
+                '#ifndef ',
+                str(environment.getattr(l_1_t, 'guard')),
+                '\n#define ',
+                str(environment.getattr(l_1_t, 'guard')),
+                '\n',
+            ))
         if (environment.getattr(l_1_t, 'kind') == 'record'):
             pass
             (l_2_scalar, l_2_before, l_2_after) = (environment.getattr(l_1_dialect, 'scalar'), environment.getattr(l_1_dialect, 'align8_before'), environment.getattr(l_1_dialect, 'align8_after'))
@@ -583,14 +594,21 @@ def root(context, missing=missing):
                 '\n\n',
                 str(context.call((undefined(name='helpers') if l_0_helpers is missing else l_0_helpers), l_1_t, l_1_dialect)),
             ))
+        if l_1_guarded:
+            pass
+            t_13.extend((
+                '\n#endif /* ',
+                str(environment.getattr(l_1_t, 'guard')),
+                ' */',
+            ))
         return concat(t_13)
     context.exported_vars.add('type')
-    context.vars['type'] = l_0_type = Macro(environment, macro, 'type', ('t', 'dialect'), False, False, False, context.eval_ctx.autoescape)
+    context.vars['type'] = l_0_type = Macro(environment, macro, 'type', ('t', 'dialect', 'guarded'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&37=58&39=65&49=71&50=81&52=84&53=87&54=90&55=99&56=102&58=115&51=124&62=126&65=132&66=141&68=151&69=156&72=165&73=167&74=170&76=175&77=179&79=182&80=191&81=193&82=195&83=199&86=210&87=212&90=222&92=229&95=236&96=245&102=264&103=271&106=280&107=289&108=291&109=293&110=295&112=303&113=308&114=313&121=324&122=331&123=335&125=340&126=343&127=349&129=357&130=361&131=364&132=369&147=380&148=388&149=389&151=395&152=397&153=400&154=406&156=409&157=412&158=416&159=423&160=427&162=440&165=450&167=456&170=461&171=468&173=473&174=476&175=480&176=526&177=529&178=544&179=547&181=561&150=575&185=578&186=580&189=584'
+debug_info = '11=12&12=23&13=33&15=35&25=41&31=50&37=58&39=65&49=71&50=81&52=84&53=87&54=90&55=99&56=102&58=115&51=124&62=126&65=132&66=141&68=151&69=156&72=165&73=167&74=170&76=175&77=179&79=182&80=191&81=193&82=195&83=199&86=210&87=212&90=222&92=229&95=236&96=245&102=264&103=271&106=280&107=289&108=291&109=293&110=295&112=303&113=308&114=313&121=324&122=331&123=335&125=340&126=343&127=349&129=357&130=361&131=364&132=369&149=380&150=390&151=391&153=397&154=401&155=403&157=406&158=408&159=411&160=417&162=420&163=423&164=427&165=434&166=438&168=451&171=461&173=467&176=472&177=479&179=484&180=487&181=491&182=537&183=540&184=555&185=558&187=572&152=586&191=589&192=591&195=595&197=597&199=601'
 
-SOURCE_SHA256 = 'f6cee13a689998966a2782ba98f2359b706a6e654f67bac4b5897bcd6c57c83b'
+SOURCE_SHA256 = '0745348b1220bae6baf6f80ea69ca64c5f615842247ad110ed6fd450f62abcaf'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/_macros.j2: do not edit.

@@ -39,11 +39,12 @@ def root(context, missing=missing):
         yield str(l_1_inc)
         yield '"\n'
     l_1_inc = missing
+    yield '\n/* Each type below is defined under a guard of its C name and layout fingerprint, which the\n * .h header of the same schema shares: the two may be included together, in either order. */\n'
     for l_1_t in environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'types'):
         _loop_vars = {}
         pass
         yield '\n'
-        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'type'), l_1_t, (undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), _loop_vars=_loop_vars))
+        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'type'), l_1_t, (undefined(name='dialect') if l_0_dialect is missing else l_0_dialect), True, _loop_vars=_loop_vars))
         yield '\n'
     l_1_t = missing
     yield '\n#endif /* '
@@ -51,9 +52,9 @@ def root(context, missing=missing):
     yield ' */\n'
 
 blocks = {}
-debug_info = '2=17&3=19&4=21&5=23&35=25&37=28&39=30&41=33&43=35&44=39&46=42&48=46&51=50'
+debug_info = '2=17&3=19&4=21&5=23&35=25&37=28&39=30&41=33&43=35&44=39&49=43&51=47&54=51'
 
-SOURCE_SHA256 = 'd50c0e9b3a7f0d21022e8362f0794c19219785ddab48334cf601b9c1bf2f0986'
+SOURCE_SHA256 = 'f9cea394b073eb48f8b749d3f7f2563620559550e17b3f527116c6e79cfba4be'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/cuda.cuh.j2: do not edit.

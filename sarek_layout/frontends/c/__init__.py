@@ -4,6 +4,8 @@ Its face, for the rest of the package (nothing outside ``frontends/c/`` imports 
 
 - reading schemas: ``read_header`` (one header), ``read_headers`` (several, one namespace:
   ``namespace``), ``CHeaderOptions`` and the module choices (``modules``);
+- ``i386_note``: ``import-c``'s word on the types the original headers lay out otherwise on
+  i386 (``i386``);
 - reading a header back (``verify --header``): ``preprocessed`` (the header as the target's
   compilers see it, layout attributes taken out for the parser), ``parse`` (pycparser, with
   bounded work and errors at the place), ``CDeclarations`` (the typedefs, structs and
@@ -11,21 +13,23 @@ Its face, for the rest of the package (nothing outside ``frontends/c/`` imports 
 
 Inside: ``preprocess`` (one bounded ``cpp`` run over the bundled ``fake_libc``),
 ``extensions`` (attributes and alignment specifiers, judged), ``reader`` (declarations and
-spellings), ``header`` (one translation unit to a ``ModuleDecl``), ``places``, ``enums``.
+spellings), ``header`` (one translation unit to a ``ModuleDecl``), ``changes`` (what the
+extensions change), ``pragmas`` (packing pragmas followed), ``variants``, ``places``,
+``enums``.
 """
 
 from __future__ import annotations
 
 __all__ = ["read_header", "read_headers", "CHeaderOptions", "check_module_headers",
            "module_choices", "parse_module_assignment", "preprocessed", "parse",
-           "CDeclarations", "spellings_of", "import_headers"]
+           "CDeclarations", "spellings_of", "import_headers", "i386_note"]
 
 _FACE = {
     "read_header": "namespace", "read_headers": "namespace",
     "CHeaderOptions": "modules", "check_module_headers": "modules",
     "module_choices": "modules", "parse_module_assignment": "modules",
     "preprocessed": "face", "parse": "reader", "CDeclarations": "reader",
-    "spellings_of": "reader", "import_headers": "namespace",
+    "spellings_of": "reader", "import_headers": "namespace", "i386_note": "i386",
 }
 
 

@@ -11,23 +11,23 @@ spaces (so that the columns of everything else stay right) before pycparser read
   that change a layout (``packed``, ``aligned``, ``vector_size``, ``mode``…) are judged
   below, the others (``unused``, ``deprecated``, ``noreturn``…) are dropped;
 * ``_Alignas(…)``, ``alignas(…)`` (C23, or ``<stdalign.h>``), ``__align__(…)`` (CUDA);
-* ``#pragma pack`` and the other pragmas that change how structs are laid out.
+* ``#pragma pack``, ``#pragma GCC optimize ("pack-struct")`` and the other pragmas that
+  change how structs are laid out, followed as gcc follows them by ``pragmas``.
 
 Sarek's layout has no packing and no alignment above the natural one. Only one extension
-keeps the layout as it is: an alignment of exactly 8 on a member whose natural alignment is
-8 (an ``int64_t``, a ``uint64_t``, a ``double``, or a struct holding one), which is what
-generated headers write (``SAREK_LAYOUT_ALIGN8``, ``_Alignas(8)``, ``alignas(8)``,
-``__attribute__((aligned(8)))``) to pin i386 to the x86-64 layout. The scan notes which
-members each alignment is written on (``Extension.members_at``: the positions of their
-names, as pycparser reports them), and ``header`` checks their types. Everything else is
-refused (any other alignment, or one on a struct, a typedef or a 4-byte member): the schema
-imported from such a type would silently disagree with the C code. What is refused is what
+keeps the layout as it is: an alignment of exactly 8 on a member (or a file-scope struct or
+typedef) whose natural alignment is 8 (an ``int64_t``, a ``uint64_t``, a ``double``, or a
+struct holding one), which is what generated headers write (``SAREK_LAYOUT_ALIGN8``,
+``_Alignas(8)``, ``alignas(8)``, ``__attribute__((aligned(8)))``) to pin i386 to the x86-64
+layout. The scan notes which members each alignment is written on (``Extension.members_at``:
+the positions of their names, as pycparser reports them), and ``changes`` checks their
+types. Everything else is refused (any other alignment, or one on a 4-byte member or
+struct): the schema imported from such a type would silently disagree with the C code. What is refused is what
 the extension changes, not the header (issue 22): the scan notes the struct and union
 bodies it is written in or its declaration defines (``Extension.records``, by the position
 pycparser gives their node), the names a file-scope declaration declares
 (``Extension.words``: a ``mode(word)`` typedef refuses only the members of that type), and
-for ``#pragma pack`` below 8 every body defined while it is in force (``push``/``pop``
-followed).
+for a packing pragma every body it packs (``pragmas``: ``push``/``pop`` followed).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ...ir.types import scalars_where
+from .pragmas import LAYOUT_PRAGMAS, MAX_RECORDS, Pragmas, integer_literal
 
 __all__ = [
     "Extension",
@@ -69,9 +70,6 @@ LAYOUT_ATTRIBUTES = {
 }
 _ALIGNMENT_ATTRIBUTES = frozenset({"aligned", "align"})
 
-#: Pragmas that change how the structs after them are laid out.
-LAYOUT_PRAGMAS = frozenset({"pack", "scalar_storage_order", "ms_struct", "align", "options"})
-
 #: Alignment specifiers: keywords followed by one parenthesised argument.
 _SPECIFIERS = frozenset({"_Alignas", "alignas", "__align__"})
 _ATTRIBUTE_KEYWORDS = frozenset({"__attribute__", "__attribute"})
@@ -84,7 +82,8 @@ class Extension:
     ``file``/``line``/``col`` is where it is, in the coordinates pycparser uses (the file
     name as the line markers spell it, the column in the preprocessed line). ``verdict`` is
     ``None`` for an alignment of 8 written on struct members (``members_at``: the positions
-    of their names, to be checked against their types), else why it is refused.
+    of their names, to be checked against their types) or on a file-scope declaration (no
+    ``members_at``: its ``records`` and ``words`` are checked), else why it is refused.
     """
 
     spelling: str
@@ -122,8 +121,7 @@ _TOKEN = re.compile(
     re.X | re.S,
 )
 _LINE_MARKER = re.compile(r'[ \t]*#[ \t]*(?:line[ \t]+)?([0-9]+)(?:[ \t]+"((?:[^"\\]|\\.)*+)")?')
-_PRAGMA = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+(?:GCC[ \t]+)?([A-Za-z_][A-Za-z0-9_]*+)")
-_INTEGER = re.compile(r"(0[xX][0-9A-Fa-f]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\Z")
+_PRAGMA = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+(?:(GCC)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*+)")
 
 
 def unescape_file_name(name: str) -> str:
@@ -136,21 +134,6 @@ def unescape_file_name(name: str) -> str:
 def _short(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _integer(text: str) -> Optional[int]:
-    """The value of an integer literal, possibly parenthesised; None for anything else."""
-    text = text.strip()
-    if len(text) > 64:  # no alignment is written in more; and no quadratic unwrapping
-        return None
-    while text.startswith("(") and text.endswith(")"):
-        text = text[1:-1].strip()
-    m = _INTEGER.match(text)
-    if m is None:
-        return None
-    digits = m.group(1)
-    octal = digits.startswith("0") and len(digits) > 1 and digits[1] not in "xX"
-    return int(digits, 8) if octal else int(digits, 0)
 
 
 def _split_top(text: str, sep: str) -> List[str]:
@@ -183,9 +166,10 @@ def _attribute_items(body: str, separator: str) -> Iterator[Tuple[str, Optional[
         yield name, m.group(3) if m.group(2) else None
 
 
-def _judge(keyword: str, body: str, in_member: bool) -> Optional[str]:
+def _judge(keyword: str, body: str, in_member: bool, at_file_scope: bool) -> Optional[str]:
     """Why the extension ``keyword(body)`` is refused, or None when it keeps the layout
-    (``""`` for an alignment of 8 that still needs its members checked)."""
+    (``""`` for an alignment of 8 that still needs what it is written on checked: its
+    members, or the structs and typedefs of its file-scope declaration)."""
     if keyword in _SPECIFIERS:
         items: List[Tuple[str, Optional[str]]] = [("align", body)]
     elif keyword == "__declspec":
@@ -202,7 +186,7 @@ def _judge(keyword: str, body: str, in_member: bool) -> Optional[str]:
         if name in LAYOUT_ATTRIBUTES:
             return f"{LAYOUT_ATTRIBUTES[name]}, so the C layout would differ from Sarek's"
         if name in _ALIGNMENT_ATTRIBUTES:
-            value = _integer(argument) if argument is not None else None
+            value = integer_literal(argument) if argument is not None else None
             if value != ALIGNMENT_ACCEPTED:
                 written = "the largest alignment" if argument is None else (
                     f"alignment {value}" if value is not None else f"alignment {_short(argument)!r}")
@@ -211,9 +195,9 @@ def _judge(keyword: str, body: str, in_member: bool) -> Optional[str]:
                     f"each member at its natural alignment; only an alignment of 8 on a member "
                     f"whose natural alignment is 8, as generated headers write, is accepted)"
                 )
-            if not in_member:
+            if not in_member and not at_file_scope:
                 return (
-                    "aligns a struct, a typedef or a variable, not a struct member, so the C "
+                    "aligns something inside a struct that is not one of its members, so the C "
                     "layout would differ from Sarek's (an alignment of 8 is accepted only on a "
                     "member whose natural alignment is 8, as generated headers write)"
                 )
@@ -267,12 +251,8 @@ class _Scanner:
         self.frames = [_Frame(False)]
         self.recent: List[str] = []  # the last significant tokens of the current level
         self.last_ident_at: Tuple[str, int, int] = ("", 0, 0)
-        # ``#pragma pack``: the packing in force (None: the target's own) and the entry of
-        # the pragma that set it, with the ones ``push`` saved. Other layout pragmas stay in
-        # force to the end of the text (``sticky``).
-        self.pack: Optional[Tuple[int, dict]] = None
-        self.pack_stack: List[Optional[Tuple[int, dict]]] = []
-        self.sticky: Optional[dict] = None
+        # The packing pragmas in force (``pragmas``).
+        self.pragmas = Pragmas()
 
     def position(self, offset: int) -> Tuple[str, int, int]:
         return self.file, self.line, offset - self.line_start + 1
@@ -330,7 +310,7 @@ class _Scanner:
             self.line = int(marker.group(1)) - 1
             if marker.group(2) is not None:
                 self.file = marker.group(2)
-        elif pragma is not None and pragma.group(1) in LAYOUT_PRAGMAS:
+        elif pragma is not None and pragma.group(2) in LAYOUT_PRAGMAS:
             entry = {
                 "spelling": _short(directive.strip()),
                 "where": self.position(pos + directive.index("#")),
@@ -339,39 +319,9 @@ class _Scanner:
                 "records": [],
             }
             self.blanks.append((pos, end))
-            if pragma.group(1) == "pack":
-                self.pack_pragma(directive[pragma.end():], entry)
-            elif self.sticky is None:
-                self.sticky = entry
-            self.found.append(entry)
-
-    def pack_pragma(self, arguments: str, entry: dict) -> None:
-        """Follow ``#pragma pack``: ``pack(n)``, ``pack()``, ``pack(push[, id][, n])``,
-        ``pack(pop[, id])``. A packing of 8 or more changes no Sarek layout (no Sarek scalar
-        is aligned above 8), so only a smaller one refuses the structs defined under it."""
-        m = re.match(r"[ \t]*\(([^()]*)\)", arguments)
-        items = [a.strip() for a in m.group(1).split(",")] if m is not None else []
-        value = next((_integer(a) for a in items if _integer(a) is not None), None)
-        if items[:1] == ["push"]:
-            if len(self.pack_stack) < 10_000:  # deeper pushes than that are not C's
-                self.pack_stack.append(self.pack)
-        elif items[:1] == ["pop"]:
-            self.pack = self.pack_stack.pop() if self.pack_stack else None
-            return
-        elif value is None:  # pack(), or a form gcc ignores: back to the target's own
-            self.pack = None
-            return
-        if value is not None:
-            entry["verdict"] = (f"packs the members of the structs that follow to {value}-byte "
-                                f"alignment, so their C layout would differ from Sarek's")
-            self.pack = (value, entry) if value < ALIGNMENT_ACCEPTED else None
-
-    def record_opened(self, key: Tuple[str, int, int]) -> None:
-        """A struct or union body starts at ``key``: the pragmas in force apply to it."""
-        if self.pack is not None and len(self.pack[1]["records"]) < _MAX_RECORDS:
-            self.pack[1]["records"].append(key)
-        if self.sticky is not None and len(self.sticky["records"]) < _MAX_RECORDS:
-            self.sticky["records"].append(key)
+            if self.pragmas.directive(pragma.group(2), pragma.group(1) is not None,
+                                      directive[pragma.end():], entry, self.frames[-1].chain):
+                self.found.append(entry)
 
     def attribute(self, pos: int, close: int, keyword: str, body: str) -> int:
         """Record the attribute ``text[pos:close]`` of the current level; where to go on."""
@@ -434,7 +384,7 @@ class _Scanner:
                 chain = (key, chain[-1]) if chain else (key,)
                 if len(frame.opened) < _MAX_RECORDS:
                     frame.opened.append(key)
-                self.record_opened(key)
+                self.pragmas.opened(key)
             self.frames.append(_Frame(record, chain))
             self.recent = []  # a new level: its tokens start afresh
             return end
@@ -457,9 +407,8 @@ class _Scanner:
         return end
 
 
-#: Most record bodies noted per extension or nesting chain (real headers nest a handful;
-#: a pragma in force over a whole header applies to its every struct, all noted up to this).
-_MAX_RECORDS = 1_000_000
+#: Most record bodies noted per extension or nesting chain (real headers nest a handful).
+_MAX_RECORDS = MAX_RECORDS
 #: Bodies one member declaration defines that an attribute on it is noted on (C has one:
 #: ``struct {…} __attribute__((packed)) m;``; the enclosing bodies are noted anyway).
 _MAX_MEMBER_BODIES = 64
@@ -477,7 +426,7 @@ def _judged(found: List[dict]) -> List[Extension]:
         frame = entry["frame"]
         names = tuple(entry.get("names", ()))
         in_member = frame.record_body and bool(names)
-        verdict = _judge(entry["keyword"], entry["body"], in_member)
+        verdict = _judge(entry["keyword"], entry["body"], in_member, not frame.chain)
         if verdict is None:
             continue  # an attribute that does not change a layout: dropped
         # Inside a body: that body and the ones around it change. At file scope: what the
@@ -488,8 +437,8 @@ def _judged(found: List[dict]) -> List[Extension]:
         records = frame.chain + opened[:_MAX_MEMBER_BODIES] if frame.chain else opened
         words = () if frame.chain else entry.get("words", ())
         extensions.append(Extension(
-            entry["spelling"], *entry["where"], verdict or None, names if verdict == "" else (),
-            records, words,
+            entry["spelling"], *entry["where"], verdict or None,
+            names if verdict == "" and in_member else (), records, words,
         ))
     return extensions
 

@@ -3,9 +3,10 @@
 The header is preprocessed with ``cpp -nostdinc`` against a tiny bundled libc
 (``fake_libc/``: ``stdint.h``, ``stddef.h``, ``stdbool.h``, ``assert.h``, ``string.h``…)
 by ``preprocess`` (which keeps cpp away from devices and FIFOs), scanned by
-``extensions`` for what changes a layout (packing, alignment, ``#pragma pack``: refused,
-except an alignment of 8 on a member whose natural alignment is 8, as generated headers
-write), and parsed and collected by ``reader`` (the reader ``verify --header`` shares);
+``extensions`` for what changes a layout (packing, alignment, packing pragmas: refused,
+except an alignment of 8 where it is the natural alignment, as generated headers write;
+``changes`` judges them against the declarations), and parsed and collected by ``reader``
+(the reader ``verify --header`` shares);
 ``places`` maps positions back to the source (read only from the header and the files cpp
 included) and ``enums`` evaluates enum constants. This module turns the declarations into
 a schema, type by type: each type is a ``TypeDecl`` or the ``SchemaError`` of its first
@@ -47,25 +48,29 @@ becomes the module, so ``Geometry_point`` in ``geometry.h`` reads back as
 ``Geometry.point``. Otherwise the module is ``""`` (no prefix) and the type names are the
 typedef names. Whatever the module, C names never change.
 
-Refused, with the C source position: pointers, arrays, bit-fields, plain ``char`` (its
+Refused, with the C source position: pointers, arrays (flexible array members too),
+bit-fields (zero-width ones too), plain ``char`` (its
 signedness differs between ABIs), ``bool``, ``long`` and ``unsigned long`` (their size differs
 between ABIs) and other scalar types of no fixed size, enums, unions outside the
 tagged-variant shape, inline struct definitions as members, references to structs that are
 not defined in the headers read, and enum constants whose values are not 64-bit integers. An
 extension (packing, alignment, ``mode``, ``vector_size``…) refuses the types whose layout it
 changes: the bodies it is written in or that its declaration defines, and the members whose
-typedef it is written on (``Extension.records``/``words``); elsewhere it changes nothing.
+typedef it is written on (``Extension.records``/``words``); elsewhere it changes nothing. An
+attribute on ``typedef struct tag ATTR name;`` (the struct defined elsewhere) changes the
+typedef alone: ``struct tag`` is then a type of its own, named by its tag. What the header
+pins at 8 is kept (``pinned_places``…) for ``i386``, which tells where the original header's
+i386 layout differs.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ...errors import SchemaError, quoted
 from ...ir.schema import (
-    CtorDecl,
     FieldDecl,
     ModuleDecl,
     NamedType,
@@ -73,41 +78,23 @@ from ...ir.schema import (
     SourceLocation,
     TypeDecl,
     TypeExpr,
-    VariantDecl,
 )
 from ...ir.types import TInt32
-from ...targets.naming import ARM_SUFFIX, FLOAT16_TYPEDEF, ctor_of_arm, is_padding
-from .extensions import (
-    MEMBER_TYPES_ACCEPTED,
-    Extension,
-    extensions_by_member,
-    scan_extensions,
-)
+from ...targets.naming import ARM_SUFFIX, FLOAT16_TYPEDEF
+from .changes import LayoutChanges
+from .extensions import Extension, scan_extensions
 from .enums import enum_value
+from .variants import read_variant
 from .places import Places
 from .preprocess import CPP_DEFINES, FAKE_LIBC, preprocess
 from .modules import header_module_name
-from .reader import (
-    SCALAR_SPELLINGS,
-    STDINT,
-    CDeclarations,
-    StructTypedef,
-    canonical,
-    parse,
-)
+from .reader import C_SCALARS, STDINT, CDeclarations, StructTypedef, parse, without_padding
 from ..source_files import check_regular_file
 
 __all__ = ["read_unit", "FAKE_LIBC", "CPP_DEFINES", "header_module_name"]
 
-#: C spelling -> the schema scalar it reads as (the C target's spellings, first scalar
-#: first: int32_t is read as int32, never as bool or unit, which C cannot tell apart).
-_SCALARS: Dict[str, str] = {}
-for _scalar, _spellings in SCALAR_SPELLINGS["c"].items():
-    for _spelling in _spellings:
-        _SCALARS.setdefault(_spelling, _scalar)
-
 #: The fixed-width names the C reader reads, for the messages (``int8_t … uint64_t``).
-_FIXED_WIDTH_NAMES = ", ".join(sorted({sp for sp in _SCALARS if sp in STDINT},
+_FIXED_WIDTH_NAMES = ", ".join(sorted({sp for sp in C_SCALARS if sp in STDINT},
                                       key=lambda sp: (sp.startswith("u"), len(sp), sp)))
 
 _WHY_NOT = [
@@ -124,9 +111,19 @@ _WHY_NOT = [
     (re.compile(r"^void$"), "void is not data"),
 ]
 
-def _without_padding(members):
-    """Struct members less the explicit padding ``_sarek_…`` that generated headers contain."""
-    return [m for m in members if not is_padding(m.name)]
+#: Why a member of each kind of type (as ``CDeclarations.spell`` names it) that is no scalar
+#: nor struct is refused.
+_NOT_SCALAR = {
+    "pointer": "is a pointer, which has no Sarek layout; pass the buffer as a separate kernel "
+               "argument",
+    "array": "is an array, which has no Sarek layout; use separate fields or a record type",
+    "function": "is a function, which is not data",
+    "union": f"is a union, which has no Sarek layout outside the tagged-variant shape (int32_t "
+             f"tag; union {{ struct {{…}} Ctor{ARM_SUFFIX}; … }} data; with enum constants "
+             f"T_Ctor)",
+    "enum": "is an enum, whose size C leaves to the compiler; use int32_t (a variant used as a "
+            "field would be refused as a nested variant anyway)",
+}
 
 
 # --- reading the declarations ----------------------------------------------------------------
@@ -148,8 +145,7 @@ class _Reader:
         self.places = places
         self.loc = places.loc
         self.file_of = places.file_of
-        self.h = CDeclarations(file_of=places.file_of, plain_structs=True)
-        self.h.add(ast, default_file=path)
+        self.h = self._declarations()
         self.main_file = path
         #: The schema's module, and the schema name of each C typedef name in it: the
         #: header's own typedef structs and those copied from headers not given.
@@ -157,15 +153,26 @@ class _Reader:
         self.names: Dict[str, str] = {}
         #: ``refer(c_name, where)``: how a member names the typedef struct ``c_name``.
         self.refer: Callable[..., NamedType] = self._refer_alone
-        #: What the extensions change (``_note_extensions``): struct and union bodies by the
-        #: position of their node, and typedef or tag names, each with its refusal.
-        self.changed_bodies: Dict[Tuple[str, int, int], SchemaError] = {}
-        self.changed_names: Dict[str, SchemaError] = {}
-        self._walked: Dict[int, object] = {}
-        #: id(struct body) -> whether it holds an 8-byte scalar (``_natural_alignment_is_8``).
-        self._aligns_8: Dict[int, bool] = {}
-        self._note_extensions(extensions)
-        self._check_alignments(extensions)
+        #: What the extensions change, and the refusals they make.
+        self.changes = LayoutChanges(places, ast, self.h, extensions)
+        #: What an alignment of 8 pins on every ABI, i386 included (``i386``): members (and
+        #: a variant's arguments) by their place, types and variant payloads by C name.
+        self.pinned_places: Set[Tuple[str, int, int]] = set()
+        self.pinned_types: Set[str] = set()
+        self.pinned_payloads: Set[str] = set()
+        # ``typedef struct tag __attribute__((aligned(16))) name;`` changes the typedef,
+        # not ``struct tag`` (defined elsewhere): that struct is a type of its own.
+        detached = frozenset(
+            name for name in self.changes.changed_names
+            if (td := self.h.struct_typedef(name)) is not None and td.body is None
+            and td.tag in self.h.bodies)
+        if detached:
+            self.h = self.changes.h = self._declarations(detached)
+
+    def _declarations(self, detached: FrozenSet[str] = frozenset()) -> CDeclarations:
+        h = CDeclarations(file_of=self.places.file_of, plain_structs=True)
+        h.add(self.ast, default_file=self.path, detached=detached)
+        return h
 
     def _refer_alone(self, c_name: str, where: SourceLocation,
                      member_name: Optional[str] = None) -> NamedType:
@@ -190,158 +197,6 @@ class _Reader:
                 stack.extend(getattr(spelled.body, "decls", None) or ())
             elif spelled.kind == "struct" and spelled.name in self.h.struct_typedefs:
                 yield spelled.name, member
-
-    # -- extensions: what they change -------------------------------------------------
-
-    def _note_extensions(self, extensions: Sequence[Extension]) -> None:
-        """Each extension that changes a layout refuses what it changes, not the header:
-        the bodies it is written in or defines, and the names its declaration declares (a
-        ``mode`` or ``vector_size`` typedef that no imported type uses changes nothing)."""
-        for ext in extensions:
-            if ext.verdict is None:
-                continue  # an alignment of 8: checked against its members' types below
-            self._changes(ext, ext.verdict)
-
-    def _changes(self, ext: Extension, why: str) -> None:
-        error = self.places.extension_error(ext, why)
-        # The extensions of one declaration share its tuples: each is walked once (the
-        # first extension's refusal is the one said), so many attributes stay linear.
-        for group, into in ((ext.records, self.changed_bodies), (ext.words, self.changed_names)):
-            if group and id(group) not in self._walked:
-                self._walked[id(group)] = group  # kept alive: ids stay unique
-                for key in group:
-                    into.setdefault(key, error)
-
-    def changed(self, body) -> Optional[SchemaError]:
-        """The refusal of a struct or union body whose layout an extension changes."""
-        coord = getattr(body, "coord", None)
-        if coord is None or not self.changed_bodies:
-            return None
-        return self.changed_bodies.get((coord.file, coord.line, coord.column))
-
-    def changed_typedef(self, t) -> Optional[Tuple[str, SchemaError]]:
-        """The first typedef name on the chain of ``t`` (a member's type) whose declaration
-        an extension changes (``register_t __attribute__((mode(word)))``), with its refusal."""
-        from pycparser import c_ast
-
-        if not self.changed_names:
-            return None
-        seen: Set[str] = set()
-        while True:
-            if isinstance(t, c_ast.TypeDecl):
-                t = t.type
-            if not (isinstance(t, c_ast.IdentifierType) and len(t.names) == 1):
-                return None
-            name = t.names[0]
-            if name in self.changed_names:
-                return name, self.changed_names[name]
-            if name in seen or name not in self.h.aliases:
-                return None
-            seen.add(name)
-            t = self.h.aliases[name]
-
-    # -- alignments of 8 (extensions) ---------------------------------------------------
-
-    def _check_alignments(self, extensions: Sequence[Extension]) -> None:
-        """An alignment of 8 is accepted where it is the natural alignment of the member it
-        is written on (int64_t, double); elsewhere it refuses the bodies it is written in."""
-        from pycparser import c_ast
-
-        pending = extensions_by_member(list(extensions))
-        if not pending:
-            return
-        # Every member of every struct and union, found without recursion (depth is input).
-        stack = list(self.ast.ext)
-        while stack and pending:
-            node = stack.pop()
-            if isinstance(node, (c_ast.Struct, c_ast.Union)) and node.decls:
-                for member in node.decls:
-                    coord = member.coord
-                    key = (coord.file, coord.line, coord.column) if coord is not None else None
-                    ext = pending.pop(key, None) if key is not None else None
-                    if ext is not None:
-                        self._check_aligned_member(ext, member, node.name or "?")
-            stack.extend(child for _, child in node.children())
-        for ext in pending.values():
-            self._changes(
-                ext,
-                "aligns something that is not a struct member, so the C layout would differ "
-                "from Sarek's (an alignment of 8 is accepted only on a member whose natural "
-                "alignment is 8, as generated headers write)",
-            )
-
-    def _check_aligned_member(self, ext: Extension, member, owner: str) -> None:
-        if self._natural_alignment_is_8(member):
-            return
-        spelled = self.h.spell(member.type)
-        if spelled.kind != "struct" and spelled.text not in _SCALARS:
-            # The member's own type has no Sarek layout (``__aligned_u64``: uint64_t where
-            # it is no scalar): that is the reason its struct is refused, said at the member.
-            return
-        self._changes(
-            ext,
-            f"aligns member {quoted(member.name)} of {quoted(owner)} at 8, but its natural "
-            f"alignment in Sarek's layout is 4, so the C layout would differ from Sarek's (an "
-            f"alignment of 8 is accepted only on a member whose natural alignment is 8: an "
-            f"int64_t, a uint64_t, a double, or a struct holding one)",
-        )
-
-    def _natural_alignment_is_8(self, member) -> bool:
-        """Whether Sarek aligns ``member`` at 8: an int64/float64 scalar, or a struct
-        (record or tagged variant) with one somewhere inside. Generated headers align
-        exactly those members at 8. Iterative: the nesting depth is the input's.
-
-        The answer for each struct body met is kept (``_aligns_8``): a header of records
-        each nesting the one before writes the alignment on every ``inner`` member, and
-        walking each down to the bottom was quadratic in the depth (issue 24). A body's
-        answer is kept where it is proved: true for the bodies on the way from this member
-        to the 8-byte scalar found, false for every body met when none is found (all that
-        they reach was walked)."""
-        from pycparser import c_ast
-
-        known = self._aligns_8
-        seen = set()
-        #: id(body) -> the body it was reached from (None: the member itself), to mark the
-        #: way to an 8-byte scalar.
-        via: Dict[int, Tuple[Any, Any]] = {}
-        stack: List[Tuple[Any, Any]] = [(member.type, None)]
-        while stack:
-            t, owner = stack.pop()
-            if not isinstance(t, c_ast.TypeDecl):
-                continue  # pointers, arrays, functions: refused elsewhere
-            inner = t.type
-            body: Any = None
-            if isinstance(inner, (c_ast.Struct, c_ast.Union)):
-                body = inner if inner.decls is not None else self.h.bodies.get(inner.name)
-            elif isinstance(inner, c_ast.IdentifierType):
-                if _SCALARS.get(canonical(inner.names)) in MEMBER_TYPES_ACCEPTED:
-                    return self._aligned_way(owner, via)
-                name = inner.names[0] if len(inner.names) == 1 else None
-                if name is not None and self.h.struct_typedef(name) is not None:
-                    body = self._body(self.h.struct_typedefs[name])
-                elif name in self.h.aliases and name not in STDINT and name not in seen:
-                    seen.add(name)
-                    stack.append((self.h.aliases[name], owner))
-            if body is None or id(body) in seen:
-                continue
-            answer = known.get(id(body))
-            if answer is True:
-                return self._aligned_way(owner, via)
-            seen.add(id(body))
-            if answer is False:
-                continue  # nothing it reaches is 8-aligned
-            via[id(body)] = (body, owner)
-            stack.extend((m.type, body) for m in _without_padding(body.decls or ()))
-        for body, _ in via.values():
-            known[id(body)] = False
-        return False
-
-    def _aligned_way(self, body: Any, via: Dict[int, Tuple[Any, Any]]) -> bool:
-        """Mark ``body`` and the bodies it was reached through as holding an 8-byte scalar."""
-        while body is not None:
-            self._aligns_8[id(body)] = True
-            body = via[id(body)][1]
-        return True
 
     def _body(self, td: StructTypedef):
         return self.h.body_of(td)
@@ -401,15 +256,18 @@ class _Reader:
 
         td = self.h.struct_typedefs[c_name]
         body = self._body(td)
-        changed = self.changed(body) or self.changed_names.get(c_name) or (
-            self.changed_names.get(td.tag) if td.tag else None)
+        changes = self.changes
+        changed = changes.changed(body) or changes.changed_names.get(c_name) or (
+            changes.changed_names.get(td.tag) if td.tag else None)
         if changed is not None:
             raise changed
+        if id(body) in changes.pinned_bodies or c_name in changes.pinned_names:
+            self.pinned_types.add(c_name)
         name = self.names[c_name]
         # The name as first written: ``struct T {`` (or the typedef line for an anonymous struct).
         named_at = body if td.tag and getattr(body, "coord", None) is not None else td.node
         location = self.loc(named_at, c_name)
-        members = _without_padding(body.decls)  # type: ignore[union-attr]
+        members = without_padding(body.decls)  # type: ignore[union-attr]
         is_tag = bool(members) and members[0].name == "tag"
         rest = members[1:]
         has_union = (
@@ -418,102 +276,15 @@ class _Reader:
             and isinstance(getattr(rest[0].type, "type", None), c_ast.Union)
         )
         if is_tag and (has_union or (not rest and enumerators)):
-            return self._variant(c_name, name, location, members, enumerators)
+            if rest and changes.pinned(rest[0]):
+                self.pinned_payloads.add(c_name)
+            return read_variant(self, c_name, name, location, members, enumerators)
         fields = tuple(
-            FieldDecl(m.name, self._member_type(m, c_name), self.loc(m, m.name)) for m in members
+            FieldDecl(m.name, self.member_type(m, c_name), self.loc(m, m.name)) for m in members
         )
         return RecordDecl(name, fields, location)
 
-    def _variant(self, c_name, name, location, members, enumerators) -> VariantDecl:
-        from pycparser import c_ast
-
-        tag = members[0]
-        tag_type = self._member_type(tag, c_name, allow_enum=True)
-        if tag_type is not None and not (
-            isinstance(tag_type, NamedType) and tag_type.name == TInt32.name
-        ):
-            raise SchemaError(
-                f"the tag of tagged variant {quoted(c_name)} must be int32_t, not {tag_type}",
-                self.loc(tag, "tag"),
-            )
-        union_member = members[1] if len(members) > 1 else None
-        if not enumerators:
-            raise SchemaError(
-                f"tagged variant {quoted(c_name)} has no enum constants '{c_name}_<Ctor>' giving its "
-                f"constructors and tags; declare them (enum {{ {c_name}_A = 0, … }})",
-                location,
-            )
-        values: Dict[str, int] = {}
-        tags: List[Tuple[int, str, object]] = []
-        previous: Optional[int] = None
-        for enum_name, node in enumerators:
-            # C: an enumerator without a value is one more than the one before it in its enum.
-            first = node is self.h.first_enumerators.get(id(node))
-            previous = self._enum_value(node, None if first else previous, values)
-            values[enum_name] = previous
-            tags.append((previous, enum_name[len(c_name) + 1 :], node))
-        tags.sort(key=lambda t: t[0])
-        if [t[0] for t in tags] != list(range(len(tags))):
-            found = ", ".join(f"{c_name}_{n} = {v}" for v, n, _ in tags[:8])
-            if len(tags) > 8:
-                found += f", … ({len(tags)} constants)"
-            raise SchemaError(
-                f"the tags of tagged variant {quoted(c_name)} must be 0, 1, …, {len(tags) - 1}, one "
-                f"per "
-                f"constructor; found {found}",
-                self.loc(tags[0][2], f"{c_name}_{tags[0][1]}"),
-            )
-        ctor_names = [n for _, n, _ in tags]
-        ctor_set = set(ctor_names)
-        arms: Dict[str, object] = {}
-        if union_member is not None:
-            union = union_member.type.type
-            for arm in union.decls or ():
-                if is_padding(arm.name):
-                    continue
-                arm_struct = getattr(arm.type, "type", None)
-                ctor = ctor_of_arm(arm.name or "")
-                if ctor not in ctor_set:
-                    raise SchemaError(
-                        f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} names no "
-                        f"constructor: arms are '<Ctor>{ARM_SUFFIX}' for the enum constants "
-                        f"{', '.join(f'{c_name}_{n}' for n in ctor_names[:8])}"
-                        f"{', …' if len(ctor_names) > 8 else ''}",
-                        self.loc(arm, arm.name),
-                    )
-                if isinstance(arm_struct, c_ast.Struct) and arm_struct.decls is None \
-                        and self.h.typedef_of_tag(arm_struct.name) is None:
-                    raise SchemaError(
-                        f"union member {quoted(arm.name)} of tagged variant {quoted(c_name)} must be "
-                        f"the constructor's one argument, or an inline struct of its arguments "
-                        f"_0, _1, …",
-                        self.loc(arm, arm.name),
-                    )
-                arms[ctor] = arm
-        ctors = []
-        for value, ctor, node in tags:
-            args: List[TypeExpr] = []
-            if ctor in arms:
-                arm = arms[ctor]
-                arm_struct = getattr(arm.type, "type", None)  # type: ignore[attr-defined]
-                if not (isinstance(arm_struct, c_ast.Struct) and arm_struct.decls is not None):
-                    # One argument: the arm is the argument itself (SPEC §4, as Sarek emits).
-                    args.append(self._member_type(arm, c_name))
-                else:
-                    params = _without_padding(arm_struct.decls)
-                    for i, m in enumerate(params):
-                        if m.name != f"_{i}":
-                            raise SchemaError(
-                                f"member {quoted(m.name)} of {quoted(arm.name)} in tagged "  # type: ignore[attr-defined]
-                                f"variant {quoted(c_name)}: "
-                                f"constructor arguments are named _0, _1, … in order (expected _{i})",
-                                self.loc(m, m.name),
-                            )
-                        args.append(self._member_type(m, c_name))
-            ctors.append(CtorDecl(ctor, tuple(args), self.loc(node, f"{c_name}_{ctor}")))
-        return VariantDecl(name, tuple(ctors), location)
-
-    def _enum_value(self, node, previous: Optional[int], known: Dict[str, int]) -> int:
+    def enum_constant(self, node, previous: Optional[int], known: Dict[str, int]) -> int:
         def refuse(why: str) -> SchemaError:
             return SchemaError(
                 f"cannot evaluate the value of enum constant {quoted(node.name)}: {why}",
@@ -524,27 +295,59 @@ class _Reader:
 
     # -- member types ---------------------------------------------------------------------
 
-    def _member_type(self, m, owner: str, allow_enum: bool = False) -> Optional[TypeExpr]:
+    def member_type(self, m, owner: str, allow_enum: bool = False) -> Optional[TypeExpr]:
+        """The schema type of the member ``m`` of ``owner``, or its refusal at its place
+        (``allow_enum``: an enum reads as int32, as a variant's tag may be written)."""
         name = m.name
-        where = self.loc(m, name)
+        where = self._member_place(m)
         what = (
             f"member {quoted(name)} of {quoted(owner)}"
             if name
             else f"an unnamed member of {quoted(owner)}"
         )
-        if name is None:
-            raise SchemaError(
-                f"{what}: anonymous structs and unions have no Sarek layout outside the "
-                f"tagged-variant shape; give it a typedef and a member name",
-                where,
-            )
-        if m.bitsize is not None:
+        self._refuse_declaration(m, what, where)
+        spelled = self.h.spell(m.type)
+        if spelled.kind == "enum" and allow_enum:
+            return NamedType(TInt32.name, None, where)
+        if self.changes.pinned(m):
+            self.pinned_places.add((where.file, where.line, where.col))
+        if spelled.kind == "struct":
+            return self._struct_member(spelled, what, where, name)
+        if spelled.kind == "array" and getattr(m.type, "dim", True) is None:
+            raise SchemaError(f"{what} is a flexible array member (an array of no fixed size), "
+                              f"which has no Sarek layout; pass its elements as a separate "
+                              f"buffer", where)
+        if spelled.kind != "scalar":
+            why = _NOT_SCALAR.get(spelled.kind, "has a type sarek-layout cannot read")
+            raise SchemaError(f"{what} {why}", where)
+        return self._scalar_member(spelled, what, where)
+
+    def _member_place(self, m) -> SourceLocation:
+        """Where the member ``m`` is: its name, or for an unnamed one (``int32_t : 0;``, an
+        anonymous union), which pycparser gives no place, where its type is written."""
+        if m.name is not None or getattr(m, "coord", None) is not None:
+            return self.loc(m, m.name)
+        node = m.type
+        while node is not None and getattr(node, "coord", None) is None:
+            node = getattr(node, "type", None)
+        return self.loc(node if node is not None else m)
+
+    def _refuse_declaration(self, m, what: str, where: SourceLocation) -> None:
+        """What the member's declaration alone refuses: no name, a bit-field, a typedef an
+        extension changes, ``_Atomic``."""
+        if m.bitsize is not None:  # ``int32_t : 0;`` too: it moves what follows
             raise SchemaError(
                 f"{what} is a bit-field, which has no Sarek layout: C packs bit-fields into "
                 f"shared storage units, Sarek gives every field its own; use a whole int32_t",
                 where,
             )
-        changed = self.changed_typedef(m.type)
+        if m.name is None:
+            raise SchemaError(
+                f"{what}: anonymous structs and unions have no Sarek layout outside the "
+                f"tagged-variant shape; give it a typedef and a member name",
+                where,
+            )
+        changed = self.changes.changed_typedef(m.type)
         if changed is not None:
             raise SchemaError(
                 f"{what} has type {quoted(changed[0])} ({changed[1].location}: "
@@ -554,63 +357,37 @@ class _Reader:
                 f"{what} is _Atomic, whose size and alignment C leaves to the implementation",
                 where,
             )
-        spelled = self.h.spell(m.type)
-        if spelled.kind == "pointer":
+
+    def _struct_member(self, spelled, what: str, where: SourceLocation,
+                       name: Optional[str]) -> TypeExpr:
+        """A member whose type is a struct: a typedef struct defined in the headers read."""
+        if spelled.inline:
             raise SchemaError(
-                f"{what} is a pointer, which has no Sarek layout; pass the buffer as a "
-                f"separate kernel argument",
+                f"{what} defines a struct inline; declare it as its own typedef struct "
+                f"and use its name",
                 where,
             )
-        if spelled.kind == "array":
-            raise SchemaError(
-                f"{what} is an array, which has no Sarek layout; use separate fields or a "
-                f"record type",
-                where,
-            )
-        if spelled.kind == "function":
-            raise SchemaError(f"{what} is a function, which is not data", where)
-        if spelled.kind == "struct":
-            if spelled.inline:
+        td = self.h.struct_typedefs.get(spelled.name) if spelled.name else None
+        if td is None or self._body(td) is None:
+            if spelled.name:
                 raise SchemaError(
-                    f"{what} defines a struct inline; declare it as its own typedef struct "
-                    f"and use its name",
+                    f"{what} has type {quoted(spelled.name)}, a struct declared but not "
+                    f"defined in the headers read",
                     where,
                 )
-            td = self.h.struct_typedefs.get(spelled.name) if spelled.name else None
-            if td is None or self._body(td) is None:
-                if spelled.name:
-                    raise SchemaError(
-                        f"{what} has type {quoted(spelled.name)}, a struct declared but not "
-                        f"defined in the headers read",
-                        where,
-                    )
-                raise SchemaError(
-                    f"{what} has type {quoted(spelled.text)}, which is not a typedef struct "
-                    f"of the headers read",
-                    where,
-                )
-            return self.refer(spelled.name, where, name)
-        if spelled.kind == "union":
             raise SchemaError(
-                f"{what} is a union, which has no Sarek layout outside the tagged-variant "
-                f"shape (int32_t tag; union {{ struct {{…}} Ctor{ARM_SUFFIX}; … }} data; with enum "
-                f"constants T_Ctor)",
+                f"{what} has type {quoted(spelled.text)}, which is not a typedef struct "
+                f"of the headers read",
                 where,
             )
-        if spelled.kind == "enum":
-            if allow_enum:
-                return NamedType(TInt32.name, None, where)
-            raise SchemaError(
-                f"{what} is an enum, whose size C leaves to the compiler; use int32_t (a "
-                f"variant used as a field would be refused as a nested variant anyway)",
-                where,
-            )
-        if spelled.kind != "scalar":
-            raise SchemaError(f"{what} has a type sarek-layout cannot read", where)
+        return self.refer(spelled.name, where, name)
+
+    def _scalar_member(self, spelled, what: str, where: SourceLocation) -> TypeExpr:
+        """A member whose type is a scalar, read by its spelling (never by its size)."""
         if spelled.text == FLOAT16_TYPEDEF:
             self._check_float16_typedef(what, where)
-        if spelled.text in _SCALARS:
-            return NamedType(_SCALARS[spelled.text], None, where)
+        if spelled.text in C_SCALARS:
+            return NamedType(C_SCALARS[spelled.text], None, where)
         for pattern, why in _WHY_NOT:
             if pattern.search(spelled.text):
                 raise SchemaError(f"{what} has type {quoted(spelled.text)}: {why}", where)

@@ -29,6 +29,22 @@ _NAME_WINDOW = 256
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
 
 
+def _word_start(text: str, col: int) -> int:
+    """The column of the word at or before column ``col`` of ``text``: where a macro that
+    expanded there is (the preprocessor's columns follow the source's up to it). Past the
+    line's code (all of it came from a macro on the line), the line's first word."""
+    code = len(re.split(r"/[*/]", text, maxsplit=1)[0].rstrip())
+    i = min(col - 1, code)
+    while i > 0 and not _IDENT_CHAR.match(text[i:i + 1]):
+        i -= 1
+    while i > 0 and _IDENT_CHAR.match(text[i - 1]):
+        i -= 1
+    if col - 1 >= code or not _IDENT_CHAR.match(text[i:i + 1]):
+        first = re.search(r"[A-Za-z0-9_]", text)
+        i = first.start() if first else 0
+    return i + 1
+
+
 class Places:
     """Positions in one preprocessed header (``path``) and the files cpp included."""
 
@@ -58,9 +74,12 @@ class Places:
             return SourceLocation(self.path)
         return self.place(self.file_of(coord.file), coord.line or 0, coord.column or 1, name)
 
-    def place(self, file: str, line: int, col: int, name: Optional[str] = None) -> SourceLocation:
+    def place(self, file: str, line: int, col: int, name: Optional[str] = None,
+              other_lines: bool = True) -> SourceLocation:
         """``file:line:col``, the column corrected to where ``name`` is in the source line:
-        columns after preprocessing drift where macros expanded or blanks were squeezed."""
+        columns after preprocessing drift where macros expanded or blanks were squeezed.
+        Without ``other_lines``, ``name`` is looked for on that line only, and where it is
+        not there (a macro wrote it), the place is the word at the column: the macro."""
         if name:
             lines = self._source_lines(file)
             if 0 < line <= len(lines) and lines[line - 1][col - 1 : col - 1 + len(name)] == name:
@@ -79,6 +98,8 @@ class Places:
                     before = m
                 if before is not None:
                     return SourceLocation(file, line, before.start() + 1)
+                if not other_lines:
+                    return SourceLocation(file, line, _word_start(text, col))
             for k in range(max(line, 0), min(line + 50, len(lines))):
                 m = pattern.search(lines[k], 0, _NAME_WINDOW)
                 if m:
@@ -100,6 +121,7 @@ class Places:
 
     def extension_error(self, ext: Extension, why: str) -> SchemaError:
         keyword = re.match(r"#|[A-Za-z_]+|\[\[", ext.spelling)
+        # On its own line: the same keyword further down is another declaration's.
         where = self.place(self.file_of(ext.file), ext.line, ext.col,
-                           keyword.group() if keyword else None)
+                           keyword.group() if keyword else None, other_lines=False)
         return SchemaError(f"'{ext.spelling}' {why}", where)

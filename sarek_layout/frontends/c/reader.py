@@ -23,13 +23,14 @@ from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence,
 
 from ...errors import SchemaError, quoted
 from ...ir.schema import SourceLocation
-from ...targets.naming import FLOAT16_TYPEDEF
+from ...targets.naming import FLOAT16_TYPEDEF, is_padding
 from ...targets.registry import READ_TARGETS, TARGETS
 from .extensions import unescape_file_name
 from .preprocess import FAKE_LIBC
 
 __all__ = [
     "SCALAR_SPELLINGS",
+    "C_SCALARS",
     "INTENT_TYPEDEFS",
     "FLOAT16_HINT",
     "STDINT",
@@ -38,6 +39,7 @@ __all__ = [
     "StructTypedef",
     "CDeclarations",
     "parse",
+    "without_padding",
 ]
 
 #: Schema scalar -> the C spellings that mean it on every ABI of a header target (the
@@ -46,6 +48,13 @@ __all__ = [
 SCALAR_SPELLINGS: Dict[str, Mapping[str, Tuple[str, ...]]] = {
     name: TARGETS[name].read_spellings for name in READ_TARGETS  # type: ignore[misc]
 }
+
+#: C spelling -> the schema scalar the C reader reads it as (the C target's spellings, first
+#: scalar first: int32_t is read as int32, never as bool or unit, which C cannot tell apart).
+C_SCALARS: Dict[str, str] = {}
+for _scalar, _spellings in SCALAR_SPELLINGS["c"].items():
+    for _spelling in _spellings:
+        C_SCALARS.setdefault(_spelling, _scalar)
 
 #: Typedef names that say what a member means, never followed to what they name.
 INTENT_TYPEDEFS = frozenset({FLOAT16_TYPEDEF})
@@ -64,6 +73,11 @@ STDINT = frozenset(
     + [f"{k}{w}_t" for k in ("int_least", "uint_least", "int_fast", "uint_fast")
        for w in (8, 16, 32, 64)]
 )
+
+
+def without_padding(members):
+    """Struct members less the explicit padding ``_sarek_…`` that generated headers contain."""
+    return [m for m in members if not is_padding(m.name)]
 
 
 def canonical(names: Sequence[str]) -> str:
@@ -141,8 +155,11 @@ class CDeclarations:
             return default
         return self.file_of(coord.file) if self.file_of is not None else coord.file  # type: ignore[operator]
 
-    def add(self, ast, default_file: str = "") -> None:
-        """Collect the top-level declarations of one parsed translation unit."""
+    def add(self, ast, default_file: str = "", detached: FrozenSet[str] = frozenset()) -> None:
+        """Collect the top-level declarations of one parsed translation unit. ``detached``:
+        typedef names of a struct defined elsewhere that do not name it (an attribute on
+        the typedef changes the typedef, not the struct: the struct is a type of its own,
+        named by its tag)."""
         from pycparser import c_ast
 
         def note_body(s) -> None:
@@ -169,7 +186,7 @@ class CDeclarations:
                             ext.name, self._file(ext, default_file), ext, s.name,
                             s if s.decls is not None else None)
                         self.order.append(ext.name)
-                        if s.name is not None:
+                        if s.name is not None and ext.name not in detached:
                             self._tag_to_typedef.setdefault(s.name, ext.name)
                 else:
                     self.aliases.setdefault(ext.name, inner)
@@ -252,30 +269,44 @@ class CDeclarations:
             if isinstance(t, c_ast.TypeDecl):
                 t = t.type
             if isinstance(t, (c_ast.Struct, c_ast.Union)):
-                kind = "struct" if isinstance(t, c_ast.Struct) else "union"
-                inline = t.decls is not None
-                body = t if inline else self.bodies.get(t.name or "")
-                name = through or (self.typedef_of_tag(t.name) or "") if kind == "struct" else through
-                text = through or (f"{kind} {t.name}" if t.name else kind)
-                return Spelled(kind, text, body, name, inline)
+                return self._spell_record(t, through)
             if isinstance(t, c_ast.Enum):
                 return Spelled("enum", f"enum {t.name}" if t.name else "enum")
             if not isinstance(t, c_ast.IdentifierType):
                 return Spelled("other", type(t).__name__)
             text = canonical(t.names)
-            if len(t.names) == 1 and self.struct_typedef(text) is not None and text not in seen:
-                td = self.struct_typedefs[text]
-                return Spelled("struct", text, self.body_of(td), text)
-            if len(t.names) == 1 and text in self.aliases and text not in stops \
-                    and text not in seen:
-                seen.add(text)
-                target = self.aliases[text]
-                inner = getattr(target, "type", None)
-                if isinstance(inner, (c_ast.Struct, c_ast.Union)):
-                    through = text
-                t = target
-                continue
-            return Spelled("scalar", text)
+            followed = self._follow(t, text, stops, seen)
+            if isinstance(followed, Spelled):
+                return followed
+            t, through = followed[0], followed[1] or through
+
+    def _spell_record(self, t, through: str) -> Spelled:
+        """A struct or union node, reached through the typedef ``through`` (or none)."""
+        from pycparser import c_ast
+
+        kind = "struct" if isinstance(t, c_ast.Struct) else "union"
+        inline = t.decls is not None
+        body = t if inline else self.bodies.get(t.name or "")
+        name = through or (self.typedef_of_tag(t.name) or "") if kind == "struct" else through
+        text = through or (f"{kind} {t.name}" if t.name else kind)
+        return Spelled(kind, text, body, name, inline)
+
+    def _follow(self, t, text: str, stops: FrozenSet[str], seen: Set[str]):
+        """The type name ``t`` (spelled ``text``): a struct typedef or a scalar as
+        ``Spelled``, or a typedef of the header to follow, as ``(its type, the typedef name
+        when it names a struct or union)``."""
+        from pycparser import c_ast
+
+        if len(t.names) == 1 and self.struct_typedef(text) is not None and text not in seen:
+            td = self.struct_typedefs[text]
+            return Spelled("struct", text, self.body_of(td), text)
+        if len(t.names) == 1 and text in self.aliases and text not in stops \
+                and text not in seen:
+            seen.add(text)
+            target = self.aliases[text]
+            inner = getattr(target, "type", None)
+            return target, text if isinstance(inner, (c_ast.Struct, c_ast.Union)) else ""
+        return Spelled("scalar", text)
 
 
 # --- parsing ---------------------------------------------------------------------------------

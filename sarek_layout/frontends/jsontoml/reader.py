@@ -22,9 +22,13 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ...errors import SchemaError, quoted
 from ...ir.schema import (
+    ArrayType,
     ContainerType,
     CtorDecl,
+    EnumDecl,
+    EnumValue,
     FieldDecl,
+    MatrixType,
     ModuleDecl,
     NamedType,
     RecordDecl,
@@ -32,19 +36,30 @@ from ...ir.schema import (
     TypeDecl,
     TypeExpr,
     VariantDecl,
+    VectorType,
 )
+from ...ir.types import RULE_SET_NAMES, SCALARS, TInt32, scalar_named
 from ..source_files import default_module_name
 
 __all__ = ["read_json", "read_toml", "parse_type_expr", "default_module_name"]
 
 Path = Tuple[Union[str, int], ...]
 
-_TOP_KEYS = ("version", "module", "types")
+_TOP_KEYS = ("version", "module", "rules", "types")
 #: Versions of the file format this reader knows (the optional top-level "version" key).
 SCHEMA_VERSIONS = (1,)
-_TYPE_KEYS = {"record": ("record", "fields"), "variant": ("variant", "constructors")}
+_TYPE_KEYS = {"record": ("record", "fields", "rules"),
+              "variant": ("variant", "constructors", "rules"),
+              "enum": ("enum", "values", "base", "rules")}
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _BASE = re.compile(rf"(?:(?P<module>{_NAME})\.)?(?P<name>{_NAME})\Z")
+#: ``vecN``, ``matN``, ``matCxR``, each with an optional ``<scalar>`` (SPEC §1b).
+_VECMAT = re.compile(r"(?:vec(?P<n>\d)|mat(?P<c>\d)(?:x(?P<r>\d))?)(?:<\s*(?P<elem>[A-Za-z0-9_]+)\s*>)?\Z")
+#: Most dimensions of a fixed array (``T[2][3][4]`` has 3): real structs have one or two.
+MAX_DIMENSIONS = 8
+#: A count of more digits is refused before it is converted (the type would be too large
+#: anyway: SPEC §1b's largest type is 2^31 - 1 bytes).
+_MAX_COUNT_DIGITS = 10
 
 
 def _kind(value: Any) -> str:
@@ -66,42 +81,130 @@ _PLAIN_MAX = 4096
 
 
 def parse_type_expr(text: Any, location: SourceLocation) -> TypeExpr:
-    """``float32``, ``point``, ``Geometry.point``, ``float32 array``, ``point vector``…"""
+    """``float32``, ``point``, ``Geometry.point``, ``float32 array``, ``point vector``, and
+    the member kinds of SPEC §1b: ``float32[4]``, ``point[16][2]``, ``vec3<float32>``,
+    ``vec4``, ``mat4``, ``mat3x2<float64>``."""
     if type(text) is str:
         plain = _PLAIN.get(text)
         if plain is not None:
             return NamedType(plain[0], plain[1], location)
     if not isinstance(text, str):
         raise SchemaError(f"a type must be written as a string, not {_kind(text)}", location)
-    words = text.split()
-    if not words:
+    stripped = text.strip()
+    if not stripped:
         raise SchemaError("empty type expression; write a scalar or a type name", location)
-    if any("'" in w for w in words):
+    if "'" in stripped:
         raise SchemaError(
             f"parameterised type {quoted(text)} is not supported; element types must be concrete",
             location,
         )
-    if any(c in text for c in "*()[]{},"):
+    stripped, counts = _dimensions(stripped, text, location)
+    words = re.sub(r"\s*([<>])\s*", r"\1", stripped).split()
+    if not words:
+        raise SchemaError(f"bad type expression {quoted(text)}: the array has no element type",
+                          location)
+    if any(c in stripped for c in "*()[]{},") or (len(words) > 1 and counts):
         raise SchemaError(
             f"bad type expression {quoted(text)}: write one type name, optionally followed by "
-            f"'array' or 'vector' (tuples: use a record type)",
+            f"array dimensions (`float32[4]`, `point[2][3]`); vectors and matrices are "
+            f"`vec3<float32>`, `mat4` (tuples: use a record type)",
             location,
         )
-    m = _BASE.match(words[0])
-    if m is None:
-        raise SchemaError(f"bad type name {quoted(words[0])} in {quoted(text)}", location)
-    expr: TypeExpr = NamedType(m.group("name"), m.group("module"), location)
-    if len(words) == 1 and text == words[0] and len(_PLAIN) < _PLAIN_MAX:
+    expr = _base_expr(words[0], text, location)
+    if len(words) == 1 and not counts and text == words[0] and type(expr) is NamedType \
+            and len(_PLAIN) < _PLAIN_MAX:
         _PLAIN[text] = (expr.name, expr.module)
     for word in words[1:]:
         if word not in ("array", "vector"):
             raise SchemaError(
-                f"unsupported type constructor {quoted(word)} in {quoted(text)}; only 'array' and 'vector' "
-                f"exist (and neither has an element layout)",
+                f"unsupported type constructor {quoted(word)} in {quoted(text)}; Sarek's "
+                f"'array' and 'vector' exist (and neither has an element layout: a fixed "
+                f"array is written `{words[0]}[4]`)",
                 location,
             )
         expr = ContainerType(expr, word, location)
+    for count in reversed(counts):  # T[N][M]: N elements, each a T[M] (as in C)
+        expr = ArrayType(expr, count, location)
     return expr
+
+
+def _dimensions(stripped: str, text: str, location: SourceLocation) -> Tuple[str, List[int]]:
+    """``stripped`` without its trailing ``[N]`` dimensions, and the counts, outermost first
+    (read from the right, one bracket pair at a time: linear in the text)."""
+    counts: List[int] = []
+    while stripped.endswith("]"):
+        start = stripped.rfind("[")
+        if start < 0 or "]" in stripped[start:-1]:
+            break  # not a dimension: refused below, as any other bracket
+        if len(counts) == MAX_DIMENSIONS:
+            raise SchemaError(
+                f"{quoted(text)} has more than {MAX_DIMENSIONS} array dimensions; a struct "
+                f"member has at most {MAX_DIMENSIONS}", location)
+        counts.append(_count(stripped[start + 1:-1].strip(), text, location))
+        stripped = stripped[:start].rstrip()
+    counts.reverse()
+    return stripped, counts
+
+
+def _count(digits: str, text: str, location: SourceLocation) -> int:
+    if not digits.isdigit() or not digits.isascii():
+        raise SchemaError(
+            f"bad array dimension {quoted(digits)} in {quoted(text)}: a fixed array's length "
+            f"is a decimal integer of at least 1 (`float32[4]`)", location)
+    if len(digits) > _MAX_COUNT_DIGITS or int(digits) > 2**31 - 1:
+        raise SchemaError(
+            f"array dimension {quoted(digits)} in {quoted(text)} is too large: the largest "
+            f"type is 2147483647 bytes", location)
+    count = int(digits)
+    if count < 1:
+        raise SchemaError(
+            f"array dimension 0 in {quoted(text)}: a fixed array holds at least one element",
+            location)
+    return count
+
+
+def _base_expr(word: str, text: str, location: SourceLocation) -> TypeExpr:
+    """A type name, or a vector or matrix spelled ``vecN<T>``/``matCxR<T>``."""
+    vm = _VECMAT.match(word) if word[:3] in ("vec", "mat") else None
+    if vm is not None and vm.group("elem") is None:
+        # A bare ``vec3``/``mat4`` is a type name: a schema's own record ``vec3`` (Sarek
+        # programs declare them) is that record; otherwise it is the float32 vector or
+        # matrix (``resolve`` decides, once it knows the schema's names).
+        return NamedType(word, None, location)
+    if vm is not None:
+        elem = vm.group("elem")
+        scalar = scalar_named(elem)
+        if scalar is None:
+            raise SchemaError(
+                f"{quoted(word)}: the component type {quoted(elem)} is not a scalar (one of "
+                f"{', '.join(SCALARS)})", location)
+        if vm.group("n") is not None:
+            n = int(vm.group("n"))
+            if not 2 <= n <= 4:
+                raise SchemaError(f"{quoted(word)}: a vector has 2, 3 or 4 components",
+                                  location)
+            if scalar.kind not in ("int", "float"):
+                raise SchemaError(
+                    f"{quoted(word)}: a vector's components are a numeric scalar, not "
+                    f"{scalar.name}", location)
+            return VectorType(n, scalar.name, location)
+        cols = int(vm.group("c"))
+        rows = int(vm.group("r") or cols)
+        if not (2 <= cols <= 4 and 2 <= rows <= 4):
+            raise SchemaError(f"{quoted(word)}: a matrix has 2 to 4 columns and rows", location)
+        if not scalar.is_float:
+            raise SchemaError(
+                f"{quoted(word)}: a matrix's components are float32, float16 or float64, not "
+                f"{scalar.name}", location)
+        return MatrixType(cols, rows, scalar.name, location)
+    if "<" in word or ">" in word:
+        raise SchemaError(
+            f"bad type name {quoted(word)} in {quoted(text)}: only vectors and matrices take "
+            f"a component type (`vec3<float32>`, `mat4x4<float64>`)", location)
+    m = _BASE.match(word)
+    if m is None:
+        raise SchemaError(f"bad type name {quoted(word)} in {quoted(text)}", location)
+    return NamedType(m.group("name"), m.group("module"), location)
 
 
 class _PairPlace(SourceLocation):
@@ -155,7 +258,8 @@ class _Reader:
         for key in top:
             if key not in _TOP_KEYS:
                 raise SchemaError(
-                    f"unknown key {quoted(key)} at top level; expected 'version', 'module' and 'types'",
+                    f"unknown key {quoted(key)} at top level; expected 'version', 'module', "
+                    f"'rules' and 'types'",
                     self.loc((key,)),
                 )
         version = top.get("version", SCHEMA_VERSIONS[-1])
@@ -172,17 +276,36 @@ class _Reader:
             name = default_module_name(self.path)
         if "types" not in top:
             raise SchemaError("the schema has no 'types' array", self.loc(()))
+        rules = self.rules(top, ()) or "c"
         types = self.expect(top["types"], list, "'types'", ("types",))
         decls = tuple(self.decl(entry, ("types", i)) for i, entry in enumerate(types))
         location = self.loc(("module",) if "module" in top else ())
-        return ModuleDecl(name, self.path, self.format, decls, location)
+        return ModuleDecl(name, self.path, self.format, decls, location, rules)
+
+    def rules(self, table: Dict[str, Any], path: Path) -> Optional[str]:
+        """The rule set a ``"rules"`` key names (SPEC §1b), or ``None`` without one."""
+        if "rules" not in table:
+            return None
+        name = self.expect(table["rules"], str, "'rules'", path + ("rules",))
+        if name not in RULE_SET_NAMES:
+            import difflib  # only for a refusal's hint
+
+            close = difflib.get_close_matches(name, list(RULE_SET_NAMES), n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise SchemaError(
+                f"unknown rule set {quoted(name)}{hint} (one of {', '.join(RULE_SET_NAMES)}: "
+                f"`c`, Sarek's aligned layout, is the default)",
+                self.loc(path + ("rules",)),
+            )
+        return name
 
     def decl(self, entry: Any, path: Path) -> TypeDecl:
         entry = self.expect(entry, dict, "a type declaration", path)
         kinds = [k for k in _TYPE_KEYS if k in entry]
         if len(kinds) != 1:
             raise SchemaError(
-                "a type declaration needs exactly one of 'record' or 'variant' (its name)",
+                "a type declaration needs exactly one of 'record', 'variant' or 'enum' (its "
+                "name)",
                 self.loc(path),
             )
         kind = kinds[0]
@@ -191,7 +314,7 @@ class _Reader:
             if key not in allowed:
                 raise SchemaError(
                     f"unknown key {quoted(key)} in a {kind} declaration; expected "
-                    f"{' and '.join(repr(k) for k in allowed)}",
+                    f"{', '.join(repr(k) for k in allowed[:-1])} and {allowed[-1]!r}",
                     self.loc(path + (key,)),
                 )
         name = self.expect(entry[kind], str, f"the {kind} name", path + (kind,))
@@ -200,10 +323,41 @@ class _Reader:
         if members_key not in entry:
             raise SchemaError(f"{kind} {quoted(name)} has no {members_key!r} array", location)
         members = self.expect(entry[members_key], list, f"{members_key!r}", path + (members_key,))
+        rules = self.rules(entry, path)
         if kind == "record":
-            return RecordDecl(name, self.fields(members, path + (members_key,)), location)
+            return RecordDecl(name, self.fields(members, path + (members_key,)), location, rules)
+        if kind == "enum":
+            return self.enum(name, entry, members, path, location, rules)
         ctors = tuple(self.ctor(m, path + (members_key, i)) for i, m in enumerate(members))
-        return VariantDecl(name, ctors, location)
+        return VariantDecl(name, ctors, location, rules)
+
+    def enum(self, name: str, entry: Dict[str, Any], values: List[Any], path: Path,
+             location: SourceLocation, rules: Optional[str]) -> EnumDecl:
+        """``{"enum": name, "base": "int32", "values": [["A", 0], ["B"], …]}``: a value
+        without a number is one more than the one before it (0 first), as in C."""
+        base = TInt32.name
+        if "base" in entry:
+            base = self.expect(entry["base"], str, "an enum's 'base'", path + ("base",))
+        out: List[EnumValue] = []
+        previous = -1
+        for i, item in enumerate(values):
+            where = path + ("values", i)
+            if not isinstance(item, list) or len(item) not in (1, 2):
+                raise SchemaError(
+                    f"an enum value must be [name, integer] or [name], not {_kind(item)}"
+                    + (f" of length {len(item)}" if isinstance(item, list) else ""),
+                    self.loc(where))
+            value_name = self.expect(item[0], str, "an enum value's name", where + (0,))
+            if len(item) == 2:
+                value = item[1]
+                if type(value) is not int:
+                    raise SchemaError(f"the value of {quoted(value_name)} must be an integer, "
+                                      f"not {_kind(value)}", self.loc(where + (1,)))
+            else:
+                value = previous + 1
+            previous = value
+            out.append(EnumValue(value_name, value, self.loc(where + (0,))))
+        return EnumDecl(name, base, tuple(out), location, rules)
 
     def fields(self, members: List[Any], path: Path) -> Tuple[FieldDecl, ...]:
         """A record's fields. A ``[name, type]`` pair of strings whose type is a name already
