@@ -123,7 +123,7 @@ class Shape(NamedTuple):
     A named tuple too: a header's views make one per type and let it go."""
 
     c_name: str
-    kind: str  # "record" | "variant"
+    kind: str  # "record" | "variant" | "enum" (no members: its base scalar)
     size: int
     align: int
     members: Tuple[TypingUnion[Slot, Union], ...]
@@ -172,13 +172,17 @@ _new = tuple.__new__
 
 def _nodes(members: Sequence[Member], prefix: str = "") -> Tuple[Slot, ...]:
     """The nodes of model members, each at ``prefix`` + its name: the one place a member
-    kind is told apart (each is a ``Slot`` until SPEC §1b's kinds come). One loop for them
-    all: it runs for every member of every type."""
+    kind is told apart. Every member is a ``Slot`` until SPEC §1b's kinds are taught here:
+    one with ``dims`` (a fixed array, vector or matrix) is still one, a member holding its
+    whole size, and ``verify`` and codegen refuse a schema that has one before any walk
+    (``resolve.support.refuse_extensions``). One loop for them all: it runs for every
+    member of every type."""
     return tuple([_new(Slot, (prefix + m.name, m.name, m.offset, m, None)) for m in members])
 
 
 def _record(st: SchemaType, layout: LaidOut) -> Shape:
-    return _new(Shape, (st.c_name, "record", layout.size, layout.align, _nodes(st.members),
+    """A record's fields (an enum, laid out as its base scalar, has none)."""
+    return _new(Shape, (st.c_name, st.kind, layout.size, layout.align, _nodes(st.members),
                         st.items, ()))
 
 
@@ -218,7 +222,7 @@ def shape_of(st: SchemaType, keep: bool = True) -> Shape:
     found = _SHAPES.get(st)
     if found is None:
         layout = st.layout  # its size and alignment, read once
-        found = _record(st, layout) if st.kind == "record" else _variant(st, layout)
+        found = _variant(st, layout) if st.kind == "variant" else _record(st, layout)
         if keep:
             _SHAPES[st] = found
     return found
