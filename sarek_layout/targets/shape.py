@@ -34,14 +34,15 @@ thousands, and making one must be cheap), one class per kind of member, told apa
 * ``Struct``: a struct member holding slots (the arm of a constructor of several arguments);
 * ``Union``: the payload union ``data``, whose arms overlap at its offset.
 
-A new member kind (SPEC §1b: a fixed array ``T[N]`` with its count and stride, a vector, a
-matrix, an enum) is one more node class here, made by ``_nodes``, the one function that
-turns model members into nodes: e.g. an ``Array(path, name, member, count, stride)``, whose
-element (a scalar, or a record whose members are its own shape) repeats ``count`` times
-``stride`` bytes apart from ``offset``. The consumers then say what they ask of it where they
-tell the node classes apart (probes: its stride; the header check: the declarator's count;
-the object check: DWARF's subrange; the views: the count the templates print); until then
-the probes refuse a node of a kind they were not taught rather than probe it in part.
+A new member kind (SPEC §1b: a fixed array ``T[N]``, a vector, a matrix, whose model
+member carries its ``dims``, each a count and a stride, outermost first) is one more node
+class here, made by ``_nodes``, the one function that turns model members into nodes: e.g.
+an ``Array(path, name, offset, member)`` whose element (a scalar, or a record whose members
+are its own shape) repeats as ``member.dims`` say. The consumers then say what they ask of
+it where they tell the node classes apart (probes: its stride; the header check: the
+declarator's count; the object check: DWARF's subrange; the views: the count the templates
+print); until then the probes refuse a node of a kind they were not taught rather than
+probe it in part.
 """
 
 from __future__ import annotations
@@ -60,10 +61,10 @@ class Slot(NamedTuple):
 
     ``path`` is its member designator from the start of the type (``mass``, ``tag``,
     ``data.Circle_v``, ``data.Circle_v._0``: what ``offsetof`` names), ``name`` its own
-    name in the struct or union that declares it (``mass``, ``Circle_v``, ``_0``), ``offset``
-    from the element start, and ``member`` the model's member (offset, size, alignment,
-    scalar or record, spelling, source location). ``ctor`` is the constructor when the slot is a
-    union arm itself (a constructor of one argument).
+    name in the struct or union that declares it (``mass``, ``Circle_v``, ``_0``),
+    ``offset`` from the element start, and ``member`` the model's member (offset, size,
+    alignment, scalar or record, spelling, source location). ``ctor`` is the constructor
+    when the slot is a union arm itself (a constructor of one argument).
     """
 
     path: str

@@ -4,16 +4,16 @@ For each schema type, probes ask for its ``sizeof``, its alignment, and for ever
 its emitted shape (``targets.shape``: record fields; a variant's ``tag``, the union
 ``data``, each arm ``data.<Ctor>_v``, each argument ``data.<Ctor>_v._0``) the offset, and
 the size of each member holding a value (a ``Slot``; the union and a struct arm are probed
-by their offset alone). A member
-of record type is probed as a whole (offset and size); the nested record's own fields are
-probed once, as that record's own type (``probes_for`` adds every record the given types
-use), which proves the same offsets (``offsetof(T, a.b) == offsetof(T, a) + offsetof(A, b)``
-in C) at a cost linear in the schema however deep records nest. Padding members
-(``_sarek_…``) are the header's business and are not probed.
+by their offset alone). A member of record type is probed as a whole (offset and size); the
+nested record's own fields are probed once, as that record's own type (``probes_for`` adds
+every record the given types use), which proves the same offsets (``offsetof(T, a.b) ==
+offsetof(T, a) + offsetof(A, b)`` in C) at a cost linear in the schema however deep
+records nest. Padding members (``_sarek_…``) are the header's business and are not probed.
 
 Nothing here computes a layout or a member path: every expected value is read from the
-shape, and through it from the member model (``SchemaType.members``/``arms``). Drivers turn probes into their language's spelling
-(``offsetof``, ``__builtin_offsetof``, ``_Alignof``/``alignof``…); see ``drivers``.
+shape, and through it from the member model (``SchemaType.members``/``arms``). Drivers turn
+probes into their language's spelling (``offsetof``, ``__builtin_offsetof``,
+``_Alignof``/``alignof``…); see ``drivers``.
 """
 
 from __future__ import annotations
