@@ -244,7 +244,7 @@ class VulkanDriver(Driver):
         def run(program) -> bytes:
             spirv = compile_glsl(self.toolchain.display, program.source, headers)
             try:
-                return run_spirv(spirv, [program.input, program.output_size])[1]
+                return run_spirv(spirv, program.buffers())[1]
             except VulkanUnavailable as e:
                 raise ProbeFailed(self.toolchain.display, str(e)) from None
 

@@ -129,7 +129,7 @@ class WebGPUDriver(Driver):
         from .gpu_probes import WGSL_PROBE, measure_in_batches
 
         def run(program) -> bytes:
-            return run_wgsl(program.source, [program.input, program.output_size])[1]
+            return run_wgsl(program.source, program.buffers())[1]
 
         start = time.perf_counter()
         values, shaders = measure_in_batches(WGSL_PROBE, headers, probes, run)

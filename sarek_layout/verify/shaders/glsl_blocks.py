@@ -65,16 +65,16 @@ class _Probed:
     """The probe's module: each type's copies, and which one judges it."""
 
     mod: Module
-    copies: Dict[str, Dict[str, Tuple[int, Optional[int], int]]]
+    copies: Dict[str, Dict[str, Tuple[int, Optional[int], int, Optional[int]]]]
     #: struct id -> size (its array stride in the probe), for every copy.
     sizes: Dict[int, int] = field(default_factory=dict)
     #: compiled name -> the copy that judges it: (struct id, size, alignment).
-    own: Dict[str, Tuple[int, Optional[int], int]] = field(default_factory=dict)
+    own: Dict[str, Tuple[int, Optional[int], int, Optional[int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         holders = _holders(self.mod)
         for layouts in self.copies.values():
-            for sid, stride, _ in layouts.values():
+            for sid, stride, _, _ in layouts.values():
                 if stride is not None:
                     self.sizes[sid] = stride
         for layouts in self.copies.values():
@@ -93,7 +93,7 @@ class _Probed:
     def struct(self, t: str) -> CompiledStruct:
         layouts = self.copies[t]
         name = self.mod.names.get(next(iter(layouts.values()))[0], t)
-        sid, size, align = self.own[name]
+        sid, size, align, _ = self.own[name]
         return compiled_struct(self.mod, sid, self.sizes, size, align)
 
 
@@ -200,7 +200,7 @@ def _differs(p: _Probed, t: str, name: str, off: int, tid: int, elem: int, after
     """How a block lays out its member ``name`` (a ``t``, or an array of them) otherwise than
     ``t``'s own layout (``""``: it does not)."""
     mod = p.mod
-    own, size, _ = p.own[t]
+    own, size, _, _ = p.own[t]
     is_array = mod.types.get(tid, ("",))[0] == "array"
     if is_array and tid in mod.strides and size is not None and mod.strides[tid] != size:
         return (f"an array of {t} ({name}) has a stride of {mod.strides[tid]} bytes, where "

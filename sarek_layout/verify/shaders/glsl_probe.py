@@ -18,7 +18,7 @@ from .types import CompiledMember, CompiledStruct
 if TYPE_CHECKING:
     from .source import ShaderSet
 
-__all__ = ["STAGES", "BLOCK", "BINDING", "probe_structs", "probe_copies", "target_env",
+__all__ = ["STAGES", "BLOCK", "BINDING", "probe_member", "probe_structs", "probe_copies", "target_env",
            "compile_probe", "compiled_struct", "member_size"]
 
 #: glslang stage per suffix; a .glsl file (no stage of its own) is compiled as compute.
@@ -39,38 +39,65 @@ _SPV14 = re.compile(r"\bGL_(?:EXT|NV|KHR)_(?:ray_tracing|ray_query|mesh_shader|"
 _SPV14_STAGES = ("rgen", "rchit", "rmiss", "rahit", "rint", "rcall", "mesh", "task")
 
 
+def probe_member(t: str, name: str) -> str:
+    """A member ``name`` (``t[2]``) of type ``t``, which may be an array (``float[3]``):
+    GLSL writes an array's lengths after the name, the member's own first."""
+    base, bracket, dims = t.partition("[")
+    return f"{base} {name}{bracket}{dims}" if bracket else f"{t} {name}"
+
+
 def probe_structs(types: Sequence[str], layouts: Sequence[str] = ("std430",),
-                  binding: int = 0, prefix: str = "SarekProbe"
+                  binding: int = 0, prefix: str = "SarekProbe",
+                  layout_of: Optional[Sequence[str]] = None
                   ) -> Tuple[List[str], List[Tuple[str, str, range]]]:
-    """The probe's declarations: ``struct <prefix>N { uint a; T t[2]; }`` for each type
+    """The probe's declarations: ``struct <prefix>N { uint a; T t[2]; uint z; }`` for each type
     (index N), and buffers of at most ``BLOCK`` of them for each of ``layouts``, bound from
-    ``binding`` on; then ``main``, which keeps every buffer in the SPIR-V. Returns the lines
-    and the buffers as (block name, layout, the indexes it holds)."""
-    lines = [f"struct {prefix}{i} {{ uint a; {t} t[2]; }};\n" for i, t in enumerate(types)]
+    ``binding`` on; then ``main``, which keeps every buffer in the SPIR-V. With ``layout_of``
+    (a layout per type), each type is in the buffers of its own layout only. Returns the
+    lines and the buffers as (block name, layout, the indexes it holds)."""
+    lines = [f"struct {prefix}{i} {{ uint a; {probe_member(t, 't[2]')}; uint z; }};\n"
+             for i, t in enumerate(types)]
     body, buffers = [], []
-    for layout in layouts:
-        for first in range(0, len(types), BLOCK):
+    groups = ([(layout, list(range(len(types)))) for layout in layouts] if layout_of is None
+              else [(layout, [i for i, x in enumerate(layout_of) if x == layout])
+                    for layout in dict.fromkeys(layout_of)])
+    for layout, indexes in groups:
+        for first in range(0, len(indexes), BLOCK):
             b = len(buffers)
-            members = range(first, min(first + BLOCK, len(types)))
+            members = indexes[first:first + BLOCK]
             buffers.append((f"{prefix}In{b}", layout, members))
             lines.append(f"layout({layout}, binding = {binding + b}) buffer {prefix}In{b} {{\n")
             lines += [f"    {prefix}{i} p{i};\n" for i in members]
             lines.append(f"}} {prefix.lower()}_in{b};\n")
-            body.append(f"    {prefix.lower()}_in{b}.p{first}.a = 1u;\n")
+            body.append(f"    {prefix.lower()}_in{b}.p{members[0]}.a = 1u;\n")
     return lines + ["void main() {\n", *body, "}\n"], buffers
 
 
+#: A copy of a type in a probe buffer: (struct id, array stride, alignment, size).
+Copy = Tuple[int, Optional[int], int, Optional[int]]
+
+
+def probe_copy(mod: Module, pid: int) -> Copy:
+    """The copy of a type that probe struct ``pid`` (``{ uint a; T t[2]; uint z; }``) holds:
+    ``T``'s array stride, its alignment (where ``t`` starts after the ``uint``) and its size
+    (where ``z`` starts after ``t[1]``: the scalar block layout does not round a struct up to
+    its alignment, an array stride does)."""
+    (_, _, _), (_, align, arr), (_, end, _) = mod.members(pid)[:3]
+    stride = mod.strides.get(arr)
+    size = end - align - stride if stride is not None and end >= 0 else None
+    return mod.element(arr), stride, align, size
+
+
 def probe_copies(mod: Module, buffers: Sequence[Tuple[str, str, range]], types: Sequence[str]
-                 ) -> Dict[str, Dict[str, Tuple[int, Optional[int], int]]]:
-    """type -> layout -> its copy in that probe buffer: (struct id, array stride, alignment)."""
-    out: Dict[str, Dict[str, Tuple[int, Optional[int], int]]] = {}
+                 ) -> Dict[str, Dict[str, Copy]]:
+    """type -> layout -> its copy in that probe buffer (``probe_copy``)."""
+    out: Dict[str, Dict[str, Copy]] = {}
     for block, layout, indexes in buffers:
         bid = mod.struct_id(block)
         if bid is None:
             continue
         for i, (_, _, pid) in zip(indexes, mod.members(bid)):
-            (_, _, _), (_, align, arr) = mod.members(pid)
-            out.setdefault(types[i], {})[layout] = (mod.element(arr), mod.strides.get(arr), align)
+            out.setdefault(types[i], {})[layout] = probe_copy(mod, pid)
     return out
 
 

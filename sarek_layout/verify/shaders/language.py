@@ -104,6 +104,29 @@ class ShadingLanguage:
         """``t`` as its compiler stores it in memory (GLSL keeps a bool as a 32-bit uint)."""
         return t
 
+    def type_of(self, spelling: str, structs) -> GpuType:
+        """The type ``spelling`` names in a generated file, whose structs are ``structs``
+        (names): one of the language's own (``parse``), a struct, or C's ``T[N]`` (an
+        accessor's result: ``float[4]``)."""
+        spelling = spelling.strip()
+        dims = []
+        while spelling.endswith("]") and "[" in spelling:
+            head, _, n = spelling[:-1].rpartition("[")
+            dims.append(int(n) if n.strip().isdigit() else 0)
+            spelling = head.strip()
+        t = self.parse(spelling) or GpuType("struct" if spelling in structs else "other",
+                                            name=spelling)
+        for n in dims:  # the last written is the innermost
+            t = GpuType("array", count=n, elem=t)
+        return t
+
+    def member_type(self, m, structs) -> GpuType:
+        """A member declaration's type (``reader.MemberDecl``), its arrays included."""
+        t = self.type_of(m.type, structs)
+        for n in reversed(getattr(m, "dims", ()) or ((m.count,) if m.count else ())):
+            t = GpuType("array", count=max(n, 0), elem=t)
+        return t
+
     def element(self, m) -> Tuple[str, int]:
         """A member declaration (``reader.MemberDecl``) as (element type, array length or
         0)."""
@@ -168,6 +191,10 @@ class ShadingLanguage:
     #: small scalar's accessor value, by the accessor's return type.
     word = ""
     pair = ""
+    #: Four words (a variant's ``data`` at offset 16).
+    quad = ""
+    #: The probe's input buffer of each block layout it reads types in.
+    inputs: Dict[str, str] = {}
     #: The probe's output words (binding 1), as ``runtime_probe`` declares them.
     output = ""
     scalar_bits: Dict[str, str] = {}
