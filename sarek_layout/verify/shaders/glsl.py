@@ -120,8 +120,13 @@ class Glsl(ShadingLanguage):
     def vectors(self, n: int, is_float) -> Tuple[str, ...]:
         return () if is_float is None else (f"{'' if is_float else 'i'}vec{n}",)
 
-    def measure(self, shaders, decls, wanted, folder):
-        return measure_glsl(shaders, decls, wanted, folder)
+    def measure(self, shaders, decls, wanted, folder, rules=None):
+        from ...layout.rules import RULE_SETS
+
+        # A struct of a GLSL rule set is judged by its copy in a block of that layout.
+        layouts = {n: RULE_SETS[r].glsl_qualifier for n, r in (rules or {}).items()
+                   if r in RULE_SETS and RULE_SETS[r].glsl_qualifier}
+        return measure_glsl(shaders, decls, wanted, folder, layouts)
 
     # --- the runtime probe of generated files ---------------------------------------------
     word, pair, quad, output = "uint", "uvec2", "uvec4", "sarek_out.v"

@@ -132,7 +132,8 @@ def compile_probe(shaders: "ShaderSet", f, types: List[str], folder: str, n: int
     head = [f"#version {version}\n", "#extension GL_GOOGLE_include_directive : require\n",
             "#extension GL_EXT_scalar_block_layout : require\n",
             "#define main sarek_user_main\n", f'#include "{f.name}"\n', "#undef main\n"]
-    lines, buffers = probe_structs(types, ("std430", "scalar"), BINDING, "SarekShaderProbe")
+    lines, buffers = probe_structs(types, ("std430", "scalar", "std140"), BINDING,
+                                   "SarekShaderProbe")
     with open(os.path.join(folder, probe), "w") as out:
         out.write("".join(head + lines))
     env = target_env(stage, "\n".join(g.stripped for g in shaders.visible(f)))
@@ -184,14 +185,18 @@ def _errors(text: str) -> str:
     return "; ".join((mine or lines)[:5]) or text.strip()[:400]
 
 
-def member_size(mod: Module, tid: int, sizes: Dict[int, int], sid: int, k: int
-                ) -> Optional[int]:
+def member_size(mod: Module, tid: int, sizes: Dict[int, int], sid: int, k: int,
+                unpadded: bool = False) -> Optional[int]:
     """Bytes member ``k`` (type ``tid``) of struct ``sid`` occupies, as laid out there;
-    ``sizes`` holds the measured size of each probed struct, by type id."""
+    ``sizes`` holds the measured size of each probed struct, by type id. ``unpadded``: the
+    block is GL_EXT_scalar_block_layout's, where an array ends at its last element."""
     t = mod.types.get(tid, ("",))
     if t[0] == "array":
         n, stride = mod.length(tid), mod.strides.get(tid)
-        return n * stride if n and stride else None
+        if not (n and stride):
+            return None
+        last = member_size(mod, t[1], sizes, sid, k, unpadded) if unpadded else stride
+        return (n - 1) * stride + last if last is not None else None
     if t[0] == "struct":
         return sizes.get(tid)
     if t[0] == "matrix":
@@ -200,10 +205,32 @@ def member_size(mod: Module, tid: int, sizes: Dict[int, int], sid: int, k: int
     return mod.scalar_bytes(tid)
 
 
+def member_levels(mod: Module, tid: int, sid: int, k: int
+                  ) -> Tuple[Tuple[int, Optional[int]], ...]:
+    """Each array, matrix and vector level of member ``k`` (type ``tid``) of struct ``sid``:
+    its count and stride (``ArrayStride``, the member's ``MatrixStride``, a component's
+    bytes), outermost first."""
+    out: List[Tuple[int, Optional[int]]] = []
+    for _ in range(64):
+        t = mod.types.get(tid, ("",))
+        if t[0] == "array":
+            out.append((mod.length(tid), mod.strides.get(tid)))
+        elif t[0] == "matrix":
+            out.append((t[2], mod.matrix_strides.get((sid, k))))
+        elif t[0] == "vector":
+            out.append((t[2], mod.scalar_bytes(t[1])))
+        else:
+            break
+        tid = t[1]
+    return tuple(out)
+
+
 def compiled_struct(mod: Module, sid: int, sizes: Dict[int, int], size: Optional[int],
-                    align: Optional[int]) -> CompiledStruct:
-    """Struct ``sid`` of ``mod`` as ``types.CompiledStruct``."""
+                    align: Optional[int], unpadded: bool = False) -> CompiledStruct:
+    """Struct ``sid`` of ``mod`` as ``types.CompiledStruct`` (``unpadded``: as laid out in a
+    scalar block)."""
     members = [CompiledMember(name, mod.gpu_type(tid), off if off >= 0 else None,
-                              member_size(mod, tid, sizes, sid, k))
+                              member_size(mod, tid, sizes, sid, k, unpadded),
+                              member_levels(mod, tid, sid, k))
                for k, (name, off, tid) in enumerate(mod.members(sid))]
     return CompiledStruct(mod.names.get(sid, ""), members, size, align)

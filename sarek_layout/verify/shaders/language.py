@@ -82,11 +82,13 @@ class ShadingLanguage:
         """Why its compiler cannot run here (with the install line), or ``None``."""
         raise NotImplementedError
 
-    def measure(self, shaders, decls, wanted, folder):
+    def measure(self, shaders, decls, wanted, folder, rules=None):
         """Compile ``shaders`` (a ``source.ShaderSet``) with the structs ``wanted`` (names in
         ``decls``, the text's declarations) and read back what the compiler built:
         ``(compiled structs by name, problems, failures)`` (``types.CompiledStruct``,
-        ``check.Problem``, one line per shader that did not compile)."""
+        ``check.Problem``, one line per shader that did not compile). ``rules``: the rule
+        set of each wanted struct's schema type (SPEC §1b), where the language's layout of a
+        struct depends on the buffer that holds it (GLSL's blocks)."""
         raise NotImplementedError
 
     # --- spellings ----------------------------------------------------------------------------
@@ -133,8 +135,9 @@ class ShadingLanguage:
         return m.type, max(m.count, 0)
 
     def write(self, type_: str, name: str) -> str:
-        """A member declaration."""
-        return f"{type_} {name};"
+        """A member declaration (C's array lengths after the name: ``float w[4][2];``)."""
+        base, bracket, dims = type_.partition("[")
+        return f"{base} {name}{bracket}{dims};" if bracket else f"{type_} {name};"
 
     def vectors(self, n: int, is_float: bool) -> Tuple[str, ...]:
         """Spellings of an ``n``-vector of 4-byte floats (or signed ints): a record of ``n``
@@ -148,14 +151,39 @@ class ShadingLanguage:
 
         return escape(c_name, self.dialect)
 
-    def best(self, m: Member) -> str:
-        """The spelling to write for schema member ``m``."""
+    def best(self, m: Member, rules: str = "c", owner: str = "") -> str:
+        """The spelling to write for schema member ``m`` of type ``owner`` (a C name) of
+        ``rules``."""
+        if m.dims:
+            from .kinds import kind_spelling
+
+            return kind_spelling(self, m, rules, owner)
+        return self.element_spelling(m)
+
+    def element_spelling(self, m: Member) -> str:
+        """The spelling of ``m``'s element: its record, or its scalar (an enum's base)."""
         if m.record is not None:
             return self.type_name(m.record.c_name)
         return SHADER_READ[self.name][m.scalar.name][0]  # type: ignore[union-attr]
 
+    def kind_aliases(self, types) -> Tuple[GpuType, ...]:
+        """Other compiled types that are the kind types ``types`` in this language (the Metal
+        proxy's matrices are structs)."""
+        return ()
+
     def accepted(self, m: Member) -> FrozenSet[GpuType]:
         """Every compiled type schema member ``m`` may have (``check``)."""
+        if m.dims:
+            from .kinds import kind_types
+
+            key = (self.name, m.spelling, m.scalar.name if m.scalar is not None else "")
+            if m.record is not None or key not in _KINDS:
+                elements = self.accepted(m._replace(dims=()))
+                found = kind_types(self, m, elements)
+                if m.record is not None:
+                    return found
+                _KINDS[key] = found
+            return _KINDS[key]
         if m.record is not None:
             spellings = self.vectors(len(m.record.members), _same_scalar(m.record))
             out = {GpuType("struct", name=m.record.c_name),
@@ -231,6 +259,7 @@ class ShadingLanguage:
 
 
 _ACCEPTED: Dict[Tuple[str, str], FrozenSet[GpuType]] = {}
+_KINDS: Dict[Tuple[str, str, str], FrozenSet[GpuType]] = {}
 
 
 def _same_scalar(record) -> bool:

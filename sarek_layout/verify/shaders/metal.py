@@ -103,7 +103,7 @@ class Metal(ShadingLanguage):
         return (f"{what}: MSL's float3/int3 are 16 bytes and 16-aligned, where the schema has "
                 f"12 bytes aligned to 4: write packed_float3 (or three scalars)")
 
-    def measure(self, shaders, decls, wanted, folder):
+    def measure(self, shaders, decls, wanted, folder, rules=None):
         return measure_metal(shaders, decls, wanted, folder)
 
 

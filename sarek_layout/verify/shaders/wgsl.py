@@ -154,7 +154,7 @@ class Wgsl(ShadingLanguage):
         return (f"{what}: WGSL aligns vec3 to 16 bytes, where the schema's 3 scalars are "
                 f"aligned to 4: write three scalars (or a struct of them)")
 
-    def measure(self, shaders, decls, wanted, folder):
+    def measure(self, shaders, decls, wanted, folder, rules=None):
         return measure_wgsl(shaders, decls, wanted, folder)
 
     # --- the runtime probe of generated files ---------------------------------------------
@@ -294,6 +294,10 @@ def _decode(types: Dict[str, Dict[str, GpuType]], probe: Probe, values) -> Dict[
                     cm.size = 4 * (values[e["last"]] - values[e["first"]] + 1)
                 if "second" in e:
                     cm.size = 4 * (values[e["second"]] - values[e["first"]]) * e["n"]
+                cm.levels = tuple(
+                    (n, size if size is not None else
+                     4 * (values[b] - values[a]) if a is not None and b is not None else None)
+                    for n, a, b, size in e.get("levels", ()))
         out[t] = got
     for got in out.values():  # a struct member's size is that struct's array stride
         for cm in got.members:
