@@ -52,8 +52,8 @@ from ..ir.schema import (
     c_name_of,
 )
 from ..ir.types import ALIASES as _ALIASES
-from ..ir.types import (SCALARS, ElementType, Scalar, TArray, TEnum, TFixedArray, TFloat32, TMatrix,
-                        TRecord, TVariant, TVec, TVector)
+from ..ir.types import (ELEMENT_SCALARS, SCALARS, ElementType, Scalar, TArray, TEnum, TFixedArray,
+                        TFloat32, TMatrix, TRecord, TVariant, TVec, TVector)
 from ..layout.core import Layout as CoreLayout
 from ..layout.core import ScalarLayout, record_layout, variant_layout
 from ..layout.members import members_of
@@ -269,7 +269,10 @@ class _Resolver:
         """A scalar, a vector or matrix elttype, a ``(module, name)`` key,
         ``("array"|"vector", inner)`` (Sarek's), or ``(FIXED, count, inner)``."""
         if isinstance(expr, ArrayType):
-            return (FIXED, expr.count, self.resolve_expr(expr.elem, module))
+            elem = expr.elem
+            if type(elem) is NamedType and elem.module is None and elem.name in ELEMENT_SCALARS:
+                return (FIXED, expr.count, ELEMENT_SCALARS[elem.name])  # ``char[32]``
+            return (FIXED, expr.count, self.resolve_expr(elem, module))
         if isinstance(expr, VectorType):
             return TVector(SCALARS[expr.elem], expr.n)
         if isinstance(expr, MatrixType):
@@ -285,6 +288,11 @@ class _Resolver:
                 return (module, expr.name)
             if module and expr.name in self.by_module.get("", {}):
                 return ("", expr.name)  # the module-less namespace, as C's global one
+            if expr.name in ELEMENT_SCALARS:
+                raise SchemaError(
+                    f"{quoted(expr.name)} is only a byte string's element: write the string as "
+                    f"a fixed array, `{expr.name}[32]` (a one-byte integer is int8 or uint8)",
+                    expr.location)
             builtin = _BARE_VECTOR_MATRIX.match(expr.name)
             if builtin is not None and self.formats.get(module) != "ocaml":
                 # ``vec3``, ``mat4``: no type of the schema has the name (a Sarek source
