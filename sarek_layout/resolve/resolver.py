@@ -30,8 +30,8 @@ from typing import Dict, List, Sequence, Set, Tuple, Union
 
 from ..errors import (LayoutError, SchemaError, UnsupportedField, layout_error_message, quoted,
                       raise_collected)
-from ..targets.names import (LAYOUT_ID_SUFFIXES, RESERVED_WORDS, emitted_name_problem,
-                             file_scope_problem, identifier_problem)
+from ..targets.names import (LAYOUT_ID_SUFFIXES, MAX_NAME_LENGTH, RESERVED_WORDS,
+                             emitted_name_problem, file_scope_problem, identifier_problem)
 from ..targets.naming import ARM_SUFFIX, arm_name, make_name
 from ..targets.predefined import OBJECT_MACROS
 from ..ir.schema import (
@@ -70,6 +70,11 @@ _BARE_VECTOR_MATRIX = re.compile(r"(?:vec([234])|mat([234])(?:x([234]))?)\Z")
 #: Deepest chain of records inside records accepted (real GPU element types nest a few levels).
 MAX_NESTING = 100
 
+#: Longest enum value name. Real C enums name their values beyond the 63 characters C
+#: guarantees significant (Vulkan's ``VK_STRUCTURE_TYPE_…`` up to 84), and every compiler
+#: that builds those headers reads them: an enum value may be this long.
+MAX_ENUM_VALUE_LENGTH = 255
+
 
 Key = Tuple[str, str]  # (module name, type name)
 
@@ -82,6 +87,13 @@ def _check_name(
     structs (a field), so it must also be free there. Types and constructors are judged by
     the C names they are emitted as (``_Resolver._check_c_names``)."""
     problem = identifier_problem(name, file_scope=file_scope)
+    if problem is not None and what == "enum value name" and isinstance(name, str) \
+            and MAX_NAME_LENGTH < len(name) <= MAX_ENUM_VALUE_LENGTH:
+        # the same judgement, of the name's first MAX_NAME_LENGTH characters and the rest
+        rest = name[MAX_NAME_LENGTH:]
+        problem = identifier_problem(name[:MAX_NAME_LENGTH], file_scope=file_scope) or (
+            None if rest.isascii() and (rest.replace("_", "a").isalnum()) else
+            "is not a valid identifier (letters, digits and '_', not starting with a digit)")
     if problem is None and emitted:
         problem = emitted_name_problem(name)  # type: ignore[arg-type]
     if problem is not None:

@@ -114,7 +114,12 @@ def evaluate(expr, known: Dict[str, int], refuse: Refuse,
             raise refuse(f"its expression has more than {MAX_STEPS} terms")
         if isinstance(e, c_ast.Constant) and re.match(r"[0-9]", e.value or ""):
             values.append(_checked(*integer_literal(e.value, refuse), refuse))
-        elif isinstance(e, c_ast.ID) and e.name in known:
+        elif isinstance(e, c_ast.ID):
+            if e.name not in known:
+                raise refuse(f"{quoted(e.name)} is no integer constant declared before it (a "
+                             f"variable's value would make a variable-length array, which has "
+                             f"no fixed layout)" if e.name != "*" else
+                             "[*] is a variable-length array of unspecified size")
             values.append((known[e.name], False))
         elif isinstance(e, c_ast.UnaryOp) and e.op == "sizeof":
             scalar = scalar_of(e.expr) if scalar_of is not None and isinstance(

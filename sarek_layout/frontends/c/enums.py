@@ -106,7 +106,8 @@ def read_enum_type(reader, c_name: str, name: str, td, location: SourceLocation)
     changed = changes.changed_names.get(c_name) or (
         changes.changed_names.get(td.tag) if td.tag else None)
     if changed is not None:
-        raise SchemaError(f"enum {quoted(c_name)} is not laid out as an int: {changed.message}",
+        raise SchemaError(f"enum {quoted(c_name)} is not laid out as an int: an attribute "
+                          f"changes its size ({changed.location}: {changed.message})",
                           changed.location)
     body = reader.h.body_of(td)
     values = reader.constants.values_of(body)
