@@ -125,8 +125,9 @@ def evaluate(expr, known: Dict[str, int], refuse: Refuse,
             scalar = scalar_of(e.expr) if scalar_of is not None and isinstance(
                 e.expr, c_ast.Typename) else None
             if scalar is None:
-                raise refuse("sizeof here is not of a scalar whose size is the same on every ABI "
-                             "(a struct's size depends on the ABI's rules); write the number")
+                raise refuse("sizeof here is not of a fixed-width scalar, whose size is the same "
+                             "on every ABI (a long, a pointer or a struct is not); write the "
+                             "number")
             values.append((scalar.size, True))  # size_t
         elif isinstance(e, c_ast.Cast):
             if not ready:
