@@ -101,9 +101,7 @@ def evaluate(expr, known: Dict[str, int], refuse: Refuse,
     """The value of the pycparser expression ``expr``; ``known`` gives the enum constants
     in scope, ``scalar_of(typename)`` the fixed-width scalar a ``sizeof`` or cast names (or
     ``None``); ``refuse(why)`` makes the error to raise."""
-    from pycparser import c_ast
-
-    # Post-order walk with an explicit stack: (expression, operands already pushed?).
+    # Post-order walk with an explicit stack: (expression, operands already evaluated?).
     stack: List[Tuple[object, bool]] = [(expr, False)]
     values: List[Value] = []
     steps = 0
@@ -112,60 +110,87 @@ def evaluate(expr, known: Dict[str, int], refuse: Refuse,
         steps += 1
         if steps > MAX_STEPS:
             raise refuse(f"its expression has more than {MAX_STEPS} terms")
-        if isinstance(e, c_ast.Constant) and re.match(r"[0-9]", e.value or ""):
-            values.append(_checked(*integer_literal(e.value, refuse), refuse))
-        elif isinstance(e, c_ast.ID):
-            if e.name not in known:
-                raise refuse(f"{quoted(e.name)} is no integer constant declared before it (a "
-                             f"variable's value would make a variable-length array, which has "
-                             f"no fixed layout)" if e.name != "*" else
-                             "[*] is a variable-length array of unspecified size")
-            values.append((known[e.name], False))
-        elif isinstance(e, c_ast.UnaryOp) and e.op == "sizeof":
-            scalar = scalar_of(e.expr) if scalar_of is not None and isinstance(
-                e.expr, c_ast.Typename) else None
-            if scalar is None:
-                raise refuse("sizeof here is not of a fixed-width scalar, whose size is the same "
-                             "on every ABI (a long, a pointer or a struct is not); write the "
-                             "number")
-            values.append((scalar.size, True))  # size_t
-        elif isinstance(e, c_ast.Cast):
-            if not ready:
-                stack += [(e, True), (e.expr, False)]
-                continue
-            scalar = scalar_of(e.to_type) if scalar_of is not None else None
-            value, _ = values.pop()
-            if scalar is None or scalar.int_range is None \
-                    or not scalar.int_range[0] <= value <= scalar.int_range[1]:
-                raise refuse("it casts to a type that is not a fixed-width integer holding the "
-                             "value; write the number")
-            values.append((value, scalar.is_unsigned))
-        elif isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+", "~", "!"):
-            if not ready:
-                stack += [(e, True), (e.expr, False)]
-                continue
-            v, unsigned = values.pop()
-            if e.op == "!":
-                values.append((int(not v), False))
-            else:
-                values.append(_checked({"-": -v, "+": v, "~": ~v}[e.op], unsigned, refuse))
-        elif isinstance(e, c_ast.BinaryOp) and (e.op in _ARITHMETIC or e.op in _COMPARISONS
-                                                or e.op in ("/", "%", "&&", "||")):
-            if not ready:
-                stack += [(e, True), (e.right, False), (e.left, False)]
-                continue
-            b, b_unsigned = values.pop()
-            a, a_unsigned = values.pop()
-            values.append(_binary(e.op, a, b, a_unsigned, b_unsigned, refuse))
-        elif isinstance(e, c_ast.TernaryOp):
-            if not ready:
-                stack += [(e, True), (e.cond, False)]
-                continue
-            condition, _ = values.pop()
-            stack.append((e.iftrue if condition else e.iffalse, False))
+        if ready:
+            chosen = _combine(e, values, refuse, scalar_of)
+            if chosen is not None:  # a conditional: the branch its condition chose
+                stack.append((chosen, False))
+            continue
+        operands = _operands(e)
+        if operands is None:
+            values.append(_leaf(e, known, refuse, scalar_of))
         else:
-            raise refuse(_WHAT_TO_WRITE)
+            stack.append((e, True))
+            stack.extend((o, False) for o in reversed(operands))
     return values[0][0]
+
+
+def _operands(e) -> Optional[List[object]]:
+    """What ``e`` needs evaluated first, or ``None`` for a leaf."""
+    from pycparser import c_ast
+
+    if isinstance(e, c_ast.Cast):
+        return [e.expr]
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+", "~", "!"):
+        return [e.expr]
+    if isinstance(e, c_ast.BinaryOp) and (e.op in _ARITHMETIC or e.op in _COMPARISONS
+                                          or e.op in ("/", "%", "&&", "||")):
+        return [e.left, e.right]
+    if isinstance(e, c_ast.TernaryOp):
+        return [e.cond]
+    return None
+
+
+def _leaf(e, known: Dict[str, int], refuse: Refuse, scalar_of) -> Value:
+    """A literal, an enum constant or a ``sizeof``."""
+    from pycparser import c_ast
+
+    if isinstance(e, c_ast.Constant) and re.match(r"[0-9]", e.value or ""):
+        return _checked(*integer_literal(e.value, refuse), refuse)
+    if isinstance(e, c_ast.ID):
+        if e.name not in known:
+            raise refuse(f"{quoted(e.name)} is no integer constant declared before it (a "
+                         f"variable's value would make a variable-length array, which has no "
+                         f"fixed layout)" if e.name != "*" else
+                         "[*] is a variable-length array of unspecified size")
+        return known[e.name], False
+    if isinstance(e, c_ast.UnaryOp) and e.op == "sizeof":
+        scalar = scalar_of(e.expr) if scalar_of is not None and isinstance(
+            e.expr, c_ast.Typename) else None
+        if scalar is None:
+            raise refuse("sizeof here is not of a fixed-width scalar, whose size is the same "
+                         "on every ABI (a long, a pointer or a struct is not); write the "
+                         "number")
+        return scalar.size, True  # a size_t
+    raise refuse(_WHAT_TO_WRITE)
+
+
+def _combine(e, values: List[Value], refuse: Refuse, scalar_of) -> Optional[object]:
+    """Apply ``e`` to its evaluated operands (on top of ``values``); a conditional returns
+    the branch to evaluate instead."""
+    from pycparser import c_ast
+
+    if isinstance(e, c_ast.TernaryOp):
+        condition, _ = values.pop()
+        return e.iftrue if condition else e.iffalse
+    if isinstance(e, c_ast.Cast):
+        scalar = scalar_of(e.to_type) if scalar_of is not None else None
+        value, _ = values.pop()
+        if scalar is None or scalar.int_range is None \
+                or not scalar.int_range[0] <= value <= scalar.int_range[1]:
+            raise refuse("it casts to a type that is not a fixed-width integer holding the "
+                         "value; write the number")
+        values.append((value, scalar.is_unsigned))
+    elif isinstance(e, c_ast.UnaryOp):
+        v, unsigned = values.pop()
+        if e.op == "!":
+            values.append((int(not v), False))
+        else:
+            values.append(_checked({"-": -v, "+": v, "~": ~v}[e.op], unsigned, refuse))
+    else:
+        b, b_unsigned = values.pop()
+        a, a_unsigned = values.pop()
+        values.append(_binary(e.op, a, b, a_unsigned, b_unsigned, refuse))
+    return None
 
 
 def _binary(op: str, a: int, b: int, a_unsigned: bool, b_unsigned: bool,

@@ -8,27 +8,32 @@ except an alignment of 8 where it is the natural alignment, as generated headers
 ``changes`` judges them against the declarations), and parsed and collected by ``reader``
 (the reader ``verify --header`` shares);
 ``places`` maps positions back to the source (read only from the header and the files cpp
-included) and ``enums`` evaluates enum constants. This module turns the declarations into
-a schema, type by type: each type is a ``TypeDecl`` or the ``SchemaError`` of its first
-problem (``_Reader.decls``); ``refusals`` carries a refusal to the types that use it.
+included), ``enums`` reads enum types and evaluates enum constants (``constants``: integer
+constant expressions), ``members`` reads each member's type and ``vectors`` recognises CUDA's
+vector types. This module turns the declarations into a schema, type by type: each type is
+a ``TypeDecl`` or the ``SchemaError`` of its first problem (``_Reader.decls``); ``refusals``
+carries a refusal to the types that use it.
 Member types are mapped by *name*, never by the fake sizes: ``int32_t``, ``int``,
 ``signed`` → int32; ``int64_t``, ``long long`` → int64; ``float`` → float32; ``double`` →
 float64; ``uint8_t``, ``unsigned char`` → uint8; ``sarek_layout_float16`` (which must be a
 typedef of ``uint16_t``, as generated headers declare it) → float16; the extension scalars
 ``int8_t``/``signed char`` → int8, ``int16_t``/``short`` → int16, ``uint16_t``/``unsigned
 short`` → uint16, ``uint32_t``/``unsigned int`` → uint32, ``uint64_t``/``unsigned long long``
-→ uint64 (``targets.spellings``); a struct typedef → that type. C has no 4-byte ``bool`` or
+→ uint64 (``targets.spellings``); a struct typedef or an enum type → that type; CUDA's
+``float4``… → ``vec4<float32>``…; a fixed array of any of these → ``T[N]``, ``char
+name[32]`` → ``char[32]`` (``members``). C has no 4-byte ``bool`` or
 ``unit``, so headers generated from a schema with ``bool``/``unit`` fields read back as
 ``int32``; a ``_Float16`` is refused with a word on how to write a float16.
 
 **Which declarations form the schema.** Every ``typedef struct X {…} X;`` (or
 ``typedef struct {…} X;``, or ``typedef struct X X;`` with ``struct X {…}`` defined in the
 header), and every plain ``struct tag {…};`` that no typedef names (a type named by its
-tag), *in the header itself*, plus those of included headers that are not given but that
-its types use. Which header holds a type, and how a member names a type of another header,
-is decided for all the headers of a command together (``namespace``: one namespace of
-typedef names, as in C). Other declarations (functions, static assertions, enums, unions,
-scalar typedefs) are not types of the schema.
+tag), and the same for enums (``typedef enum … X;``, plain ``enum tag {…};``: ``enums``),
+*in the header itself*, plus those of included headers that are not given but that its
+types use. Which header holds a type, and how a member names a type of another header, is
+decided for all the headers of a command together (``namespace``: one namespace of typedef
+names, as in C). Other declarations (functions, static assertions, anonymous enums, unions,
+scalar typedefs) are not types of the schema, and neither are CUDA's vector types.
 
 **Tagged variants** (the shape of SPEC §4): a struct whose members, ignoring padding, are
 ``int32_t tag;`` and a union ``data`` of one member ``<Ctor>_v`` per constructor with
@@ -48,12 +53,13 @@ becomes the module, so ``Geometry_point`` in ``geometry.h`` reads back as
 ``Geometry.point``. Otherwise the module is ``""`` (no prefix) and the type names are the
 typedef names. Whatever the module, C names never change.
 
-Refused, with the C source position: pointers, arrays (flexible array members too),
-bit-fields (zero-width ones too), plain ``char`` (its
-signedness differs between ABIs), ``bool``, ``long`` and ``unsigned long`` (their size differs
-between ABIs) and other scalar types of no fixed size, enums, unions outside the
-tagged-variant shape, inline struct definitions as members, references to structs that are
-not defined in the headers read, and enum constants whose values are not 64-bit integers. An
+Refused, with the C source position: pointers (arrays of them too), flexible and zero-length
+arrays and arrays whose size is no constant, bit-fields (zero-width ones too), plain ``char``
+outside an array (its signedness differs between ABIs), ``bool``, ``long`` and ``unsigned
+long`` (their size differs between ABIs) and other scalar types of no fixed size, unions
+outside the tagged-variant shape, inline struct and enum definitions as members, references
+to structs or enums that are not defined in the headers read, enum values outside int32 and
+enum constants whose values are not 64-bit integers. An
 extension (packing, alignment, ``mode``, ``vector_size``…) refuses the types whose layout it
 changes: the bodies it is written in or that its declaration defines, and the members whose
 typedef it is written on (``Extension.records``/``words``); elsewhere it changes nothing. An

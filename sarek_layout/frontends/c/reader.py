@@ -242,8 +242,9 @@ class CDeclarations:
 
     def _add_enum_typedef(self, typedef, enum, default_file: str) -> None:
         """``typedef enum [tag] {…} name;``: the enum type ``name`` (the first typedef of a
-        tag names it)."""
-        if typedef.name in self.enum_typedefs:
+        tag names it; a later ``typedef enum tag other;`` is another name of that type)."""
+        if typedef.name in self.enum_typedefs or (
+                enum.values is None and enum.name in self._enum_tag_to_typedef):
             return
         entry = EnumTypedef(typedef.name, self._file(typedef, default_file), typedef, enum.name,
                             enum if enum.values is not None else None)
@@ -366,7 +367,7 @@ class CDeclarations:
     def _spell_enum(self, t, through: str) -> Spelled:
         """An enum node, reached through the typedef ``through`` (or none)."""
         body = t if t.values is not None else self.enum_bodies.get(t.name or "")
-        name = self.enum_type_of_tag(t.name) if not through else through
+        name = through if through in self.enum_typedefs else self.enum_type_of_tag(t.name)
         return Spelled("enum", f"enum {t.name}" if t.name else "enum", body, name or "",
                        not through and t.values is not None)
 
