@@ -67,7 +67,7 @@ CASES = [
     ('field_pair.json', '1:39', ['[name, type] pair']),
     ('field_name_type.json', '1:40', ['a field name must be a string, not a number']),
     ('type_not_string.json', '1:45', ['type must be written as a string']),
-    ('both_kinds.json', '1:12', ["exactly one of 'record' or 'variant'"]),
+    ('both_kinds.json', '1:12', ["exactly one of 'record', 'variant' or 'enum'"]),
     ('extra_key.json', '1:63', ["unknown key 'doc'"]),
     ('bad_module.json', '1:12', ["module name 'my-mod'"]),
     ('empty.json', '', ['empty file']),
