@@ -12,11 +12,16 @@ EXAMPLE_SCHEMAS := examples/geometry.toml
 
 all: test
 
+# Said before each step: pip works quietly for about a minute on a fresh clone, and a silent
+# prompt that long looks like a hang.
 $(STAMP): pyproject.toml
+	@echo "make: creating the virtual environment $(VENV) (once, and again when pyproject.toml changes)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "make: installing sarek-layout and its test extras (pytest, hypothesis, numpy, cffi, mypy, ziglang...) into $(VENV) with pip: about a minute, quietly"
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
+	@echo "make: $(VENV) is ready"
 
 venv: $(STAMP)
 
@@ -51,16 +56,13 @@ test-loaded: $(STAMP)
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
 
-## generate: regenerate the checked-in headers of the example schemas (generated/) and the
-## templates compiled into the package (sarek_layout/codegen/precompiled/)
+## generate: regenerate the checked-in headers of the example schemas (generated/)
 generate: $(STAMP)
 	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated
-	$(BIN)/python -m sarek_layout.codegen.precompile
 
-## check-generated: fail when generated/ or the compiled templates are stale (writes nothing)
+## check-generated: fail when generated/ is stale (writes nothing)
 check-generated: $(STAMP)
 	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated --check
-	$(BIN)/python -m sarek_layout.codegen.precompile --check
 
 .PHONY: docs check-docs
 

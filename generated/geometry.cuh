@@ -42,6 +42,11 @@ typedef unsigned long long uint64_t;
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
 static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Geometry_point_4A1277B578A5201D
+#define SAREK_LAYOUT_TYPE_Geometry_point_4A1277B578A5201D
 /* Geometry.point: record, size 8, align 4 */
 typedef struct Geometry_point {
     float x; /* offset 0 */
@@ -55,7 +60,10 @@ static_assert(sizeof(Geometry_point) == 8, "sarek-layout: sizeof(Geometry_point)
 static_assert(alignof(Geometry_point) == 4, "sarek-layout: alignment of Geometry_point must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_point, x) == 0, "sarek-layout: Geometry_point::x must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_point, y) == 4, "sarek-layout: Geometry_point::y must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Geometry_point_4A1277B578A5201D */
 
+#ifndef SAREK_LAYOUT_TYPE_Geometry_particle_8202FC4597979348
+#define SAREK_LAYOUT_TYPE_Geometry_particle_8202FC4597979348
 /* Geometry.particle: record, size 32, align 8 */
 typedef struct Geometry_particle {
     int32_t id; /* offset 0 */
@@ -75,7 +83,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_particle, id) == 0, "sarek-layout: 
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_particle, mass) == 8, "sarek-layout: Geometry_particle::mass must be at offset 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_particle, pos) == 16, "sarek-layout: Geometry_particle::pos must be at offset 16");
 static_assert(SAREK_LAYOUT_OFFSETOF(Geometry_particle, alive) == 24, "sarek-layout: Geometry_particle::alive must be at offset 24");
+#endif /* SAREK_LAYOUT_TYPE_Geometry_particle_8202FC4597979348 */
 
+#ifndef SAREK_LAYOUT_TYPE_Geometry_shape_D8471FA62D9BFEFA
+#define SAREK_LAYOUT_TYPE_Geometry_shape_D8471FA62D9BFEFA
 /* Geometry.shape: variant, size 24, align 8, payload at offset 8 */
 enum {
     Geometry_shape_Circle = 0,
@@ -166,5 +177,6 @@ static inline __host__ __device__ Geometry_shape make_Geometry_shape_Empty(void)
     _sarek_v.tag = Geometry_shape_Empty;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Geometry_shape_D8471FA62D9BFEFA */
 
 #endif /* SAREK_LAYOUT_GEOMETRY_CUH_39E0673C */

@@ -211,4 +211,5 @@ class UsageError(SarekLayoutError):
 
 
 class ToolchainMissing(SarekLayoutError):
-    """A toolchain asked for by name is not installed; the message says how to install it."""
+    """A toolchain asked for by name cannot be used (not installed, or its detection run was
+    stopped); the message says how to install it, or that it was stopped."""

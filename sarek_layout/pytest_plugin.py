@@ -40,51 +40,63 @@ def assert_layout_agrees(
     include_dirs: Iterable[str] = (),
 ):
     """Verify ``schemas``; return the report, or fail the current test with it."""
+    if shaders:
+        checked = _check_shaders(schemas, shaders, include_dirs)
+        if not toolchains and not headers and not objects:
+            return checked
+    if objects:
+        found = _check_objects(schemas, objects)
+        if not toolchains and not headers:
+            return found
+    return _check_headers(schemas, toolchains, headers)
+
+
+def _check_shaders(schemas, shaders: Iterable[str], include_dirs: Iterable[str]):
+    """``verify --shader``: its report, or the test failed (or skipped without a compiler)."""
+    from .errors import ToolchainMissing
+    from .resolve import load_schema
+    from .verify import toolchains as registry
+    from .verify.shaders import verify_shaders
+
+    try:
+        checked = verify_shaders(load_schema([str(p) for p in schemas]),
+                                 [str(p) for p in shaders], [str(d) for d in include_dirs])
+    except ToolchainMissing as e:  # fails instead when $SAREK_REQUIRE_TOOLCHAINS needs it
+        if getattr(e, "toolchain", None) in _required(registry):
+            pytest.fail(f"required toolchain missing: {e}", pytrace=False)
+        pytest.skip(str(e))
+    if not checked.ok:
+        pytest.fail("sarek-layout verify --shader found differences:\n" + checked.format(),
+                    pytrace=False)
+    return checked
+
+
+def _check_objects(schemas, objects: Iterable[str]):
+    """``verify --object``: its report, or the test failed (skipped without pyelftools)."""
+    from .errors import ToolchainMissing
+    from .resolve import load_schema
+    from .verify.objects import verify_objects
+
+    try:
+        found = verify_objects(load_schema([str(p) for p in schemas]), [str(o) for o in objects])
+    except ToolchainMissing as e:  # pyelftools is not installed
+        pytest.skip(str(e))
+    if not found.ok:
+        pytest.fail("sarek-layout verify --object found differences:\n" + found.format(),
+                    pytrace=False)
+    return found
+
+
+def _check_headers(schemas, toolchains: Optional[Iterable[str]],
+                   headers: Optional[Iterable[str]]):
+    """``verify`` of generated (or the given) headers: its report, or the test failed; a
+    named toolchain that is missing skips it (fails it when it is required)."""
     from .verify import toolchains as registry
     from .verify import verify_files
 
-    if shaders:
-        from .errors import ToolchainMissing
-        from .resolve import load_schema
-        from .verify.shaders import verify_shaders
-
-        try:
-            checked = verify_shaders(load_schema([str(p) for p in schemas]),
-                                     [str(p) for p in shaders], [str(d) for d in include_dirs])
-        except ToolchainMissing as e:  # fails instead when $SAREK_REQUIRE_TOOLCHAINS needs it
-            if getattr(e, "toolchain", None) in _required(registry):
-                pytest.fail(f"required toolchain missing: {e}", pytrace=False)
-            pytest.skip(str(e))
-        if not checked.ok:
-            pytest.fail("sarek-layout verify --shader found differences:\n" + checked.format(),
-                        pytrace=False)
-        if not toolchains and not headers and not objects:
-            return checked
-
-    if objects:
-        from .errors import ToolchainMissing
-        from .resolve import load_schema
-        from .verify.objects import verify_objects
-
-        try:
-            found = verify_objects(load_schema([str(p) for p in schemas]),
-                                   [str(o) for o in objects])
-        except ToolchainMissing as e:  # pyelftools is not installed
-            pytest.skip(str(e))
-        if not found.ok:
-            pytest.fail("sarek-layout verify --object found differences:\n" + found.format(),
-                        pytrace=False)
-        if not toolchains and not headers:
-            return found
-
     names = list(toolchains) if toolchains else None
     if names:
-        from .errors import UsageError
-
-        try:
-            required = registry.required_toolchains()
-        except UsageError as e:  # a misspelt $SAREK_REQUIRE_TOOLCHAINS
-            pytest.fail(str(e), pytrace=False)
+        required = _required(registry)
         for name in names:
             reason = registry.get(name).unavailable_reason
             if reason is not None:

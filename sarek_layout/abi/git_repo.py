@@ -97,8 +97,18 @@ class Repository:
         commit = os.fsdecode(proc.stdout).strip()
         if proc.returncode != 0 or not commit or not all(c in "0123456789abcdef" for c in commit):
             raise UsageError(f"unknown revision {revision!r} in the git repository "
-                             f"{shown_path(top)}")
+                             f"{shown_path(top)}{self._shallow_note()}")
         self.commit = commit
+
+    def _shallow_note(self) -> str:
+        """What to add to "unknown revision" in a shallow clone (CI checks out one commit by
+        default, so ``HEAD~1`` is not there), else nothing."""
+        proc = _git(["rev-parse", "--is-shallow-repository"], self.top, self.env)
+        if proc.returncode != 0 or proc.stdout.strip() != b"true":
+            return ""
+        return (", a shallow clone (only part of its history is here): fetch the rest with "
+                "`git fetch --unshallow` (in GitHub Actions, give actions/checkout "
+                "`fetch-depth: 0`)")
 
     def entries(self, rel: str, recursive: bool = False) -> List[Tuple[str, str, str, str]]:
         """``ls-tree`` of ``rel`` at the commit: (mode, type, object, path) each. Not ``-l``:

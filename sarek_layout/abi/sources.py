@@ -125,24 +125,7 @@ def at_revision(revision: str, paths: Sequence[str], into: str,
         rel = os.path.relpath(os.path.realpath(os.path.abspath(path)), top).replace(os.sep, "/")
         if rel != "." and not _safe_relative(rel):
             raise UsageError(f"{shown_path(path)}: outside the git work tree {shown_path(top)}")
-        entries = repo.entries(rel if rel != "." else ".")
-        is_folder = os.path.isdir(path) or any(e[1] == "tree" and e[3] == rel for e in entries)
-        if is_folder:
-            listed = repo.entries(f"{rel}/" if rel != "." else ".")
-            old = [e for e in listed if e[1] == "blob" and _is_schema(e[3])]
-            new = schema_files(path) if os.path.isdir(path) else []
-            if not old and not new:
-                raise UsageError(f"{shown_path(path)}: no schema files in the folder, now or "
-                                 f"at {revision}")
-        else:
-            old = [e for e in entries if e[3] == rel]
-            new = [path] if os.path.exists(path) else []
-            if not old and not new:
-                raise UsageError(f"{shown_path(path)}: no such file, now or at {revision}")
-            if not old:
-                files.notes.append(f"{shown_path(path)}: not at {revision} (a new file)")
-            if not new:
-                files.notes.append(f"{shown_path(path)}: deleted since {revision}")
+        old, new = _schema_entries(repo, revision, path, rel, files.notes)
         files.new.extend(new)
         for mode, kind, obj, rel_path in old:
             copy = _write_blob(repo, revision, mode, kind, obj, rel_path, into, files.display)
@@ -155,6 +138,31 @@ def at_revision(revision: str, paths: Sequence[str], into: str,
     if headers:
         _write_included(revision, headers, files.include_dirs, repos, into, files)
     return files
+
+
+def _schema_entries(repo: Repository, revision: str, path: str, rel: str, notes: List[str]
+                    ) -> Tuple[List[Tuple[str, str, str, str]], List[str]]:
+    """What ``path`` (``rel`` in ``repo``) names on each side: its ``ls-tree`` entries at
+    the revision (OLD) and its work-tree files (NEW), schema files only for a folder; a file
+    only one side has gets a note."""
+    entries = repo.entries(rel if rel != "." else ".")
+    if os.path.isdir(path) or any(e[1] == "tree" and e[3] == rel for e in entries):
+        listed = repo.entries(f"{rel}/" if rel != "." else ".")
+        old = [e for e in listed if e[1] == "blob" and _is_schema(e[3])]
+        new = schema_files(path) if os.path.isdir(path) else []
+        if not old and not new:
+            raise UsageError(f"{shown_path(path)}: no schema files in the folder, now or "
+                             f"at {revision}")
+        return old, new
+    old = [e for e in entries if e[3] == rel]
+    new = [path] if os.path.exists(path) else []
+    if not old and not new:
+        raise UsageError(f"{shown_path(path)}: no such file, now or at {revision}")
+    if not old:
+        notes.append(f"{shown_path(path)}: not at {revision} (a new file)")
+    if not new:
+        notes.append(f"{shown_path(path)}: deleted since {revision}")
+    return old, new
 
 
 def _copy_path(into: str, repo: Repository, rel_path: str) -> str:

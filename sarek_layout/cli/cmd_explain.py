@@ -155,6 +155,19 @@ def _picture_outputs(args: argparse.Namespace) -> list:
     return wanted
 
 
+def _say_the_command(args: argparse.Namespace) -> None:
+    """The command that draws what ``--check`` found missing or stale: this one without it."""
+    import sys
+
+    from .common import shown_command
+
+    options = [(flag, value) for flag, value in (("--type", args.type), ("--svg", args.svg),
+                                                 ("--html", args.html)) if value]
+    command = shown_command("explain", args.schemas, options, args)
+    if command is not None:
+        print(f"to update, run: {command}", file=sys.stderr)
+
+
 def _pictures(args: argparse.Namespace, wanted: list, walks, report: str) -> int:
     """Write (or ``--check``) the ``--svg``/``--html`` files ``wanted`` (already judged);
     1 when checking finds one stale. The pictures name the schemas by their file names
@@ -183,6 +196,8 @@ def _pictures(args: argparse.Namespace, wanted: list, walks, report: str) -> int
                 stale += 1
                 why = "missing" if old is None else "stale"
                 print(f"would write {printable(path)} ({why})", file=sys.stderr)
+        if stale:
+            _say_the_command(args)
         return 1 if stale else 0
     for (path, _), written in zip(outputs, write_files(outputs)):
         print(f"{'wrote' if written else 'unchanged'} {printable(path)}", file=sys.stderr)

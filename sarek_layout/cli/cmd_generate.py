@@ -70,6 +70,21 @@ def _role(f) -> str:
     return "Python module" if f.target == "python" else "header"
 
 
+def _say_the_command(args: argparse.Namespace) -> None:
+    """The command that writes what ``--check``/``--diff`` found missing or stale: this one
+    without them (the pre-commit hook runs ``generate --check``, so its user is told too)."""
+    import sys
+
+    from .common import shown_command
+
+    options = [("-o", args.output)] + [("-t", t) for t in args.targets or ()]
+    if args.depfile:
+        options.append(("--depfile", args.depfile))
+    command = shown_command("generate", args.schemas, options, args)
+    if command is not None:
+        print(f"to update, run: {command}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     import os
     import sys
@@ -108,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
             f"{_count(len(stale), word)} would be written, {unchanged} unchanged",
             file=sys.stderr,
         )
+        if stale:
+            _say_the_command(args)
         return 1 if stale else 0
 
     # Unchanged files were just read and compared by plan(): do not read them again. A

@@ -14,26 +14,80 @@ if TYPE_CHECKING:
     from ..ir.schema import Schema, SchemaType
 
 
-def add_c_header_options(parser: argparse.ArgumentParser) -> None:
+def add_c_header_options(parser: argparse.ArgumentParser, full: bool = False) -> None:
     """``-I``, ``-D`` and ``--c-module``: how the C headers among the inputs are read. Every
-    command that reads schemas takes them (docs/c-headers.md)."""
-    group = parser.add_argument_group(
-        "C headers (.h inputs)",
-        "Headers are preprocessed with a small bundled libc and read together: their typedef "
-        "names share one namespace, as in C. See docs/c-headers.md.",
-    )
+    command that reads schemas takes them (docs/c-headers.md). Their help is said in full
+    once, in ``sarek-layout --help`` (``c_header_help``, ``full``); each command's help names
+    them in one paragraph that points there (the whole block used to be in every one)."""
+    if full:
+        group = parser.add_argument_group(
+            "C headers (.h inputs), read the same way by every command that reads schemas",
+            "Headers are preprocessed with a small bundled libc and read together: their "
+            "typedef names share one namespace, as in C. See docs/c-headers.md.",
+        )
+    else:
+        group = parser.add_argument_group(
+            "C headers (.h inputs)",
+            "-I DIR, -D NAME[=VALUE] and --c-module HEADER=MODULE (each repeatable): the "
+            "include path, the macros and the module of the C headers among the inputs; "
+            "`sarek-layout --help` explains them (and docs/c-headers.md).",
+        )
+
+    def said(text: str) -> str:
+        return text if full else argparse.SUPPRESS
+
     group.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                       help="add DIR to the preprocessor's include path (repeatable)")
+                       help=said("add DIR to the preprocessor's include path (repeatable)"))
     group.add_argument("-D", dest="defines", action="append", default=[],
-                       metavar="NAME[=VALUE]", help="define a preprocessor macro (repeatable)")
+                       metavar="NAME[=VALUE]",
+                       help=said("define a preprocessor macro (repeatable)"))
     group.add_argument(
         "--c-module", dest="c_modules", action="append", default=[],
         metavar="HEADER=MODULE",
-        help="the module of the types of HEADER, one of the headers given (repeatable; an "
-        "empty MODULE means none). It wins over the header's own "
-        "'// sarek-layout: module NAME' comment and over the rule by file name; the "
-        "typedef names must be MODULE_<name>, as C names never change",
+        help=said("the module of the types of HEADER, one of the headers given (repeatable; "
+                  "an empty MODULE means none). It wins over the header's own "
+                  "'// sarek-layout: module NAME' comment and over the rule by file name; the "
+                  "typedef names must be MODULE_<name>, as C names never change"),
     )
+
+
+def c_header_help(formatter_class) -> str:
+    """The whole help of the C header options, formatted as a command's help would show it
+    (for the epilog of ``sarek-layout --help``)."""
+    parser = argparse.ArgumentParser(add_help=False, usage=argparse.SUPPRESS,
+                                     formatter_class=formatter_class)
+    add_c_header_options(parser, full=True)
+    return parser.format_help().strip("\n")
+
+
+def _option(flag: str, value: str) -> list:
+    """``flag value`` as words a shell passes on; a value starting with ``-`` is joined to
+    its flag (``--output=-x``, ``-I-x``), which argparse would otherwise read as an option."""
+    if not value.startswith("-"):
+        return [flag, value]
+    return [f"{flag}={value}" if flag.startswith("--") else flag + value]
+
+
+def shown_command(command: str, positionals: Sequence[str],
+                  options: Sequence[Tuple[str, str]], args: argparse.Namespace) -> Optional[str]:
+    """``sarek-layout COMMAND`` with ``positionals``, ``options`` (flag, value) and the C
+    header options of ``args``, quoted for a POSIX shell: a command a message tells the user
+    to run (the one that writes what ``--check`` found stale). ``None`` when a word does not
+    print, as it could not be copied from one line."""
+    import shlex
+
+    from .program import PROG
+
+    words = [w for flag, value in options for w in _option(flag, value)]
+    for flag, values in (("-I", "include_dirs"), ("-D", "defines"), ("--c-module", "c_modules")):
+        words += [w for value in getattr(args, values, ()) for w in _option(flag, value)]
+    if any(p.startswith("-") for p in positionals):
+        words = [*words, "--", *positionals]  # a file named like an option stays a file
+    else:
+        words = [*positionals, *words]
+    if not all(w.isprintable() for w in words):
+        return None
+    return shlex.join([PROG, command, *words])
 
 
 def c_header_options(args: argparse.Namespace) -> CHeaderOptions:

@@ -61,6 +61,11 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, width)
 
 
+class _EpilogFormatter(argparse.RawDescriptionHelpFormatter, _Formatter):
+    """The top-level help's: its epilog (the C header options' help, already laid out by a
+    ``_Formatter``) is printed as it is."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors exit 2 through our own reporting (same as argparse), and
     its help formatter needs no shutil (``_Formatter``)."""
@@ -83,9 +88,16 @@ def build_parser(argv: Optional[list] = None) -> argparse.ArgumentParser:
     ``generate`` pays for every start)."""
     given = sys.argv[1:] if argv is None else list(argv)
     names = given[:1] if given and given[0] in COMMANDS else COMMANDS
+    whole = names is COMMANDS
+    if whole:
+        from .common import c_header_help
+
     parser = _Parser(
         prog=PROG,
         description="Compute the Sarek aligned aggregate layout and emit matching headers.",
+        # The options every command that reads schemas takes, explained here once.
+        epilog=c_header_help(_Formatter) if whole else None,
+        formatter_class=_EpilogFormatter if whole else _Formatter,
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.add_argument(

@@ -1,4 +1,4 @@
-"""View data of the GPU API targets: ``glsl`` (Vulkan), ``wgsl`` (WebGPU) and ``metal``.
+"""View data of the union-less GPU API targets: ``glsl`` (Vulkan) and ``wgsl`` (WebGPU).
 
 GLSL and WGSL have no unions, so a variant is a struct of its ``tag``, explicit padding and its
 payload kept as 32-bit *words* (``uint data[N]`` when the payload is at offset 4, ``uvec2
@@ -20,8 +20,9 @@ memory: on Mesa's lavapipe, a kernel using a 528-byte variant builds in 0.8 s wo
 in 54 s with WGSL's loops (GLSL marks its loops ``[[unroll]]``, and they build as fast as
 words; docs/gpu-apis.md, "Large types").
 
-Metal is a C++ dialect with unions: its header is the C-family one (shared macros, dialect
-``METAL``), and its view is ``module_view`` with the names MSL reserves escaped.
+Metal is a C++ dialect with unions: its view is the C-family one with the names MSL reserves
+escaped (``metal_view``), which shares this module's per-schema name claims (``FileNames``,
+``per_schema``).
 
 Names: a schema name that one of these languages reserves (``input`` in GLSL, ``filter`` in
 WGSL, ``device`` in Metal) is escaped in that target only, with a trailing ``_``; a GLSL name
@@ -44,7 +45,6 @@ not, has no struct with the C layout in these languages, and is refused in these
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -57,8 +57,8 @@ from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_str
 from ..ir.types import TFloat64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
-from ..targets.dialects import METAL, Dialect, ShaderDialect
-from .views import TOOL, ModuleView, module_view
+from ..targets.dialects import ShaderDialect
+from .views import TOOL
 
 __all__ = [
     "WORD",
@@ -73,7 +73,8 @@ __all__ = [
     "shader_view",
     "glsl_view",
     "wgsl_view",
-    "metal_view",
+    "FileNames",
+    "per_schema",
     "accessor_name",
     "field_accessor_name",
     "arm_struct_name",
@@ -247,7 +248,7 @@ class SModuleView:
 # --- building ----------------------------------------------------------------------------
 
 
-class _Names:
+class FileNames:
     """File-scope names of one target across the whole schema: each claimed once."""
 
     def __init__(self, dialect_name: str, dialect=None) -> None:
@@ -419,7 +420,7 @@ def to_words_name(c_name: str) -> str:
     return f"sarek_layout_{c_name}_to_words"
 
 
-def _fingerprint(st: SchemaType, c_name: str, names: _Names) -> Dict[str, object]:
+def _fingerprint(st: SchemaType, c_name: str, names: FileNames) -> Dict[str, object]:
     """The ``SType`` fields of ``st``'s layout fingerprint (docs/fingerprint.md)."""
     owner = f"the layout fingerprint of type {st.qualified_name!r}"
     lo, hi = layout_id_words(st)
@@ -432,7 +433,7 @@ def _fingerprint(st: SchemaType, c_name: str, names: _Names) -> Dict[str, object
     )
 
 
-def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
+def _record(st: SchemaType, dialect: ShaderDialect, names: FileNames) -> SType:
     esc = names.esc
     c_name = names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
     owner = f"type {st.qualified_name!r}"
@@ -459,7 +460,7 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: _Names) -> SType:
     )
 
 
-def _variant(st: SchemaType, dialect: ShaderDialect, names: _Names, with_arms: bool) -> SType:
+def _variant(st: SchemaType, dialect: ShaderDialect, names: FileNames, with_arms: bool) -> SType:
     esc = names.esc
     owner = f"type {st.qualified_name!r}"
     c_name = names.claim(esc(st.c_name), owner, st.decl.location)
@@ -532,7 +533,7 @@ def _scalars_used(types: Iterable[SchemaType]) -> set:
 #: Per schema (by identity) and dialect: the file-scope names, claimed over every module, so
 #: that a clash between two schema files' names is found whichever file is rendered first.
 def _claim_all(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[int, SType]:
-    names = _Names(dialect.name, dialect)
+    names = FileNames(dialect.name, dialect)
     views: Dict[int, SType] = {}
     for st in schema.types:
         views[id(st)] = (_record(st, dialect, names) if st.kind == "record"
@@ -545,7 +546,7 @@ def _claim_all(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[
 _CACHE: Dict[Tuple[int, str], Tuple[Schema, Any]] = {}
 
 
-def _per_schema(schema: Schema, kind: str, build: Callable[[], Any]) -> Any:
+def per_schema(schema: Schema, kind: str, build: Callable[[], Any]) -> Any:
     key = (id(schema), kind)
     hit = _CACHE.get(key)
     if hit is None or hit[0] is not schema:
@@ -557,7 +558,7 @@ def _per_schema(schema: Schema, kind: str, build: Callable[[], Any]) -> Any:
 
 
 def _type_views(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[int, SType]:
-    return _per_schema(schema, dialect.name, lambda: _claim_all(schema, dialect, with_arms))
+    return per_schema(schema, dialect.name, lambda: _claim_all(schema, dialect, with_arms))
 
 
 def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
@@ -592,124 +593,3 @@ def wgsl_view(schema: Schema, module: ModuleDecl) -> SModuleView:
     from ..targets.dialects import WGSL
 
     return shader_view(schema, module, WGSL, suffix=".wgsl")
-
-
-# --- Metal: the C-family view with MSL's reserved words escaped ----------------------------
-
-
-def _renamed(view: ModuleView, dialect: Dialect, esc=None) -> ModuleView:
-    """``view`` with every name escaped for ``dialect``. Most names are not reserved, so a
-    record whose names all stay is kept as it is (not copied), and each distinct name and
-    member path is escaped once."""
-    esc = esc or memo_escape(dialect)
-    paths: Dict[str, str] = {}
-    replace = dataclasses.replace
-
-    def path(p: str) -> str:
-        out = paths.get(p)
-        if out is None:
-            out = paths[p] = ".".join(esc(part) for part in p.split("."))
-        return out
-
-    def same(new: tuple, old: tuple) -> tuple:
-        """``old`` when every element of ``new`` is the element of ``old``."""
-        return old if all(a is b for a, b in zip(new, old)) else new
-
-    def member(m):
-        if m.kind == "padding":
-            return m
-        name = esc(m.name)
-        type_ = esc(m.type) if m.kind == "record" else m.type
-        if name == m.name and type_ == m.type:
-            return m
-        # A named tuple (views.Member): its own _replace.
-        return m._replace(name=name, type=type_)
-
-    def members(ms: tuple) -> tuple:
-        return same(tuple(member(m) for m in ms), ms)
-
-    def assign(a):
-        target, source = path(a.target), path(a.source)
-        if target == a.target and source == a.source:
-            return a
-        return replace(a, target=target, source=source)
-
-    def assigns(xs: tuple) -> tuple:
-        return same(tuple(assign(a) for a in xs), xs)
-
-    def check(c, c_name: str):
-        m = path(c.member)
-        label = f"{c_name}::{m}" if c.member else c_name
-        if m == c.member and label == c.label:
-            return c
-        return c._replace(member=m, label=label)  # a named tuple (views.Check)
-
-    def param(p):
-        if p.kind != "record":
-            return p
-        type_ = esc(p.type)
-        return p if type_ == p.type else replace(p, type=type_)
-
-    def ctor(c):
-        enum_name = esc(c.enum_name)
-        arm = esc(c.arm) if c.arm else ""
-        ms = members(c.members)
-        single = member(c.single) if c.single is not None else None
-        params = same(tuple(param(p) for p in c.params), c.params)
-        xs = assigns(c.assigns)
-        if (enum_name == c.enum_name and arm == c.arm and ms is c.members
-                and single is c.single and params is c.params and xs is c.assigns):
-            return c
-        return replace(c, enum_name=enum_name, arm=arm, members=ms, single=single,
-                       params=params, assigns=xs)
-
-    def copy(c):
-        c_name = esc(c.c_name)
-        xs = assigns(c.assigns)
-        if c_name == c.c_name and xs is c.assigns:
-            return c
-        return replace(c, c_name=c_name, assigns=xs)
-
-    def type_(t):
-        c_name = esc(t.c_name)
-        ms = members(t.members)
-        checks = same(tuple(check(c, c_name) for c in t.checks), t.checks)
-        ctors = same(tuple(ctor(c) for c in t.ctors), t.ctors)
-        copies = same(tuple(copy(c) for c in t.copies), t.copies)
-        if (c_name == t.c_name and ms is t.members and checks is t.checks
-                and ctors is t.ctors and copies is t.copies):
-            return t
-        return replace(t, c_name=c_name, members=ms, checks=checks, ctors=ctors, copies=copies)
-
-    types = same(tuple(type_(t) for t in view.types), view.types)
-    return view if types is view.types else replace(view, types=types)
-
-
-def _claim_metal_names(schema: Schema, esc) -> None:
-    """Escaped type names must still be unique: claim every file-scope name of the schema.
-    Once per schema, not once per module (that was types x modules for many files)."""
-    def claim() -> bool:
-        names = _Names("metal")
-        for st in schema.types:
-            names.claim(esc(st.c_name), f"type {st.qualified_name!r}", st.decl.location)
-        return True
-
-    _per_schema(schema, "metal type names", claim)
-
-
-def metal_view(schema: Schema, module: ModuleDecl) -> ModuleView:
-    """``module_view`` with the names Metal reserves escaped (members, arms, types)."""
-    view = module_view(schema, module).held()  # read twice below
-    esc = memo_escape(METAL)
-    _claim_metal_names(schema, esc)
-    for t in view.types:
-        seen: Dict[str, str] = {}
-        for m in t.members:
-            name = esc(m.name)
-            if name in seen and m.kind != "padding":
-                raise SchemaError(
-                    f"in the metal output, member {m.name!r} of type {t.qualified_name!r} is "
-                    f"escaped to {name!r}, which the type already has; rename one of them",
-                    schema.by_c_name(t.c_name).decl.location)
-            seen[name] = m.name
-    return _renamed(view, METAL, esc)

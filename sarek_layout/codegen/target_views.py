@@ -45,7 +45,7 @@ def _wgsl_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> An
 
 
 def _metal_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any:
-    from .shader_views import metal_view
+    from .metal_view import metal_view
 
     return metal_view(schema, module)
 

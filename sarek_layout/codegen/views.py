@@ -39,6 +39,7 @@ __all__ = [
     "module_view",
     "module_dependencies",
     "copy_function_name",
+    "type_guard",
 ]
 
 TOOL = "sarek-layout"
@@ -182,6 +183,12 @@ class TypeView:
     #: The layout fingerprint, ``0x`` + 16 hex digits (``layout.fingerprint``).
     layout_id: str = ""
 
+    @property
+    def guard(self) -> str:
+        """The macro guarding this type's definition in the C and CUDA headers
+        (``type_guard``)."""
+        return type_guard(self.c_name, self.layout_id)
+
 
 @dataclass(frozen=True)
 class ModuleView:
@@ -307,6 +314,15 @@ def _member(m: ModelMember) -> Member:
                              m.align >= _PINNED_ALIGN))
     return _new(Member, (m.name, "record", m.record.c_name, m.offset,  # type: ignore[union-attr]
                          m.size, m.align >= _PINNED_ALIGN))
+
+
+def type_guard(c_name: str, layout_id: str) -> str:
+    """``SAREK_LAYOUT_TYPE_<c_name>_<layout_id's 16 hex digits>``: the C and CUDA headers of
+    one schema may meet in one translation unit (a host header includes the ``.h``, a ``.cu``
+    the ``.cuh``), so each type is defined under this guard, and only once. The fingerprint
+    covers every name, offset and type of the definition: two types of one C name but
+    another layout keep their own guards, and the compiler reports the clash."""
+    return f"SAREK_LAYOUT_TYPE_{c_name}_{layout_id[2:].upper()}"
 
 
 def copy_function_name(c_name: str) -> str:

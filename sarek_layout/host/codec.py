@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..errors import SarekLayoutError
+from ..ir.schema import SchemaType
 from ..ir.types import SCALARS, Scalar, TRecord, TVariant
 from . import _runtime
 from ._runtime import (
@@ -58,7 +59,8 @@ from ._runtime import (
     _sarek_unknown_tag,
 )
 from .fast import Compiled, NotFast, ctor_functions, record_functions
-from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, elttype_key, plan_of
+from .model import elttype_key, model_of
+from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, memoised, plan_of
 
 __all__ = ["EncodeError", "DecodeError", "Codec", "RecordCodec", "VariantCodec", "codec_of", "byte_view"]
 
@@ -276,17 +278,17 @@ class Codec:
 
 def _compiled(plan: RecordPlan) -> Compiled:
     """The fast functions of a nested record that another plan packs opaquely."""
-    codec = codec_of(plan.key)  # type: ignore[arg-type]
+    codec = codec_of(plan.key)
     assert isinstance(codec, RecordCodec)
     return codec._compiled
 
 
 class RecordCodec(Codec):
-    def __init__(self, t: TRecord, name: Optional[str] = None) -> None:
-        self.type = t
-        self.name = name or t.name
-        plan = plan_of(t)
+    def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
+        plan = plan_of(st)  # refuses an enum and the member kinds of SPEC §1b
         assert isinstance(plan, RecordPlan)
+        self.type = st.elttype  # type: ignore[assignment]
+        self.name = name or st.qualified_name
         self.plan: RecordPlan = plan
         self.size = plan.size
         self.align = plan.align
@@ -335,11 +337,11 @@ class RecordCodec(Codec):
 
 
 class VariantCodec(Codec):
-    def __init__(self, t: TVariant, name: Optional[str] = None) -> None:
-        self.type = t
-        self.name = name or t.name
-        plan = plan_of(t)
+    def __init__(self, st: SchemaType, name: Optional[str] = None) -> None:
+        plan = plan_of(st)  # refuses an enum and the member kinds of SPEC §1b
         assert isinstance(plan, VariantPlan)
+        self.type = st.elttype  # type: ignore[assignment]
+        self.name = name or st.qualified_name
         self.plan: VariantPlan = plan
         self.size = plan.size
         self.align = plan.align
@@ -421,21 +423,26 @@ def _decoder(unpack_from: Callable[..., tuple], build: Callable[[tuple], tuple])
     return decode
 
 
+#: Codecs by the structure of their type and their name: a codec depends on nothing else
+#: (not the module nor the C name), so a schema loaded again, or an elttype of the same
+#: structure, reuses the compiled functions.
 _CODECS: Dict[Tuple[bytes, Optional[str]], Codec] = {}
 
 
-def codec_of(t: Union[TRecord, TVariant], name: Optional[str] = None) -> Codec:
-    """The (cached) codec of a record or variant elttype; ``name`` is used in messages."""
-    key = (elttype_key(t), name)  # structural, in linear time (see elttype_key)
-    codec = _CODECS.get(key)
-    if codec is None:
-        if isinstance(t, TRecord):
-            codec = RecordCodec(t, name)
-        elif isinstance(t, TVariant):
-            codec = VariantCodec(t, name)
-        else:
-            raise TypeError(f"only records and variants can be encoded, not {t!r}")
-        if len(_CODECS) > 4096:
-            _CODECS.clear()
-        _CODECS[key] = codec
-    return codec
+def codec_of(t: Union[SchemaType, TRecord, TVariant], name: Optional[str] = None) -> Codec:
+    """The (cached) codec of a resolved record or variant type, or of a bare elttype (whose
+    member model ``host.model`` builds); ``name`` is used in messages (default: the type's
+    qualified name)."""
+    if isinstance(t, SchemaType):
+        elttype, name = t.elttype, name or t.qualified_name
+    elif isinstance(t, (TRecord, TVariant)):
+        elttype, name = t, name or t.name
+    else:
+        raise TypeError(f"only records and variants can be encoded, not {t!r}")
+    key = (elttype_key(elttype), name)  # structural, in linear time (see elttype_key)
+    return memoised(_CODECS, key, lambda: _new_codec(t, name), 4096)  # type: ignore[arg-type]
+
+
+def _new_codec(t: Union[SchemaType, TRecord, TVariant], name: str) -> Codec:
+    st = t if isinstance(t, SchemaType) else model_of(t)
+    return RecordCodec(st, name) if st.kind == "record" else VariantCodec(st, name)

@@ -1,11 +1,12 @@
 """Byte plans: how one record or constructor is packed with a single ``struct`` call.
 
-The host codecs (``codec``) and the generated standalone module (``python_target``) both
-pack an element with one precompiled ``struct.Struct``. A *plan* is what they need for one
-record type or one constructor: its own members, in offset order, and the ``struct`` format
-(``=`` mode: native byte order, standard sizes, no implicit alignment; every padding byte an
-explicit ``x``, so it is always written as zero) with the *slots*, the values the format
-takes, in order.
+A *plan* is the one host-side reading of a type's member model (``SchemaType.members``/
+``items``/``arms``, filled in by ``layout.members``): the API codecs (``codec``) and their
+compiled fast functions (``fast``), the numpy dtypes (``dtype``) and the generated
+standalone module (``python_target``) all read it. For one record type or one constructor
+it holds its own members, in offset order, and the ``struct`` format (``=`` mode: native
+byte order, standard sizes, no implicit alignment; every padding byte an explicit ``x``, so
+it is always written as zero) with the *slots*, the values the format takes, in order.
 
 Plans are linear in the schema. A plan covers its own members only; a nested record member
 is either
@@ -19,26 +20,20 @@ and it is inlined only while the plan stays within ``INLINE_SLOTS`` slots (and `
 levels of inlined nesting, which keeps generated expressions far below Python's parser
 limits). So every plan has a bounded number of slots beyond its own scalar members, is built
 once per record type from the nested plans (memoised), and a record of two copies of a
-record of two copies… (millions of leaves in 22 levels) gets 22 small plans. The rule
-depends only on slot counts, so the codec's plans (built from elttypes) and the python
-target's (built from the schema's member model) make the same choices and the same bytes.
+record of two copies… (millions of leaves in 22 levels) gets 22 small plans.
 
-Plans read members and holes from the layout stage (``layout.members.with_holes`` over the
-core's ``MemberLayout``s, or the resolved ``SchemaType``'s member model); nothing here
-computes an offset. Every scalar fact (its ``struct`` character) comes from the scalar table
-(``ir.types.Scalar``).
+Plans read members and holes from the member model; nothing here computes an offset (a bare
+elttype gets its member model from ``host.model``). Every scalar fact (its ``struct``
+character) comes from the scalar table (``ir.types.Scalar``).
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
-from ..ir.schema import Hole, Member, SchemaType
-from ..ir.types import Scalar, TInt32, TRecord, TVariant
-from ..layout.core import MemberLayout, record_layout_of, variant_layout
-from ..layout.members import with_holes
+from ..ir.schema import Hole, Item, Member, SchemaType
+from ..ir.types import Scalar
 
 __all__ = [
     "INLINE_SLOTS",
@@ -50,8 +45,6 @@ __all__ = [
     "VariantPlan",
     "Plan",
     "plan_of",
-    "schema_plan_of",
-    "elttype_key",
 ]
 
 #: Most slots a plan may reach by inlining nested records (its own scalar members always
@@ -63,9 +56,22 @@ INLINE_SLOTS = 64
 #: Most levels of nested records inlined into one plan.
 INLINE_DEPTH = 16
 
-#: What a plan is built from: an elttype (the API codecs) or a resolved schema type (the
-#: python target, which needs each nested record's C name).
-PlanKey = Union[TRecord, TVariant, SchemaType]
+#: Entries a host memo keeps before it is emptied (a long-lived process may see many schemas).
+LIMIT = 1 << 16
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def memoised(memo: Dict[K, V], key: K, build: Callable[[], V], limit: int = LIMIT) -> V:
+    """``memo[key]``, built by ``build()`` on first use; the memo is emptied when it holds
+    more than ``limit`` entries (the host's caches of models, plans, dtypes and codecs)."""
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > limit:
+            memo.clear()
+        found = memo[key] = build()
+    return found
 
 
 class Slot(NamedTuple):
@@ -108,8 +114,9 @@ class PlanMember(NamedTuple):
 class RecordPlan:
     """The plan of one record type."""
 
-    key: Union[TRecord, SchemaType]
-    #: The record's name in messages (the elttype's name, or ``Module.name``).
+    #: The record type whose member model this plan reads.
+    key: SchemaType
+    #: The record's name in messages: its declared name, without the module.
     name: str
     size: int
     align: int
@@ -152,7 +159,9 @@ class CtorPlan:
 
 @dataclass(frozen=True, eq=False)
 class VariantPlan:
-    key: Union[TVariant, SchemaType]
+    """The plan of one variant type: one ``CtorPlan`` per constructor, in tag order."""
+
+    key: SchemaType
     name: str
     size: int
     align: int
@@ -185,197 +194,109 @@ def _leaves(members: Sequence[PlanMember]) -> int:
     return sum(1 if m.record is None else m.record.leaves for m in members)
 
 
-#: One member item as the builders see it: ``(name, offset, size, scalar, nested key)``.
-_Source = Tuple[str, int, int, Optional[Scalar], Optional[PlanKey]]
+#: Plans built, by schema type (a ``SchemaType`` is hashed and compared by identity).
+_PLANS: Dict[SchemaType, Plan] = {}
 
 
-#: Structural keys already computed, by object identity (the object is kept, so that its id
-#: is not reused while the entry lives).
-_KEYS: Dict[int, Tuple[object, bytes]] = {}
+def plan_of(st: SchemaType) -> Plan:
+    """The plan of a resolved record or variant type, from its member model, memoised;
+    nested records are the model's own (``RecordPlan.key`` is the nested ``SchemaType``).
+    An elttype's model is ``host.model.model_of(t)``."""
+    return memoised(_PLANS, st, lambda: _build(st))
 
 
-def elttype_key(t: object) -> bytes:
-    """A digest of an elttype's structure: equal elttypes (``==``) get equal keys.
-
-    Caches key elttypes by this rather than by the elttype itself because ``TRecord``'s
-    ``==`` compares structurally, without memory: two distinct copies of shared nesting (a
-    deep schema loaded twice, ``{a: r; b: r}`` twenty levels down) compare in time
-    exponential in the depth, at every dictionary lookup. This is linear: each object is
-    digested once, from its members' digests.
-    """
-    found = _KEYS.get(id(t))
-    if found is not None and found[0] is t:
-        return found[1]
-    if isinstance(t, TRecord):
-        data: object = ("record", t.name, tuple((n, elttype_key(ft)) for n, ft in t.fields))
-    elif isinstance(t, TVariant):
-        data = ("variant", t.name, tuple((c, tuple(elttype_key(a) for a in args)) for c, args in t.ctors))
-    elif isinstance(t, Scalar):
-        data = ("scalar", t.name)
-    else:  # arrays, vectors: no layout, refused where a plan is built; small anyway
-        data = ("other", repr(t))
-    key = hashlib.blake2b(repr(data).encode(), digest_size=20).digest()
-    if len(_KEYS) > _Planner.LIMIT:
-        _KEYS.clear()
-    _KEYS[id(t)] = (t, key)
-    return key
+def _build(st: SchemaType) -> Plan:
+    if st.kind == "record":
+        _refuse_kinds(st, st.members)
+        return _record(st)
+    if st.kind == "variant":
+        for arm in st.arms:
+            _refuse_kinds(st, arm.args)
+        return _variant(st)
+    raise TypeError(f"{st.qualified_name} is an {st.kind}: {_NOT_YET}")
 
 
-class _Planner:
-    """Builds and memoises plans for one kind of key (elttypes, or schema types)."""
-
-    #: Plans kept before the memo is emptied (a long-lived process may see many schemas).
-    LIMIT = 1 << 16
-
-    def __init__(self, record_items: Callable, variant_parts: Callable,
-                 memo_key: Callable[[PlanKey], object]) -> None:
-        self._record_items = record_items
-        self._variant_parts = variant_parts
-        self._memo_key = memo_key
-        self._memo: Dict[object, Plan] = {}
-
-    def plan(self, key: PlanKey) -> Plan:
-        memo_key = self._memo_key(key)
-        found = self._memo.get(memo_key)
-        if found is not None:
-            return found
-        if len(self._memo) > self.LIMIT:
-            self._memo.clear()
-        built = self._build(key)
-        self._memo[memo_key] = built
-        return built
-
-    def _record(self, key: PlanKey) -> RecordPlan:
-        plan = self.plan(key)
-        assert isinstance(plan, RecordPlan), key
-        return plan
-
-    def _build(self, key: PlanKey) -> Plan:
-        if isinstance(key, TRecord) or (isinstance(key, SchemaType) and key.kind == "record"):
-            name, size, align, items = self._record_items(key)
-            members, slots, tokens, depth = self._place(items, False, "")
-            return RecordPlan(key, name, size, align, members, slots, tuple(tokens), depth,
-                              _leaves(members))
-        if isinstance(key, (TVariant, SchemaType)):
-            name, size, align, tag_offset, payload_offset, ctors = self._variant_parts(key)
-            plans = []
-            for tag, (ctor_name, items) in enumerate(ctors):
-                members, slots, tokens, _ = self._place(items, True, ctor_name + ".")
-                plans.append(CtorPlan(ctor_name, tag, members, slots, tuple(tokens), _leaves(members)))
-            return VariantPlan(key, name, size, align, tag_offset, payload_offset, tuple(plans))
-        raise TypeError(f"only records and variants have an element layout, not {key!r}")
-
-    def _place(
-        self, items: Sequence[Union[Hole, _Source]], ctor: bool, prefix: str
-    ) -> Tuple[Tuple[PlanMember, ...], Tuple[Slot, ...], List[str], int]:
-        """Members, slots, format tokens and inlined depth of one struct's ``items``: its
-        members and holes in offset order, the whole element. For a constructor (``ctor``)
-        the items start with the variant's ``tag``, which is packed first but is no member
-        (arguments are named ``_N``, so no argument is called ``tag``)."""
-        sources = [item for item in items if not isinstance(item, Hole)]
-        members: List[PlanMember] = []
-        slots: List[Slot] = []
-        tokens: List[str] = []
-        depth = 0
-        left = len(sources)  # members not yet placed, each at least one slot
-        for item in items:
-            if isinstance(item, Hole):
-                _merge(tokens, (f"{item.size}x",))
-                continue
-            left -= 1
-            name, offset, size, scalar, nested = item
-            if ctor and name == "tag":
-                _merge(tokens, (TInt32.struct_format,))
-                continue
-            step: Union[str, int] = int(name[1:]) if ctor else name
-            path = prefix + name
-            if scalar is not None:
-                members.append(PlanMember(name, step, offset, size, scalar, None, False))
-                slots.append(Slot(path, offset, scalar, None))
-                _merge(tokens, (scalar.struct_format,))
-                continue
-            inner = self._record(nested)  # type: ignore[arg-type]
-            inline = (len(slots) + len(inner.slots) + left <= INLINE_SLOTS
-                      and inner.depth < INLINE_DEPTH)
-            members.append(PlanMember(name, step, offset, size, None, inner, inline))
-            if inline:
-                slots.extend(Slot(f"{path}.{s.path}", offset + s.offset, s.scalar, s.record)
-                             for s in inner.slots)
-                _merge(tokens, inner.tokens)
-                depth = max(depth, inner.depth + 1)
-            else:
-                slots.append(Slot(path, offset, None, inner))
-                _merge(tokens, (f"{size}s",))
-        return tuple(members), tuple(slots), tokens, depth
+#: Why a member kind of SPEC §1b is refused here: ``load`` and ``generate`` refuse it first,
+#: at the member; this keeps it from being packed as one element of the member's type.
+_NOT_YET = ("the host codecs, dtypes and python target do not handle the member kinds of "
+            "SPEC §1b (fixed arrays, vectors, matrices, enums) yet")
 
 
-# --- elttypes: the core's member layouts --------------------------------------------------------
+def _refuse_kinds(st: SchemaType, members: Sequence[Member]) -> None:
+    for m in members:
+        if m.dims or m.enum is not None:
+            raise TypeError(f"{st.qualified_name}.{m.name} has type {m.spelling!r}: {_NOT_YET}")
 
 
-def _elt_source(m: MemberLayout) -> _Source:
-    t = m.type
-    if isinstance(t, Scalar):
-        return (m.name, m.offset, m.size, t, None)
-    return (m.name, m.offset, m.size, None, t)  # type: ignore[return-value]
+def _record(st: SchemaType) -> RecordPlan:
+    members, slots, tokens, depth = _place(st.items, "")
+    return RecordPlan(st, st.name, st.size, st.align, members, slots, tuple(tokens), depth,
+                      _leaves(members))
 
 
-def _elt_record(t: TRecord):
-    layout = record_layout_of(t)
-    items = [i if isinstance(i, Hole) else _elt_source(i)  # type: ignore[arg-type]
-             for i in with_holes(layout.members, 0, layout.size)]  # type: ignore[arg-type]
-    return t.name, layout.size, layout.align, items
-
-
-_TAG = MemberLayout("tag", "tag", TInt32, 0, TInt32.size, TInt32.align)
-
-
-def _elt_variant(t: TVariant):
-    vl = variant_layout(t.name, t.ctors)
-    tag = _TAG._replace(offset=vl.tag_offset)
-    ctors = []
-    for c in vl.ctors:
-        items = [i if isinstance(i, Hole) else _elt_source(i)  # type: ignore[arg-type]
-                 for i in with_holes((tag, *c.args), 0, vl.size)]  # type: ignore[arg-type]
-        ctors.append((c.name, items))
-    return t.name, vl.size, vl.align, vl.tag_offset, vl.payload_offset, ctors
-
-
-# --- schema types: the resolved member model ----------------------------------------------------
-
-
-def _schema_source(m: Member) -> _Source:
-    return (m.name, m.offset, m.size, m.scalar, m.record)
-
-
-def _schema_items(items: Iterable) -> List[Union[Hole, _Source]]:
-    return [i if isinstance(i, Hole) else _schema_source(i) for i in items]
-
-
-def _schema_record(st: SchemaType):
-    return st.qualified_name, st.size, st.align, _schema_items(st.items)
-
-
-def _schema_variant(st: SchemaType):
+def _variant(st: SchemaType) -> VariantPlan:
     (tag,) = st.members
-    head = _schema_items(st.items)  # the tag and the hole up to the payload
-    ctors = [(arm.name, head + _schema_items(arm.items)) for arm in st.arms]
-    return st.qualified_name, st.size, st.align, tag.offset, st.payload_offset, ctors
+    # Every constructor's format starts with the element's head: the tag, packed first but
+    # no member of the constructor (its arguments are named ``_N``), and the bytes up to the
+    # payload.
+    head: List[str] = []
+    for item in st.items:
+        _merge(head, (f"{item.size}x",) if isinstance(item, Hole)
+               else (item.scalar.struct_format,))  # type: ignore[union-attr]  # the tag: int32
+    ctors = []
+    for arm in st.arms:
+        members, slots, tokens, _ = _place(arm.items, arm.name + ".")
+        ctors.append(CtorPlan(arm.name, arm.tag, members, slots, tuple(_joined(head, tokens)),
+                              _leaves(members)))
+    return VariantPlan(st, st.name, st.size, st.align, tag.offset, st.payload_offset, tuple(ctors))
 
 
-_ELTTYPES = _Planner(_elt_record, _elt_variant, elttype_key)
-# A SchemaType is hashed and compared by identity: itself is the key.
-_SCHEMA_TYPES = _Planner(_schema_record, _schema_variant, lambda st: st)
+def _joined(head: List[str], tokens: List[str]) -> List[str]:
+    out = list(head)
+    _merge(out, tokens)
+    return out
 
 
-def plan_of(t: Union[TRecord, TVariant]) -> Plan:
-    """The plan of a record or variant elttype, memoised (raises ``LayoutError`` like the
-    core)."""
-    if not isinstance(t, (TRecord, TVariant)):
-        raise TypeError(f"only records and variants have an element layout, not {t!r}")
-    return _ELTTYPES.plan(t)
+def _nested(st: SchemaType) -> RecordPlan:
+    plan = plan_of(st)
+    assert isinstance(plan, RecordPlan), st
+    return plan
 
 
-def schema_plan_of(st: SchemaType) -> Plan:
-    """The plan of a resolved schema type, from its member model, memoised; nested records
-    are the schema's own (``RecordPlan.key`` is the nested ``SchemaType``)."""
-    return _SCHEMA_TYPES.plan(st)
+def _place(
+    items: Sequence[Item], prefix: str
+) -> Tuple[Tuple[PlanMember, ...], Tuple[Slot, ...], List[str], int]:
+    """Members, slots, format tokens and inlined depth of one struct's ``items``: its
+    members and holes in offset order (a record's whole element; a constructor's payload
+    region, its arguments named ``_N`` and read by index, ``prefix`` being ``Ctor.``)."""
+    members: List[PlanMember] = []
+    slots: List[Slot] = []
+    tokens: List[str] = []
+    depth = 0
+    left = sum(1 for item in items if not isinstance(item, Hole))  # members not yet placed
+    for item in items:
+        if isinstance(item, Hole):
+            _merge(tokens, (f"{item.size}x",))
+            continue
+        left -= 1
+        name, offset, size = item.name, item.offset, item.size
+        step: Union[str, int] = int(name[1:]) if prefix else name
+        path = prefix + name
+        if item.scalar is not None:
+            members.append(PlanMember(name, step, offset, size, item.scalar, None, False))
+            slots.append(Slot(path, offset, item.scalar, None))
+            _merge(tokens, (item.scalar.struct_format,))
+            continue
+        inner = _nested(item.record)  # type: ignore[arg-type]
+        inline = (len(slots) + len(inner.slots) + left <= INLINE_SLOTS
+                  and inner.depth < INLINE_DEPTH)
+        members.append(PlanMember(name, step, offset, size, None, inner, inline))
+        if inline:
+            slots.extend(Slot(f"{path}.{s.path}", offset + s.offset, s.scalar, s.record)
+                         for s in inner.slots)
+            _merge(tokens, inner.tokens)
+            depth = max(depth, inner.depth + 1)
+        else:
+            slots.append(Slot(path, offset, None, inner))
+            _merge(tokens, (f"{size}s",))
+    return tuple(members), tuple(slots), tokens, depth

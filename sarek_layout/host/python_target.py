@@ -41,8 +41,9 @@ from ..errors import SchemaError, quoted
 from ..ir.schema import ModuleDecl, Schema, SchemaType, SourceLocation
 from ..ir.types import SCALARS, TInt32
 from ..layout.fingerprint import layout_id_hex
+from ..targets.names import spelling
 from ._runtime import _sarek_GC_PAUSE_MIN
-from .plan import PlanMember, RecordPlan, VariantPlan, schema_plan_of
+from .plan import PlanMember, RecordPlan, VariantPlan, plan_of
 
 __all__ = [
     "PyField",
@@ -79,16 +80,11 @@ def runtime_text() -> str:
     return text[begin:end]
 
 
-#: Names every class has through its metaclass (``mro``): a dataclass field spelled like one
-#: would take the method as its default ("non-default argument follows default argument").
-_CLASS_ATTRIBUTES = frozenset(n for n in dir(type) if not n.startswith("__"))
-
-
 def python_name(name: str) -> str:
     """How the python target spells a schema name: a Python keyword, or a name every class
     already has (``mro``), gets a trailing ``_`` (``from`` → ``from_``, ``None`` → ``None_``,
-    ``mro`` → ``mro_``); every other name is kept."""
-    return name + "_" if keyword.iskeyword(name) or name in _CLASS_ATTRIBUTES else name
+    ``mro`` → ``mro_``); every other name is kept (``targets.names`` decides)."""
+    return spelling("python", name)
 
 
 def _escaped_because(name: str) -> str:
@@ -309,7 +305,7 @@ def _offsets(slots, prefix: Tuple[Tuple[str, int], ...] = ()) -> Tuple[Tuple[str
 
 
 def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
-    plan = schema_plan_of(st)
+    plan = plan_of(st)
     assert isinstance(plan, RecordPlan)
     walker = _Walker(0)
     children = tuple(walker.member(m, "value", "", "") for m in plan.members)
@@ -337,7 +333,7 @@ def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
 
 
 def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
-    plan = schema_plan_of(st)
+    plan = plan_of(st)
     assert isinstance(plan, VariantPlan)
     used = _Walker(0)
     ctors = []

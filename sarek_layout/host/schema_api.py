@@ -89,13 +89,13 @@ class HostSchema:
     def codec(self, name: str) -> Codec:
         """The codec of ``name``: ``encode``/``decode``/``pack``/``pack_into``/``unpack``."""
         st = self.type(name)
-        return codec_of(st.elttype, st.qualified_name)
+        return codec_of(st, st.qualified_name)
 
     def dtype(self, name: str) -> Any:
         """The numpy structured dtype of ``name`` (needs numpy)."""
-        from .dtype import schema_dtype_of
+        from .dtype import dtype_of
 
-        return schema_dtype_of(self.type(name))
+        return dtype_of(self.type(name))
 
     def encode(self, name: str, value: object) -> bytes:
         """The bytes of one element: padding zero; ``EncodeError`` names a bad field."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from ..ir.types import TFloat16
+from .name_rules import spelling
 
 __all__ = [
     "ARM_SUFFIX",
@@ -122,22 +123,10 @@ def arm_struct_name(c_name: str, ctor: str) -> str:
 
 
 def escape(name: str, dialect) -> str:
-    """``name`` as the target emits it: unchanged, or escaped when the language reserves it
-    (``dialect.reserved_words``; a reserved prefix such as GLSL's ``gl_`` gets ``sarek_``; Zig
-    quotes it, ``@"type"``)."""
-    escape_format = getattr(dialect, "escape_format", "")
-    if escape_format:
-        # Zig escapes by quoting (``@"type"``): the name itself is unchanged, so no two
-        # names can collide once escaped.
-        pattern = dialect.reserved_pattern
-        reserved = name in dialect.reserved_words or pattern.match(name) is not None
-        return escape_format.format(name) if reserved else name
-    prefix = getattr(dialect, "reserved_prefix", "")
-    if prefix and name.startswith(prefix):
-        return "sarek_" + name
-    if name in dialect.reserved_words:
-        return name + "_"
-    return name
+    """``name`` as the target of ``dialect`` emits it: unchanged, or escaped where its language
+    reserves it (``device_`` in Metal, ``sarek_gl_…`` for GLSL's ``gl_`` prefix, ``@"type"`` in
+    Zig, ``r#type`` in Rust). ``targets.name_rules`` decides, per target."""
+    return spelling(dialect.name, name)
 
 
 def memo_escape(dialect) -> Callable[[str], str]:

@@ -130,6 +130,9 @@ def _parallel(jobs: Sequence[Job[R]], workers: int,
         if running[0] < workers and pending and not jobs[pending[0]].pooled:
             running[0] += 1
             here_free[0] = False
+            # A worker that left this job to the calling thread sleeps: wake it, for the
+            # pooled jobs behind this one may run beside it now.
+            cond.notify_all()
             return pending.pop(0)
         return None
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Dict, Optional, Sequence, Tuple
@@ -26,6 +25,7 @@ from .drivers.nvrtc import NVRTC_ENV, nvrtc_library
 
 if TYPE_CHECKING:
     from .drivers import Driver
+    from .tools import ToolRun
 
 __all__ = [
     "Toolchain",
@@ -308,26 +308,45 @@ def _compiler_problem(tc: Toolchain) -> Optional[str]:
     if tc.smoke_source is None:
         return None
     with tempfile.TemporaryDirectory(prefix="sarek-smoke-") as tmp:
-        src = os.path.join(tmp, "smoke.c")
-        with open(src, "w") as f:
+        with open(os.path.join(tmp, "smoke.c"), "w") as f:
             f.write(tc.smoke_source)
-        try:
-            proc = subprocess.run(
-                [*tc.argv, "-c", src, "-o", os.path.join(tmp, "smoke.o")],
-                capture_output=True, text=True, timeout=120,
-            )
-        except subprocess.TimeoutExpired:
-            return f"{tc.name}: a test program did not compile within 120 s; {tc.install_hint}"
-        if proc.returncode != 0:
+        command = [*tc.argv, "-c", "smoke.c", "-o", "smoke.o"]
+        run = _bounded(tc, command, tmp)
+        if run.returncode != 0 and run.problem is None and os.environ.get("TMPDIR"):
             from .tools import check_room
 
-            # A full $TMPDIR is not a missing compiler. The compiler's own temporary files
-            # go to $TMPDIR even when Python found no room there and made `tmp` elsewhere.
-            check_room(tmp)
-            if os.environ.get("TMPDIR"):
-                check_room(os.environ["TMPDIR"])
-            first = (proc.stderr.strip().splitlines() or ["failed"])[0]
-            return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
+            # A full $TMPDIR is not a missing compiler (run_tool checked the folder `tmp`,
+            # which Python may have made elsewhere when $TMPDIR had no room).
+            check_room(os.environ["TMPDIR"])
+    return _smoke_problem(tc, command, run)
+
+
+def _bounded(tc: Toolchain, argv: Sequence[str], cwd: str) -> "ToolRun":
+    """``argv`` run in ``cwd`` by ``tools.run_tool``, under the bounds of every compile
+    (``$SAREK_VERIFY_TIMEOUT``, ``$SAREK_VERIFY_MEMORY_MB``, the whole process group killed
+    when stopped): a compiler that hangs on the smoke test must not hang ``verify``, nor
+    leave its own children running."""
+    from .tools import run_tool
+
+    return run_tool(argv, cwd=cwd, label=tc.argv[0] if tc.argv else tc.name)
+
+
+def _smoke_problem(tc: Toolchain, command: Sequence[str], run: "ToolRun",
+                   on: str = " on a 3-line test program") -> Optional[str]:
+    """Why the detection run ``run`` of ``command`` says ``tc`` cannot be used (``None``
+    when it succeeded). A time-out or a crash is said as such, not as a missing install."""
+    from .tools import TIMEOUT_ENV, timeout_seconds
+
+    shown = " ".join(command)
+    if run.timed_out:
+        return (f"{tc.name}: `{shown}`{on} was stopped after {timeout_seconds():g} s "
+                f"(${TIMEOUT_ENV}), with the programs it started: it hangs here, or this "
+                f"machine is too busy for ${TIMEOUT_ENV}")
+    if run.problem is not None:
+        return f"{tc.name}: `{shown}`{on}: {run.problem}"
+    if run.returncode != 0:
+        first = (run.stderr.strip().splitlines() or ["failed"])[0]
+        return f"{tc.name}: cannot compile a test program ({first}); {tc.install_hint}"
     return None
 
 
@@ -354,12 +373,12 @@ def _rustc_problem(tc: Toolchain) -> Optional[str]:
         return f"{tc.name}: rustc not found; {tc.install_hint}"
     if shutil.which("readelf") is None:
         return f"{tc.name}: readelf not found; apt-get install -y binutils"
-    try:
-        proc = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return f"{tc.name}: `rustc --version` failed ({e}); {tc.install_hint}"
-    found = re.match(r"rustc (\d+)\.(\d+)", proc.stdout)
-    if proc.returncode != 0 or not found:
+    with tempfile.TemporaryDirectory(prefix="sarek-smoke-") as tmp:
+        run = _bounded(tc, [program, "--version"], tmp)
+    if run.problem is not None:
+        return _smoke_problem(tc, ["rustc", "--version"], run, on="")
+    found = re.match(r"rustc (\d+)\.(\d+)", run.stdout)
+    if run.returncode != 0 or not found:
         return f"{tc.name}: `rustc --version` said nothing usable; {tc.install_hint}"
     version = (int(found.group(1)), int(found.group(2)))
     if version < RUSTC_MINIMUM:

@@ -139,12 +139,14 @@ def memory_limit_mb() -> int:
 
 @dataclass(frozen=True)
 class ToolRun:
-    """What one program did. ``problem`` is set when it was stopped or died by a signal."""
+    """What one program did. ``problem`` is set when it was stopped or died by a signal;
+    ``timed_out`` when it was stopped by ``$SAREK_VERIFY_TIMEOUT``."""
 
     returncode: int
     stdout: str
     stderr: str
     problem: Optional[str] = None
+    timed_out: bool = False
 
     @property
     def ok(self) -> bool:
@@ -264,6 +266,20 @@ def _read(f, limit: Optional[int]) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def _past_a_bound(timed_out: bool, timeout: float, out, err,
+                  max_stdout: Optional[int]) -> Optional[str]:
+    """Why a program still running must be stopped now (its time, its output or its
+    diagnostics past their bound), or ``None``."""
+    if timed_out:
+        return (f"stopped after {timeout:g} s (${TIMEOUT_ENV}); does the header include a "
+                f"FIFO, a device or something endless?")
+    if max_stdout is not None and os.fstat(out.fileno()).st_size > max_stdout:
+        return f"stopped: its output grew past {max_stdout >> 20} MiB"
+    if os.fstat(err.fileno()).st_size > MAX_STDERR:
+        return f"stopped: its diagnostics grew past {MAX_STDERR >> 20} MiB"
+    return None
+
+
 def run_tool(
     argv: Sequence[str],
     *,
@@ -297,6 +313,7 @@ def run_tool(
         proc: Optional[subprocess.Popen] = None
         waiter: Optional[_ExitWaiter] = None
         problem = None
+        timed_out = False
         # On a worker thread (verify.schedule), the batch's Halt notes the program.
         halt: Optional[Halt] = getattr(_thread, "halt", None)
         try:
@@ -309,16 +326,9 @@ def run_tool(
                 proc = launch() if halt is None else halt.start(launch)
             start = time.monotonic()
             waiter = _ExitWaiter(proc)
-            while True:
-                if waiter.wait():
-                    break
-                if time.monotonic() - start > timeout:
-                    problem = (f"stopped after {timeout:g} s (${TIMEOUT_ENV}); does the header "
-                               f"include a FIFO, a device or something endless?")
-                elif max_stdout is not None and os.fstat(out.fileno()).st_size > max_stdout:
-                    problem = f"stopped: its output grew past {max_stdout >> 20} MiB"
-                elif os.fstat(err.fileno()).st_size > MAX_STDERR:
-                    problem = f"stopped: its diagnostics grew past {MAX_STDERR >> 20} MiB"
+            while not waiter.wait():
+                timed_out = time.monotonic() - start > timeout
+                problem = _past_a_bound(timed_out, timeout, out, err, max_stdout)
                 if problem is not None:
                     _kill_group(proc)
                     break
@@ -335,14 +345,26 @@ def run_tool(
         rc = proc.returncode
         if rc != 0 or problem is not None:
             check_room(cwd)
+        diagnostics = _read(err, STDERR_KEEP)
         if problem is None and rc < 0:
-            try:
-                name = signal.Signals(-rc).name
-            except ValueError:
-                name = str(-rc)
-            problem = (f"{label or os.path.basename(argv[0])} died of {name} (if it ran out of "
-                       f"memory: its address space is limited to {memory} MiB, ${MEMORY_ENV})")
-        return ToolRun(rc, _read(out, None), _read(err, STDERR_KEEP), problem)
+            problem = _death(label or os.path.basename(argv[0]), -rc, diagnostics, memory)
+        return ToolRun(rc, _read(out, None), diagnostics, problem, timed_out)
+
+
+def _death(who: str, signum: int, diagnostics: str, memory: int) -> str:
+    """Why a program killed by signal ``signum`` stopped. A stack overflow it reported
+    (rustc on a record of thousands of fields) is a crash of that compiler, never a want of
+    memory; a SIGABRT or SIGKILL may well be the address-space limit."""
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = str(signum)
+    if "overflowed its stack" in diagnostics:
+        return f"{who} crashed ({name}): it overflowed its stack, a defect of that compiler"
+    limit = f"if it ran out of memory: its address space is limited to {memory} MiB, ${MEMORY_ENV}"
+    if signum in (signal.SIGABRT, signal.SIGKILL):
+        return f"{who} died of {name} ({limit})"
+    return f"{who} crashed ({name}; {limit})"
 
 
 def child_boot(module_path: str) -> str:

@@ -144,6 +144,40 @@ def test_renames_are_named(tmp_path, capsys):
     assert "breaking: Geo.v.B: constructor renamed: B -> Bee [ctor-renamed]" in out
 
 
+# A rename is only a rename when NEW's member (constructor) reads the same bytes the same way:
+# the same place in the list, the same offset and the same type (the same arguments). Each
+# case below would hide a real change behind "renamed" if one of those checks went (issue 30).
+@pytest.mark.parametrize("old_types, new_types, lines", [
+    pytest.param(  # c is at 8, where b was at 4: "b renamed -> c" hid the move
+        [rec("p", ("a", "int32"), ("b", "int32"))], [rec("p", ("a", "int64"), ("c", "int32"))],
+        ["breaking: Geo.p: size changed: 8 -> 16 [size-changed]",
+         "breaking: Geo.p: alignment changed: 4 -> 8 [align-changed]",
+         "breaking: Geo.p.a: type changed: int32 -> int64 [member-type-changed]",
+         "breaking: Geo.p.b: removed (was int32) [member-removed]",
+         "breaking: Geo.p.c: added beyond the old size: int32 at offset 8 "
+         "[member-added-outside-padding]"], id="same-place-other-offset"),
+    pytest.param(  # same size, other type: "y renamed -> n" hid float32 -> int32
+        [rec("p", ("x", "float32"), ("y", "float32"))], [rec("p", ("x", "float32"), ("n", "int32"))],
+        ["breaking: Geo.p.y: removed (was float32) [member-removed]",
+         "breaking: Geo.p.n: added over bytes OLD members used: int32 at offset 4 "
+         "[member-added-outside-padding]"], id="same-size-other-type"),
+    pytest.param(  # one argument more: "A renamed -> Ab" hid the second int32
+        [var("v", ("A", ["int32"]))], [var("v", ("Ab", ["int32", "int32"]))],
+        ["breaking: Geo.v: size changed: 8 -> 12 [size-changed]",
+         "breaking: Geo.v.A: constructor removed (was tag 0) [ctor-removed]",
+         "breaking: Geo.v.Ab: constructor added with a tag OLD gave A: tag 0 "
+         "[ctor-inserted]"], id="constructor-with-more-arguments"),
+])
+def test_a_rename_needs_the_same_offset_type_and_arguments(tmp_path, capsys, old_types,
+                                                           new_types, lines):
+    old = schema(tmp_path / "a" / "geo.json", old_types)
+    new = schema(tmp_path / "b" / "geo.json", new_types)
+    status, out, err = run(capsys, old, new)
+    assert (status, err) == (1, ""), out
+    assert "renamed" not in out, out
+    assert sorted(line.split(": ", 1)[1] for line in change_lines(out)) == sorted(lines), out
+
+
 def test_member_rename_and_kind_change(tmp_path, capsys):
     old = schema(tmp_path / "a" / "geo.json", [rec("p", ("x", "float32"), ("y", "float32")),
                                                rec("q", ("a", "int32"), ("b", "int64")),
@@ -428,6 +462,27 @@ def test_against_unknown_revision_and_non_git_folder(repo, tmp_path, capsys, mon
     assert "--against needs a git work tree" in err and len(err.strip().splitlines()) == 1
     status, _, err = run(capsys, "--against", "HEAD", "schemas/nosuch.json")
     assert status == 2 and "schemas/nosuch.json: no such file, now or at HEAD" in err
+
+
+def test_against_a_revision_a_shallow_clone_lacks_names_the_shallow_clone(repo, tmp_path,
+                                                                           capsys, monkeypatch):
+    """CI checks out one commit by default: `HEAD~1` is then not in the clone, and "unknown
+    revision" alone sent people looking for a typo. The message says the clone is shallow
+    and how to fetch the history (here and in CI)."""
+    schema(repo / "schemas" / "geo.json", [rec("p", ("a", "int64"))])
+    git(repo, "commit", "-qam", "two")
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    monkeypatch.chdir(clone)
+    status, out, err = run(capsys, "--against", "HEAD~1", "schemas/geo.json")
+    assert (status, out) == (2, "")
+    assert err.strip() == (
+        f"sarek-layout: error: unknown revision 'HEAD~1' in the git repository "
+        f"{os.path.realpath(clone)}, a shallow clone (only part of its history is here): "
+        f"fetch the rest with `git fetch --unshallow` (in GitHub Actions, give "
+        f"actions/checkout `fetch-depth: 0`)")
+    status, _, err = run(capsys, "--against", "HEAD", "schemas/geo.json")
+    assert status == 0, err  # a revision the shallow clone has works as before
 
 
 def test_against_paths_are_literal(repo, capsys, monkeypatch):

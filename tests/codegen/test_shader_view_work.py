@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from sarek_layout.codegen import shader_views
+from sarek_layout.codegen import metal_view, shader_views
 from sarek_layout.resolve import load_schema
 from sarek_layout.targets import naming
 from sarek_layout.targets.dialects import GLSL, METAL, WGSL
@@ -33,7 +33,7 @@ def _schema(tmp_path):
 
 @pytest.mark.parametrize("dialect, view", [(GLSL, shader_views.glsl_view),
                                            (WGSL, shader_views.wgsl_view),
-                                           (METAL, shader_views.metal_view)])
+                                           (METAL, metal_view.metal_view)])
 def test_each_distinct_name_is_escaped_once_per_view(tmp_path, monkeypatch, dialect, view):
     schema = _schema(tmp_path)
     shader_views._CACHE.clear()
@@ -60,9 +60,9 @@ def test_each_distinct_name_is_escaped_once_per_view(tmp_path, monkeypatch, dial
 def test_metal_keeps_the_records_whose_names_stay(tmp_path, monkeypatch):
     """Only a type with a name MSL reserves is copied; the others are module_view's own."""
     schema = _schema(tmp_path)
-    base = shader_views.module_view(schema, schema.modules[0]).held()  # one set of views
-    monkeypatch.setattr(shader_views, "module_view", lambda s, m: base)
-    out = shader_views.metal_view(schema, schema.modules[0])
+    base = metal_view.module_view(schema, schema.modules[0]).held()  # one set of views
+    monkeypatch.setattr(metal_view, "module_view", lambda s, m: base)
+    out = metal_view.metal_view(schema, schema.modules[0])
     kept = {t.c_name for t, o in zip(base.types, out.types) if t is o}
     copied = {t.c_name for t, o in zip(base.types, out.types) if t is not o}
     assert "M_R0" in kept and "M_V0" in kept  # R0's reserved field is input: not MSL's

@@ -120,3 +120,19 @@ def test_the_generated_module_writes_and_checks_the_same_header(modules, tmp_pat
     for name in ("LAYOUT_ID_Geo_p", "header_Geo_p", "check_header_Geo_p", "pack_framed_Geo_p",
                  "unpack_framed_Geo_p"):
         assert name in old.__all__
+
+
+def test_an_empty_frame_reads_back_as_no_elements(modules, tmp_path):
+    """A frame of no elements is exactly the 24-byte header: the API and the generated module
+    read it as ``[]`` (at the end of the data, also at an offset), never as a header too
+    short to hold (a ``<`` of the room check made ``<=`` survived every other test)."""
+    api = sl.load(str(tmp_path / "old" / "geo.json"))
+    old = modules["old"]
+    empty = api.pack_framed("p", [])
+    assert empty == api.header("p", 0) and len(empty) == 24
+    assert old.pack_framed_Geo_p([]) == empty
+    for data, offset in ((empty, 0), (b"\0" * 5 + empty, 5)):
+        assert api.check_header("p", data, offset) == 0
+        assert api.unpack_framed("p", data, offset) == []
+        assert old.check_header_Geo_p(data, offset) == 0
+        assert old.unpack_framed_Geo_p(data, offset) == []

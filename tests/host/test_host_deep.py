@@ -123,13 +123,14 @@ def test_api_codec_round_trips_the_deep_variant(deep):
 
 def test_caches_find_an_equal_deep_type_in_linear_time(tmp_path):
     """Two equal 26-level types built apart (a schema loaded twice, say): the second gets the
-    first's plan and codec at once. TRecord is hash-consed, so they are one object; the host
-    caches would also key such copies by a structural digest (``plan.elttype_key``), never
-    by ``==`` (exponential on unshared copies)."""
+    first's member model, plan and codec at once. TRecord is hash-consed, so they are one
+    object; the host caches would also key such copies by a structural digest
+    (``model.elttype_key``), never by ``==`` (exponential on unshared copies)."""
     script = textwrap.dedent(
         """
         from sarek_layout.ir.types import TFloat32, TFloat64, TRecord
         from sarek_layout.host import codec_of
+        from sarek_layout.host.model import model_of
         from sarek_layout.host.plan import plan_of
 
         def chain():
@@ -141,9 +142,10 @@ def test_caches_find_an_equal_deep_type_in_linear_time(tmp_path):
         first, second = chain(), chain()
         assert first is second  # hash-consed
         assert codec_of(second) is codec_of(first)
-        assert plan_of(second) is plan_of(first)
+        assert model_of(second) is model_of(first)
+        assert plan_of(model_of(second)) is plan_of(model_of(first))
         other = TRecord("t25", [("a", second.fields[0][1]), ("b", TFloat32)])
-        assert plan_of(other) is not plan_of(second)
+        assert plan_of(model_of(other)) is not plan_of(model_of(second))
         print("ok")
         """
     )

@@ -256,13 +256,15 @@ def _golden_schemas():
 
 @pytest.mark.parametrize("paths", _golden_schemas(), ids=lambda p: os.path.basename(os.path.dirname(p[0])))
 def test_a_schema_types_dtype_is_read_from_its_member_model(paths):
-    # HostSchema.dtype reads the member model (host.dtype.schema_dtype_of) and must equal the
-    # elttype's dtype, which the layout core lays out: one layout, two readings.
-    from sarek_layout.host.dtype import schema_dtype_of
+    # HostSchema.dtype reads the resolver's member model; a bare elttype's dtype reads the
+    # model host.model builds for it. Both must equal each other and the layout core's leaves.
+    import sarek_layout as sl
     from sarek_layout.resolve import load_schema
 
     schema = load_schema(paths)
+    api = sl.load(paths)
     assert schema.types
     for st in schema.types:
-        assert schema_dtype_of(st) == dtype_of(st.elttype), st.qualified_name
-        assert schema_dtype_of(st).itemsize == st.size
+        assert dtype_of(st) == dtype_of(st.elttype) == api.dtype(st.c_name), st.qualified_name
+        assert dtype_of(st).itemsize == st.size
+        check_dtype(st.elttype)

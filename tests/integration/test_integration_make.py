@@ -52,3 +52,20 @@ def test_docs_show_the_tested_recipes():
                   + _recipe_lines((ROOT / "examples" / "make" / "stamp.mk").read_text()))
     missing = [line for s in snippets for line in _recipe_lines(s) if line not in example]
     assert not missing, f"docs lines not in examples/make: {missing}"
+
+
+def test_the_docs_makefile_as_written_builds_the_program(tmp_path):
+    """The first Make snippet of docs/build-integration.md, saved as a Makefile beside the
+    example's sources, builds and runs the program with a plain `make` (it used to lack its
+    `all:` line, so its first rule, the headers, was the default goal: no program)."""
+    make = require_tool("make", "apt-get install make (GNU Make 4.3 or newer)")
+    require_tool("cc", "apt-get install gcc")
+    docs = (ROOT / "docs" / "build-integration.md").read_text()
+    src = copy_example("make", tmp_path)
+    (src / "Makefile").write_text(re.findall(r"```make\n(.*?)```", docs, re.S)[0])
+    from helpers.integration import run
+
+    run([make, "-C", str(src)], src, tool_env())
+    demo = src / "build" / "shapes_demo"
+    assert demo.exists(), sorted(p.name for p in (src / "build").iterdir())
+    run([str(demo)], src, tool_env())

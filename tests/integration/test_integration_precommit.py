@@ -85,8 +85,12 @@ def test_precommit_hook_refuses_commits_with_stale_or_missing_headers(tmp_path):
     assert stale.returncode != 0
     assert "include/geo.h (stale)" in stale.stdout + stale.stderr
     assert run(["git", "log", "--oneline"], user, env).stdout.count("\n") == 1
+    # The hook says the command that refreshes; run as printed, it does.
+    said = [line.split("to update, run: ", 1)[1]
+            for line in (stale.stdout + stale.stderr).splitlines() if "to update, run: " in line]
+    assert said == ["sarek-layout generate schemas/geo.toml -o include -t c"], stale.stdout
 
-    run(["sarek-layout", "generate", "schemas/geo.toml", "-o", "include", "-t", "c"], user, env)
+    run(["/bin/sh", "-c", said[0]], user, env)
     regenerated = commit("header regenerated")
     assert regenerated.returncode == 0, regenerated.stdout + regenerated.stderr
 

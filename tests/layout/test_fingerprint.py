@@ -15,6 +15,7 @@ import json
 import random
 import re
 import shutil
+import struct
 import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -65,6 +66,27 @@ def test_canonical_text_and_hash_are_the_documented_ones():
         assert canonical_text(t) == want, t.c_name
         assert layout_id_hex(t) == documented_id(want)
         assert layout_id(t) == int(documented_id(want), 16) and 0 <= layout_id(t) < 2 ** 64
+
+
+def test_the_two_words_are_the_low_word_then_the_high_word():
+    """Where a language has no 64-bit integer (WGSL, GLSL without the extension) the id is two
+    32-bit words, low word first, as a little-endian uint64_t lies in a buffer: from the
+    documented recipe and ``struct``, independently of the package, and as the docs' GLSL and
+    WGSL rows spell them. Swapped words were caught only by goldens and lavapipe."""
+    from sarek_layout.layout.fingerprint import layout_id_words
+
+    schema = load_schema([str(EXAMPLES / "geometry.toml")])
+    point = documented_id(GEOMETRY_TEXTS["Geometry_point"])
+    for t in schema:
+        digest = hashlib.sha256(GEOMETRY_TEXTS[t.c_name].replace("{point}", point)
+                                .encode("utf-8")).digest()
+        in_a_buffer = int.from_bytes(digest[:8], "big").to_bytes(8, "little")
+        assert layout_id_words(t) == struct.unpack("<II", in_a_buffer), t.c_name
+    low, high = layout_id_words(schema.by_c_name("Geometry_point"))
+    assert (low, high) == (int(point[10:], 16), int(point[2:10], 16))
+    doc = (ROOT / "docs" / "fingerprint.md").read_text()
+    assert f"uvec2(0x{low:08x}u, 0x{high:08x}u)" in doc
+    assert f"vec2<u32>(0x{low:08x}u, 0x{high:08x}u)" in doc
 
 
 def test_docs_show_the_text_and_values_of_the_example():

@@ -29,8 +29,9 @@ from sarek_layout.verify.schedule import Job, run_in_order
 
 HANG_GUARD_S = 120
 
-#: The measured time of a row (``  0.03s``), the one thing two runs may print differently.
-_TIME_CELL = re.compile(r"(?m)^(\S+\s+\S+\s+)\d+\.\d\ds(  )")
+#: The measured time of a row (``  0.03s``), the one thing two runs may print differently,
+#: with the spaces before it: a row of 10 s or more (hipcc on a loaded machine) has one less.
+_TIME_CELL = re.compile(r"(?m)^(\S+\s+\S+)\s+\d+\.\d\ds(  )")
 
 
 def _verify(capsys, *args):
@@ -342,3 +343,103 @@ def test_a_device_is_opened_in_its_toolchains_job_not_before_every_job(monkeypat
     assert list(rows) == ["gcc", "fake-gpu"]
     assert rows["fake-gpu"].status == SKIPPED
     assert rows["fake-gpu"].error == "fake-gpu: no device here"
+
+
+# --- how many jobs run at once while the calling thread runs one (issue 30) ------------------
+
+
+class _Watched(threading.Condition):
+    """The scheduler's condition, noting what each worker thread is doing, so that a test can
+    see when no worker can start anything more without waiting for a job to end: each is
+    running a job, or waits on the condition and has not been notified since. A worker that
+    was notified, or has left ``wait``, is still deciding (not settled)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.seen = threading.Condition(threading.Lock())
+        self.state: dict = {}  # worker thread -> "waiting", "notified" or "running"
+
+    def _note(self, thread, state) -> None:
+        with self.seen:
+            if state is None:
+                self.state.pop(thread, None)
+            else:
+                self.state[thread] = state
+            self.seen.notify_all()
+
+    def wait(self, timeout=None):
+        me = threading.current_thread()
+        self._note(me, "waiting")  # under the scheduler's lock, like its decisions
+        try:
+            return super().wait(timeout)
+        finally:
+            self._note(me, None)
+
+    def notify_all(self) -> None:
+        with self.seen:
+            for thread, state in self.state.items():
+                if state == "waiting":
+                    self.state[thread] = "notified"
+        super().notify_all()
+
+    def running(self) -> None:
+        """Called by a pooled job as it starts."""
+        self._note(threading.current_thread(), "running")
+
+    def settle(self, workers: int) -> int:
+        """Wait until every worker runs a job or waits un-notified; the jobs they run."""
+        with self.seen:
+            assert self.seen.wait_for(
+                lambda: len(self.state) == workers and "notified" not in self.state.values(),
+                HANG_GUARD_S), f"hang guard: the workers never settled ({self.state})"
+            return sum(state == "running" for state in self.state.values())
+
+
+def _while_the_calling_thread_runs_a_job(monkeypatch, pooled_jobs: int, workers: int) -> int:
+    """How many pooled jobs run while the calling thread runs its own (the longest) job, once
+    no worker can start another: each pooled job waits until that has been counted."""
+    import types
+
+    from sarek_layout.verify import schedule
+
+    made = []
+
+    def condition(*args):
+        made.append(_Watched(*args))
+        return made[-1]
+
+    monkeypatch.setattr(schedule, "threading",
+                        types.SimpleNamespace(Condition=condition, Thread=threading.Thread))
+    counted = threading.Event()
+    beside = []
+
+    def here():
+        assert threading.current_thread() is threading.main_thread()
+        beside.append(made[0].settle(workers))
+        counted.set()
+        return "here"
+
+    def pooled():
+        made[0].running()
+        assert counted.wait(HANG_GUARD_S), "hang guard"
+        return "pooled"
+
+    jobs = [Job(here, estimate=1.0)] + [Job(pooled, pooled=True, estimate=0.3)
+                                       for _ in range(pooled_jobs)]
+    assert run_in_order(jobs, workers) == ["here"] + ["pooled"] * pooled_jobs
+    return beside[0]
+
+
+def test_the_workers_run_while_the_calling_thread_runs_a_long_job(monkeypatch):
+    """Jobs [one on the calling thread (Vulkan, wgpu), 4 pooled] on 2 workers: while the
+    calling thread runs its job, one worker runs a pooled job beside it. Claiming the slot
+    without waking the workers (who had left the job to the calling thread) kept both asleep
+    until it ended: [one, 3 pooled] of 0.3 s each took 0.9 s instead of 0.6 s."""
+    assert _while_the_calling_thread_runs_a_job(monkeypatch, 4, 2) == 1
+
+
+def test_no_more_jobs_run_at_once_than_there_are_workers(monkeypatch):
+    """Three jobs, two workers: the calling thread's job takes one slot, so one worker runs
+    a job beside it and the other waits (a slot test of `>` for `>=` ran all three)."""
+    assert _while_the_calling_thread_runs_a_job(monkeypatch, 2, 2) == 1
+    assert _while_the_calling_thread_runs_a_job(monkeypatch, 3, 3) == 2

@@ -7,6 +7,8 @@ down on its own: time (and the whole process group with it), memory, output size
 from __future__ import annotations
 
 import os
+import pathlib
+import shutil
 import sys
 import time
 
@@ -115,3 +117,102 @@ def test_without_a_pidfd_a_program_is_still_waited_for(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "pidfd_open", no_pidfd, raising=False)
     run = tools.run_tool(["/bin/sh", "-c", "sleep 0.05; exit 4"], cwd=str(tmp_path))
     assert run.returncode == 4 and run.problem is None
+
+
+# --- the toolchains' own detection runs (issue 30, item 8) -----------------------------------
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _fake_program(folder: pathlib.Path, name: str, body: str) -> pathlib.Path:
+    """An executable ``folder/bin/name`` running the shell ``body``; returns the bin folder."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    program = bin_dir / name
+    program.write_text("#!/bin/sh\n" + body)
+    program.chmod(0o755)
+    return bin_dir
+
+
+def _gone(pid: int) -> bool:
+    """Whether ``pid`` has ended (a zombie waiting for init to reap it counts as ended)."""
+    for _ in range(100):  # SIGKILL is delivered at once; reaping by init may take a moment
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:
+            if open(f"/proc/{pid}/stat").read().split()[2] == "Z":
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_hanging_compiler_in_the_smoke_test_is_stopped_by_the_timeout(tmp_path):
+    """Hostile: a ``gcc`` on PATH that starts a child and hangs on the 3-line smoke program.
+    The smoke compile used to run with a fixed 120 s timeout of its own, ignoring
+    ``$SAREK_VERIFY_TIMEOUT`` (2 s here), killed only the shell, left ``sleep`` running, and
+    said "not installed". Now: exit 2 within the 2 s, one line that says it was stopped after
+    2 s, nothing written, nothing left running, little CPU."""
+    from helpers.bounded import run_cpu_bounded
+
+    pid_file = tmp_path / "grandchild.pid"
+    bin_dir = _fake_program(tmp_path, "gcc", f"sleep 1000 &\necho $! > {pid_file}\nwait\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "geometry.toml").write_text((ROOT / "examples" / "geometry.toml").read_text())
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", PYTHONPATH=str(ROOT),
+               PYTHONDONTWRITEBYTECODE="1", TMPDIR=str(tmpdir), SAREK_LAYOUT_NO_CACHE="1")
+    env[tools.TIMEOUT_ENV] = "2"
+    # A hang guard of 60 s, well under the old fixed 120 s: the old code fails it.
+    proc = run_cpu_bounded([sys.executable, "-m", "sarek_layout", "verify", "geometry.toml",
+                            "--toolchain", "gcc"], cpu_s=10, hang_factor=6, cwd=project,
+                           env=env, text=True)
+    try:
+        assert proc.returncode == 2, proc.stderr[-2000:]
+        assert proc.stdout == ""
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+        assert lines[0].startswith("sarek-layout: error: toolchain asked for by name cannot be "
+                                   "used: gcc: `gcc -std=c11 -c smoke.c -o smoke.o`"), lines[0]
+        assert "stopped after 2 s ($SAREK_VERIFY_TIMEOUT)" in lines[0], lines[0]
+        assert "not installed" not in lines[0] and "apt-get" not in lines[0], lines[0]
+        assert sorted(p.name for p in project.iterdir()) == ["geometry.toml"]
+        assert list(tmpdir.iterdir()) == [], "the smoke test left files behind"
+    finally:
+        grandchild = int(pid_file.read_text())
+        alive = not _gone(grandchild)
+        if alive:
+            os.kill(grandchild, 9)
+    assert not alive, "the hanging compiler's own child outlived the smoke test"
+
+
+def test_the_smoke_test_runs_under_the_memory_limit(tmp_path, monkeypatch):
+    """The smoke compile gets ``$SAREK_VERIFY_MEMORY_MB`` like every other compile (the fake
+    compiler reports its ``ulimit -v``, in KiB)."""
+    from sarek_layout.verify import toolchains
+
+    limit_file = tmp_path / "limit"
+    bin_dir = _fake_program(tmp_path, "gcc", f"ulimit -v > {limit_file}\n")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setenv(tools.MEMORY_ENV, "512")
+    assert toolchains._compiler_problem(toolchains.get("gcc")) is None
+    assert limit_file.read_text().strip() == str(512 * 1024)
+
+
+def test_a_hanging_rustc_version_is_stopped_by_the_timeout(tmp_path, monkeypatch):
+    """``rustc --version`` (rustc's detection) is bounded the same way."""
+    if not shutil.which("readelf"):
+        pytest.skip("readelf not installed (apt-get install -y binutils)")
+    from sarek_layout.verify import toolchains
+
+    bin_dir = _fake_program(tmp_path, "rustc", "exec sleep 1000\n")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setenv(tools.TIMEOUT_ENV, "0.5")
+    problem = toolchains._rustc_problem(toolchains.get("rustc"))
+    assert problem is not None and problem.startswith(
+        "rustc: `rustc --version` was stopped after 0.5 s ($SAREK_VERIFY_TIMEOUT)"), problem

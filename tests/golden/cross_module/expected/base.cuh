@@ -42,6 +42,11 @@ typedef unsigned long long uint64_t;
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
 static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Base_vec_70049A90730BEC4A
+#define SAREK_LAYOUT_TYPE_Base_vec_70049A90730BEC4A
 /* Base.vec: record, size 16, align 8 */
 typedef struct Base_vec {
     alignas(8) double x; /* offset 0 */
@@ -55,7 +60,10 @@ static_assert(sizeof(Base_vec) == 16, "sarek-layout: sizeof(Base_vec) must be 16
 static_assert(alignof(Base_vec) == 8, "sarek-layout: alignment of Base_vec must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Base_vec, x) == 0, "sarek-layout: Base_vec::x must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Base_vec, y) == 8, "sarek-layout: Base_vec::y must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Base_vec_70049A90730BEC4A */
 
+#ifndef SAREK_LAYOUT_TYPE_Base_id_BB865873BA77BBB9
+#define SAREK_LAYOUT_TYPE_Base_id_BB865873BA77BBB9
 /* Base.id: record, size 4, align 4 */
 typedef struct Base_id {
     int32_t value; /* offset 0 */
@@ -67,5 +75,6 @@ typedef struct Base_id {
 static_assert(sizeof(Base_id) == 4, "sarek-layout: sizeof(Base_id) must be 4");
 static_assert(alignof(Base_id) == 4, "sarek-layout: alignment of Base_id must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Base_id, value) == 0, "sarek-layout: Base_id::value must be at offset 0");
+#endif /* SAREK_LAYOUT_TYPE_Base_id_BB865873BA77BBB9 */
 
 #endif /* SAREK_LAYOUT_BASE_CUH_65504E8F */

@@ -3,7 +3,7 @@
 // the C header, on every target Rust supports. Use it as a module file or through include!
 // (docs/rust.md); rustc 1.77 or later (core::mem::offset_of!).
 
-/// Why `from_bytes` refused its bytes.
+/// Why `from_bytes` or `read_framed` refused its bytes.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum sarek_layout_FromBytesError {
@@ -11,6 +11,12 @@ pub enum sarek_layout_FromBytesError {
     Length { type_name: &'static str, expected: usize, found: usize },
     /// A variant's tag names no constructor.
     Tag { type_name: &'static str, tag: i32 },
+    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.
+    Header { type_name: &'static str },
+    /// Framed data written under another layout of the type (`found`, its header's id).
+    Layout { type_name: &'static str, expected: u64, found: u64 },
+    /// The bytes after the header (`found`) hold fewer elements than its `count`.
+    Count { type_name: &'static str, count: u64, found: usize },
 }
 
 impl ::core::fmt::Display for sarek_layout_FromBytesError {
@@ -19,6 +25,15 @@ impl ::core::fmt::Display for sarek_layout_FromBytesError {
             Self::Length { type_name, expected, found } =>
                 write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),
             Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),
+            Self::Header { type_name } =>
+                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),
+            Self::Layout { type_name, expected, found } => write!(
+                f, "{}: the data was written under layout 0x{:016x}, but this program's {} has \
+                    layout 0x{:016x}: the schema changed since it was written",
+                type_name, found, type_name, expected),
+            Self::Count { type_name, count, found } => write!(
+                f, "{}: the header counts {} elements, more than the {} bytes after it hold",
+                type_name, count, found),
         }
     }
 }
@@ -29,6 +44,25 @@ impl sarek_layout_FromBytesError {
         let mut out = [0u8; N];
         out.copy_from_slice(&bytes[..N]);
         out
+    }
+
+    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,
+    /// the layout id, the element count, both little-endian on every host), then the elements.
+    fn framed<'a>(bytes: &'a [u8], type_name: &'static str, layout_id: u64, size: usize)
+        -> ::core::result::Result<&'a [u8], Self> {
+        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {
+            return Err(Self::Header { type_name });
+        }
+        let found = u64::from_le_bytes(Self::take(&bytes[8..]));
+        if found != layout_id {
+            return Err(Self::Layout { type_name, expected: layout_id, found });
+        }
+        let count = u64::from_le_bytes(Self::take(&bytes[16..]));
+        let elements = &bytes[24..];
+        if count > (elements.len() / size) as u64 {
+            return Err(Self::Count { type_name, count, found: elements.len() });
+        }
+        Ok(&elements[..count as usize * size])
     }
 }
 
@@ -45,7 +79,7 @@ pub const fn Base_vec_LAYOUT_OK(id: u64) -> bool {
 /// `Base.vec`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Base_vec {
     pub x: f64,
     pub y: f64,
@@ -92,6 +126,27 @@ impl Base_vec {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Base.vec`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Base_vec", Base_vec_LAYOUT_ID, 16)?;
+        Ok(elements.chunks_exact(16).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Base_vec {
+    fn eq(&self, other: &Self) -> bool {
+        if self.x != other.x { return false; }
+        if self.y != other.y { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Base_vec>() == 16, "Base_vec: size is not 16");
@@ -112,7 +167,7 @@ pub const fn Base_id_LAYOUT_OK(id: u64) -> bool {
 /// `Base.id`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Base_id {
     pub value: i32,
 }
@@ -155,6 +210,26 @@ impl Base_id {
             return Err(sarek_layout_FromBytesError::Length { type_name: "Base_id", expected: 4, found: bytes.len() });
         }
         Ok(Self::read_bytes(bytes))
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Base.id`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Base_id", Base_id_LAYOUT_ID, 4)?;
+        Ok(elements.chunks_exact(4).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Base_id {
+    fn eq(&self, other: &Self) -> bool {
+        if self.value != other.value { return false; }
+        true
     }
 }
 

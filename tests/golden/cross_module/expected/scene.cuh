@@ -43,6 +43,11 @@ typedef unsigned long long uint64_t;
 static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
 #include "base.cuh"
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Scene_node_2E2CB42245F02623
+#define SAREK_LAYOUT_TYPE_Scene_node_2E2CB42245F02623
 /* Scene.node: record, size 32, align 8 */
 typedef struct Scene_node {
     Base_id id; /* offset 0 */
@@ -60,7 +65,10 @@ static_assert(alignof(Scene_node) == 8, "sarek-layout: alignment of Scene_node m
 static_assert(SAREK_LAYOUT_OFFSETOF(Scene_node, id) == 0, "sarek-layout: Scene_node::id must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Scene_node, at) == 8, "sarek-layout: Scene_node::at must be at offset 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Scene_node, parent) == 24, "sarek-layout: Scene_node::parent must be at offset 24");
+#endif /* SAREK_LAYOUT_TYPE_Scene_node_2E2CB42245F02623 */
 
+#ifndef SAREK_LAYOUT_TYPE_Scene_item_2BE1A8F170F226A9
+#define SAREK_LAYOUT_TYPE_Scene_item_2BE1A8F170F226A9
 /* Scene.item: variant, size 48, align 8, payload at offset 8 */
 enum {
     Scene_item_Point = 0,
@@ -152,5 +160,6 @@ static inline __host__ __device__ Scene_item make_Scene_item_Nothing(void)
     _sarek_v.tag = Scene_item_Nothing;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Scene_item_2BE1A8F170F226A9 */
 
 #endif /* SAREK_LAYOUT_SCENE_CUH_F14AF593 */

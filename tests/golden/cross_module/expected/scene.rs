@@ -6,7 +6,7 @@
 #[allow(unused_imports)]
 use super::base::{Base_id, Base_vec};
 
-/// Why `from_bytes` refused its bytes.
+/// Why `from_bytes` or `read_framed` refused its bytes.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum sarek_layout_FromBytesError {
@@ -14,6 +14,12 @@ pub enum sarek_layout_FromBytesError {
     Length { type_name: &'static str, expected: usize, found: usize },
     /// A variant's tag names no constructor.
     Tag { type_name: &'static str, tag: i32 },
+    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.
+    Header { type_name: &'static str },
+    /// Framed data written under another layout of the type (`found`, its header's id).
+    Layout { type_name: &'static str, expected: u64, found: u64 },
+    /// The bytes after the header (`found`) hold fewer elements than its `count`.
+    Count { type_name: &'static str, count: u64, found: usize },
 }
 
 impl ::core::fmt::Display for sarek_layout_FromBytesError {
@@ -22,6 +28,15 @@ impl ::core::fmt::Display for sarek_layout_FromBytesError {
             Self::Length { type_name, expected, found } =>
                 write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),
             Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),
+            Self::Header { type_name } =>
+                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),
+            Self::Layout { type_name, expected, found } => write!(
+                f, "{}: the data was written under layout 0x{:016x}, but this program's {} has \
+                    layout 0x{:016x}: the schema changed since it was written",
+                type_name, found, type_name, expected),
+            Self::Count { type_name, count, found } => write!(
+                f, "{}: the header counts {} elements, more than the {} bytes after it hold",
+                type_name, count, found),
         }
     }
 }
@@ -32,6 +47,25 @@ impl sarek_layout_FromBytesError {
         let mut out = [0u8; N];
         out.copy_from_slice(&bytes[..N]);
         out
+    }
+
+    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,
+    /// the layout id, the element count, both little-endian on every host), then the elements.
+    fn framed<'a>(bytes: &'a [u8], type_name: &'static str, layout_id: u64, size: usize)
+        -> ::core::result::Result<&'a [u8], Self> {
+        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {
+            return Err(Self::Header { type_name });
+        }
+        let found = u64::from_le_bytes(Self::take(&bytes[8..]));
+        if found != layout_id {
+            return Err(Self::Layout { type_name, expected: layout_id, found });
+        }
+        let count = u64::from_le_bytes(Self::take(&bytes[16..]));
+        let elements = &bytes[24..];
+        if count > (elements.len() / size) as u64 {
+            return Err(Self::Count { type_name, count, found: elements.len() });
+        }
+        Ok(&elements[..count as usize * size])
     }
 }
 
@@ -48,7 +82,7 @@ pub const fn Scene_node_LAYOUT_OK(id: u64) -> bool {
 /// `Scene.node`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Scene_node {
     pub id: Base_id,
     _sarek_pad0: [u8; 4],
@@ -102,6 +136,28 @@ impl Scene_node {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Scene.node`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Scene_node", Scene_node_LAYOUT_ID, 32)?;
+        Ok(elements.chunks_exact(32).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Scene_node {
+    fn eq(&self, other: &Self) -> bool {
+        if self.id != other.id { return false; }
+        if self.at != other.at { return false; }
+        if self.parent != other.parent { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Scene_node>() == 32, "Scene_node: size is not 32");
@@ -141,11 +197,31 @@ pub union Scene_item_data {
 
 /// `Scene.item` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Scene_item_View {
     Point(Base_vec),
     Ref(Base_id, Scene_node),
     Nothing,
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Scene_item_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Point(a0), Self::Point(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Ref(a0, a1), Self::Ref(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Nothing, Self::Nothing) => true,
+            _ => false,
+        }
+    }
 }
 
 /// `Scene.item`: build it with its constructors (`Scene_item::Point(…)`), read it with `view`.
@@ -247,6 +323,17 @@ impl Scene_item {
             2 => Ok(Self::Nothing()),
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Scene_item", tag }),
         }
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Scene.item`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Scene_item", Scene_item_LAYOUT_ID, 48)?;
+        Ok(elements.chunks_exact(48).map(Self::from_bytes))
     }
 }
 

@@ -46,6 +46,11 @@ typedef unsigned long long uint64_t;
 typedef uint16_t sarek_layout_float16;
 #endif
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Gpu_extent_E81809A656F92EE3
+#define SAREK_LAYOUT_TYPE_Gpu_extent_E81809A656F92EE3
 /* Gpu.extent: record, size 12, align 4 */
 typedef struct Gpu_extent {
     uint32_t w; /* offset 0 */
@@ -61,7 +66,10 @@ static_assert(alignof(Gpu_extent) == 4, "sarek-layout: alignment of Gpu_extent m
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_extent, w) == 0, "sarek-layout: Gpu_extent::w must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_extent, h) == 4, "sarek-layout: Gpu_extent::h must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_extent, depth) == 8, "sarek-layout: Gpu_extent::depth must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Gpu_extent_E81809A656F92EE3 */
 
+#ifndef SAREK_LAYOUT_TYPE_Gpu_small_3116496252067B4B
+#define SAREK_LAYOUT_TYPE_Gpu_small_3116496252067B4B
 /* Gpu.small: record, size 8, align 2 */
 typedef struct Gpu_small {
     int8_t s8; /* offset 0 */
@@ -81,7 +89,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_small, u8) == 1, "sarek-layout: Gpu_smal
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_small, s16) == 2, "sarek-layout: Gpu_small::s16 must be at offset 2");
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_small, u16) == 4, "sarek-layout: Gpu_small::u16 must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_small, h) == 6, "sarek-layout: Gpu_small::h must be at offset 6");
+#endif /* SAREK_LAYOUT_TYPE_Gpu_small_3116496252067B4B */
 
+#ifndef SAREK_LAYOUT_TYPE_Gpu_header_F13CB10D01D7E1B1
+#define SAREK_LAYOUT_TYPE_Gpu_header_F13CB10D01D7E1B1
 /* Gpu.header: record, size 40, align 8 */
 typedef struct Gpu_header {
     int16_t kind; /* offset 0 */
@@ -105,7 +116,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_header, handle) == 16, "sarek-layout: Gp
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_header, flags) == 24, "sarek-layout: Gpu_header::flags must be at offset 24");
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_header, tiny) == 28, "sarek-layout: Gpu_header::tiny must be at offset 28");
 static_assert(SAREK_LAYOUT_OFFSETOF(Gpu_header, addr) == 32, "sarek-layout: Gpu_header::addr must be at offset 32");
+#endif /* SAREK_LAYOUT_TYPE_Gpu_header_F13CB10D01D7E1B1 */
 
+#ifndef SAREK_LAYOUT_TYPE_Gpu_event_A368C16825965A20
+#define SAREK_LAYOUT_TYPE_Gpu_event_A368C16825965A20
 /* Gpu.event: variant, size 32, align 8, payload at offset 8 */
 enum {
     Gpu_event_Idle = 0,
@@ -250,5 +264,6 @@ static inline __host__ __device__ Gpu_event make_Gpu_event_Signed(int16_t _0, in
     _sarek_v.data.Signed_v._2 = _2;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Gpu_event_A368C16825965A20 */
 
 #endif /* SAREK_LAYOUT_GPU_CUH_D531A76E */

@@ -3,7 +3,7 @@
 // the C header, on every target Rust supports. Use it as a module file or through include!
 // (docs/rust.md); rustc 1.77 or later (core::mem::offset_of!).
 
-/// Why `from_bytes` refused its bytes.
+/// Why `from_bytes` or `read_framed` refused its bytes.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum sarek_layout_FromBytesError {
@@ -11,6 +11,12 @@ pub enum sarek_layout_FromBytesError {
     Length { type_name: &'static str, expected: usize, found: usize },
     /// A variant's tag names no constructor.
     Tag { type_name: &'static str, tag: i32 },
+    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.
+    Header { type_name: &'static str },
+    /// Framed data written under another layout of the type (`found`, its header's id).
+    Layout { type_name: &'static str, expected: u64, found: u64 },
+    /// The bytes after the header (`found`) hold fewer elements than its `count`.
+    Count { type_name: &'static str, count: u64, found: usize },
 }
 
 impl ::core::fmt::Display for sarek_layout_FromBytesError {
@@ -19,6 +25,15 @@ impl ::core::fmt::Display for sarek_layout_FromBytesError {
             Self::Length { type_name, expected, found } =>
                 write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),
             Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),
+            Self::Header { type_name } =>
+                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),
+            Self::Layout { type_name, expected, found } => write!(
+                f, "{}: the data was written under layout 0x{:016x}, but this program's {} has \
+                    layout 0x{:016x}: the schema changed since it was written",
+                type_name, found, type_name, expected),
+            Self::Count { type_name, count, found } => write!(
+                f, "{}: the header counts {} elements, more than the {} bytes after it hold",
+                type_name, count, found),
         }
     }
 }
@@ -29,6 +44,25 @@ impl sarek_layout_FromBytesError {
         let mut out = [0u8; N];
         out.copy_from_slice(&bytes[..N]);
         out
+    }
+
+    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,
+    /// the layout id, the element count, both little-endian on every host), then the elements.
+    fn framed<'a>(bytes: &'a [u8], type_name: &'static str, layout_id: u64, size: usize)
+        -> ::core::result::Result<&'a [u8], Self> {
+        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {
+            return Err(Self::Header { type_name });
+        }
+        let found = u64::from_le_bytes(Self::take(&bytes[8..]));
+        if found != layout_id {
+            return Err(Self::Layout { type_name, expected: layout_id, found });
+        }
+        let count = u64::from_le_bytes(Self::take(&bytes[16..]));
+        let elements = &bytes[24..];
+        if count > (elements.len() / size) as u64 {
+            return Err(Self::Count { type_name, count, found: elements.len() });
+        }
+        Ok(&elements[..count as usize * size])
     }
 }
 
@@ -45,7 +79,7 @@ pub const fn Gpu_extent_LAYOUT_OK(id: u64) -> bool {
 /// `Gpu.extent`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Gpu_extent {
     pub w: u32,
     pub h: u32,
@@ -95,6 +129,28 @@ impl Gpu_extent {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Gpu.extent`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Gpu_extent", Gpu_extent_LAYOUT_ID, 12)?;
+        Ok(elements.chunks_exact(12).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Gpu_extent {
+    fn eq(&self, other: &Self) -> bool {
+        if self.w != other.w { return false; }
+        if self.h != other.h { return false; }
+        if self.depth != other.depth { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Gpu_extent>() == 12, "Gpu_extent: size is not 12");
@@ -116,7 +172,7 @@ pub const fn Gpu_small_LAYOUT_OK(id: u64) -> bool {
 /// `Gpu.small`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(2))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Gpu_small {
     pub s8: i8,
     pub u8: u8,
@@ -172,6 +228,30 @@ impl Gpu_small {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Gpu.small`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Gpu_small", Gpu_small_LAYOUT_ID, 8)?;
+        Ok(elements.chunks_exact(8).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Gpu_small {
+    fn eq(&self, other: &Self) -> bool {
+        if self.s8 != other.s8 { return false; }
+        if self.u8 != other.u8 { return false; }
+        if self.s16 != other.s16 { return false; }
+        if self.u16 != other.u16 { return false; }
+        if self.h != other.h { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Gpu_small>() == 8, "Gpu_small: size is not 8");
@@ -195,7 +275,7 @@ pub const fn Gpu_header_LAYOUT_OK(id: u64) -> bool {
 /// `Gpu.header`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Gpu_header {
     pub kind: i16,
     _sarek_pad0: [u8; 2],
@@ -257,6 +337,31 @@ impl Gpu_header {
             return Err(sarek_layout_FromBytesError::Length { type_name: "Gpu_header", expected: 40, found: bytes.len() });
         }
         Ok(Self::read_bytes(bytes))
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Gpu.header`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Gpu_header", Gpu_header_LAYOUT_ID, 40)?;
+        Ok(elements.chunks_exact(40).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Gpu_header {
+    fn eq(&self, other: &Self) -> bool {
+        if self.kind != other.kind { return false; }
+        if self.ext != other.ext { return false; }
+        if self.handle != other.handle { return false; }
+        if self.flags != other.flags { return false; }
+        if self.tiny != other.tiny { return false; }
+        if self.addr != other.addr { return false; }
+        true
     }
 }
 
@@ -324,7 +429,7 @@ pub union Gpu_event_data {
 
 /// `Gpu.event` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Gpu_event_View {
     Idle,
     Key(u16, i8),
@@ -333,6 +438,45 @@ pub enum Gpu_event_View {
     Small(Gpu_small),
     Sized(Gpu_extent, u64),
     Signed(i16, i32, i8),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Gpu_event_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Idle, Self::Idle) => true,
+            (Self::Key(a0, a1), Self::Key(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Count(a0), Self::Count(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Stamp(a0), Self::Stamp(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Small(a0), Self::Small(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Sized(a0, a1), Self::Sized(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Signed(a0, a1, a2), Self::Signed(b0, b1, b2)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                if a2 != b2 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Gpu.event`: build it with its constructors (`Gpu_event::Idle(…)`), read it with `view`.
@@ -489,6 +633,17 @@ impl Gpu_event {
             6 => Ok(Self::Signed(i16::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[8..])), i32::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[12..])), i8::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[16..])))),
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Gpu_event", tag }),
         }
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Gpu.event`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Gpu_event", Gpu_event_LAYOUT_ID, 32)?;
+        Ok(elements.chunks_exact(32).map(Self::from_bytes))
     }
 }
 

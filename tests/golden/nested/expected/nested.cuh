@@ -42,6 +42,11 @@ typedef unsigned long long uint64_t;
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
 static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E
+#define SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E
 /* Nest.vec3: record, size 12, align 4 */
 typedef struct Nest_vec3 {
     float x; /* offset 0 */
@@ -57,7 +62,10 @@ static_assert(alignof(Nest_vec3) == 4, "sarek-layout: alignment of Nest_vec3 mus
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_vec3, x) == 0, "sarek-layout: Nest_vec3::x must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_vec3, y) == 4, "sarek-layout: Nest_vec3::y must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_vec3, z) == 8, "sarek-layout: Nest_vec3::z must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED
+#define SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED
 /* Nest.body: record, size 40, align 8 */
 typedef struct Nest_body {
     Nest_vec3 pos; /* offset 0 */
@@ -76,7 +84,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Nest_body, pos) == 0, "sarek-layout: Nest_bo
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_body, vel) == 12, "sarek-layout: Nest_body::vel must be at offset 12");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_body, mass) == 24, "sarek-layout: Nest_body::mass must be at offset 24");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_body, alive) == 32, "sarek-layout: Nest_body::alive must be at offset 32");
+#endif /* SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883
+#define SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883
 /* Nest.stamp: record, size 24, align 8 */
 typedef struct Nest_stamp {
     alignas(8) int64_t when; /* offset 0 */
@@ -91,7 +102,10 @@ static_assert(sizeof(Nest_stamp) == 24, "sarek-layout: sizeof(Nest_stamp) must b
 static_assert(alignof(Nest_stamp) == 8, "sarek-layout: alignment of Nest_stamp must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_stamp, when) == 0, "sarek-layout: Nest_stamp::when must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Nest_stamp, where_) == 8, "sarek-layout: Nest_stamp::where_ must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883 */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917
+#define SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917
 /* Nest.event: variant, size 56, align 8, payload at offset 8 */
 enum {
     Nest_event_Spawn = 0,
@@ -206,5 +220,6 @@ static inline __host__ __device__ Nest_event make_Nest_event_Quit(void)
     _sarek_v.tag = Nest_event_Quit;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917 */
 
 #endif /* SAREK_LAYOUT_NESTED_CUH_6CC91345 */

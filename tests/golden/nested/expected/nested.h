@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -42,6 +48,81 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(double) == 8, "sarek-layout: float64 members n
 extern "C" {
 #endif
 
+#ifndef SAREK_LAYOUT_FRAMED
+#define SAREK_LAYOUT_FRAMED
+/* Framed data (docs/fingerprint.md), as pack_framed writes it in Python: a 24-byte header (the
+ * 8 bytes "SAREKLID", the type's layout_id, the element count, both little-endian on every
+ * host), then the elements as they lie in memory. For `size` bytes at `data`,
+ *     size_t n; int status;
+ *     const T *elements = SAREK_LAYOUT_READ_FRAMED(T, data, size, &n, &status);
+ * points at its n elements of type T, or is NULL with `status` saying why
+ * (sarek_layout_framed_problem(status) in words). The elements are read in place: keep the
+ * data in memory allocated for T (malloc's is), else SAREK_LAYOUT_FRAMED_MISALIGNED. */
+#define SAREK_LAYOUT_FRAMED_OK 0
+#define SAREK_LAYOUT_FRAMED_NO_HEADER 1    /* under 24 bytes, or not starting with SAREKLID */
+#define SAREK_LAYOUT_FRAMED_OTHER_LAYOUT 2 /* written under another layout of the type */
+#define SAREK_LAYOUT_FRAMED_TRUNCATED 3    /* fewer elements after the header than its count */
+#define SAREK_LAYOUT_FRAMED_MISALIGNED 4   /* the elements are not aligned for the type */
+#define SAREK_LAYOUT_READ_FRAMED(type, data, size, count, status) \
+    ((const type *)sarek_layout_framed_elements((data), (size), type##_LAYOUT_ID, sizeof(type), \
+                                                SAREK_LAYOUT_ALIGNOF(type), (count), (status)))
+
+SAREK_LAYOUT_FN const void *sarek_layout_framed_elements(
+    const void *_sarek_data, size_t _sarek_size, uint64_t _sarek_layout_id,
+    size_t _sarek_element_size, size_t _sarek_element_align, size_t *_sarek_count, int *_sarek_status)
+{
+    const unsigned char *_sarek_bytes = (const unsigned char *)_sarek_data;
+    uint64_t _sarek_found = 0, _sarek_n = 0;
+    int _sarek_i;
+    *_sarek_count = 0;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_NO_HEADER;
+    if (_sarek_size < 24)
+        return NULL;
+    for (_sarek_i = 0; _sarek_i < 8; _sarek_i++)
+        if (_sarek_bytes[_sarek_i] != (unsigned char)"SAREKLID"[_sarek_i])
+            return NULL;
+    for (_sarek_i = 7; _sarek_i >= 0; _sarek_i--) {
+        _sarek_found = _sarek_found << 8 | _sarek_bytes[8 + _sarek_i];
+        _sarek_n = _sarek_n << 8 | _sarek_bytes[16 + _sarek_i];
+    }
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OTHER_LAYOUT;
+    if (_sarek_found != _sarek_layout_id)
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_TRUNCATED;
+    if (_sarek_n > (uint64_t)((_sarek_size - 24) / _sarek_element_size))
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_MISALIGNED;
+    if ((uintptr_t)(_sarek_bytes + 24) % _sarek_element_align != 0)
+        return NULL;
+    *_sarek_count = (size_t)_sarek_n;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OK;
+    return _sarek_bytes + 24;
+}
+
+SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
+{
+    switch (_sarek_status) {
+    case SAREK_LAYOUT_FRAMED_OK:
+        return "no problem";
+    case SAREK_LAYOUT_FRAMED_NO_HEADER:
+        return "no sarek-layout header (24 bytes starting with SAREKLID)";
+    case SAREK_LAYOUT_FRAMED_OTHER_LAYOUT:
+        return "the data was written under another layout of the type: the schema changed since it was written";
+    case SAREK_LAYOUT_FRAMED_TRUNCATED:
+        return "the bytes after the header hold fewer elements than it counts";
+    case SAREK_LAYOUT_FRAMED_MISALIGNED:
+        return "the elements are not aligned for the type: read the data into memory allocated for it";
+    default:
+        return "not a status of sarek_layout_framed_elements";
+    }
+}
+#endif /* SAREK_LAYOUT_FRAMED */
+
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E
+#define SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E
 /* Nest.vec3: record, size 12, align 4 */
 typedef struct Nest_vec3 {
     float x; /* offset 0 */
@@ -57,7 +138,10 @@ SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Nest_vec3) == 4, "sarek-layout: 
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_vec3, x) == 0, "sarek-layout: Nest_vec3::x must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_vec3, y) == 4, "sarek-layout: Nest_vec3::y must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_vec3, z) == 8, "sarek-layout: Nest_vec3::z must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Nest_vec3_78BEC0FC79CD2A0E */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED
+#define SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED
 /* Nest.body: record, size 40, align 8 */
 typedef struct Nest_body {
     Nest_vec3 pos; /* offset 0 */
@@ -76,7 +160,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, pos) == 0, "sarek-layout: Nest_bo
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, vel) == 12, "sarek-layout: Nest_body::vel must be at offset 12");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, mass) == 24, "sarek-layout: Nest_body::mass must be at offset 24");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_body, alive) == 32, "sarek-layout: Nest_body::alive must be at offset 32");
+#endif /* SAREK_LAYOUT_TYPE_Nest_body_C72746CB8E9424ED */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883
+#define SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883
 /* Nest.stamp: record, size 24, align 8 */
 typedef struct Nest_stamp {
     SAREK_LAYOUT_ALIGN8 int64_t when; /* offset 0 */
@@ -91,7 +178,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Nest_stamp) == 24, "sarek-layout: sizeof(Nest_
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Nest_stamp) == 8, "sarek-layout: alignment of Nest_stamp must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_stamp, when) == 0, "sarek-layout: Nest_stamp::when must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Nest_stamp, where_) == 8, "sarek-layout: Nest_stamp::where_ must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Nest_stamp_125B2DBE5572A883 */
 
+#ifndef SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917
+#define SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917
 /* Nest.event: variant, size 56, align 8, payload at offset 8 */
 enum {
     Nest_event_Spawn = 0,
@@ -206,6 +296,7 @@ SAREK_LAYOUT_FN Nest_event make_Nest_event_Quit(void)
     _sarek_v.tag = Nest_event_Quit;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Nest_event_C2DD760849673917 */
 
 #ifdef __cplusplus
 } /* extern "C" */

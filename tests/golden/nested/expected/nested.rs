@@ -3,7 +3,7 @@
 // the C header, on every target Rust supports. Use it as a module file or through include!
 // (docs/rust.md); rustc 1.77 or later (core::mem::offset_of!).
 
-/// Why `from_bytes` refused its bytes.
+/// Why `from_bytes` or `read_framed` refused its bytes.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum sarek_layout_FromBytesError {
@@ -11,6 +11,12 @@ pub enum sarek_layout_FromBytesError {
     Length { type_name: &'static str, expected: usize, found: usize },
     /// A variant's tag names no constructor.
     Tag { type_name: &'static str, tag: i32 },
+    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.
+    Header { type_name: &'static str },
+    /// Framed data written under another layout of the type (`found`, its header's id).
+    Layout { type_name: &'static str, expected: u64, found: u64 },
+    /// The bytes after the header (`found`) hold fewer elements than its `count`.
+    Count { type_name: &'static str, count: u64, found: usize },
 }
 
 impl ::core::fmt::Display for sarek_layout_FromBytesError {
@@ -19,6 +25,15 @@ impl ::core::fmt::Display for sarek_layout_FromBytesError {
             Self::Length { type_name, expected, found } =>
                 write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),
             Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),
+            Self::Header { type_name } =>
+                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),
+            Self::Layout { type_name, expected, found } => write!(
+                f, "{}: the data was written under layout 0x{:016x}, but this program's {} has \
+                    layout 0x{:016x}: the schema changed since it was written",
+                type_name, found, type_name, expected),
+            Self::Count { type_name, count, found } => write!(
+                f, "{}: the header counts {} elements, more than the {} bytes after it hold",
+                type_name, count, found),
         }
     }
 }
@@ -29,6 +44,25 @@ impl sarek_layout_FromBytesError {
         let mut out = [0u8; N];
         out.copy_from_slice(&bytes[..N]);
         out
+    }
+
+    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,
+    /// the layout id, the element count, both little-endian on every host), then the elements.
+    fn framed<'a>(bytes: &'a [u8], type_name: &'static str, layout_id: u64, size: usize)
+        -> ::core::result::Result<&'a [u8], Self> {
+        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {
+            return Err(Self::Header { type_name });
+        }
+        let found = u64::from_le_bytes(Self::take(&bytes[8..]));
+        if found != layout_id {
+            return Err(Self::Layout { type_name, expected: layout_id, found });
+        }
+        let count = u64::from_le_bytes(Self::take(&bytes[16..]));
+        let elements = &bytes[24..];
+        if count > (elements.len() / size) as u64 {
+            return Err(Self::Count { type_name, count, found: elements.len() });
+        }
+        Ok(&elements[..count as usize * size])
     }
 }
 
@@ -45,7 +79,7 @@ pub const fn Nest_vec3_LAYOUT_OK(id: u64) -> bool {
 /// `Nest.vec3`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Nest_vec3 {
     pub x: f32,
     pub y: f32,
@@ -95,6 +129,28 @@ impl Nest_vec3 {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Nest.vec3`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Nest_vec3", Nest_vec3_LAYOUT_ID, 12)?;
+        Ok(elements.chunks_exact(12).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Nest_vec3 {
+    fn eq(&self, other: &Self) -> bool {
+        if self.x != other.x { return false; }
+        if self.y != other.y { return false; }
+        if self.z != other.z { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Nest_vec3>() == 12, "Nest_vec3: size is not 12");
@@ -116,7 +172,7 @@ pub const fn Nest_body_LAYOUT_OK(id: u64) -> bool {
 /// `Nest.body`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Nest_body {
     pub pos: Nest_vec3,
     pub vel: Nest_vec3,
@@ -171,6 +227,29 @@ impl Nest_body {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Nest.body`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Nest_body", Nest_body_LAYOUT_ID, 40)?;
+        Ok(elements.chunks_exact(40).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Nest_body {
+    fn eq(&self, other: &Self) -> bool {
+        if self.pos != other.pos { return false; }
+        if self.vel != other.vel { return false; }
+        if self.mass != other.mass { return false; }
+        if self.alive != other.alive { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Nest_body>() == 40, "Nest_body: size is not 40");
@@ -193,7 +272,7 @@ pub const fn Nest_stamp_LAYOUT_OK(id: u64) -> bool {
 /// `Nest.stamp`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Nest_stamp {
     pub when: i64,
     pub where_: Nest_vec3,
@@ -241,6 +320,27 @@ impl Nest_stamp {
             return Err(sarek_layout_FromBytesError::Length { type_name: "Nest_stamp", expected: 24, found: bytes.len() });
         }
         Ok(Self::read_bytes(bytes))
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Nest.stamp`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Nest_stamp", Nest_stamp_LAYOUT_ID, 24)?;
+        Ok(elements.chunks_exact(24).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Nest_stamp {
+    fn eq(&self, other: &Self) -> bool {
+        if self.when != other.when { return false; }
+        if self.where_ != other.where_ { return false; }
+        true
     }
 }
 
@@ -291,12 +391,38 @@ pub union Nest_event_data {
 
 /// `Nest.event` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Nest_event_View {
     Spawn(Nest_body, i32),
     Move(i32, Nest_vec3, f32),
     Stamp(Nest_stamp),
     Quit,
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Nest_event_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Spawn(a0, a1), Self::Spawn(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Move(a0, a1, a2), Self::Move(b0, b1, b2)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                if a2 != b2 { return false; }
+                true
+            }
+            (Self::Stamp(a0), Self::Stamp(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Quit, Self::Quit) => true,
+            _ => false,
+        }
+    }
 }
 
 /// `Nest.event`: build it with its constructors (`Nest_event::Spawn(…)`), read it with `view`.
@@ -413,6 +539,17 @@ impl Nest_event {
             3 => Ok(Self::Quit()),
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Nest_event", tag }),
         }
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Nest.event`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Nest_event", Nest_event_LAYOUT_ID, 56)?;
+        Ok(elements.chunks_exact(56).map(Self::from_bytes))
     }
 }
 

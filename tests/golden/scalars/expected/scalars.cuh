@@ -42,6 +42,11 @@ typedef unsigned long long uint64_t;
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
 static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_all_scalars_9C00C6459EB7EFE5
+#define SAREK_LAYOUT_TYPE_all_scalars_9C00C6459EB7EFE5
 /* all_scalars: record, size 48, align 8 */
 typedef struct all_scalars {
     int32_t i; /* offset 0 */
@@ -68,7 +73,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(all_scalars, d) == 24, "sarek-layout: all_sc
 static_assert(SAREK_LAYOUT_OFFSETOF(all_scalars, b) == 32, "sarek-layout: all_scalars::b must be at offset 32");
 static_assert(SAREK_LAYOUT_OFFSETOF(all_scalars, u) == 36, "sarek-layout: all_scalars::u must be at offset 36");
 static_assert(SAREK_LAYOUT_OFFSETOF(all_scalars, n) == 40, "sarek-layout: all_scalars::n must be at offset 40");
+#endif /* SAREK_LAYOUT_TYPE_all_scalars_9C00C6459EB7EFE5 */
 
+#ifndef SAREK_LAYOUT_TYPE_tail_padded_75876F79649CD7AF
+#define SAREK_LAYOUT_TYPE_tail_padded_75876F79649CD7AF
 /* tail_padded: record, size 16, align 8 */
 typedef struct tail_padded {
     alignas(8) int64_t big; /* offset 0 */
@@ -83,7 +91,10 @@ static_assert(sizeof(tail_padded) == 16, "sarek-layout: sizeof(tail_padded) must
 static_assert(alignof(tail_padded) == 8, "sarek-layout: alignment of tail_padded must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(tail_padded, big) == 0, "sarek-layout: tail_padded::big must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(tail_padded, small) == 8, "sarek-layout: tail_padded::small must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_tail_padded_75876F79649CD7AF */
 
+#ifndef SAREK_LAYOUT_TYPE_constants_16DD0ED32B8F60C8
+#define SAREK_LAYOUT_TYPE_constants_16DD0ED32B8F60C8
 /* constants: variant, size 4, align 4, payload at offset 4 */
 enum {
     constants_First = 0,
@@ -121,7 +132,10 @@ static inline __host__ __device__ constants make_constants_Third(void)
     _sarek_v.tag = constants_Third;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_constants_16DD0ED32B8F60C8 */
 
+#ifndef SAREK_LAYOUT_TYPE_unit_arg_BC218298B9BFFCCE
+#define SAREK_LAYOUT_TYPE_unit_arg_BC218298B9BFFCCE
 /* unit_arg: variant, size 12, align 4, payload at offset 4 */
 enum {
     unit_arg_Nothing = 0,
@@ -175,5 +189,6 @@ static inline __host__ __device__ unit_arg make_unit_arg_Flag(int32_t _0, int32_
     _sarek_v.data.Flag_v._1 = _1;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_unit_arg_BC218298B9BFFCCE */
 
 #endif /* SAREK_LAYOUT_SCALARS_CUH_7529C7DD */

@@ -3,7 +3,7 @@
 // the C header, on every target Rust supports. Use it as a module file or through include!
 // (docs/rust.md); rustc 1.77 or later (core::mem::offset_of!).
 
-/// Why `from_bytes` refused its bytes.
+/// Why `from_bytes` or `read_framed` refused its bytes.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum sarek_layout_FromBytesError {
@@ -11,6 +11,12 @@ pub enum sarek_layout_FromBytesError {
     Length { type_name: &'static str, expected: usize, found: usize },
     /// A variant's tag names no constructor.
     Tag { type_name: &'static str, tag: i32 },
+    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.
+    Header { type_name: &'static str },
+    /// Framed data written under another layout of the type (`found`, its header's id).
+    Layout { type_name: &'static str, expected: u64, found: u64 },
+    /// The bytes after the header (`found`) hold fewer elements than its `count`.
+    Count { type_name: &'static str, count: u64, found: usize },
 }
 
 impl ::core::fmt::Display for sarek_layout_FromBytesError {
@@ -19,6 +25,15 @@ impl ::core::fmt::Display for sarek_layout_FromBytesError {
             Self::Length { type_name, expected, found } =>
                 write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),
             Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),
+            Self::Header { type_name } =>
+                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),
+            Self::Layout { type_name, expected, found } => write!(
+                f, "{}: the data was written under layout 0x{:016x}, but this program's {} has \
+                    layout 0x{:016x}: the schema changed since it was written",
+                type_name, found, type_name, expected),
+            Self::Count { type_name, count, found } => write!(
+                f, "{}: the header counts {} elements, more than the {} bytes after it hold",
+                type_name, count, found),
         }
     }
 }
@@ -29,6 +44,25 @@ impl sarek_layout_FromBytesError {
         let mut out = [0u8; N];
         out.copy_from_slice(&bytes[..N]);
         out
+    }
+
+    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,
+    /// the layout id, the element count, both little-endian on every host), then the elements.
+    fn framed<'a>(bytes: &'a [u8], type_name: &'static str, layout_id: u64, size: usize)
+        -> ::core::result::Result<&'a [u8], Self> {
+        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {
+            return Err(Self::Header { type_name });
+        }
+        let found = u64::from_le_bytes(Self::take(&bytes[8..]));
+        if found != layout_id {
+            return Err(Self::Layout { type_name, expected: layout_id, found });
+        }
+        let count = u64::from_le_bytes(Self::take(&bytes[16..]));
+        let elements = &bytes[24..];
+        if count > (elements.len() / size) as u64 {
+            return Err(Self::Count { type_name, count, found: elements.len() });
+        }
+        Ok(&elements[..count as usize * size])
     }
 }
 
@@ -45,7 +79,7 @@ pub const fn all_scalars_LAYOUT_OK(id: u64) -> bool {
 /// `all_scalars`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct all_scalars {
     pub i: i32,
     _sarek_pad0: [u8; 4],
@@ -113,6 +147,32 @@ impl all_scalars {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `all_scalars`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "all_scalars", all_scalars_LAYOUT_ID, 48)?;
+        Ok(elements.chunks_exact(48).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for all_scalars {
+    fn eq(&self, other: &Self) -> bool {
+        if self.i != other.i { return false; }
+        if self.l != other.l { return false; }
+        if self.f != other.f { return false; }
+        if self.d != other.d { return false; }
+        if self.b != other.b { return false; }
+        if self.u != other.u { return false; }
+        if self.n != other.n { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<all_scalars>() == 48, "all_scalars: size is not 48");
@@ -138,7 +198,7 @@ pub const fn tail_padded_LAYOUT_OK(id: u64) -> bool {
 /// `tail_padded`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct tail_padded {
     pub big: i64,
     pub small: f32,
@@ -187,6 +247,27 @@ impl tail_padded {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `tail_padded`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "tail_padded", tail_padded_LAYOUT_ID, 16)?;
+        Ok(elements.chunks_exact(16).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for tail_padded {
+    fn eq(&self, other: &Self) -> bool {
+        if self.big != other.big { return false; }
+        if self.small != other.small { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<tail_padded>() == 16, "tail_padded: size is not 16");
@@ -206,11 +287,24 @@ pub const fn constants_LAYOUT_OK(id: u64) -> bool {
 
 /// `constants` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum constants_View {
     First,
     Second,
     Third,
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for constants_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::First, Self::First) => true,
+            (Self::Second, Self::Second) => true,
+            (Self::Third, Self::Third) => true,
+            _ => false,
+        }
+    }
 }
 
 /// `constants`: build it with its constructors (`constants::First(…)`), read it with `view`.
@@ -298,6 +392,17 @@ impl constants {
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "constants", tag }),
         }
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `constants`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "constants", constants_LAYOUT_ID, 4)?;
+        Ok(elements.chunks_exact(4).map(Self::from_bytes))
+    }
 }
 
 impl ::core::fmt::Debug for constants {
@@ -346,11 +451,31 @@ pub union unit_arg_data {
 
 /// `unit_arg` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum unit_arg_View {
     Nothing,
     Tick(i32),
     Flag(i32, i32),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for unit_arg_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Nothing, Self::Nothing) => true,
+            (Self::Tick(a0), Self::Tick(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Flag(a0, a1), Self::Flag(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `unit_arg`: build it with its constructors (`unit_arg::Nothing(…)`), read it with `view`.
@@ -451,6 +576,17 @@ impl unit_arg {
             2 => Ok(Self::Flag(i32::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[4..])), i32::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[8..])))),
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "unit_arg", tag }),
         }
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `unit_arg`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "unit_arg", unit_arg_LAYOUT_ID, 12)?;
+        Ok(elements.chunks_exact(12).map(Self::from_bytes))
     }
 }
 

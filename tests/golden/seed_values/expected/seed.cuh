@@ -42,6 +42,11 @@ typedef unsigned long long uint64_t;
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
 static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0
+#define SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0
 /* Seed.vec2: record, size 8, align 4 */
 typedef struct Seed_vec2 {
     float x; /* offset 0 */
@@ -55,7 +60,10 @@ static_assert(sizeof(Seed_vec2) == 8, "sarek-layout: sizeof(Seed_vec2) must be 8
 static_assert(alignof(Seed_vec2) == 4, "sarek-layout: alignment of Seed_vec2 must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_vec2, x) == 0, "sarek-layout: Seed_vec2::x must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_vec2, y) == 4, "sarek-layout: Seed_vec2::y must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372
+#define SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372
 /* Seed.int_then_double: record, size 16, align 8 */
 typedef struct Seed_int_then_double {
     int32_t a; /* offset 0 */
@@ -70,7 +78,10 @@ static_assert(sizeof(Seed_int_then_double) == 16, "sarek-layout: sizeof(Seed_int
 static_assert(alignof(Seed_int_then_double) == 8, "sarek-layout: alignment of Seed_int_then_double must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_int_then_double, a) == 0, "sarek-layout: Seed_int_then_double::a must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_int_then_double, b) == 8, "sarek-layout: Seed_int_then_double::b must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282
+#define SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282
 /* Seed.double_then_int: record, size 16, align 8 */
 typedef struct Seed_double_then_int {
     alignas(8) double b; /* offset 0 */
@@ -85,7 +96,10 @@ static_assert(sizeof(Seed_double_then_int) == 16, "sarek-layout: sizeof(Seed_dou
 static_assert(alignof(Seed_double_then_int) == 8, "sarek-layout: alignment of Seed_double_then_int must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_double_then_int, b) == 0, "sarek-layout: Seed_double_then_int::b must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_double_then_int, a) == 8, "sarek-layout: Seed_double_then_int::a must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82
+#define SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82
 /* Seed.flagged: record, size 16, align 8 */
 typedef struct Seed_flagged {
     int32_t flag; /* offset 0 */
@@ -100,7 +114,10 @@ static_assert(sizeof(Seed_flagged) == 16, "sarek-layout: sizeof(Seed_flagged) mu
 static_assert(alignof(Seed_flagged) == 8, "sarek-layout: alignment of Seed_flagged must be 8");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_flagged, flag) == 0, "sarek-layout: Seed_flagged::flag must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_flagged, d) == 8, "sarek-layout: Seed_flagged::d must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5
+#define SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5
 /* Seed.inner: record, size 8, align 4 */
 typedef struct Seed_inner {
     float b; /* offset 0 */
@@ -114,7 +131,10 @@ static_assert(sizeof(Seed_inner) == 8, "sarek-layout: sizeof(Seed_inner) must be
 static_assert(alignof(Seed_inner) == 4, "sarek-layout: alignment of Seed_inner must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_inner, b) == 0, "sarek-layout: Seed_inner::b must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_inner, c) == 4, "sarek-layout: Seed_inner::c must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC
+#define SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC
 /* Seed.outer: record, size 12, align 4 */
 typedef struct Seed_outer {
     float a; /* offset 0 */
@@ -128,7 +148,10 @@ static_assert(sizeof(Seed_outer) == 12, "sarek-layout: sizeof(Seed_outer) must b
 static_assert(alignof(Seed_outer) == 4, "sarek-layout: alignment of Seed_outer must be 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_outer, a) == 0, "sarek-layout: Seed_outer::a must be at offset 0");
 static_assert(SAREK_LAYOUT_OFFSETOF(Seed_outer, inner) == 4, "sarek-layout: Seed_outer::inner must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C
+#define SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C
 /* Seed.colour: variant, size 8, align 4, payload at offset 4 */
 enum {
     Seed_colour_Red = 0,
@@ -164,7 +187,10 @@ static inline __host__ __device__ Seed_colour make_Seed_colour_Value(float _0)
     _sarek_v.data.Value_v = _0;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449
+#define SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449
 /* Seed.option64: variant, size 16, align 8, payload at offset 8 */
 enum {
     Seed_option64_None_ = 0,
@@ -201,7 +227,10 @@ static inline __host__ __device__ Seed_option64 make_Seed_option64_Some_(double 
     _sarek_v.data.Some__v = _0;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB
+#define SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB
 /* Seed.pairs: variant, size 24, align 8, payload at offset 8 */
 enum {
     Seed_pairs_Nil = 0,
@@ -245,5 +274,6 @@ static inline __host__ __device__ Seed_pairs make_Seed_pairs_Pair(int32_t _0, do
     _sarek_v.data.Pair_v._1 = _1;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB */
 
 #endif /* SAREK_LAYOUT_SEED_CUH_C304A8EF */

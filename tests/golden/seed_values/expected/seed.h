@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
@@ -42,6 +48,81 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(double) == 8, "sarek-layout: float64 members n
 extern "C" {
 #endif
 
+#ifndef SAREK_LAYOUT_FRAMED
+#define SAREK_LAYOUT_FRAMED
+/* Framed data (docs/fingerprint.md), as pack_framed writes it in Python: a 24-byte header (the
+ * 8 bytes "SAREKLID", the type's layout_id, the element count, both little-endian on every
+ * host), then the elements as they lie in memory. For `size` bytes at `data`,
+ *     size_t n; int status;
+ *     const T *elements = SAREK_LAYOUT_READ_FRAMED(T, data, size, &n, &status);
+ * points at its n elements of type T, or is NULL with `status` saying why
+ * (sarek_layout_framed_problem(status) in words). The elements are read in place: keep the
+ * data in memory allocated for T (malloc's is), else SAREK_LAYOUT_FRAMED_MISALIGNED. */
+#define SAREK_LAYOUT_FRAMED_OK 0
+#define SAREK_LAYOUT_FRAMED_NO_HEADER 1    /* under 24 bytes, or not starting with SAREKLID */
+#define SAREK_LAYOUT_FRAMED_OTHER_LAYOUT 2 /* written under another layout of the type */
+#define SAREK_LAYOUT_FRAMED_TRUNCATED 3    /* fewer elements after the header than its count */
+#define SAREK_LAYOUT_FRAMED_MISALIGNED 4   /* the elements are not aligned for the type */
+#define SAREK_LAYOUT_READ_FRAMED(type, data, size, count, status) \
+    ((const type *)sarek_layout_framed_elements((data), (size), type##_LAYOUT_ID, sizeof(type), \
+                                                SAREK_LAYOUT_ALIGNOF(type), (count), (status)))
+
+SAREK_LAYOUT_FN const void *sarek_layout_framed_elements(
+    const void *_sarek_data, size_t _sarek_size, uint64_t _sarek_layout_id,
+    size_t _sarek_element_size, size_t _sarek_element_align, size_t *_sarek_count, int *_sarek_status)
+{
+    const unsigned char *_sarek_bytes = (const unsigned char *)_sarek_data;
+    uint64_t _sarek_found = 0, _sarek_n = 0;
+    int _sarek_i;
+    *_sarek_count = 0;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_NO_HEADER;
+    if (_sarek_size < 24)
+        return NULL;
+    for (_sarek_i = 0; _sarek_i < 8; _sarek_i++)
+        if (_sarek_bytes[_sarek_i] != (unsigned char)"SAREKLID"[_sarek_i])
+            return NULL;
+    for (_sarek_i = 7; _sarek_i >= 0; _sarek_i--) {
+        _sarek_found = _sarek_found << 8 | _sarek_bytes[8 + _sarek_i];
+        _sarek_n = _sarek_n << 8 | _sarek_bytes[16 + _sarek_i];
+    }
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OTHER_LAYOUT;
+    if (_sarek_found != _sarek_layout_id)
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_TRUNCATED;
+    if (_sarek_n > (uint64_t)((_sarek_size - 24) / _sarek_element_size))
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_MISALIGNED;
+    if ((uintptr_t)(_sarek_bytes + 24) % _sarek_element_align != 0)
+        return NULL;
+    *_sarek_count = (size_t)_sarek_n;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OK;
+    return _sarek_bytes + 24;
+}
+
+SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
+{
+    switch (_sarek_status) {
+    case SAREK_LAYOUT_FRAMED_OK:
+        return "no problem";
+    case SAREK_LAYOUT_FRAMED_NO_HEADER:
+        return "no sarek-layout header (24 bytes starting with SAREKLID)";
+    case SAREK_LAYOUT_FRAMED_OTHER_LAYOUT:
+        return "the data was written under another layout of the type: the schema changed since it was written";
+    case SAREK_LAYOUT_FRAMED_TRUNCATED:
+        return "the bytes after the header hold fewer elements than it counts";
+    case SAREK_LAYOUT_FRAMED_MISALIGNED:
+        return "the elements are not aligned for the type: read the data into memory allocated for it";
+    default:
+        return "not a status of sarek_layout_framed_elements";
+    }
+}
+#endif /* SAREK_LAYOUT_FRAMED */
+
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0
+#define SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0
 /* Seed.vec2: record, size 8, align 4 */
 typedef struct Seed_vec2 {
     float x; /* offset 0 */
@@ -55,7 +136,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_vec2) == 8, "sarek-layout: sizeof(Seed_ve
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_vec2) == 4, "sarek-layout: alignment of Seed_vec2 must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_vec2, x) == 0, "sarek-layout: Seed_vec2::x must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_vec2, y) == 4, "sarek-layout: Seed_vec2::y must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_vec2_1999B4917E2ECDD0 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372
+#define SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372
 /* Seed.int_then_double: record, size 16, align 8 */
 typedef struct Seed_int_then_double {
     int32_t a; /* offset 0 */
@@ -70,7 +154,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_int_then_double) == 16, "sarek-layout: si
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_int_then_double) == 8, "sarek-layout: alignment of Seed_int_then_double must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_int_then_double, a) == 0, "sarek-layout: Seed_int_then_double::a must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_int_then_double, b) == 8, "sarek-layout: Seed_int_then_double::b must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_int_then_double_3531528D92DFF372 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282
+#define SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282
 /* Seed.double_then_int: record, size 16, align 8 */
 typedef struct Seed_double_then_int {
     SAREK_LAYOUT_ALIGN8 double b; /* offset 0 */
@@ -85,7 +172,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_double_then_int) == 16, "sarek-layout: si
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_double_then_int) == 8, "sarek-layout: alignment of Seed_double_then_int must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_double_then_int, b) == 0, "sarek-layout: Seed_double_then_int::b must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_double_then_int, a) == 8, "sarek-layout: Seed_double_then_int::a must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_double_then_int_09F68B44EC156282 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82
+#define SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82
 /* Seed.flagged: record, size 16, align 8 */
 typedef struct Seed_flagged {
     int32_t flag; /* offset 0 */
@@ -100,7 +190,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_flagged) == 16, "sarek-layout: sizeof(See
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_flagged) == 8, "sarek-layout: alignment of Seed_flagged must be 8");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_flagged, flag) == 0, "sarek-layout: Seed_flagged::flag must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_flagged, d) == 8, "sarek-layout: Seed_flagged::d must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Seed_flagged_F9E45C5A02582C82 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5
+#define SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5
 /* Seed.inner: record, size 8, align 4 */
 typedef struct Seed_inner {
     float b; /* offset 0 */
@@ -114,7 +207,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_inner) == 8, "sarek-layout: sizeof(Seed_i
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_inner) == 4, "sarek-layout: alignment of Seed_inner must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_inner, b) == 0, "sarek-layout: Seed_inner::b must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_inner, c) == 4, "sarek-layout: Seed_inner::c must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_inner_0326EF5737EBEAF5 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC
+#define SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC
 /* Seed.outer: record, size 12, align 4 */
 typedef struct Seed_outer {
     float a; /* offset 0 */
@@ -128,7 +224,10 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Seed_outer) == 12, "sarek-layout: sizeof(Seed_
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Seed_outer) == 4, "sarek-layout: alignment of Seed_outer must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_outer, a) == 0, "sarek-layout: Seed_outer::a must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Seed_outer, inner) == 4, "sarek-layout: Seed_outer::inner must be at offset 4");
+#endif /* SAREK_LAYOUT_TYPE_Seed_outer_DBAE3DB857D4D9BC */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C
+#define SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C
 /* Seed.colour: variant, size 8, align 4, payload at offset 4 */
 enum {
     Seed_colour_Red = 0,
@@ -164,7 +263,10 @@ SAREK_LAYOUT_FN Seed_colour make_Seed_colour_Value(float _0)
     _sarek_v.data.Value_v = _0;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_colour_3DBE2D7B5629D97C */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449
+#define SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449
 /* Seed.option64: variant, size 16, align 8, payload at offset 8 */
 enum {
     Seed_option64_None_ = 0,
@@ -201,7 +303,10 @@ SAREK_LAYOUT_FN Seed_option64 make_Seed_option64_Some_(double _0)
     _sarek_v.data.Some__v = _0;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_option64_748114A56189D449 */
 
+#ifndef SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB
+#define SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB
 /* Seed.pairs: variant, size 24, align 8, payload at offset 8 */
 enum {
     Seed_pairs_Nil = 0,
@@ -245,6 +350,7 @@ SAREK_LAYOUT_FN Seed_pairs make_Seed_pairs_Pair(int32_t _0, double _1)
     _sarek_v.data.Pair_v._1 = _1;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Seed_pairs_820BF9FB0789EABB */
 
 #ifdef __cplusplus
 } /* extern "C" */

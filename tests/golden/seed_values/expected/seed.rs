@@ -3,7 +3,7 @@
 // the C header, on every target Rust supports. Use it as a module file or through include!
 // (docs/rust.md); rustc 1.77 or later (core::mem::offset_of!).
 
-/// Why `from_bytes` refused its bytes.
+/// Why `from_bytes` or `read_framed` refused its bytes.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum sarek_layout_FromBytesError {
@@ -11,6 +11,12 @@ pub enum sarek_layout_FromBytesError {
     Length { type_name: &'static str, expected: usize, found: usize },
     /// A variant's tag names no constructor.
     Tag { type_name: &'static str, tag: i32 },
+    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.
+    Header { type_name: &'static str },
+    /// Framed data written under another layout of the type (`found`, its header's id).
+    Layout { type_name: &'static str, expected: u64, found: u64 },
+    /// The bytes after the header (`found`) hold fewer elements than its `count`.
+    Count { type_name: &'static str, count: u64, found: usize },
 }
 
 impl ::core::fmt::Display for sarek_layout_FromBytesError {
@@ -19,6 +25,15 @@ impl ::core::fmt::Display for sarek_layout_FromBytesError {
             Self::Length { type_name, expected, found } =>
                 write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),
             Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),
+            Self::Header { type_name } =>
+                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),
+            Self::Layout { type_name, expected, found } => write!(
+                f, "{}: the data was written under layout 0x{:016x}, but this program's {} has \
+                    layout 0x{:016x}: the schema changed since it was written",
+                type_name, found, type_name, expected),
+            Self::Count { type_name, count, found } => write!(
+                f, "{}: the header counts {} elements, more than the {} bytes after it hold",
+                type_name, count, found),
         }
     }
 }
@@ -29,6 +44,25 @@ impl sarek_layout_FromBytesError {
         let mut out = [0u8; N];
         out.copy_from_slice(&bytes[..N]);
         out
+    }
+
+    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,
+    /// the layout id, the element count, both little-endian on every host), then the elements.
+    fn framed<'a>(bytes: &'a [u8], type_name: &'static str, layout_id: u64, size: usize)
+        -> ::core::result::Result<&'a [u8], Self> {
+        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {
+            return Err(Self::Header { type_name });
+        }
+        let found = u64::from_le_bytes(Self::take(&bytes[8..]));
+        if found != layout_id {
+            return Err(Self::Layout { type_name, expected: layout_id, found });
+        }
+        let count = u64::from_le_bytes(Self::take(&bytes[16..]));
+        let elements = &bytes[24..];
+        if count > (elements.len() / size) as u64 {
+            return Err(Self::Count { type_name, count, found: elements.len() });
+        }
+        Ok(&elements[..count as usize * size])
     }
 }
 
@@ -45,7 +79,7 @@ pub const fn Seed_vec2_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.vec2`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_vec2 {
     pub x: f32,
     pub y: f32,
@@ -92,6 +126,27 @@ impl Seed_vec2 {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.vec2`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_vec2", Seed_vec2_LAYOUT_ID, 8)?;
+        Ok(elements.chunks_exact(8).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_vec2 {
+    fn eq(&self, other: &Self) -> bool {
+        if self.x != other.x { return false; }
+        if self.y != other.y { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Seed_vec2>() == 8, "Seed_vec2: size is not 8");
@@ -112,7 +167,7 @@ pub const fn Seed_int_then_double_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.int_then_double`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_int_then_double {
     pub a: i32,
     _sarek_pad0: [u8; 4],
@@ -161,6 +216,27 @@ impl Seed_int_then_double {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.int_then_double`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_int_then_double", Seed_int_then_double_LAYOUT_ID, 16)?;
+        Ok(elements.chunks_exact(16).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_int_then_double {
+    fn eq(&self, other: &Self) -> bool {
+        if self.a != other.a { return false; }
+        if self.b != other.b { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Seed_int_then_double>() == 16, "Seed_int_then_double: size is not 16");
@@ -181,7 +257,7 @@ pub const fn Seed_double_then_int_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.double_then_int`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_double_then_int {
     pub b: f64,
     pub a: i32,
@@ -230,6 +306,27 @@ impl Seed_double_then_int {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.double_then_int`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_double_then_int", Seed_double_then_int_LAYOUT_ID, 16)?;
+        Ok(elements.chunks_exact(16).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_double_then_int {
+    fn eq(&self, other: &Self) -> bool {
+        if self.b != other.b { return false; }
+        if self.a != other.a { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Seed_double_then_int>() == 16, "Seed_double_then_int: size is not 16");
@@ -250,7 +347,7 @@ pub const fn Seed_flagged_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.flagged`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_flagged {
     pub flag: i32,
     _sarek_pad0: [u8; 4],
@@ -299,6 +396,27 @@ impl Seed_flagged {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.flagged`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_flagged", Seed_flagged_LAYOUT_ID, 16)?;
+        Ok(elements.chunks_exact(16).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_flagged {
+    fn eq(&self, other: &Self) -> bool {
+        if self.flag != other.flag { return false; }
+        if self.d != other.d { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Seed_flagged>() == 16, "Seed_flagged: size is not 16");
@@ -319,7 +437,7 @@ pub const fn Seed_inner_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.inner`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_inner {
     pub b: f32,
     pub c: f32,
@@ -366,6 +484,27 @@ impl Seed_inner {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.inner`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_inner", Seed_inner_LAYOUT_ID, 8)?;
+        Ok(elements.chunks_exact(8).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_inner {
+    fn eq(&self, other: &Self) -> bool {
+        if self.b != other.b { return false; }
+        if self.c != other.c { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Seed_inner>() == 8, "Seed_inner: size is not 8");
@@ -386,7 +525,7 @@ pub const fn Seed_outer_LAYOUT_OK(id: u64) -> bool {
 /// `Seed.outer`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Seed_outer {
     pub a: f32,
     pub inner: Seed_inner,
@@ -433,6 +572,27 @@ impl Seed_outer {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.outer`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_outer", Seed_outer_LAYOUT_ID, 12)?;
+        Ok(elements.chunks_exact(12).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Seed_outer {
+    fn eq(&self, other: &Self) -> bool {
+        if self.a != other.a { return false; }
+        if self.inner != other.inner { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Seed_outer>() == 12, "Seed_outer: size is not 12");
@@ -461,10 +621,25 @@ pub union Seed_colour_data {
 
 /// `Seed.colour` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Seed_colour_View {
     Red,
     Value(f32),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Seed_colour_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Red, Self::Red) => true,
+            (Self::Value(a0), Self::Value(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Seed.colour`: build it with its constructors (`Seed_colour::Red(…)`), read it with `view`.
@@ -552,6 +727,17 @@ impl Seed_colour {
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Seed_colour", tag }),
         }
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.colour`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_colour", Seed_colour_LAYOUT_ID, 8)?;
+        Ok(elements.chunks_exact(8).map(Self::from_bytes))
+    }
 }
 
 impl ::core::fmt::Debug for Seed_colour {
@@ -593,10 +779,25 @@ pub union Seed_option64_data {
 
 /// `Seed.option64` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Seed_option64_View {
     None_,
     Some_(f64),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Seed_option64_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::None_, Self::None_) => true,
+            (Self::Some_(a0), Self::Some_(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Seed.option64`: build it with its constructors (`Seed_option64::None_(…)`), read it with `view`.
@@ -685,6 +886,17 @@ impl Seed_option64 {
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Seed_option64", tag }),
         }
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.option64`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_option64", Seed_option64_LAYOUT_ID, 16)?;
+        Ok(elements.chunks_exact(16).map(Self::from_bytes))
+    }
 }
 
 impl ::core::fmt::Debug for Seed_option64 {
@@ -735,10 +947,26 @@ pub union Seed_pairs_data {
 
 /// `Seed.pairs` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Seed_pairs_View {
     Nil,
     Pair(i32, f64),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Seed_pairs_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Nil, Self::Nil) => true,
+            (Self::Pair(a0, a1), Self::Pair(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Seed.pairs`: build it with its constructors (`Seed_pairs::Nil(…)`), read it with `view`.
@@ -827,6 +1055,17 @@ impl Seed_pairs {
             1 => Ok(Self::Pair(i32::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[8..])), f64::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[16..])))),
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Seed_pairs", tag }),
         }
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Seed.pairs`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Seed_pairs", Seed_pairs_LAYOUT_ID, 24)?;
+        Ok(elements.chunks_exact(24).map(Self::from_bytes))
     }
 }
 

@@ -49,6 +49,11 @@ typedef uint16_t sarek_layout_float16;
 /* A float64 member is a double: an ABI whose double is not 8 bytes cannot hold the layout. */
 static_assert(sizeof(double) == 8, "sarek-layout: float64 members need an 8-byte double (IEEE 754 binary64); this ABI's double is smaller (AVR: use avr-gcc -mdouble=64)");
 
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .h header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Texels_rgba_418196ABFE1B4812
+#define SAREK_LAYOUT_TYPE_Texels_rgba_418196ABFE1B4812
 /* Texels.rgba: record, size 4, align 1 */
 typedef struct Texels_rgba {
     uint8_t r; /* offset 0 */
@@ -66,7 +71,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Texels_rgba, r) == 0, "sarek-layout: Texels_
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_rgba, g) == 1, "sarek-layout: Texels_rgba::g must be at offset 1");
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_rgba, b) == 2, "sarek-layout: Texels_rgba::b must be at offset 2");
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_rgba, a) == 3, "sarek-layout: Texels_rgba::a must be at offset 3");
+#endif /* SAREK_LAYOUT_TYPE_Texels_rgba_418196ABFE1B4812 */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_texel_5A0C8897062CDF42
+#define SAREK_LAYOUT_TYPE_Texels_texel_5A0C8897062CDF42
 /* Texels.texel: record, size 12, align 4 */
 typedef struct Texels_texel {
     Texels_rgba c; /* offset 0 */
@@ -85,7 +93,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Texels_texel, c) == 0, "sarek-layout: Texels
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_texel, h) == 4, "sarek-layout: Texels_texel::h must be at offset 4");
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_texel, n) == 6, "sarek-layout: Texels_texel::n must be at offset 6");
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_texel, w) == 8, "sarek-layout: Texels_texel::w must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Texels_texel_5A0C8897062CDF42 */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_sample_D16F7492464BD79E
+#define SAREK_LAYOUT_TYPE_Texels_sample_D16F7492464BD79E
 /* Texels.sample: record, size 40, align 8 */
 typedef struct Texels_sample {
     uint8_t id; /* offset 0 */
@@ -110,7 +121,10 @@ static_assert(SAREK_LAYOUT_OFFSETOF(Texels_sample, depth) == 16, "sarek-layout: 
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_sample, mass) == 24, "sarek-layout: Texels_sample::mass must be at offset 24");
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_sample, k) == 32, "sarek-layout: Texels_sample::k must be at offset 32");
 static_assert(SAREK_LAYOUT_OFFSETOF(Texels_sample, tag8) == 36, "sarek-layout: Texels_sample::tag8 must be at offset 36");
+#endif /* SAREK_LAYOUT_TYPE_Texels_sample_D16F7492464BD79E */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_value_31D69E70662F9D38
+#define SAREK_LAYOUT_TYPE_Texels_value_31D69E70662F9D38
 /* Texels.value: variant, size 24, align 8, payload at offset 8 */
 enum {
     Texels_value_Empty = 0,
@@ -253,7 +267,10 @@ static inline __host__ __device__ Texels_value make_Texels_value_Wide(uint8_t _0
     _sarek_v.data.Wide_v._1 = _1;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Texels_value_31D69E70662F9D38 */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_small_340DF12F8BDE54C1
+#define SAREK_LAYOUT_TYPE_Texels_small_340DF12F8BDE54C1
 /* Texels.small: variant, size 12, align 4, payload at offset 4 */
 enum {
     Texels_small_Nothing = 0,
@@ -329,5 +346,6 @@ static inline __host__ __device__ Texels_small make_Texels_small_Rgba(Texels_rgb
     _sarek_v.data.Rgba_v._2 = _2;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Texels_small_340DF12F8BDE54C1 */
 
 #endif /* SAREK_LAYOUT_TEXELS_CUH_7BBFFB9E */

@@ -32,7 +32,13 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 #ifndef SAREK_LAYOUT_FLOAT16
@@ -49,6 +55,81 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(double) == 8, "sarek-layout: float64 members n
 extern "C" {
 #endif
 
+#ifndef SAREK_LAYOUT_FRAMED
+#define SAREK_LAYOUT_FRAMED
+/* Framed data (docs/fingerprint.md), as pack_framed writes it in Python: a 24-byte header (the
+ * 8 bytes "SAREKLID", the type's layout_id, the element count, both little-endian on every
+ * host), then the elements as they lie in memory. For `size` bytes at `data`,
+ *     size_t n; int status;
+ *     const T *elements = SAREK_LAYOUT_READ_FRAMED(T, data, size, &n, &status);
+ * points at its n elements of type T, or is NULL with `status` saying why
+ * (sarek_layout_framed_problem(status) in words). The elements are read in place: keep the
+ * data in memory allocated for T (malloc's is), else SAREK_LAYOUT_FRAMED_MISALIGNED. */
+#define SAREK_LAYOUT_FRAMED_OK 0
+#define SAREK_LAYOUT_FRAMED_NO_HEADER 1    /* under 24 bytes, or not starting with SAREKLID */
+#define SAREK_LAYOUT_FRAMED_OTHER_LAYOUT 2 /* written under another layout of the type */
+#define SAREK_LAYOUT_FRAMED_TRUNCATED 3    /* fewer elements after the header than its count */
+#define SAREK_LAYOUT_FRAMED_MISALIGNED 4   /* the elements are not aligned for the type */
+#define SAREK_LAYOUT_READ_FRAMED(type, data, size, count, status) \
+    ((const type *)sarek_layout_framed_elements((data), (size), type##_LAYOUT_ID, sizeof(type), \
+                                                SAREK_LAYOUT_ALIGNOF(type), (count), (status)))
+
+SAREK_LAYOUT_FN const void *sarek_layout_framed_elements(
+    const void *_sarek_data, size_t _sarek_size, uint64_t _sarek_layout_id,
+    size_t _sarek_element_size, size_t _sarek_element_align, size_t *_sarek_count, int *_sarek_status)
+{
+    const unsigned char *_sarek_bytes = (const unsigned char *)_sarek_data;
+    uint64_t _sarek_found = 0, _sarek_n = 0;
+    int _sarek_i;
+    *_sarek_count = 0;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_NO_HEADER;
+    if (_sarek_size < 24)
+        return NULL;
+    for (_sarek_i = 0; _sarek_i < 8; _sarek_i++)
+        if (_sarek_bytes[_sarek_i] != (unsigned char)"SAREKLID"[_sarek_i])
+            return NULL;
+    for (_sarek_i = 7; _sarek_i >= 0; _sarek_i--) {
+        _sarek_found = _sarek_found << 8 | _sarek_bytes[8 + _sarek_i];
+        _sarek_n = _sarek_n << 8 | _sarek_bytes[16 + _sarek_i];
+    }
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OTHER_LAYOUT;
+    if (_sarek_found != _sarek_layout_id)
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_TRUNCATED;
+    if (_sarek_n > (uint64_t)((_sarek_size - 24) / _sarek_element_size))
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_MISALIGNED;
+    if ((uintptr_t)(_sarek_bytes + 24) % _sarek_element_align != 0)
+        return NULL;
+    *_sarek_count = (size_t)_sarek_n;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OK;
+    return _sarek_bytes + 24;
+}
+
+SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
+{
+    switch (_sarek_status) {
+    case SAREK_LAYOUT_FRAMED_OK:
+        return "no problem";
+    case SAREK_LAYOUT_FRAMED_NO_HEADER:
+        return "no sarek-layout header (24 bytes starting with SAREKLID)";
+    case SAREK_LAYOUT_FRAMED_OTHER_LAYOUT:
+        return "the data was written under another layout of the type: the schema changed since it was written";
+    case SAREK_LAYOUT_FRAMED_TRUNCATED:
+        return "the bytes after the header hold fewer elements than it counts";
+    case SAREK_LAYOUT_FRAMED_MISALIGNED:
+        return "the elements are not aligned for the type: read the data into memory allocated for it";
+    default:
+        return "not a status of sarek_layout_framed_elements";
+    }
+}
+#endif /* SAREK_LAYOUT_FRAMED */
+
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Texels_rgba_418196ABFE1B4812
+#define SAREK_LAYOUT_TYPE_Texels_rgba_418196ABFE1B4812
 /* Texels.rgba: record, size 4, align 1 */
 typedef struct Texels_rgba {
     uint8_t r; /* offset 0 */
@@ -66,7 +147,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_rgba, r) == 0, "sarek-layout: Texels_
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_rgba, g) == 1, "sarek-layout: Texels_rgba::g must be at offset 1");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_rgba, b) == 2, "sarek-layout: Texels_rgba::b must be at offset 2");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_rgba, a) == 3, "sarek-layout: Texels_rgba::a must be at offset 3");
+#endif /* SAREK_LAYOUT_TYPE_Texels_rgba_418196ABFE1B4812 */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_texel_5A0C8897062CDF42
+#define SAREK_LAYOUT_TYPE_Texels_texel_5A0C8897062CDF42
 /* Texels.texel: record, size 12, align 4 */
 typedef struct Texels_texel {
     Texels_rgba c; /* offset 0 */
@@ -85,7 +169,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_texel, c) == 0, "sarek-layout: Texels
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_texel, h) == 4, "sarek-layout: Texels_texel::h must be at offset 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_texel, n) == 6, "sarek-layout: Texels_texel::n must be at offset 6");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_texel, w) == 8, "sarek-layout: Texels_texel::w must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Texels_texel_5A0C8897062CDF42 */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_sample_D16F7492464BD79E
+#define SAREK_LAYOUT_TYPE_Texels_sample_D16F7492464BD79E
 /* Texels.sample: record, size 40, align 8 */
 typedef struct Texels_sample {
     uint8_t id; /* offset 0 */
@@ -110,7 +197,10 @@ SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_sample, depth) == 16, "sarek-layout: 
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_sample, mass) == 24, "sarek-layout: Texels_sample::mass must be at offset 24");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_sample, k) == 32, "sarek-layout: Texels_sample::k must be at offset 32");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Texels_sample, tag8) == 36, "sarek-layout: Texels_sample::tag8 must be at offset 36");
+#endif /* SAREK_LAYOUT_TYPE_Texels_sample_D16F7492464BD79E */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_value_31D69E70662F9D38
+#define SAREK_LAYOUT_TYPE_Texels_value_31D69E70662F9D38
 /* Texels.value: variant, size 24, align 8, payload at offset 8 */
 enum {
     Texels_value_Empty = 0,
@@ -253,7 +343,10 @@ SAREK_LAYOUT_FN Texels_value make_Texels_value_Wide(uint8_t _0, double _1)
     _sarek_v.data.Wide_v._1 = _1;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Texels_value_31D69E70662F9D38 */
 
+#ifndef SAREK_LAYOUT_TYPE_Texels_small_340DF12F8BDE54C1
+#define SAREK_LAYOUT_TYPE_Texels_small_340DF12F8BDE54C1
 /* Texels.small: variant, size 12, align 4, payload at offset 4 */
 enum {
     Texels_small_Nothing = 0,
@@ -329,6 +422,7 @@ SAREK_LAYOUT_FN Texels_small make_Texels_small_Rgba(Texels_rgba _0, uint8_t _1, 
     _sarek_v.data.Rgba_v._2 = _2;
     return _sarek_v;
 }
+#endif /* SAREK_LAYOUT_TYPE_Texels_small_340DF12F8BDE54C1 */
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -3,7 +3,7 @@
 // the C header, on every target Rust supports. Use it as a module file or through include!
 // (docs/rust.md); rustc 1.77 or later (core::mem::offset_of!).
 
-/// Why `from_bytes` refused its bytes.
+/// Why `from_bytes` or `read_framed` refused its bytes.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum sarek_layout_FromBytesError {
@@ -11,6 +11,12 @@ pub enum sarek_layout_FromBytesError {
     Length { type_name: &'static str, expected: usize, found: usize },
     /// A variant's tag names no constructor.
     Tag { type_name: &'static str, tag: i32 },
+    /// Framed data without the header: under 24 bytes, or not starting with `SAREKLID`.
+    Header { type_name: &'static str },
+    /// Framed data written under another layout of the type (`found`, its header's id).
+    Layout { type_name: &'static str, expected: u64, found: u64 },
+    /// The bytes after the header (`found`) hold fewer elements than its `count`.
+    Count { type_name: &'static str, count: u64, found: usize },
 }
 
 impl ::core::fmt::Display for sarek_layout_FromBytesError {
@@ -19,6 +25,15 @@ impl ::core::fmt::Display for sarek_layout_FromBytesError {
             Self::Length { type_name, expected, found } =>
                 write!(f, "{}: expected {} bytes, found {}", type_name, expected, found),
             Self::Tag { type_name, tag } => write!(f, "{}: no constructor has tag {}", type_name, tag),
+            Self::Header { type_name } =>
+                write!(f, "{}: no sarek-layout header (24 bytes starting with SAREKLID)", type_name),
+            Self::Layout { type_name, expected, found } => write!(
+                f, "{}: the data was written under layout 0x{:016x}, but this program's {} has \
+                    layout 0x{:016x}: the schema changed since it was written",
+                type_name, found, type_name, expected),
+            Self::Count { type_name, count, found } => write!(
+                f, "{}: the header counts {} elements, more than the {} bytes after it hold",
+                type_name, count, found),
         }
     }
 }
@@ -29,6 +44,25 @@ impl sarek_layout_FromBytesError {
         let mut out = [0u8; N];
         out.copy_from_slice(&bytes[..N]);
         out
+    }
+
+    /// The element bytes of framed data (docs/fingerprint.md): a 24-byte header (`SAREKLID`,
+    /// the layout id, the element count, both little-endian on every host), then the elements.
+    fn framed<'a>(bytes: &'a [u8], type_name: &'static str, layout_id: u64, size: usize)
+        -> ::core::result::Result<&'a [u8], Self> {
+        if bytes.len() < 24 || bytes[..8] != *b"SAREKLID" {
+            return Err(Self::Header { type_name });
+        }
+        let found = u64::from_le_bytes(Self::take(&bytes[8..]));
+        if found != layout_id {
+            return Err(Self::Layout { type_name, expected: layout_id, found });
+        }
+        let count = u64::from_le_bytes(Self::take(&bytes[16..]));
+        let elements = &bytes[24..];
+        if count > (elements.len() / size) as u64 {
+            return Err(Self::Count { type_name, count, found: elements.len() });
+        }
+        Ok(&elements[..count as usize * size])
     }
 }
 
@@ -45,7 +79,7 @@ pub const fn Texels_rgba_LAYOUT_OK(id: u64) -> bool {
 /// `Texels.rgba`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(1))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Texels_rgba {
     pub r: u8,
     pub g: u8,
@@ -98,6 +132,29 @@ impl Texels_rgba {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Texels.rgba`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Texels_rgba", Texels_rgba_LAYOUT_ID, 4)?;
+        Ok(elements.chunks_exact(4).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Texels_rgba {
+    fn eq(&self, other: &Self) -> bool {
+        if self.r != other.r { return false; }
+        if self.g != other.g { return false; }
+        if self.b != other.b { return false; }
+        if self.a != other.a { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Texels_rgba>() == 4, "Texels_rgba: size is not 4");
@@ -120,7 +177,7 @@ pub const fn Texels_texel_LAYOUT_OK(id: u64) -> bool {
 /// `Texels.texel`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Texels_texel {
     pub c: Texels_rgba,
     pub h: u16,
@@ -175,6 +232,29 @@ impl Texels_texel {
         }
         Ok(Self::read_bytes(bytes))
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Texels.texel`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Texels_texel", Texels_texel_LAYOUT_ID, 12)?;
+        Ok(elements.chunks_exact(12).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Texels_texel {
+    fn eq(&self, other: &Self) -> bool {
+        if self.c != other.c { return false; }
+        if self.h != other.h { return false; }
+        if self.n != other.n { return false; }
+        if self.w != other.w { return false; }
+        true
+    }
 }
 
 const _: () = assert!(::core::mem::size_of::<Texels_texel>() == 12, "Texels_texel: size is not 12");
@@ -197,7 +277,7 @@ pub const fn Texels_sample_LAYOUT_OK(id: u64) -> bool {
 /// `Texels.sample`: padding members are private and always zero (build with `new`).
 #[allow(non_camel_case_types, non_snake_case)]
 #[repr(C, align(8))]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Texels_sample {
     pub id: u8,
     _sarek_pad0: [u8; 3],
@@ -261,6 +341,31 @@ impl Texels_sample {
             return Err(sarek_layout_FromBytesError::Length { type_name: "Texels_sample", expected: 40, found: bytes.len() });
         }
         Ok(Self::read_bytes(bytes))
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Texels.sample`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Texels_sample", Texels_sample_LAYOUT_ID, 40)?;
+        Ok(elements.chunks_exact(40).map(Self::from_bytes))
+    }
+}
+
+// Field by field, one statement each: derive(PartialEq) chains `a == b && …` as deep as the
+// record has fields, and rustc overflows its stack past a few thousand.
+impl ::core::cmp::PartialEq for Texels_sample {
+    fn eq(&self, other: &Self) -> bool {
+        if self.id != other.id { return false; }
+        if self.t != other.t { return false; }
+        if self.depth != other.depth { return false; }
+        if self.mass != other.mass { return false; }
+        if self.k != other.k { return false; }
+        if self.tag8 != other.tag8 { return false; }
+        true
     }
 }
 
@@ -327,7 +432,7 @@ pub union Texels_value_data {
 
 /// `Texels.value` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Texels_value_View {
     Empty,
     Byte(u8),
@@ -336,6 +441,44 @@ pub enum Texels_value_View {
     Color(Texels_rgba),
     Texel(Texels_texel, u8),
     Wide(u8, f64),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Texels_value_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Empty, Self::Empty) => true,
+            (Self::Byte(a0), Self::Byte(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Half(a0), Self::Half(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Pair(a0, a1), Self::Pair(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Color(a0), Self::Color(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Texel(a0, a1), Self::Texel(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Wide(a0, a1), Self::Wide(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Texels.value`: build it with its constructors (`Texels_value::Empty(…)`), read it with `view`.
@@ -492,6 +635,17 @@ impl Texels_value {
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Texels_value", tag }),
         }
     }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Texels.value`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Texels_value", Texels_value_LAYOUT_ID, 24)?;
+        Ok(elements.chunks_exact(24).map(Self::from_bytes))
+    }
 }
 
 impl ::core::fmt::Debug for Texels_value {
@@ -565,12 +719,38 @@ pub union Texels_small_data {
 
 /// `Texels.small` matched from safe Rust: `match v.view() { … }`.
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Texels_small_View {
     Nothing,
     Byte(u8),
     Two(u16, u16),
     Rgba(Texels_rgba, u8, u16),
+}
+
+// Argument by argument, one statement each (derive's `&&` chain overflows rustc's stack for a
+// constructor of a few thousand arguments).
+impl ::core::cmp::PartialEq for Texels_small_View {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Nothing, Self::Nothing) => true,
+            (Self::Byte(a0), Self::Byte(b0)) => {
+                if a0 != b0 { return false; }
+                true
+            }
+            (Self::Two(a0, a1), Self::Two(b0, b1)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                true
+            }
+            (Self::Rgba(a0, a1, a2), Self::Rgba(b0, b1, b2)) => {
+                if a0 != b0 { return false; }
+                if a1 != b1 { return false; }
+                if a2 != b2 { return false; }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `Texels.small`: build it with its constructors (`Texels_small::Nothing(…)`), read it with `view`.
@@ -686,6 +866,17 @@ impl Texels_small {
             3 => Ok(Self::Rgba(Texels_rgba::read_bytes(&bytes[4..8]), u8::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[8..])), u16::from_ne_bytes(sarek_layout_FromBytesError::take(&bytes[10..])))),
             tag => Err(sarek_layout_FromBytesError::Tag { type_name: "Texels_small", tag }),
         }
+    }
+
+
+    /// The elements of framed data (what `pack_framed` writes in Python: docs/fingerprint.md),
+    /// each read with `from_bytes`; refuses data without the header, written under another
+    /// layout of `Texels.small`, or shorter than the header's count of elements.
+    pub fn read_framed(bytes: &[u8]) -> ::core::result::Result<
+        impl ::core::iter::Iterator<Item = ::core::result::Result<Self, sarek_layout_FromBytesError>> + '_,
+        sarek_layout_FromBytesError> {
+        let elements = sarek_layout_FromBytesError::framed(bytes, "Texels_small", Texels_small_LAYOUT_ID, 12)?;
+        Ok(elements.chunks_exact(12).map(Self::from_bytes))
     }
 }
 
