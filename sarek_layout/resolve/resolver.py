@@ -236,7 +236,8 @@ def _scalar_spelt(name: str) -> "str | None":
         table = getattr(target.dialect, "scalar", None) or {}
         spelt = [s for s, spelling in table.items() if spelling == name]
         for s in spelt:
-            if SCALARS[s].is_float or SCALARS[s].int_range is not None:  # a number
+            scalar = SCALARS.get(s)  # (a byte string's char is no number, nor in SCALARS)
+            if scalar is not None and (scalar.is_float or scalar.int_range is not None):
                 votes[s] = votes.get(s, 0.0) + 1 / len(spelt)
     ranked = sorted(votes.items(), key=lambda kv: -kv[1])
     if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
