@@ -1,6 +1,7 @@
 """Every name sarek-layout emits beside the schema's own: the one definition of each.
 
-A generated file names a variant's union arm ``<Ctor>_v``, its constructors' helpers
+A generated file names a variant's payload union ``data`` and its arms ``<Ctor>_v``
+(``targets.shape`` lays them out), its constructors' helpers
 ``make_<C name>_<Ctor>``, its explicit padding ``_sarek_pad<N>`` (and, in GLSL/WGSL, the
 words holding sub-word scalars ``_sarek_bytes<N>``), and the GPU accessors
 ``<C name>_<Ctor>_v`` / ``<C name>_<Ctor>_<i>``. Producers (the resolver's name claims,
@@ -18,6 +19,7 @@ from ..ir.types import TFloat16
 from .name_rules import spelling
 
 __all__ = [
+    "DATA_MEMBER",
     "ARM_SUFFIX",
     "MAKE_PREFIX",
     "PADDING_PREFIX",
@@ -42,6 +44,10 @@ __all__ = [
     "rust_view_name",
     "RUST_ERROR_TYPE",
 ]
+
+#: A variant's payload union (SPEC §4), after its ``tag`` (the member model's name for the
+#: int32 at offset 0): ``targets.shape`` places it, and its arms ``<Ctor>_v`` in it.
+DATA_MEMBER = "data"
 
 #: Suffix of a variant's union arm: constructor ``Circle`` is the member ``data.Circle_v``.
 ARM_SUFFIX = "_v"
