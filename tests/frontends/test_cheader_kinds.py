@@ -201,6 +201,20 @@ def test_cuda_vector_types_are_vecn_members_of_the_cuda_rules(tmp_path):
                 include_dirs=(CUDA_INCLUDE,))
 
 
+@needs_cuda
+def test_the_i386_note_knows_cuda_vectors(tmp_path):
+    # vector_types.h pins float4, int2, double2 with alignment attributes, on i386 too; a
+    # double3 is aligned as its component, 4 under gcc -m32.
+    result, path = _imported(tmp_path, "#include <vector_types.h>\n#include <stdint.h>\n"
+                             "typedef struct P { float4 p; int2 c; double3 d3; double2 d; } P;\n"
+                             "typedef struct S { int32_t a; double3 d3; } S;\n",
+                             include_dirs=(CUDA_INCLUDE,))
+    if not gcc_m32_works(str(tmp_path)):
+        pytest.skip("gcc -m32 does not build here (libc6-dev-i386)")
+    assert result.i386 == ["S"] == i386_differences_by_gcc(
+        path, result.imported, result.spellings, str(tmp_path), include_dirs=(CUDA_INCLUDE,))
+
+
 def test_a_float4_laid_out_otherwise_is_no_cuda_vector(tmp_path):
     # A CPU library's own float4, 4-aligned (CUDA's is 16): the plain struct it is, never a
     # 16-aligned vec4, and gcc agrees with its layout.

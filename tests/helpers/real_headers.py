@@ -293,12 +293,13 @@ def gcc_m32_works(workdir: str) -> bool:
 
 
 def i386_differences_by_gcc(path: str, types: Sequence[object], c_spelling: Dict[str, str],
-                            workdir: str) -> List[str]:
+                            workdir: str, include_dirs: Sequence[str] = ()) -> List[str]:
     """The C names of ``types`` that gcc lays out otherwise with ``-m32`` than without, in
     the ORIGINAL header ``path``: their size, alignment or an offset, or those of a type
     they hold (gcc measures each; the schema says which holds which), in the order given."""
-    x86_64 = gcc_probe(path, types, c_spelling, workdir)
-    i386 = gcc_probe(path, types, c_spelling, workdir, flags=I386_FLAGS)
+    x86_64 = gcc_probe(path, types, c_spelling, workdir, include_dirs=include_dirs)
+    i386 = gcc_probe(path, types, c_spelling, workdir, flags=I386_FLAGS,
+                     include_dirs=include_dirs)
     differ = {k.split("@")[0].split(".")[0] for k in x86_64 if x86_64[k] != i386[k]}
     grown = True
     while grown:
