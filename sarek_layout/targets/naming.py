@@ -20,6 +20,7 @@ from .name_rules import spelling
 
 __all__ = [
     "DATA_MEMBER",
+    "ELEMENT_MEMBER",
     "ARM_SUFFIX",
     "MAKE_PREFIX",
     "PADDING_PREFIX",
@@ -48,6 +49,10 @@ __all__ = [
 #: A variant's payload union (SPEC §4), after its ``tag`` (the member model's name for the
 #: int32 at offset 0): ``targets.shape`` places it, and its arms ``<Ctor>_v`` in it.
 DATA_MEMBER = "data"
+
+#: The one member of the struct that wraps an array element whose stride is larger than its
+#: size (SPEC §1b; ``targets.shape``): ``a[i].v`` is the element, the rest is padding.
+ELEMENT_MEMBER = "v"
 
 #: Suffix of a variant's union arm: constructor ``Circle`` is the member ``data.Circle_v``.
 ARM_SUFFIX = "_v"

@@ -34,15 +34,28 @@ thousands, and making one must be cheap), one class per kind of member, told apa
 * ``Struct``: a struct member holding slots (the arm of a constructor of several arguments);
 * ``Union``: the payload union ``data``, whose arms overlap at its offset.
 
-A new member kind (SPEC §1b: a fixed array ``T[N]``, a vector, a matrix, whose model
-member carries its ``dims``, each a count and a stride, outermost first) is one more node
-class here, made by ``_nodes``, the one function that turns model members into nodes: e.g.
-an ``Array(path, name, offset, member)`` whose element (a scalar, or a record whose members
-are its own shape) repeats as ``member.dims`` say. The consumers then say what they ask of
-it where they tell the node classes apart (probes: its stride; the header check: the
-declarator's count; the object check: DWARF's subrange; the views: the count the templates
-print); until then the probes refuse a node of a kind they were not taught rather than
-probe it in part.
+* ``Array``: a member of SPEC §1b's kinds that repeats an element (a fixed array, and the
+  columns of a matrix): its ``levels``, outermost first, say how.
+
+**Arrays.** A member whose model member has ``dims`` (a fixed array ``T[N]``, a vector, a
+matrix) is emitted as nested arrays, one per ``ARRAY`` or ``MATRIX`` dim (a matrix is an
+array of its column vectors), of its element: a scalar, an enum, a record (whose members
+are its own shape), or a vector (``VECTOR`` dims are part of the element: each target
+spells a vector natively or as an array of its scalar, and nothing below a vector is
+addressed). Where a level's stride is larger than its element's own size (a std430
+``vec3<float32>[4]``: stride 16, element 12; std140's ``float32[4]``: stride 16), the
+element is wrapped in a struct whose one member is the element, named ``ELEMENT_MEMBER``,
+padded up to the stride: ``a[i].v`` is the element. ``Array.designator(k)`` is how level
+``k``'s first element is reached (``a[0]``, ``a[0].v[0]``); its size is the level's stride,
+which is what verify probes. A rule set whose arrays end at their last element's size
+(``scalar``) lays out, where the stride is larger, what no such array holds (the next member
+starts inside the last element's padding): ``Array.tail_unpadded`` says so, and a target
+refuses that member.
+
+A member kind to come (a runtime-sized array, a ``bool`` vector) is one more node class, or
+one more level kind, made by ``_nodes``, the one function that turns model members into
+nodes. The consumers say what they ask of each node class where they tell them apart;
+the probes refuse a node of a kind they were not taught rather than probe it in part.
 """
 
 from __future__ import annotations
@@ -50,10 +63,10 @@ from __future__ import annotations
 import weakref
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union as TypingUnion
 
-from ..ir.schema import Arm, Item, LaidOut, Member, SchemaType
-from .naming import DATA_MEMBER, arm_name
+from ..ir.schema import ARRAY, MATRIX, VECTOR, Arm, Item, LaidOut, Member, SchemaType
+from .naming import DATA_MEMBER, ELEMENT_MEMBER, arm_name
 
-__all__ = ["Slot", "Struct", "Union", "Node", "Shape", "shape_of"]
+__all__ = ["Slot", "Array", "Level", "Struct", "Union", "Node", "Shape", "shape_of"]
 
 
 class Slot(NamedTuple):
@@ -81,6 +94,76 @@ class Slot(NamedTuple):
     @property
     def align(self) -> int:
         return self.member.align
+
+
+class Level(NamedTuple):
+    """One array level of an ``Array``: ``count`` elements ``stride`` bytes apart, each of
+    ``element_size`` bytes (wrapped to the stride when it is smaller: ``wrapped``)."""
+
+    kind: str  # ARRAY | MATRIX (a matrix's columns)
+    count: int
+    stride: int
+    element_size: int
+
+    @property
+    def wrapped(self) -> bool:
+        return self.stride > self.element_size
+
+
+class Array(NamedTuple):
+    """A member repeating an element (SPEC §1b): a fixed array, or a matrix's columns.
+
+    ``path``, ``name``, ``offset`` and ``member`` as a ``Slot``'s (``member.dims`` holds
+    every repetition, vectors included); ``levels`` the array levels, outermost first.
+    """
+
+    path: str
+    name: str
+    offset: int
+    member: Member
+    levels: Tuple[Level, ...]
+    ctor: Optional[Arm] = None
+
+    @property
+    def size(self) -> int:
+        return self.member.size
+
+    @property
+    def align(self) -> int:
+        return self.member.align
+
+    @property
+    def tail_unpadded(self) -> bool:
+        """The array ends at its last element's size, before the stride (``scalar`` rules):
+        no array of wrapped elements holds that layout."""
+        return self.member.size < self.levels[0].count * self.levels[0].stride
+
+    def designator(self, level: int) -> str:
+        """How the first element of ``level`` is reached from the start of the type:
+        ``a[0]`` (level 0), ``a[0][0]`` or, through a wrapped level, ``a[0].v[0]``."""
+        out = self.path
+        for k, lvl in enumerate(self.levels[: level + 1]):
+            if k:
+                out += f".{ELEMENT_MEMBER}" if self.levels[k - 1].wrapped else ""
+            out += "[0]"
+        return out
+
+
+def levels_of(member: Member) -> Tuple[Level, ...]:
+    """The array levels of a member with ``dims`` (its ``ARRAY`` and ``MATRIX`` dims), each
+    with the size of its element: the next level's count times stride, or, below the last,
+    the element's (a vector: its components; else the scalar's or record's size)."""
+    dims = member.dims
+    element = member.scalar.size if member.scalar is not None else member.record.size  # type: ignore[union-attr]
+    for d in dims:
+        if d.kind == VECTOR:
+            element = d.count * d.stride  # the vector is the element
+    out: List[Level] = []
+    arrays = [d for d in dims if d.kind in (ARRAY, MATRIX)]
+    for i, d in enumerate(arrays):
+        inner = arrays[i + 1].count * arrays[i + 1].stride if i + 1 < len(arrays) else element
+        out.append(Level(d.kind, d.count, d.stride, inner))
+    return tuple(out)
 
 
 class Struct(NamedTuple):
@@ -114,7 +197,7 @@ class Union(NamedTuple):
 
 
 #: Any node of a shape.
-Node = TypingUnion[Slot, Struct, Union]
+Node = TypingUnion[Slot, Array, Struct, Union]
 
 
 class Shape(NamedTuple):
@@ -171,14 +254,19 @@ class Shape(NamedTuple):
 _new = tuple.__new__
 
 
-def _nodes(members: Sequence[Member], prefix: str = "") -> Tuple[Slot, ...]:
+def _nodes(members: Sequence[Member], prefix: str = "") -> Tuple[TypingUnion[Slot, Array], ...]:
     """The nodes of model members, each at ``prefix`` + its name: the one place a member
-    kind is told apart. Every member is a ``Slot`` until SPEC §1b's kinds are taught here:
-    one with ``dims`` (a fixed array, vector or matrix) is still one, a member holding its
-    whole size, and ``verify`` and codegen refuse a schema that has one before any walk
-    (``resolve.support.refuse_extensions``). One loop for them all: it runs for every
-    member of every type."""
-    return tuple([_new(Slot, (prefix + m.name, m.name, m.offset, m, None)) for m in members])
+    kind is told apart. A member with array levels (a fixed array, a matrix) is an
+    ``Array``; any other (a scalar, an enum, a record, a vector) a ``Slot``. One loop for
+    them all: it runs for every member of every type."""
+    out: List[TypingUnion[Slot, Array]] = []
+    for m in members:
+        levels = levels_of(m) if m.dims else ()
+        if levels:
+            out.append(_new(Array, (prefix + m.name, m.name, m.offset, m, levels, None)))
+        else:
+            out.append(_new(Slot, (prefix + m.name, m.name, m.offset, m, None)))
+    return tuple(out)
 
 
 def _record(st: SchemaType, layout: LaidOut) -> Shape:

@@ -22,16 +22,19 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Sequence
 
 from ..ir.schema import SchemaType
-from ..targets.shape import Slot, Struct, Union, shape_of
+from ..targets.shape import Array, Slot, Struct, Union, shape_of
 
-__all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "probes_for_type", "probes_for",
-           "with_nested_records"]
+__all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "STRIDE", "probes_for_type",
+           "probes_for", "with_nested_records"]
 
 #: What a probe measures.
 SIZE = "size"  # sizeof(T)
 ALIGN = "align"  # alignment of T
 OFFSET = "offset"  # offsetof(T, member)
 MEMBER_SIZE = "member size"  # sizeof(((T *)0)->member)
+#: An array level's stride: the size of its first element, ``sizeof(((T *)0)->a[0])``
+#: (``member`` is the element's designator, ``targets.shape.Array.designator``).
+STRIDE = "stride"
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,13 @@ def probes_for_type(st: SchemaType) -> List[Probe]:
             scalar = m.scalar.name if m.scalar is not None else ""
             out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
             out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
+        elif isinstance(node, Array):  # the whole array, then each level's stride
+            m = node.member
+            scalar = m.scalar.name if m.scalar is not None else ""
+            out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
+            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
+            out.extend(Probe(c, node.designator(k), STRIDE, level.stride, scalar)
+                       for k, level in enumerate(node.levels))
         elif isinstance(node, (Union, Struct)):  # the union, a struct arm: where they start
             out.append(Probe(c, node.path, OFFSET, node.offset))
         else:  # a member kind the probes were not taught: refused, not probed in part

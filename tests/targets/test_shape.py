@@ -97,3 +97,63 @@ def test_a_shape_is_walked_once_and_goes_with_its_type():
     del kept, st, other, schema
     gc.collect()
     assert gone() is None
+
+
+# --- SPEC §1b: arrays ------------------------------------------------------------------------
+
+KINDS = """rules = "{rules}"
+[[types]]
+record = "r"
+fields = [["a", "vec3<float32>[4]"], ["m", "mat3"], ["g", "float32[2][3]"], ["p", "pt[2]"],
+          ["w", "vec4"], ["e", "int32"]]
+[[types]]
+record = "pt"
+fields = [["x", "float64"], ["y", "float32"]]
+"""
+
+
+def _kinds(tmp_path, rules):
+    path = tmp_path / f"k_{rules}.toml"
+    path.write_text(KINDS.format(rules=rules))
+    from sarek_layout.resolve import load_schema
+
+    return load_schema([str(path)]).by_c_name(f"K_{rules}_r")
+
+
+def test_arrays_and_matrices_are_array_nodes_with_their_levels(tmp_path):
+    from sarek_layout.targets.shape import Array, Slot
+
+    shape = shape_of(_kinds(tmp_path, "std430"))
+    a, m, g, p, w, e = shape.members
+    assert isinstance(a, Array) and [(lv.count, lv.stride, lv.element_size) for lv in a.levels] \
+        == [(4, 16, 12)]
+    assert a.levels[0].wrapped and a.designator(0) == "a[0]"
+    assert [lv.kind for lv in m.levels] == ["matrix"] and m.levels[0].stride == 16
+    assert [(lv.count, lv.stride) for lv in g.levels] == [(2, 12), (3, 4)]
+    assert [g.designator(k) for k in (0, 1)] == ["g[0]", "g[0][0]"]
+    assert not p.levels[0].wrapped and p.levels[0].stride == 16
+    assert isinstance(w, Slot) and w.member.dims[0].count == 4  # a vector is its own element
+    assert isinstance(e, Slot)
+
+
+def test_a_wrapped_level_is_reached_through_the_element_member(tmp_path):
+    from sarek_layout.targets.shape import Array, Level
+
+    arr = Array("a", "a", 0, None, (Level("array", 2, 64, 48), Level("array", 3, 16, 12)))
+    assert arr.designator(1) == "a[0].v[0]"
+
+
+def test_a_scalar_rules_array_of_padded_records_ends_before_its_stride(tmp_path):
+    shape = shape_of(_kinds(tmp_path, "scalar"))
+    p = shape.members[3]
+    assert (p.levels[0].stride, p.levels[0].element_size, p.member.size) == (16, 12, 28)
+    assert p.tail_unpadded
+    assert not shape_of(_kinds(tmp_path, "std430")).members[3].tail_unpadded
+
+
+def test_probes_measure_each_level_s_stride_at_its_designator(tmp_path):
+    from sarek_layout.verify.probes import STRIDE, probes_for_type
+
+    strides = [(p.member, p.expected) for p in probes_for_type(_kinds(tmp_path, "std430"))
+               if p.quantity == STRIDE]
+    assert strides == [("a[0]", 16), ("m[0]", 16), ("g[0]", 12), ("g[0][0]", 4), ("p[0]", 16)]

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tupl
 
 from ...errors import SarekLayoutError
 from ..headers import CompileFolder, HeaderSet
-from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, STRIDE, Probe
 from ..tools import ToolRun
 from ...targets.registry import PROBE_DIALECTS
 
@@ -105,7 +105,7 @@ def expression(probe: Probe, dialect: str) -> str:
         return align.format(t=t)
     if probe.quantity == OFFSET:
         return offset.format(t=t, m=m)
-    if probe.quantity == MEMBER_SIZE:
+    if probe.quantity in (MEMBER_SIZE, STRIDE):  # a stride: the size of its first element
         return f"sizeof((({t} *)0)->{m})"
     raise ValueError(f"unknown probe quantity {probe.quantity!r}")
 
