@@ -229,3 +229,21 @@ def test_an_unproved_answer_is_not_called_the_smallest(monkeypatch, tmp_path, ca
     assert "not proved" in out and "no field order is smaller" not in out
     order, exact = suggested_order([(12, 16), (12, 16), (8, 8)], RULE_SETS["std430"])
     assert not exact and _size([(12, 16), (12, 16), (8, 8)], order, "std430") == 48
+
+
+def test_a_declaration_its_own_syntax_cannot_write_is_given_as_json(tmp_path):
+    """A record of a C header with a member kind the C writer does not write (import-c
+    reading arrays): the reordered declaration comes as a JSON entry, saying why, not as a
+    traceback."""
+    import dataclasses
+
+    from sarek_layout.explain.declare import record_declaration
+    from sarek_layout.frontends.jsontoml.reader import read_toml
+
+    path = tmp_path / "light.toml"
+    path.write_text(LIGHT.replace('rules = "std430"\n', '').replace('"vec3<float32>"', '"float32[3]"'))
+    module = dataclasses.replace(read_toml(str(path)), format="c")
+    text = record_declaration(module, module.decls[0], (1, 0, 3, 2))
+    why, entry = text.split("\n")
+    assert why.startswith("(C cannot be written: ") and why.endswith("; as a JSON entry)")
+    assert [f[0] for f in json.loads(entry)["fields"]] == ["a", "x", "b", "y"]
