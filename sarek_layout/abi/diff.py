@@ -84,7 +84,8 @@ class DiffReport:
 
 _WORST = {"compatible": 0, "breaking (allowed)": 1, "breaking": 2}
 
-_KIND_WORDS = {"scalar": "a scalar", "enum": "an enum", "record": "a record"}
+#: What a member may hold, in the order a change between two of them names them.
+_KINDS = ("scalar", "enum", "record")
 
 
 def _element_kind(m: Member) -> str:
@@ -262,9 +263,10 @@ class _Differ:
         repeats); ``room_end`` ends the OLD bytes free after it."""
         kind = _element_kind(m)
         if kind != _element_kind(n):
+            first, second = sorted((kind, _element_kind(n)), key=_KINDS.index)
             return Change("member-kind-changed", type_name, path,
-                          f"changed from {_KIND_WORDS[kind]} to {_KIND_WORDS[_element_kind(n)]}",
-                          self._spelling(m), self._spelling(n), at)
+                          f"changed between {first} and {second}", self._spelling(m),
+                          self._spelling(n), at)
         if kind == "scalar":
             if m.scalar.name == n.scalar.name:  # type: ignore[union-attr]
                 return None
