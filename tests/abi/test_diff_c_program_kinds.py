@@ -26,7 +26,6 @@ import json
 import os
 import pathlib
 import re
-import subprocess
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -35,10 +34,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers.common import require_toolchain
-from sarek_layout.abi import BREAKING, diff_schemas
+from sarek_layout.abi import diff_schemas
 from sarek_layout.ir.types import SCALARS as TABLE
 from sarek_layout.resolve import load_schema
-from test_diff_c_program import Values, _c_literal, _interpret, _zero
+from test_diff_c_program import (Values, _c_literal, _interpret, _zero, add_program,
+                                 build_and_run, claim_failure, misread_both)
 
 #: Elements written per type: every constructor at least eight times, so that every value of
 #: an enum of up to eight occurs in every enum member.
@@ -399,58 +399,18 @@ def run_batch(examples: Sequence[Example], tmp: pathlib.Path) -> None:
         regions = {n: j for j, n in enumerate(names)}
         regions_needed = max(regions_needed, len(names))
         values = Values()
-        for which in ("old", "new"):
-            sources[which].append(sides[which].writer(f"{which}_write_{stem}", regions, values))
-            sources[which].append(sides[which].reader(f"{which}_read_{stem}", regions))
-            main.append(f"void {which}_write_{stem}(unsigned char *);")
-            main.append(f"void {which}_read_{stem}(const unsigned char *);")
-        calls.append(f'  memset(buf, 0, sizeof buf); new_write_{stem}(buf); puts("= F {i}"); '
-                     f"old_read_{stem}(buf);")
-        calls.append(f'  memset(buf, 0, sizeof buf); old_write_{stem}(buf); puts("= B {i}"); '
-                     f"new_read_{stem}(buf);")
+        add_program(i, sides, regions, values, sources, main, calls)
         prepared.append((ex, sides, schemas, values))
     main += ["int main(void) {", f"  static unsigned char buf[{2 * regions_needed * REGION}];",
              *calls, "  return 0;\n}"]
-    for which in ("old", "new"):
-        (tmp / f"{which}.c").write_text("\n".join(sources[which]) + "\n")
-    (tmp / "main.c").write_text("\n".join(main) + "\n")
-    exe = tmp / "prog"
-    proc = subprocess.run(["gcc", "-std=c11", "-w", "old.c", "new.c", "main.c", "-o", str(exe)],
-                          cwd=tmp, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-
-    sections: Dict[Tuple[str, int], List[str]] = {}
-    current: List[str] = []
-    for line in run.stdout.splitlines():
-        if line.startswith("= "):
-            _, direction, index = line.split()
-            current = sections.setdefault((direction, int(index)), [])
-        else:
-            current.append(line)
-
+    sections = build_and_run(tmp, sources, main)
     failures = []
     for i, (ex, sides, schemas, values) in enumerate(prepared):
-        misread = _misread_types(sections.get(("F", i), []), sides["new"], sides["old"],
-                                 values, forward=True)
-        for name, why in _misread_types(sections.get(("B", i), []), sides["old"],
-                                        sides["new"], values, forward=False).items():
-            misread.setdefault(name, why)
-        report = diff_schemas(schemas["old"], schemas["new"])
-        breaking = {c.type_name.split(".", 1)[1] for c in report.changes
-                    if c.severity == BREAKING}
-        rules = {c.rule for c in report.changes}
-        lines = [f"  {c.severity}: {c.subject}: {c.what} {c.old!r} -> {c.new!r} [{c.rule}]"
-                 for c in report.changes]
-        problem = None
-        if breaking != set(misread):
-            problem = f"diff calls {sorted(breaking)} breaking, the C programs misread {misread}"
-        elif not ex.rules <= rules:
-            problem = f"expected rules {sorted(ex.rules)}, diff reported {sorted(rules)}"
+        misread = misread_both(_misread_types, sections, i, sides, values)
+        problem = claim_failure(ex.label, ex.old, ex.new, ex.rules,
+                                diff_schemas(schemas["old"], schemas["new"]), misread)
         if problem:
-            failures.append(f"{ex.label}: {problem}\n  OLD {ex.old}\n  NEW {ex.new}\n"
-                            + "\n".join(lines))
+            failures.append(problem)
     assert not failures, "\n\n".join(failures)
 
 

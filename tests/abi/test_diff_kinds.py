@@ -5,10 +5,10 @@ change is breaking is proven by C programs in ``test_diff_c_program_kinds.py``."
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
+from helpers.bounded import python_calls
 from sarek_layout.cli.main import main
 
 
@@ -83,23 +83,6 @@ def test_a_renamed_enum_is_suggested(tmp_path, capsys):
     assert "compatible: M.r.c: enum type replaced by one that reads every OLD value alike" in out
 
 
-def _calls(fn) -> int:
-    """How many Python calls ``fn()`` makes: the work, whatever the machine's load."""
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 @pytest.mark.parametrize("json_output", [False, True])
 def test_a_huge_array_costs_what_sixteen_elements_cost(tmp_path, capsys, json_output):
     """diff of float32[100000000] members (records, arrays of records, variant arguments):
@@ -128,7 +111,7 @@ constructors = [["A", ["{element}[{count}]"]], ["B", ["int32", "vec3<float32>[{c
 
         def run():
             assert main(["diff", old, new, *options]) == 1
-        calls = _calls(run)
+        calls = python_calls(run)
         capsys.readouterr()
         return calls
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import xml.etree.ElementTree as ET
 from typing import Dict, List
 
 import pytest
 
 from helpers import kinds_oracle
+from helpers.bounded import python_calls
 from helpers.common import require_toolchain
 from sarek_layout.cli.main import main
 
@@ -207,23 +207,6 @@ def test_the_picture_draws_an_array_as_one_block_with_its_count(tmp_path, capsys
     assert title.endswith("4 elements 16 apart; 4 bytes of stride padding × 4")
 
 
-def _calls(fn) -> int:
-    """How many Python calls ``fn()`` makes: the work, whatever the machine's load."""
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 def _schema(tmp_path, count: int, name: str = "m") -> str:
     path = tmp_path / f"{name}{count}.toml"
     path.write_text(f'module = "M"\nrules = "std430"\n[[types]]\nrecord = "r"\nfields = [["n", "int32"], '
@@ -246,7 +229,7 @@ def test_a_huge_array_costs_what_two_elements_cost(tmp_path, capsys, options):
 
         def run():
             assert main(["explain", path, *options]) == 0
-        calls = _calls(run)
+        calls = python_calls(run)
         capsys.readouterr()
         return calls
 
@@ -259,7 +242,7 @@ def test_a_huge_arrays_picture_stays_small(tmp_path, capsys):
     size and the work to draw it are those of a float32[390625]'s (256 times smaller, so
     that its ruler has as many numbered boundaries)."""
     def work(count, suffix):
-        calls = _calls(lambda: _picture(tmp_path, count, suffix))
+        calls = python_calls(lambda: _picture(tmp_path, count, suffix))
         capsys.readouterr()
         return calls, len((tmp_path / f"a{count}.{suffix}").read_text())
 
