@@ -261,6 +261,15 @@ def _tick_step(cell: float) -> int:
     return step if cell < MIN_CELL else 8
 
 
+def _enum_value(walk: TypeWalk) -> Member:
+    """An enum drawn as the one value of its base it holds (its values are in the report)."""
+    st = walk.type
+    base = st.elttype.base  # type: ignore[union-attr]
+    count = len(st.elttype.values)  # type: ignore[union-attr]
+    return Member("value", "value", f"{base.name}, {count} value{'s' if count != 1 else ''}", 0,
+                  walk.size, walk.align, scalar=base)
+
+
 def _title(walk: TypeWalk) -> str:
     st = walk.type
     head = f"{walk.kind} {st.qualified_name} ({st.c_name}): size {walk.size}, align {walk.align}, "
@@ -282,6 +291,8 @@ def picture(walks: Sequence[TypeWalk], source: str = "") -> Picture:
         rows = []
         if walk.kind == "record":
             rows.append(painter.row(walk.type.name, row_y, walk.items))
+        elif walk.kind == "enum":
+            rows.append(painter.row(walk.type.name, row_y, (_enum_value(walk),)))
         else:
             p = walk.payload_offset or 0
             region = Box("payload", painter.x(p), row_y, (walk.size - p) * cell, ROW_HEIGHT, "none",

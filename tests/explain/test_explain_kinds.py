@@ -55,8 +55,9 @@ def _data(kind, structs) -> int:
     return sum(_data(k, structs) for _, k in dict(structs)[kind[1]])
 
 
-def _expected(name, structs, measured: Dict[str, kinds_oracle.Measured]) -> List[str]:
-    """The hole lines of ``name``'s block and its footer, from the compiler's numbers."""
+def _expected(name, structs, measured: Dict[str, kinds_oracle.Measured], rules: str) -> List[str]:
+    """The hole lines of ``name``'s block and its footer, from the compiler's numbers. (The
+    scalar block layout ends an array at its last element: one gap fewer.)"""
     members = dict(structs)[name]
     m = measured[name]
     lines = []
@@ -70,9 +71,11 @@ def _expected(name, structs, measured: Dict[str, kinds_oracle.Measured]) -> List
             element, count, stride = kind[1], kind[2], m.strides[field]
             extent = (element[1] * SIZE[element[2]] if element[0] == "vec" else
                       SIZE[element[1]] if element[0] == "scalar" else measured[element[1]].size)
-            end = offset + count * stride
-            if stride > extent:
-                lines.append(f"/* XXX {stride - extent} bytes of stride padding × {count} */")
+            gaps = count - 1 if rules == "scalar" else count
+            end = offset + gaps * stride + (extent if rules == "scalar" else 0)
+            if stride > extent and gaps:
+                times = f" × {gaps}" if gaps > 1 else ""
+                lines.append(f"/* XXX {stride - extent} bytes of stride padding{times} */")
             if element[0] == "struct":
                 inside = extent - _data(element, structs)
                 if inside:
@@ -128,6 +131,9 @@ CASES = [
                        ("g", ("array", ("vec", 3, "float32"), 2)), ("u", ("scalar", "uint8"))])]),
     ("std140", [("E", [("a", ("array", ("scalar", "float32"), 4)), ("b", ("vec", 2, "float32"))])]),
     ("std140", [("F", [("m", ("mat", 2, 2, "float32")), ("n", ("scalar", "int32"))])]),
+    ("scalar", [P, ("J", [("ps", ("array", ("struct", "P"), 3)), ("b", ("scalar", "float32"))])]),
+    ("cuda", [("K", [("f", ("scalar", "float32")), ("v", ("vec", 4, "float32")),
+                     ("w", ("array", ("vec", 3, "float32"), 2)), ("d", ("vec", 2, "float64"))])]),
     ("c", [("G", [("n", ("scalar", "int32")), ("v", ("array", ("scalar", "float64"), 3))])]),
     ("c", [("H", [("v", ("vec", 3, "float32")), ("d", ("scalar", "float64")),
                   ("e", ("array", ("scalar", "uint8"), 3))])]),
@@ -143,12 +149,15 @@ def test_holes_inside_and_around_arrays_are_the_compilers(tmp_path, capsys, rule
     if rules == "c":
         require_toolchain("gcc")
         measured = kinds_oracle.measure_c(structs, tmp_path)
+    elif rules == "cuda":
+        require_toolchain("nvcc")
+        measured = kinds_oracle.measure_cuda(structs, tmp_path)
     else:
         require_toolchain("glslang")
         measured = kinds_oracle.measure_glsl(structs, rules, tmp_path)
     blocks = _report(tmp_path, capsys, structs, rules)
     for name, _ in structs:
-        assert blocks[name] == _expected(name, structs, measured), name
+        assert blocks[name] == _expected(name, structs, measured, rules), name
 
 
 PARTICLES = """\
@@ -187,6 +196,21 @@ def _picture(tmp_path, count: int, suffix: str = "svg") -> str:
     assert main(["explain", str(path), f"--{suffix}", str(out), "--check"]) == 1
     assert main(["explain", str(path), f"--{suffix}", str(out)]) == 0
     return out.read_text()
+
+
+def test_the_picture_draws_an_enum_as_its_one_value(tmp_path, capsys):
+    """An enum is one box of its base (not a variant's tag row over a "payload")."""
+    path = tmp_path / "sim.toml"
+    path.write_text(PARTICLES)
+    svg = tmp_path / "sim.svg"
+    assert main(["explain", str(path), "--type", "material", "--svg", str(svg)]) == 0
+    root = ET.parse(svg).getroot()
+    groups = [g for g in root.iter(f"{SVG}g") if g.get("class") in ("member", "payload", "hole")]
+    assert [(g.get("class"), g.get("data-path"), g.get("data-size")) for g in groups] == [
+        ("member", "value", "1")]
+    assert groups[0].find(f"{SVG}title").text == "value: uint8, 3 values, offset 0, 1 bytes"
+    row = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "row-label")
+    assert row.text == "material"
 
 
 def test_the_picture_draws_an_array_as_one_block_with_its_count(tmp_path, capsys):
