@@ -330,7 +330,7 @@ EXTENSION_KINDS = (TFixedArray, TVector, TMatrix, TEnum)
 
 #: The rule sets a schema may name (SPEC §1b), ``c`` (Sarek's own) first: the vocabulary
 #: of ``TRecord.rules``; their arithmetic is the layout stage's (``layout.rules``).
-RULE_SET_NAMES = ("c", "std430", "std140", "scalar", "cuda")
+RULE_SET_NAMES = ("c", "std430", "std140", "scalar", "cuda", "wgsl-uniform", "hlsl-cbuffer")
 
 ElementTypeLike = Union[Scalar, TRecord, TVariant, TArray, TVec, TFixedArray, TVector, TMatrix,
                         TEnum]
