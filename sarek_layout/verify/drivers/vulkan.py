@@ -124,7 +124,8 @@ def run_spirv(spirv: bytes, buffers: Sequence[Buffer], groups: int = 1) -> List[
             queueCount=1, pQueuePriorities=[1.0])
         device = vk.vkCreateDevice(pd, vk.VkDeviceCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, queueCreateInfoCount=1,
-            pQueueCreateInfos=[queue_info], pEnabledFeatures=features), None)
+            pQueueCreateInfos=[queue_info], pEnabledFeatures=features,
+            pNext=_scalar_block_layout(vk, pd)), None)
         try:
             return _dispatch(vk, pd, device, family, spirv, buffers, groups, created)
         finally:
@@ -133,6 +134,23 @@ def run_spirv(spirv: bytes, buffers: Sequence[Buffer], groups: int = 1) -> List[
             vk.vkDestroyDevice(device, None)
     finally:
         vk.vkDestroyInstance(instance, None)
+
+
+def _scalar_block_layout(vk, pd):
+    """The device feature a block laid out by GL_EXT_scalar_block_layout needs (the probes of
+    types of the ``scalar`` rules), enabled where the device has it (``None``: it has not)."""
+    try:
+        have = vk.VkPhysicalDeviceScalarBlockLayoutFeatures(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES)
+        vk.vkGetPhysicalDeviceFeatures2(pd, vk.VkPhysicalDeviceFeatures2(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=have))
+        if not have.scalarBlockLayout:
+            return None
+    except (AttributeError, vk.VkError):  # a Vulkan 1.0 loader or bindings
+        return None
+    return vk.VkPhysicalDeviceScalarBlockLayoutFeatures(
+        sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES,
+        scalarBlockLayout=True)
 
 
 def _memory_type(vk, pd, bits: int) -> int:

@@ -266,6 +266,12 @@ def _reserved(lang, c_name: str) -> str:
 
 def _why(c: _Check, m: Member, shown: str, typed: Optional[str], is_vec3: bool) -> str:
     """The classic cause of an offset or size difference, when there is one."""
+    if is_vec3 and m.dims and m.dims[-1].kind == "vector" and m.align >= 16:
+        # The schema's 3-vector is 16-aligned too (std430, std140): the bytes differ, as the
+        # language's 3-vector is 16 bytes where the rule set's ends at 12.
+        write = c.lang.write(c.lang.best(m, c.rules, c.exp.c_name), c.escaped.get(m.name, m.name))
+        return (f"; {shown} takes 16 bytes, where the schema's {m.spelling} is {m.size}: the "
+                f"member after it starts in its last 4 bytes ({c.rules} rules): write `{write}`")
     if is_vec3:
         best = c.lang.best(m, c.rules, c.exp.c_name)
         # The spelling's own problem already says what to write: only say why.

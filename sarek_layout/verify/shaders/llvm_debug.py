@@ -140,9 +140,10 @@ class DebugInfo:
             fields = [m for m in members if m.get("tag") == "DW_TAG_member"
                       and "DIFlagStaticMember" not in m.get("flags", "")]
             if tag != "DW_TAG_structure_type" or len(fields) != 1 or \
-                    fields[0].get("name", "").strip('"') != "columns":
+                    fields[0].get("name", "").strip('"') not in ("columns", "v"):
                 break
-            ref = fields[0].get("baseType", "")  # a stand-in matrix: its columns
+            # a stand-in matrix (its columns), a packed_ vector (its v), an element struct
+            ref = fields[0].get("baseType", "")
         return tuple(out)
 
     @staticmethod
