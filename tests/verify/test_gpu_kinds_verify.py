@@ -188,3 +188,26 @@ def test_a_huge_array_costs_what_one_element_costs(toolchain, tmp_path):
         assert measured["t offset"] == 400_000_004
     else:
         assert set(measured.values()) == {None}
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("target", ["glsl", "wgsl"])
+def test_verify_shader_takes_what_generate_writes(target, rules, tmp_path):
+    """The generated file read as a hand-written shader: every struct of it (records,
+    variants, GLSL's arm structs; WGSL's element structs read as their element) agrees
+    with the schema under its rule set."""
+    from sarek_layout.verify.shaders import verify_shaders
+
+    require_toolchain("glslang" if target == "glsl" else "webgpu")
+    types = kind_types(seed=5, count=8)
+    ok, _ = accepted(types, rules, target, tmp_path)
+    if not ok:
+        pytest.skip(f"{target} emits none of these types under {rules}")
+    path = write(tmp_path / "all.json", rules, [types[t][0] for t in types if t in ok])
+    schema = load_schema([path])
+    (f,) = render_headers(schema, [target])
+    shader = tmp_path / f.filename
+    shader.write_text(f.text)
+    report = verify_shaders(schema, [str(shader)])
+    assert report.ok, report.format()
+    assert len(report.checked) >= len(ok)

@@ -290,7 +290,7 @@ def _decode(types: Dict[str, Dict[str, GpuType]], probe: Probe, values) -> Dict[
                 if e is None:
                     continue
                 cm.offset = 4 * (values[e["first"]] - t0)
-                if "last" in e and e["type"].kind != "struct":
+                if "last" in e and _words_dense(e["type"]):
                     cm.size = 4 * (values[e["last"]] - values[e["first"]] + 1)
                 if "second" in e:
                     cm.size = 4 * (values[e["second"]] - values[e["first"]]) * e["n"]
@@ -304,6 +304,15 @@ def _decode(types: Dict[str, Dict[str, GpuType]], probe: Probe, values) -> Dict[
             if cm.type.kind == "struct" and cm.size is None and cm.type.name in out:
                 cm.size = out[cm.type.name].size
     return out
+
+
+def _words_dense(t: GpuType) -> bool:
+    """Whether ``t``'s words follow one another from its first to its last (a 32-bit scalar,
+    a vector, an array of them with no gap between elements): its size is then last - first
+    + 1 words. A struct's or a padded array's size is its stride (``second``) instead."""
+    if t.kind == "array":
+        return t.elem is not None and t.elem.is_scalar and t.elem.bits == 32
+    return t.kind != "struct"
 
 
 def _readable(log: str, starts) -> str:
