@@ -473,10 +473,11 @@ def _record_view(st: SchemaType, used: set) -> TypeView:
 
 def _enum_view(st: SchemaType, used: set) -> TypeView:
     """An enum: a typedef of its base scalar and its values as constants (SPEC §1b); a
-    member of it is that fixed-width base, whatever size the ABI gives a C ``enum``."""
+    member of it is that fixed-width base, whatever size the ABI gives a C ``enum``. Its
+    size is checked; its alignment is its members' (pinned where they are declared: alone,
+    an 8-byte integer is 4-aligned on i386, and C cannot pin a typedef)."""
     checks = _Checks(st.c_name, used)
     checks.size(st.size)
-    checks.align(st.align)
     base = st.elttype.base  # type: ignore[union-attr]
     low = base.int_range[0] if base.int_range is not None else 0
     return TypeView(
