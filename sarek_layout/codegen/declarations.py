@@ -30,8 +30,13 @@ from ..layout.rules import RULE_SETS, vector_shape
 from ..targets.naming import COMPONENT_INDEX, ELEMENT_MEMBER, loop_index, padding_name
 from ..targets.shape import Array, levels_of
 
-__all__ = ["Wrapped", "Decl", "Param", "Assign", "declaration", "pin_of", "natural_align",
+__all__ = ["Unrepresentable", "Wrapped", "Decl", "Param", "Assign", "declaration", "pin_of", "natural_align",
            "kinds_assign", "kinds_param", "refuse_unheld", "vector_of"]
+
+class Unrepresentable(SchemaError):
+    """A type the target's language cannot declare with the layout's bytes: that target
+    refuses it (``verify`` then skips that target's toolchains, saying why)."""
+
 
 #: Members at least this aligned carry an explicit alignment specifier, so that ABIs where
 #: 8-byte scalars are only 4-aligned inside structs (i386) agree with the rest.
@@ -193,7 +198,7 @@ def refuse_unheld(st: SchemaType, nodes: Sequence[object]) -> None:
     its last member; a C struct's size is always a multiple of its alignment), and an array
     after whose last element the next member starts inside the stride (``scalar`` too)."""
     if st.kind != "enum" and st.size % st.align:
-        raise SchemaError(
+        raise Unrepresentable(
             f"{st.qualified_name} cannot be declared in C: under the {st.rules} rules it is "
             f"{st.size} bytes, {st.align}-aligned, and a C struct's size is a multiple of its "
             f"alignment (lay it out by the std430 or c rules, or pad it to "
@@ -201,7 +206,7 @@ def refuse_unheld(st: SchemaType, nodes: Sequence[object]) -> None:
     for node in nodes:
         if isinstance(node, Array) and node.tail_unpadded:
             m = node.member
-            raise SchemaError(
+            raise Unrepresentable(
                 f"{st.qualified_name}.{node.path} cannot be declared in C: under the "
                 f"{st.rules} rules the array {m.spelling} ends at its last element "
                 f"({m.size} bytes) while its elements are {node.levels[0].stride} bytes "
