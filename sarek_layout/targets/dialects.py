@@ -60,6 +60,9 @@ class Dialect:
     vector_natives: Mapping[Tuple[str, int], str] = field(default_factory=dict)
     #: The suffix that makes an integer literal of a scalar's range (the enums' constants).
     int_suffix: Mapping[str, str] = field(default_factory=dict)
+    #: Every vector type name of the language -> ``(scalar, components)``: what a header
+    #: read back (``verify --header``) may hold a ``vecN<T>`` as.
+    read_vectors: Mapping[str, Tuple[str, int]] = field(default_factory=dict)
 
     def pin(self, n: int) -> Tuple[str, str]:
         """What goes before and after a member declaration to align it to ``n``."""
@@ -98,6 +101,10 @@ _CUDA_NATIVE = {(scalar, n): f"{stem}{n}" for scalar, stem in _CUDA_COMPONENTS.i
                 for n in (2, 3, 4) if not (n == 4 and SCALARS[scalar].size == 8)}
 _CUDA_VECTORS = {key: (vector_typedef(name), min(SCALARS[key[0]].size * (2, 1, 4)[key[1] - 2], 16))
                  for key, name in _CUDA_NATIVE.items()}
+#: Every vector type of CUDA and of OpenCL C, by name, for the readers.
+_CUDA_READ = {f"{stem}{n}": (scalar, n) for scalar, stem in _CUDA_COMPONENTS.items()
+              for n in (2, 3, 4)}
+
 #: OpenCL C's vectors of 2 and 4 components (aligned to their size); its 3-component ones are
 #: 16 bytes and hold no rule set's ``vec3``.
 _OPENCL_COMPONENTS = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort",
@@ -105,6 +112,8 @@ _OPENCL_COMPONENTS = {"int8": "char", "uint8": "uchar", "int16": "short", "uint1
                       "float32": "float", "float64": "double"}
 _OPENCL_VECTORS = {(scalar, n): (f"{stem}{n}", SCALARS[scalar].size * n)
                    for scalar, stem in _OPENCL_COMPONENTS.items() for n in (2, 4)}
+_OPENCL_READ = {f"{stem}{n}": (scalar, n) for scalar, stem in _OPENCL_COMPONENTS.items()
+                for n in (2, 3, 4)}
 #: Integer literals of the enums' constants beyond ``int``'s range.
 _C_INT_SUFFIX = {"uint32": "U", "int64": "LL", "uint64": "ULL"}
 
@@ -124,6 +133,7 @@ C = Dialect(
     vectors=_CUDA_VECTORS,
     vector_natives=_CUDA_NATIVE,
     int_suffix=_C_INT_SUFFIX,
+    read_vectors=_CUDA_READ,
 )
 
 #: CUDA C++ for nvcc and NVRTC (the prelude picks offsetof or the builtin under NVRTC).
@@ -142,6 +152,7 @@ CUDA = Dialect(
     vectors=_CUDA_VECTORS,
     vector_natives=_CUDA_NATIVE,
     int_suffix=_C_INT_SUFFIX,
+    read_vectors=_CUDA_READ,
 )
 
 #: OpenCL C 1.2 and later: no <stdint.h> (long is 64-bit, long long 128), no offsetof, no
@@ -165,6 +176,7 @@ OPENCL = Dialect(
     pin_after=" __attribute__((aligned({n})))",
     vectors=_OPENCL_VECTORS,
     int_suffix={"uint32": "U", "int64": "L", "uint64": "UL"},
+    read_vectors=_OPENCL_READ,
 )
 
 DIALECTS: Dict[str, Dialect] = {d.name: d for d in (C, CUDA, OPENCL)}
