@@ -312,14 +312,13 @@ class _Checker(KindsChecks):
             self.problem(decl, f"{c}.{path}: header declares a bit-field, schema says a whole "
                                f"{scalar.name if scalar is not None else 'record'}")
             return
-        self.check_value(c, path, decl.type, m, decl)
+        self.check_spelled(c, path, self.parsed.spell(decl.type, self.all_accepted), m, decl)
 
-    def check_value(self, c: str, path: str, t, m: Member, decl) -> None:
-        """The header's type ``t`` (declared at ``decl``) holding one of ``m``'s values: a
-        scalar spelt as one on every ABI of the target, or the very struct declared under
-        the record's C name (an array's element, too)."""
+    def check_spelled(self, c: str, path: str, spelled, m: Member, decl) -> None:
+        """The header's type (``spelled`` by the C reader; declared at ``decl``) holding one
+        of ``m``'s values: a scalar spelt as one on every ABI of the target, or the very
+        struct declared under the record's C name (an array's element, too)."""
         scalar, record = m.scalar, m.record
-        spelled = self.parsed.spell(t, self.all_accepted)
         if scalar is not None:
             if spelled.kind == "scalar" and spelled.text in self.accepted[scalar.name]:
                 return

@@ -32,48 +32,27 @@ from ..targets.registry import TARGETS
 
 __all__ = ["KindsChecks", "array_dimensions"]
 
-#: Most typedefs of arrays followed for one member (a cycle in a header stops here).
-_MAX_TYPEDEFS = 64
-
-
 def _count(dim) -> Optional[int]:
-    """An array dimension as the header writes it, once preprocessed: an integer literal, or
-    ``None`` (an expression: the compilers measure what it makes)."""
-    from pycparser import c_ast
+    """An array dimension as the compiler folds it (``frontends.c.constants``), or ``None``
+    where it cannot be read here (the compilers measure what it makes)."""
+    from ..errors import SchemaError
+    from ..frontends.c.constants import evaluate
 
-    if not isinstance(dim, c_ast.Constant) or dim.type not in ("int", "unsigned int", "long int",
-                                                               "unsigned long int",
-                                                               "long long int",
-                                                               "unsigned long long int"):
+    if dim is None:
         return None
-    text = dim.value.rstrip("uUlL")
     try:
-        return int(text, 8) if text.startswith("0") and text != "0" and text[1:2] not in "xXbB" \
-            else int(text, 0)
-    except ValueError:
+        return evaluate(dim, {}, lambda why: SchemaError(why))
+    except SchemaError:
         return None
 
 
-def array_dimensions(parsed, t, stops) -> Tuple[List[Optional[int]], object]:
-    """The array dimensions of declarator type ``t`` (outermost first), through the header's
-    typedefs of arrays (not through a name in ``stops``: the scalar spellings), and the type
-    they hold."""
-    from pycparser import c_ast
-
-    dims: List[Optional[int]] = []
-    for _ in range(_MAX_TYPEDEFS):
-        if isinstance(t, c_ast.ArrayDecl):
-            dims.append(_count(t.dim))
-            t = t.type
-            continue
-        inner = getattr(t, "type", None)
-        if isinstance(t, c_ast.TypeDecl) and isinstance(inner, c_ast.IdentifierType) \
-                and len(inner.names) == 1 and inner.names[0] not in stops \
-                and isinstance(parsed.aliases.get(inner.names[0]), c_ast.ArrayDecl):
-            t = parsed.aliases[inner.names[0]]
-            continue
-        break
-    return dims, t
+def array_dimensions(spelled) -> Tuple[List[Optional[int]], object]:
+    """The dimensions of a member's type as the C reader spells it (``Spelled.dims``,
+    outermost first, through the header's typedefs of arrays) and the ``Spelled`` they hold
+    (the type itself, for no array)."""
+    if spelled.kind == "array" and spelled.element is not None:
+        return [_count(d) for d in spelled.dims], spelled.element
+    return [], spelled
 
 
 def _vector(m: Member) -> Optional[Tuple[str, int]]:
@@ -91,7 +70,7 @@ def _shown(dims: Sequence[Optional[int]]) -> str:
 class KindsChecks:
     """The checks of the kinds, mixed into the structure check (``structure._Checker``:
     ``parsed``, ``accepted``, ``all_accepted``, ``target``, ``problem``, ``probeable``,
-    ``check_value``)."""
+    ``check_spelled``)."""
 
     def check_enum_type(self, st: SchemaType, place: str) -> bool:
         """An enum type: a typedef of an integer spelling its base (SPEC §1b)."""
@@ -115,7 +94,7 @@ class KindsChecks:
 
     def _check_levels(self, c: str, path: str, t, m: Member, levels, k: int, decl) -> None:
         """Levels ``k``… of member ``m`` in the header's type ``t`` (declared at ``decl``)."""
-        dims, inner = array_dimensions(self.parsed, t, self.all_accepted)  # type: ignore[attr-defined]
+        dims, inner = array_dimensions(self.parsed.spell(t, self.all_accepted))  # type: ignore[attr-defined]
         segment: List[int] = []
         j, wrapped = k, False
         while j < len(levels):  # the levels declared here: down to the first wrapped one
@@ -127,9 +106,7 @@ class KindsChecks:
         vector = None if wrapped or j < len(levels) else _vector(m)
         have = dims[:len(segment)]
         where = f"{c}.{path}"
-        # As the header writes it (the reader's own spelling lists dimensions innermost first).
-        text = self.parsed.spell(inner, self.all_accepted).text + (  # type: ignore[attr-defined]
-            _shown(dims) if dims else "")
+        text = inner.text + (_shown(dims) if dims else "")
         if len(have) < len(segment):
             self.probeable = False  # the stride probe of a level it lacks would not compile
             self.problem(decl, f"{where}: header says {text}, schema says {m.spelling}: "  # type: ignore[attr-defined]
@@ -147,12 +124,11 @@ class KindsChecks:
             self.problem(decl, f"{where}: header says {text}, schema says {m.spelling}: "  # type: ignore[attr-defined]
                                f"{_shown(extra)} more than the schema's dimensions")
         else:
-            self.check_value(c, path + "[]" * len(segment), inner, m, decl)  # type: ignore[attr-defined]
+            self.check_spelled(c, path + "[]" * len(segment), inner, m, decl)  # type: ignore[attr-defined]
 
-    def _check_wrapped(self, c: str, path: str, inner, extra, m: Member, levels, j: int,
+    def _check_wrapped(self, c: str, path: str, spelled, extra, m: Member, levels, j: int,
                        decl) -> None:
         """A level whose stride is larger than its element: a struct of ``v`` (and padding)."""
-        spelled = self.parsed.spell(inner, self.all_accepted)  # type: ignore[attr-defined]
         members = [d for d in (getattr(spelled.body, "decls", None) or [])
                    if getattr(d, "name", None) and not is_padding(d.name)]
         if extra or spelled.kind != "struct" or [d.name for d in members] != [ELEMENT_MEMBER]:
@@ -166,10 +142,9 @@ class KindsChecks:
         self._check_levels(c, f"{path}.{ELEMENT_MEMBER}", members[0].type, m, levels, j,
                            members[0])
 
-    def _check_vector(self, where: str, extra, inner, vector, m: Member, decl, text) -> None:
+    def _check_vector(self, where: str, extra, spelled, vector, m: Member, decl, text) -> None:
         """A vector: its components (one more dimension), or a vector type of the language."""
         scalar, n = vector
-        spelled = self.parsed.spell(inner, self.all_accepted)  # type: ignore[attr-defined]
         if extra == [n] and spelled.kind == "scalar" \
                 and spelled.text in self.accepted[scalar]:  # type: ignore[attr-defined]
             return

@@ -178,7 +178,7 @@ def test_a_huge_array_is_checked_as_a_small_one_is(tmp_path):
 
     def work(count):
         folder = tmp_path / f"n{count}"
-        folder.mkdir()
+        folder.mkdir(exist_ok=True)
         (folder / "b.toml").write_text(
             f'module = "B"\n[[types]]\nrecord = "r"\nfields = [["n", "int32"], '
             f'["big", "float32[{count}]"], ["m", "vec3<float32>[{count}][2]"]]\n')
@@ -201,4 +201,5 @@ def test_a_huge_array_is_checked_as_a_small_one_is(tmp_path):
         return calls
 
     work(3)
-    assert work(50_000_000) == work(2)
+    # A handful of calls apart (caches of the literal's text), whatever the count.
+    assert abs(work(50_000_000) - work(2)) < 20
