@@ -12,7 +12,7 @@ Per rule set: 28 members, 28 + 28 * 4 = 140 records and 28 variants (168 types; 
 Members are described as ``kinds_oracle`` kinds (``("vec", 3, "float32")``…), so that the
 same sample can be measured by the natural-C and GLSL oracles, plus ``("enum", name)`` for
 the enums (``ENUMS``: their bases are what the oracles see). ``schema_files`` writes the
-sample as one JSON schema per rule set (module ``K_<rules>``).
+sample as one JSON schema per rule set (module ``K_<rules>``, ``module_of``).
 """
 
 from __future__ import annotations
@@ -125,7 +125,12 @@ def schema_document(rules: str) -> dict:
     for name, ctors in variants():
         types.append({"variant": name,
                       "constructors": [[c, [spelling(k) for k in args]] for c, args in ctors]})
-    return {"module": f"K_{rules}", "rules": rules, "types": types}
+    return {"module": module_of(rules), "rules": rules, "types": types}
+
+
+def module_of(rules: str) -> str:
+    """The module of one rule set's schema: ``K_std430``, ``K_wgsl_uniform``."""
+    return "K_" + rules.replace("-", "_")
 
 
 def schema_files(folder: pathlib.Path, rules: Sequence[str] = RULES) -> List[str]:

@@ -129,7 +129,7 @@ def test_the_kinds_enumeration_agrees_with_the_native_compiler(rules, tmp_path):
     problems = []
     values = 0
     for name, members in kinds_shapes.oracle_structs():
-        st = schema.by_c_name(f"K_{rules}_{name}")
+        st = schema.by_c_name(f"{kinds_shapes.module_of(rules)}_{name}")
         m = measured[name]
         want = {"size": st.size, "align": st.align}
         got = {"size": m.size, "align": m.align}
