@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import List, Optional, Sequence, Tuple
 
 from ..ir.schema import VECTOR, Member, SchemaType
+from ..ir.types import TInt32
 from ..targets.naming import ELEMENT_MEMBER, is_padding
 from ..targets.registry import TARGETS
 
@@ -78,7 +79,7 @@ class KindsChecks:
         spelled = self.parsed.spell(self.parsed.typedef(c), self.all_accepted)  # type: ignore[attr-defined]
         if spelled.kind == "scalar" and spelled.text in self.accepted[base]:  # type: ignore[attr-defined]
             return True
-        if spelled.kind == "enum" and base == "int32":
+        if spelled.kind == "enum" and st.elttype.base is TInt32:  # type: ignore[union-attr]
             return True  # the ABI's int: the compilers measure it
         write = self.accepted[base][0]  # type: ignore[attr-defined]
         why = " (a C enum's size is the ABI's)" if spelled.kind == "enum" else ""

@@ -26,9 +26,9 @@ import sys
 
 import pytest
 
-from helpers.bounded import run_cpu_bounded
+from helpers.bounded import python_calls, run_cpu_bounded
 from helpers.common import require_toolchain
-from helpers.compile import STRICT, assert_compiles, assert_fails
+from helpers.compile import BYTE_CHECK, STRICT, assert_compiles, assert_fails
 from sarek_layout.cli.main import main
 from sarek_layout.codegen import render_headers
 from sarek_layout.ir.schema import Member
@@ -130,20 +130,7 @@ def _argument(lines, i: int, a: Member, calls) -> None:
 def _helper_program(schema, headers) -> str:
     lines = ["#include <stdio.h>", "#include <string.h>"]
     lines += [f'#include "{h}"' for h in headers]
-    lines += ["static int failures;",
-              "static void check(const void *got, const unsigned char *want, size_t n, "
-              "const char *what)",
-              "{",
-              "    size_t i;",
-              "    for (i = 0; i < n; i++)",
-              "        if (((const unsigned char *)got)[i] != want[i]) {",
-              '            printf("%s: byte %u is %u, want %u\\n", what, (unsigned)i,',
-              "                   ((const unsigned char *)got)[i], want[i]);",
-              "            failures++;",
-              "            return;",
-              "        }",
-              "}",
-              "int main(void)", "{"]
+    lines += [*BYTE_CHECK, "int main(void)", "{"]
     for st in schema.types:
         if st.kind != "variant":
             continue
@@ -322,22 +309,6 @@ def test_verify_skips_the_c_family_saying_why(tmp_path, capsys):
 # --- scale: counts never cost ----------------------------------------------------------------
 
 
-def _calls(fn) -> int:
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 _HUGE = """module = "Big"
 rules = "RULES"
 [[types]]
@@ -362,7 +333,7 @@ def test_a_huge_array_costs_what_a_small_one_costs(rules, tmp_path):
             files = render_headers(schema, ["c", "cuda", "opencl"])
             assert sum(len(f.text) for f in files) < 200_000
             probes_for(schema.types)
-        return _calls(run)
+        return python_calls(run)
 
     work(3)  # caches every run shares
     assert work(50_000_000) == work(2)

@@ -172,9 +172,10 @@ def test_a_hand_written_cuda_header_with_a_float4_for_a_vec3_is_named(tmp_path, 
 
 
 def test_a_huge_array_is_checked_as_a_small_one_is(tmp_path):
-    """``float big[50000000]`` (and a vec3 array of that many pairs) costs the structure check what ``big[2]`` costs
-    (Python calls counted: the dimensions are read, never walked)."""
-    import sys
+    """``float big[50000000]`` (and a vec3 array of that many pairs) costs the structure
+    check what ``big[2]`` costs (Python calls counted: the dimensions are read, never
+    walked)."""
+    from helpers.bounded import python_calls
 
     def work(count):
         folder = tmp_path / f"n{count}"
@@ -186,17 +187,9 @@ def test_a_huge_array_is_checked_as_a_small_one_is(tmp_path):
         path = folder / "b.h"
         path.write_text(f"typedef struct B_r {{ int n; float big[{count}]; "
                         f"float m[{count}][2][3]; }} B_r;\n")
-        calls = 0
-
-        def profile(frame, event, arg):
-            nonlocal calls
-            calls += event == "call"
-
-        sys.setprofile(profile)
-        try:
-            problems, passed = check_headers([str(path)], schema.types)
-        finally:
-            sys.setprofile(None)
+        found = []
+        calls = python_calls(lambda: found.append(check_headers([str(path)], schema.types)))
+        problems, passed = found[0]
         assert problems == [] and len(passed) == 1
         return calls
 
