@@ -22,7 +22,7 @@ The templates spell all of it (``templates/_macros.j2``: ``declare``, ``assign``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..errors import SchemaError
 from ..ir.schema import VECTOR, Member as ModelMember, SchemaType
@@ -31,7 +31,8 @@ from ..targets.naming import COMPONENT_INDEX, ELEMENT_MEMBER, loop_index, paddin
 from ..targets.shape import Array, levels_of
 
 __all__ = ["Unrepresentable", "Wrapped", "Decl", "Param", "Assign", "declaration", "pin_of", "natural_align",
-           "kinds_assign", "kinds_param", "refuse_unheld", "vector_of"]
+           "kinds_assign", "kinds_param", "refuse_unheld", "vector_of", "struct_pin",
+           "kinds_used", "param"]
 
 class Unrepresentable(SchemaError):
     """A type the target's language cannot declare with the layout's bytes: that target
@@ -213,3 +214,48 @@ def refuse_unheld(st: SchemaType, nodes: Sequence[object]) -> None:
                 f"apart, and a C array's size is its count times its stride (lay the type "
                 f"out by the std430 rules, or make the element a multiple of its alignment)",
                 m.location or st.decl.location)
+
+
+# --- the structs' own pins, the header's pins and vectors, the make_ parameters --------
+
+
+def _model_members(st: SchemaType) -> Tuple[ModelMember, ...]:
+    """Every member of ``st``'s struct: a record's fields; a variant's tag and arguments."""
+    return (*st.members, *(a for arm in st.arms for a in arm.args))
+
+
+def struct_pin(st: SchemaType) -> int:
+    """The alignment ``st``'s first member is pinned to (0: none), when no member gives the
+    struct its alignment (a std140 record of floats is 16-aligned)."""
+    if any(max(pin_of(m), natural_align(m)) >= st.align for m in _model_members(st)):
+        return 0
+    return st.align
+
+
+def kinds_used(types: Sequence[SchemaType]
+               ) -> Tuple[Tuple[int, ...], Tuple[Tuple[str, int, int], ...]]:
+    """The alignment pins other than 8 that the members of ``types`` carry (the struct's own
+    pin included, ``struct_pin``), and the vectors they hold, each once in first-use order."""
+    pins: Dict[int, None] = {}
+    vectors: Dict[Tuple[str, int, int], None] = {}
+    for st in types:
+        if st.kind == "enum":
+            continue
+        pins.setdefault(struct_pin(st), None)
+        for m in _model_members(st):
+            pins.setdefault(pin_of(m), None)
+            if m.dims:
+                vector = vector_of(m, st.rules)
+                if vector is not None:
+                    vectors.setdefault(vector, None)
+    return tuple(n for n in pins if n not in (0, PINNED_ALIGN)), tuple(vectors)
+
+
+def param(a: ModelMember) -> Param:
+    """The ``make_`` parameter of argument ``a``: a scalar, an enum or a record by value, a
+    member of SPEC §1b's kinds by a pointer to its values (``Param``)."""
+    if a.dims:
+        return kinds_param(a.name, a)
+    if a.enum is not None:
+        return Param(a.name, "enum", a.enum.c_name)
+    return Param(a.name, "scalar" if a.scalar is not None else "record", a.type_name)

@@ -25,8 +25,8 @@ from ..targets.shape import Array, Slot, Struct, shape_of
 from ..ir.schema import Arm, Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..ir.types import TFloat16, TFloat64
 from ..layout.fingerprint import layout_id_hex
-from .declarations import (Assign, Decl, Param, declaration, kinds_assign, kinds_param,
-                           natural_align, pin_of, refuse_unheld, vector_of)
+from .declarations import (PINNED_ALIGN, Assign, Decl, Param, declaration, kinds_assign,
+                           kinds_used, param, pin_of, refuse_unheld, struct_pin)
 
 __all__ = [
     "TOOL",
@@ -52,10 +52,6 @@ TOOL = "sarek-layout"
 #: Builds a named tuple without the generated ``__new__``'s Python frame: the views build
 #: one per member and per check of every type (``_new(Check, (kind, ...))``).
 _new = tuple.__new__
-
-#: Members at least this aligned carry an explicit alignment specifier, so that ABIs where
-#: 8-byte scalars are only 4-aligned inside structs (i386) agree with the rest.
-_PINNED_ALIGN = 8
 
 
 class Member(NamedTuple):
@@ -318,27 +314,14 @@ def _member(m: ModelMember, rules: str) -> Member:
         return _new(Member, (m.name, "enum", m.enum.c_name, m.offset, m.size, pin_of(m)))
     if scalar is not None:
         return _new(Member, (m.name, "scalar", scalar.name, m.offset, m.size,
-                             m.align if m.align >= _PINNED_ALIGN else 0))
+                             m.align if m.align >= PINNED_ALIGN else 0))
     return _new(Member, (m.name, "record", m.record.c_name, m.offset,  # type: ignore[union-attr]
-                         m.size, m.align if m.align >= _PINNED_ALIGN else 0))
-
-
-def _model_members(st: SchemaType) -> Tuple[ModelMember, ...]:
-    """Every member of ``st``'s struct: a record's fields; a variant's tag and arguments."""
-    return (*st.members, *(a for arm in st.arms for a in arm.args))
-
-
-def _struct_pin(st: SchemaType) -> int:
-    """The alignment ``st``'s first member is pinned to (0: none), when no member gives the
-    struct its alignment (a std140 record of floats is 16-aligned)."""
-    if any(max(pin_of(m), natural_align(m)) >= st.align for m in _model_members(st)):
-        return 0
-    return st.align
+                         m.size, m.align if m.align >= PINNED_ALIGN else 0))
 
 
 def _pinned_first(members: Tuple[Member, ...], st: SchemaType) -> Tuple[Member, ...]:
-    """``members`` with the first one pinned as ``_struct_pin`` says."""
-    pin = _struct_pin(st)
+    """``members`` with the first one pinned as ``declarations.struct_pin`` says."""
+    pin = struct_pin(st)
     if not pin or not members:
         return members
     return (members[0]._replace(pin=pin),) + members[1:]
@@ -518,23 +501,13 @@ def _ctor(st: SchemaType, arm: Arm, node) -> Ctor:
         make_name=make_name(c_name, arm.name),
         arm=node.name if node is not None else "",
         members=members,
-        params=tuple(_param(a) for a in arm.args),
+        params=tuple(param(a) for a in arm.args),
         # Each argument is assigned where the shape puts it: the arm, or the arm's ``_N``.
         assigns=tuple(_assign(slot.path, slot.member.name, slot.member, rules, flat=True)
                       for slot in slots),
         payload_size=arm.payload_size,
         single=single,
     )
-
-
-def _param(a: ModelMember) -> Param:
-    """The ``make_`` parameter of argument ``a``: a scalar, an enum or a record by value, a
-    member of SPEC §1b's kinds by a pointer to its values (``declarations.Param``)."""
-    if a.dims:
-        return kinds_param(a.name, a)
-    if a.enum is not None:
-        return Param(a.name, "enum", a.enum.c_name)
-    return Param(a.name, "scalar" if a.scalar is not None else "record", a.type_name)
 
 
 def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
@@ -633,24 +606,6 @@ def _uses_scalar(types: Sequence[SchemaType], scalar: str) -> bool:
     return False
 
 
-def _kinds_used(types: Sequence[SchemaType]) -> Tuple[Tuple[int, ...], Tuple[Tuple[str, int, int], ...]]:
-    """The alignment pins other than 8 that the members of ``types`` carry (the struct's own
-    pin included, ``_struct_pin``), and the vectors they hold, each once in first-use order."""
-    pins: Dict[int, None] = {}
-    vectors: Dict[Tuple[str, int, int], None] = {}
-    for st in types:
-        if st.kind == "enum":
-            continue
-        pins.setdefault(_struct_pin(st), None)
-        for m in _model_members(st):
-            pins.setdefault(pin_of(m), None)
-            if m.dims:
-                vector = vector_of(m, st.rules)
-                if vector is not None:
-                    vectors.setdefault(vector, None)
-    return tuple(n for n in pins if n not in (0, _PINNED_ALIGN)), tuple(vectors)
-
-
 def module_dependencies(schema: Schema, module: ModuleDecl) -> Tuple[ModuleDecl, ...]:
     """The other modules whose types ``module``'s types use directly, in first-use order.
 
@@ -669,7 +624,7 @@ def module_dependencies(schema: Schema, module: ModuleDecl) -> Tuple[ModuleDecl,
 def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:
     """The target-independent view of ``module``'s header: its types in dependency order."""
     types = schema.dependency_order(schema.module_types(module))
-    pins, vectors = _kinds_used(types)
+    pins, vectors = kinds_used(types)
     return ModuleView(
         tool=TOOL,
         version=__version__,
