@@ -70,22 +70,6 @@ def list_toolchains() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _refuse_kinds(schema, args: argparse.Namespace) -> None:
-    """SPEC §1b's member kinds and rule sets: ``--shader`` checks them, and so do the named
-    toolchains of targets that emit them (``Target.member_kinds``: GLSL's and WGSL's); the
-    rest of verify refuses a schema that uses one."""
-    from ..resolve.support import refuse_extensions
-    from ..targets.registry import TARGETS
-    from ..verify.toolchains import TOOLCHAINS
-
-    named = [n for n in args.toolchain if n in TOOLCHAINS]
-    if args.header or args.object or (not args.shader and not named):
-        refuse_extensions(schema.types, "verify")
-    others = [n for n in named if not TARGETS[TOOLCHAINS[n].target].member_kinds]
-    if others:
-        refuse_extensions(schema.types, f"the {others[0]} toolchain")
-
-
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -105,7 +89,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.schemas:
         raise UsageError("verify needs at least one SCHEMA file")
     schema = load(args.schemas, args)
-    _refuse_kinds(schema, args)
     if args.types and not args.shader:
         raise UsageError("--type narrows --shader; give a --shader FILE")
     shader_status = None

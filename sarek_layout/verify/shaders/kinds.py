@@ -55,7 +55,8 @@ def kind_spelling(lang, m: Member, rules: str, owner: str = "") -> str:
     from ...targets.naming import element_struct_name
 
     dialect = getattr(dialects, lang.name.upper(), None)
-    if dialect is not None and hasattr(dialect, "vectors"):
+    # GLSL's and WGSL's shader dialects (Metal's is the C family's: its own ``best``).
+    if isinstance(dialect, dialects.ShaderDialect):
         record = lang.type_name(m.record.c_name) if m.record is not None else ""
         try:
             return spell_member(m, rules, dialect, record, lambda i: lang.type_name(
