@@ -187,6 +187,16 @@ DIALECTS: Dict[str, Dialect] = {d.name: d for d in (C, CUDA, OPENCL)}
 # --- GPU API targets (issue #14): Metal is C-family; GLSL and WGSL have their own dialect ---
 
 
+#: MSL's vectors of 2 and 4 components of its scalars up to 32 bits (aligned to their size,
+#: as a rule set's ``vec2``/``vec4`` of std430 or cuda); its 3-component ones are 16 bytes
+#: and hold no rule set's ``vec3`` (that one is an array, pinned).
+_METAL_COMPONENTS = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort",
+                     "int32": "int", "uint32": "uint", "float32": "float", "float16": "half"}
+_METAL_VECTORS = {(scalar, n): (f"{stem}{n}", SCALARS[scalar].size * n)
+                  for scalar, stem in _METAL_COMPONENTS.items() for n in (2, 4)}
+_METAL_READ = {f"{stem}{n}": (scalar, n) for scalar, stem in _METAL_COMPONENTS.items()
+               for n in (2, 3, 4)}
+
 #: Metal Shading Language (a C++14 dialect): ``long`` is 64-bit and 8-aligned; MSL has no
 #: ``double``, so a float64 is kept as its raw 64-bit words (``uint2``, 8-aligned: the layout
 #: is unchanged); ``bool`` is 1 byte in MSL, so bool/unit are ``int``. MSL has 2-byte
@@ -208,6 +218,11 @@ METAL = Dialect(
     zero="{}",
     reserved_words=MSL_RESERVED,
     u64_suffix="UL",
+    # MSL is C++14: alignas pins a member (a rule set's 16-aligned vec3, a std140 array).
+    pin_before="alignas({n}) ",
+    vectors=_METAL_VECTORS,
+    int_suffix={"uint32": "U", "int64": "L", "uint64": "UL"},
+    read_vectors=_METAL_READ,
 )
 
 DIALECTS[METAL.name] = METAL

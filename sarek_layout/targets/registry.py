@@ -95,7 +95,8 @@ TARGETS: Dict[str, Target] = {
                "WGSL structs for WebGPU storage buffers, with payload accessors",
                view="wgsl", dialect=WGSL, word_based=True, gpu_api=True, member_kinds=True),
         Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
-               view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True),
+               view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True,
+               member_kinds=True),
         # Host languages (issue 21): Zig's extern structs, proven by zig build-obj per ABI.
         Target("zig", ".zig", "zig.zig.j2",
                "Zig 0.14+ module: extern structs and unions, constructors, comptime layout checks",
