@@ -189,9 +189,10 @@ def _block_problems(p: _Probed, schema_names: Set[str], decls: Dict[str, StructD
                                              f"otherwise than the schema's {required} rules: "
                                              f"{why}; declare the block `layout({required})`"))
                 continue
-            out.append(Problem(where, t, f"{bname} is a {kind} "
-                                         f"block laid out std140, where the schema needs std430 "
-                                         f"(the C layout): {why}; {fix}"))
+            rules = ("std430 rules lay {t} out" if required else
+                     "c rules lay {t} out as std430 does").format(t=t)
+            out.append(Problem(where, t, f"{bname} is a {kind} block laid out std140, where "
+                                         f"the schema's {rules}: {why}; {fix}"))
     return out
 
 
@@ -233,21 +234,26 @@ def _differs(p: _Probed, t: str, name: str, off: int, tid: int, elem: int, after
     own, size, _, _ = p.own[t]
     required = p.required.get(t, "std430")
     is_array = mod.types.get(tid, ("",))[0] == "array"
-    if is_array and tid in mod.strides and size is not None and mod.strides[tid] != size:
-        return (f"an array of {t} ({name}) has a stride of {mod.strides[tid]} bytes, where "
-                f"{t} is {size} bytes (its {required}" +
-                (" and C" if required == "std430" else "") + " array stride)")
     rows = [n for k, (n, _, _) in enumerate(mod.members(elem)) if (elem, k) in mod.row_major]
     if elem != own and rows:
         return (f"its matrices are row-major there ({t}.{rows[0]}: the block's "
                 f"layout(row_major)), the schema's column-major: drop row_major")
+    # The first member the block moves, then the stride: both, where both differ.
+    moved = ""
     if elem != own and p.offsets(elem) != p.offsets(own):
         mine = {n: o for n, o, _ in mod.members(elem)}
         ref = {n: o for n, o, _ in mod.members(own)}
         bad = [n for n in ref if mine.get(n) != ref[n]]
         if bad:
-            return (f"{t}.{bad[0]} is at offset {mine.get(bad[0])} there, at {ref[bad[0]]} in "
-                    f"{required}")
+            moved = (f"{t}.{bad[0]} is at offset {mine.get(bad[0])} there, at {ref[bad[0]]} "
+                     f"by the schema's {required} rules")
+    if is_array and tid in mod.strides and size is not None and mod.strides[tid] != size:
+        stride = (f"an array of {t} ({name}) has a stride of {mod.strides[tid]} bytes, where "
+                  f"{t} is {size} bytes (its {required}" +
+                  (" and C" if required == "std430" else "") + " array stride)")
+        return f"{moved}; {stride}" if moved else stride
+    if moved:
+        return moved
     if after and not is_array and size is not None and off >= 0 and required == "std430":
         next_name, next_off, next_tid = after[0]
         align = _natural_align(mod, next_tid)
