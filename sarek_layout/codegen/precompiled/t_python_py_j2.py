@@ -9,7 +9,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_filename = resolve('filename')
     l_0_view = resolve('view')
-    l_0_build = l_0_arg = l_0_record_paths = l_0_leaves = l_0_paused = missing
+    l_0_build = l_0_arg = l_0_record_paths = l_0_leaves = l_0_repeats = l_0_paused = missing
     try:
         t_1 = environment.filters['length']
     except KeyError:
@@ -40,6 +40,37 @@ def root(context, missing=missing):
             t_2.append(
                 ')',
             )
+        elif ((environment.getattr(l_1_node, 'kind') == 'repeat') and environment.getattr(l_1_node, 'inline')):
+            pass
+            t_2.extend((
+                str(environment.getattr(l_1_node, 'repeat')),
+                '.unflat(t[',
+                str(environment.getattr(l_1_node, 'index')),
+                ':',
+                str(environment.getattr(l_1_node, 'end')),
+                '])',
+            ))
+        elif (environment.getattr(l_1_node, 'kind') == 'repeat'):
+            pass
+            t_2.extend((
+                str(environment.getattr(l_1_node, 'repeat')),
+                '.unpack(t[',
+                str(environment.getattr(l_1_node, 'index')),
+                ']',
+                str((str_join((', ', environment.getattr(l_1_node, 'decoder'), )) if environment.getattr(l_1_node, 'decoder') else cond_expr_undefined("the inline if-expression on line 14 in 'python.py.j2' evaluated to false and no else section was defined."))),
+                ')',
+            ))
+        elif (environment.getattr(l_1_node, 'kind') == 'enum'):
+            pass
+            t_2.extend((
+                '_sarek_enum_member(',
+                str(environment.getattr(l_1_node, 'enum')),
+                ', t[',
+                str(environment.getattr(l_1_node, 'index')),
+                '], "',
+                str(environment.getattr(l_1_node, 'path')),
+                '")',
+            ))
         elif (environment.getattr(l_1_node, 'kind') == 'opaque'):
             pass
             t_2.extend((
@@ -75,7 +106,34 @@ def root(context, missing=missing):
         if l_1_slot is missing:
             l_1_slot = undefined("parameter 'slot' was not provided", name='slot')
         pass
-        if environment.getattr(l_1_slot, 'encoder'):
+        if (environment.getattr(l_1_slot, 'repeat') and environment.getattr(l_1_slot, 'inline')):
+            pass
+            t_3.extend((
+                '*',
+                str(environment.getattr(l_1_slot, 'repeat')),
+                '.flat(',
+                str(environment.getattr(l_1_slot, 'source')),
+                ')',
+            ))
+        elif environment.getattr(l_1_slot, 'repeat'):
+            pass
+            t_3.extend((
+                str(environment.getattr(l_1_slot, 'repeat')),
+                '.pack(',
+                str(environment.getattr(l_1_slot, 'source')),
+                str((str_join((', ', environment.getattr(l_1_slot, 'encoder'), )) if environment.getattr(l_1_slot, 'encoder') else cond_expr_undefined("the inline if-expression on line 31 in 'python.py.j2' evaluated to false and no else section was defined."))),
+                ')',
+            ))
+        elif environment.getattr(l_1_slot, 'enum'):
+            pass
+            t_3.extend((
+                '_sarek_enum_int(',
+                str(environment.getattr(l_1_slot, 'enum')),
+                ', ',
+                str(environment.getattr(l_1_slot, 'source')),
+                ')',
+            ))
+        elif environment.getattr(l_1_slot, 'encoder'):
             pass
             t_3.extend((
                 str(environment.getattr(l_1_slot, 'encoder')),
@@ -139,7 +197,31 @@ def root(context, missing=missing):
         for l_2_s in l_1_slots:
             _loop_vars = {}
             pass
-            if environment.getattr(l_2_s, 'encoder'):
+            if environment.getattr(l_2_s, 'repeat'):
+                pass
+                t_5.extend((
+                    str(l_1_indent),
+                    '("',
+                    str(environment.getattr(l_2_s, 'path')),
+                    '", None, lambda v: v.',
+                    str(environment.getattr(l_2_s, 'attr')),
+                    ', ',
+                    str((str_join(('lambda x: ', environment.getattr(l_2_s, 'repeat'), '.check(x, ', environment.getattr(l_2_s, 'encoder'), ')', )) if environment.getattr(l_2_s, 'encoder') else str_join((environment.getattr(l_2_s, 'repeat'), '.check', )))),
+                    '),\n',
+                ))
+            elif environment.getattr(l_2_s, 'enum'):
+                pass
+                t_5.extend((
+                    str(l_1_indent),
+                    '("',
+                    str(environment.getattr(l_2_s, 'path')),
+                    '", None, lambda v: v.',
+                    str(environment.getattr(l_2_s, 'attr')),
+                    ', _sarek_enum_check(',
+                    str(environment.getattr(l_2_s, 'enum')),
+                    ')),\n',
+                ))
+            elif environment.getattr(l_2_s, 'encoder'):
                 pass
                 t_5.extend((
                     str(l_1_indent),
@@ -167,8 +249,40 @@ def root(context, missing=missing):
         return concat(t_5)
     context.exported_vars.add('leaves')
     context.vars['leaves'] = l_0_leaves = Macro(environment, macro, 'leaves', ('slots', 'indent'), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_t, l_1_expr):
+    def macro(l_1_list):
         t_6 = []
+        if l_1_list is missing:
+            l_1_list = undefined("parameter 'list' was not provided", name='list')
+        pass
+        for l_2_r in l_1_list:
+            _loop_vars = {}
+            pass
+            t_6.extend((
+                str(environment.getattr(l_2_r, 'var')),
+                ' = _sarek_Repeat("',
+                str(environment.getattr(l_2_r, 'path')),
+                '", ',
+                str(environment.getattr(l_2_r, 'shape')),
+                ', ',
+                str((str_join(('_sarek_SCALAR["', environment.getattr(l_2_r, 'scalar'), '"]', )) if environment.getattr(l_2_r, 'scalar') else 'None')),
+                ', ',
+                str((environment.getattr(l_2_r, 'enum') or 'None')),
+                ', "',
+                str(environment.getattr(l_2_r, 'row_format')),
+                '", ',
+                str(environment.getattr(l_2_r, 'per_row')),
+                ', ',
+                str(environment.getattr(l_2_r, 'rows')),
+                ', ',
+                str(environment.getattr(l_2_r, 'size')),
+                ')\n',
+            ))
+        l_2_r = missing
+        return concat(t_6)
+    context.exported_vars.add('repeats')
+    context.vars['repeats'] = l_0_repeats = Macro(environment, macro, 'repeats', ('list',), False, False, False, context.eval_ctx.autoescape)
+    def macro(l_1_t, l_1_expr):
+        t_7 = []
         if l_1_t is missing:
             l_1_t = undefined("parameter 't' was not provided", name='t')
         if l_1_expr is missing:
@@ -176,7 +290,7 @@ def root(context, missing=missing):
         pass
         if environment.getattr(l_1_t, 'pause_gc'):
             pass
-            t_6.extend((
+            t_7.extend((
                 '_sarek_many(',
                 str(environment.getattr(l_1_t, 'leaves')),
                 ', lambda: ',
@@ -185,10 +299,10 @@ def root(context, missing=missing):
             ))
         else:
             pass
-            t_6.append(
+            t_7.append(
                 str(l_1_expr),
             )
-        return concat(t_6)
+        return concat(t_7)
     context.exported_vars.add('paused')
     context.vars['paused'] = l_0_paused = Macro(environment, macro, 'paused', ('t', 'expr'), False, False, False, context.eval_ctx.autoescape)
     yield '"""'
@@ -203,9 +317,9 @@ def root(context, missing=missing):
     yield str((str_join(('module ', environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'module'), )) if environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'module') else 'no module prefix'))
     yield ').\n\nDo not edit: change the schema and run `'
     yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'tool'))
-    yield ' generate -t python`.\n\nStandalone (standard library only): element types with the Sarek aligned aggregate layout,\nas the C, CUDA and OpenCL headers generated from the same schema lay them out. Records are\nfrozen dataclasses; a variant is a Union of one frozen dataclass per constructor, whose\n`TAG` is the constructor\'s tag. `encode_T`/`decode_T` turn one element into its `SIZEOF_T`\nbytes and back, `pack_T`/`unpack_T` whole arrays; bytes are in this host\'s byte order and\nevery padding byte is zero. `OFFSETS_T` maps the dotted path of each scalar leaf to its\noffset; a large nested record is packed whole by its own `encode_`, and is one entry there.\n`LAYOUT_ID_T` is the type\'s layout fingerprint; `pack_framed_T`/`unpack_framed_T` put a\nheader carrying it (`header_T`, `check_header_T`) in front of the elements and refuse data\nwritten under another layout.\nA field or type name that is a Python keyword, or that every class has (`mro`), has a\ntrailing `_` (`from_`, `mro_`); messages and\n`OFFSETS_T` keep the schema\'s names.\n\nA record value is read by attribute: one of these dataclasses, or any object with those\nattributes (extra attributes are fine). A mapping is refused, at any depth, even one whose\nkeys can be read as attributes (the sarek-layout package\'s `load(...).encode` takes\nmappings, and checks their keys). Offsets count bytes from the start of a buffer and are never negative.\n"""\n\n'
+    yield ' generate -t python`.\n\nStandalone (standard library only): element types with the Sarek aligned aggregate layout,\nas the C, CUDA and OpenCL headers generated from the same schema lay them out. Records are\nfrozen dataclasses; a variant is a Union of one frozen dataclass per constructor, whose\n`TAG` is the constructor\'s tag. `encode_T`/`decode_T` turn one element into its `SIZEOF_T`\nbytes and back, `pack_T`/`unpack_T` whole arrays; bytes are in this host\'s byte order and\nevery padding byte is zero. `OFFSETS_T` maps the dotted path of each scalar leaf to its\noffset; a large nested record is packed whole by its own `encode_`, and is one entry there.\nA fixed array, vector or matrix member is one entry too (the offset of its first element),\nand `DIMS_T` gives its (count, stride) per level, outermost first. Its value is a sequence\n(a list, a tuple or a numpy array) of its length, nested for each level (a matrix is its\ncolumns, each a sequence of its rows, as in memory); decoding gives tuples. An enum type is\nan IntEnum class; a member of it takes a member of the class, a value name or an integer\nthat is one of its values, and decodes to the class\'s member (bytes holding another\ninteger are refused).\n`LAYOUT_ID_T` is the type\'s layout fingerprint; `pack_framed_T`/`unpack_framed_T` put a\nheader carrying it (`header_T`, `check_header_T`) in front of the elements and refuse data\nwritten under another layout.\nA field or type name that is a Python keyword, or that every class has (`mro`), has a\ntrailing `_` (`from_`, `mro_`); messages and\n`OFFSETS_T` keep the schema\'s names.\n\nA record value is read by attribute: one of these dataclasses, or any object with those\nattributes (extra attributes are fine). A mapping is refused, at any depth, even one whose\nkeys can be read as attributes (the sarek-layout package\'s `load(...).encode` takes\nmappings, and checks their keys). Offsets count bytes from the start of a buffer and are never negative.\n"""\n\n'
     yield str(environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'runtime'))
-    yield '\n\nfrom dataclasses import dataclass as _sarek_dataclass\nfrom typing import ClassVar as _sarek_ClassVar\nfrom typing import Dict as _sarek_Dict\nfrom typing import Final as _sarek_Final\nfrom typing import List as _sarek_List\nfrom typing import Mapping as _sarek_Mapping\nfrom typing import Union as _sarek_Union\n'
+    yield '\n\nfrom dataclasses import dataclass as _sarek_dataclass\nfrom enum import IntEnum as _sarek_IntEnum\nfrom typing import ClassVar as _sarek_ClassVar\nfrom typing import Final as _sarek_Final\nfrom typing import Mapping as _sarek_Mapping\nfrom typing import Union as _sarek_Union\n'
     for (l_1_mod, l_1_names) in environment.getattr((undefined(name='view') if l_0_view is missing else l_0_view), 'imports'):
         _loop_vars = {}
         pass
@@ -265,418 +379,481 @@ def root(context, missing=missing):
         yield str(environment.getattr(l_1_t, 'align'))
         yield str((str_join((', payload at offset ', environment.getattr(l_1_t, 'payload_offset'), )) if (environment.getattr(l_1_t, 'kind') == 'variant') else ''))
         yield '\n\n\n'
-        if (environment.getattr(l_1_t, 'kind') == 'record'):
+        if (environment.getattr(l_1_t, 'kind') == 'enum'):
             pass
-            yield '@_sarek_dataclass(frozen=True)\nclass '
+            yield 'class '
             yield str(environment.getattr(l_1_t, 'cls'))
-            yield ':\n'
-            for l_2_f in environment.getattr(l_1_t, 'fields'):
+            yield '(_sarek_IntEnum):\n    """'
+            yield str(environment.getattr(l_1_t, 'qualified_name'))
+            yield ': enum of '
+            yield str(environment.getattr(environment.getattr(l_1_t, 'enum'), 'base'))
+            yield '."""\n\n'
+            for (l_2_name, l_2_value) in environment.getattr(environment.getattr(l_1_t, 'enum'), 'members'):
                 _loop_vars = {}
                 pass
                 yield '    '
-                yield str(environment.getattr(l_2_f, 'name'))
-                yield ': '
-                yield str(environment.getattr(l_2_f, 'annotation'))
+                yield str(l_2_name)
+                yield ' = '
+                yield str(l_2_value)
                 yield '\n'
-            l_2_f = missing
+            l_2_name = l_2_value = missing
             yield '\n\n'
-        else:
-            pass
-            for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+            yield str(environment.getattr(environment.getattr(l_1_t, 'enum'), 'spec'))
+            yield ' = _sarek_enum_spec("'
+            yield str(environment.getattr(l_1_t, 'qualified_name'))
+            yield '", '
+            yield str(environment.getattr(l_1_t, 'cls'))
+            yield ', (\n'
+            for (l_2_name, l_2_value) in environment.getattr(environment.getattr(l_1_t, 'enum'), 'pairs'):
                 _loop_vars = {}
                 pass
+                yield '    ("'
+                yield str(l_2_name)
+                yield '", '
+                yield str(l_2_value)
+                yield '),\n'
+            l_2_name = l_2_value = missing
+            yield '))\n'
+        else:
+            pass
+            if (environment.getattr(l_1_t, 'kind') == 'record'):
+                pass
                 yield '@_sarek_dataclass(frozen=True)\nclass '
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ':\n    """'
-                yield str(environment.getattr(l_1_t, 'qualified_name'))
-                yield ' constructor '
-                yield str(environment.getattr(l_2_ctor, 'name'))
-                yield ' (tag '
-                yield str(environment.getattr(l_2_ctor, 'tag'))
-                yield ')."""\n\n    TAG: _sarek_ClassVar[int] = '
-                yield str(environment.getattr(l_2_ctor, 'tag'))
-                yield '\n'
-                for l_3_f in environment.getattr(l_2_ctor, 'fields'):
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ':\n'
+                for l_2_f in environment.getattr(l_1_t, 'fields'):
                     _loop_vars = {}
                     pass
                     yield '    '
-                    yield str(environment.getattr(l_3_f, 'name'))
+                    yield str(environment.getattr(l_2_f, 'name'))
                     yield ': '
-                    yield str(environment.getattr(l_3_f, 'annotation'))
+                    yield str(environment.getattr(l_2_f, 'annotation'))
                     yield '\n'
-                l_3_f = missing
+                l_2_f = missing
                 yield '\n\n'
-            l_2_ctor = missing
-            yield str(environment.getattr(l_1_t, 'cls'))
-            yield ' = _sarek_Union['
-            l_2_loop = missing
-            for l_2_ctor, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
-                _loop_vars = {}
+            else:
                 pass
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 139 in 'python.py.j2' evaluated to false and no else section was defined.")))
-            l_2_loop = l_2_ctor = missing
-            yield ']\n\n'
-        yield 'SIZEOF_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ': _sarek_Final = '
-        yield str(environment.getattr(l_1_t, 'size'))
-        yield '\nALIGNOF_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ': _sarek_Final = '
-        yield str(environment.getattr(l_1_t, 'align'))
-        yield '\n#: The layout fingerprint of '
-        yield str(environment.getattr(l_1_t, 'qualified_name'))
-        yield ' (docs/fingerprint.md).\nLAYOUT_ID_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ': _sarek_Final = '
-        yield str(environment.getattr(l_1_t, 'layout_id'))
-        yield '\nOFFSETS_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ': _sarek_Final[_sarek_Mapping[str, int]] = {\n'
-        for (l_2_path, l_2_offset) in environment.getattr(l_1_t, 'offsets'):
-            _loop_vars = {}
-            pass
-            yield '    "'
-            yield str(l_2_path)
-            yield '": '
-            yield str(l_2_offset)
-            yield ',\n'
-        l_2_path = l_2_offset = missing
-        yield '}\n'
-        if (environment.getattr(l_1_t, 'kind') == 'record'):
-            pass
-            yield '_sarek_S_'
+                for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+                    _loop_vars = {}
+                    pass
+                    yield '@_sarek_dataclass(frozen=True)\nclass '
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ':\n    """'
+                    yield str(environment.getattr(l_1_t, 'qualified_name'))
+                    yield ' constructor '
+                    yield str(environment.getattr(l_2_ctor, 'name'))
+                    yield ' (tag '
+                    yield str(environment.getattr(l_2_ctor, 'tag'))
+                    yield ')."""\n\n    TAG: _sarek_ClassVar[int] = '
+                    yield str(environment.getattr(l_2_ctor, 'tag'))
+                    yield '\n'
+                    for l_3_f in environment.getattr(l_2_ctor, 'fields'):
+                        _loop_vars = {}
+                        pass
+                        yield '    '
+                        yield str(environment.getattr(l_3_f, 'name'))
+                        yield ': '
+                        yield str(environment.getattr(l_3_f, 'annotation'))
+                        yield '\n'
+                    l_3_f = missing
+                    yield '\n\n'
+                l_2_ctor = missing
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ' = _sarek_Union['
+                l_2_loop = missing
+                for l_2_ctor, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
+                    _loop_vars = {}
+                    pass
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 181 in 'python.py.j2' evaluated to false and no else section was defined.")))
+                l_2_loop = l_2_ctor = missing
+                yield ']\n\n'
+            yield 'SIZEOF_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ' = _sarek_struct.Struct("'
-            yield str(environment.getattr(l_1_t, 'format'))
-            yield '")\n_sarek_LEAVES_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ': _sarek_Leaves = (\n'
-            yield str(context.call((undefined(name='leaves') if l_0_leaves is missing else l_0_leaves), environment.getattr(l_1_t, 'slots'), '    ', _loop_vars=_loop_vars))
-            yield ')\n_sarek_RECORDS_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ': _sarek_Records = (\n    ("", lambda v: v),\n'
-            yield str(context.call((undefined(name='record_paths') if l_0_record_paths is missing else l_0_record_paths), environment.getattr(l_1_t, 'records'), '    ', _loop_vars=_loop_vars))
-            yield ')\n\n\ndef encode_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(value: '
-            yield str(environment.getattr(l_1_t, 'cls'))
-            yield ') -> bytes:\n    """The '
+            yield ': _sarek_Final = '
             yield str(environment.getattr(l_1_t, 'size'))
-            yield ' bytes of one '
+            yield '\nALIGNOF_'
+            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+            yield ': _sarek_Final = '
+            yield str(environment.getattr(l_1_t, 'align'))
+            yield '\n#: The layout fingerprint of '
             yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield ' (padding zero)."""\n    try:\n        if value.__class__ not in _sarek_OBJECTS and not _sarek_object(value):\n            raise TypeError("a mapping")\n'
-            for l_2_r in environment.getattr(l_1_t, 'records'):
-                _loop_vars = {}
-                pass
-                yield '        '
-                yield str(environment.getattr(l_2_r, 'var'))
-                yield ' = '
-                yield str(environment.getattr(l_2_r, 'source'))
-                yield '\n        if '
-                yield str(environment.getattr(l_2_r, 'var'))
-                yield '.__class__ not in _sarek_OBJECTS and not _sarek_object('
-                yield str(environment.getattr(l_2_r, 'var'))
-                yield '):\n            raise TypeError("a mapping")\n'
-            l_2_r = missing
-            yield '        return _sarek_S_'
+            yield ' (docs/fingerprint.md).\nLAYOUT_ID_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '.pack(\n'
-            for l_2_s in environment.getattr(l_1_t, 'slots'):
-                _loop_vars = {}
-                pass
-                yield '            '
-                yield str(context.call((undefined(name='arg') if l_0_arg is missing else l_0_arg), l_2_s, _loop_vars=_loop_vars))
-                yield ',\n'
-            l_2_s = missing
-            yield '        )\n    except _sarek_FAILURES:\n        raise _sarek_explain("'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", value, _sarek_LEAVES_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ', _sarek_RECORDS_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ') from None\n\n\ndef _sarek_build_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(t: _sarek_Tuple[_sarek_Any, ...]) -> '
-            yield str(environment.getattr(l_1_t, 'cls'))
-            yield ':\n    return '
-            yield str(context.call((undefined(name='build') if l_0_build is missing else l_0_build), environment.getattr(l_1_t, 'build'), _loop_vars=_loop_vars))
-            yield '\n\n\ndef decode_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(data: _sarek_Buffer, offset: int = 0) -> '
-            yield str(environment.getattr(l_1_t, 'cls'))
-            yield ':\n    """The '
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield ' at byte `offset` of `data`."""\n    if offset < 0:  # unpack_from would count from the end of the buffer\n        raise DecodeError(_sarek_negative_offset("'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", offset))\n    try:\n        return '
-            yield str(context.call((undefined(name='paused') if l_0_paused is missing else l_0_paused), l_1_t, str_join(('_sarek_build_', (undefined(name='c') if l_1_c is missing else l_1_c), '(_sarek_S_', (undefined(name='c') if l_1_c is missing else l_1_c), '.unpack_from(data, offset))', )), _loop_vars=_loop_vars))
-            yield '\n    except (_sarek_struct.error, OverflowError) as e:\n        raise DecodeError(_sarek_short_read("'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ', offset, e)) from None\n\n\ndef unpack_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(data: _sarek_Buffer, count: _sarek_Optional[int] = None, offset: int = 0) -> _sarek_List['
-            yield str(environment.getattr(l_1_t, 'cls'))
-            yield ']:\n    """`count` elements (default: the whole buffer) from byte `offset`."""\n    view = _sarek_byte_view(data)\n    count, problem = _sarek_span(len(view), offset, count, '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ', "'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '")\n    if problem:\n        raise DecodeError(problem)\n    span = view[offset:offset + count * '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ']\n    return _sarek_many(count * '
-            yield str(environment.getattr(l_1_t, 'leaves'))
-            yield ', lambda: [\n        _sarek_build_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(t) for t in _sarek_S_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '.iter_unpack(span)])\n'
-        else:
-            pass
-            yield 'TAGS_'
+            yield ': _sarek_Final = '
+            yield str(environment.getattr(l_1_t, 'layout_id'))
+            yield '\nOFFSETS_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
             yield ': _sarek_Final[_sarek_Mapping[str, int]] = {\n'
-            for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+            for (l_2_path, l_2_offset) in environment.getattr(l_1_t, 'offsets'):
                 _loop_vars = {}
                 pass
                 yield '    "'
-                yield str(environment.getattr(l_2_ctor, 'name'))
+                yield str(l_2_path)
                 yield '": '
-                yield str(environment.getattr(l_2_ctor, 'tag'))
+                yield str(l_2_offset)
                 yield ',\n'
-            l_2_ctor = missing
-            yield '}\nPAYLOAD_OFFSET_'
+            l_2_path = l_2_offset = missing
+            yield '}\nDIMS_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ': _sarek_Final = '
-            yield str(environment.getattr(l_1_t, 'payload_offset'))
-            yield '\n'
-            l_2_loop = missing
-            for l_2_ctor, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
+            yield ': _sarek_Final[_sarek_Mapping[str, _sarek_Tuple[_sarek_Tuple[int, int], ...]]] = {\n'
+            for (l_2_path, l_2_levels) in environment.getattr(l_1_t, 'dims'):
                 _loop_vars = {}
                 pass
-                yield '\n_sarek_S_'
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ' = _sarek_struct.Struct("'
-                yield str(environment.getattr(l_2_ctor, 'format'))
-                yield '")\n\n\ndef _sarek_encode_'
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield '(value: '
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ') -> bytes:\n'
-                for l_3_r in environment.getattr(l_2_ctor, 'records'):
-                    _loop_vars = {}
-                    pass
-                    yield '    '
-                    yield str(environment.getattr(l_3_r, 'var'))
-                    yield ' = '
-                    yield str(environment.getattr(l_3_r, 'source'))
-                    yield '\n    if '
-                    yield str(environment.getattr(l_3_r, 'var'))
-                    yield '.__class__ not in _sarek_OBJECTS and not _sarek_object('
-                    yield str(environment.getattr(l_3_r, 'var'))
-                    yield '):\n        raise TypeError("a mapping")\n'
-                l_3_r = missing
-                yield '    return _sarek_S_'
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield '.pack(\n        '
-                yield str(environment.getattr(l_2_ctor, 'tag'))
+                yield '    "'
+                yield str(l_2_path)
+                yield '": '
+                yield str(l_2_levels)
                 yield ',\n'
-                for l_3_s in environment.getattr(l_2_ctor, 'slots'):
+            l_2_path = l_2_levels = missing
+            yield '}\n'
+            if (environment.getattr(l_1_t, 'kind') == 'record'):
+                pass
+                yield '_sarek_S_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ' = _sarek_struct.Struct("'
+                yield str(environment.getattr(l_1_t, 'format'))
+                yield '")\n'
+                yield str(context.call((undefined(name='repeats') if l_0_repeats is missing else l_0_repeats), environment.getattr(l_1_t, 'repeats'), _loop_vars=_loop_vars))
+                yield '_sarek_LEAVES_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Leaves = (\n'
+                yield str(context.call((undefined(name='leaves') if l_0_leaves is missing else l_0_leaves), environment.getattr(l_1_t, 'slots'), '    ', _loop_vars=_loop_vars))
+                yield ')\n_sarek_RECORDS_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Records = (\n    ("", lambda v: v),\n'
+                yield str(context.call((undefined(name='record_paths') if l_0_record_paths is missing else l_0_record_paths), environment.getattr(l_1_t, 'records'), '    ', _loop_vars=_loop_vars))
+                yield ')\n\n\ndef encode_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(value: '
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ') -> bytes:\n    """The '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ' bytes of one '
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield ' (padding zero)."""\n    try:\n        if value.__class__ not in _sarek_OBJECTS and not _sarek_object(value):\n            raise TypeError("a mapping")\n'
+                for l_2_r in environment.getattr(l_1_t, 'records'):
                     _loop_vars = {}
                     pass
                     yield '        '
-                    yield str(context.call((undefined(name='arg') if l_0_arg is missing else l_0_arg), l_3_s, _loop_vars=_loop_vars))
-                    yield ',\n'
-                l_3_s = missing
-                yield '    )\n\n\ndef _sarek_build_'
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield '(t: _sarek_Tuple[_sarek_Any, ...]) -> '
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ':\n    return '
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield '('
-                l_3_loop = missing
-                for l_3_a, l_3_loop in LoopContext(environment.getattr(l_2_ctor, 'args'), undefined):
+                    yield str(environment.getattr(l_2_r, 'var'))
+                    yield ' = '
+                    yield str(environment.getattr(l_2_r, 'source'))
+                    yield '\n        if '
+                    yield str(environment.getattr(l_2_r, 'var'))
+                    yield '.__class__ not in _sarek_OBJECTS and not _sarek_object('
+                    yield str(environment.getattr(l_2_r, 'var'))
+                    yield '):\n            raise TypeError("a mapping")\n'
+                l_2_r = missing
+                yield '        return _sarek_S_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '.pack(\n'
+                for l_2_s in environment.getattr(l_1_t, 'slots'):
                     _loop_vars = {}
                     pass
-                    yield str(context.call((undefined(name='build') if l_0_build is missing else l_0_build), l_3_a, _loop_vars=_loop_vars))
-                    yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 231 in 'python.py.j2' evaluated to false and no else section was defined.")))
-                l_3_loop = l_3_a = missing
-                yield ')\n\n'
-            l_2_loop = l_2_ctor = missing
-            yield '\n\n_sarek_ENCODE_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ': _sarek_Dict[type, _sarek_Callable[[_sarek_Any], bytes]] = {\n'
-            for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
-                _loop_vars = {}
+                    yield '            '
+                    yield str(context.call((undefined(name='arg') if l_0_arg is missing else l_0_arg), l_2_s, _loop_vars=_loop_vars))
+                    yield ',\n'
+                l_2_s = missing
+                yield '        )\n    except _sarek_FAILURES:\n        raise _sarek_explain("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", value, _sarek_LEAVES_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ', _sarek_RECORDS_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ') from None\n\n\ndef _sarek_build_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(t: _sarek_Tuple[_sarek_Any, ...]) -> '
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ':\n    return '
+                yield str(context.call((undefined(name='build') if l_0_build is missing else l_0_build), environment.getattr(l_1_t, 'build'), _loop_vars=_loop_vars))
+                yield '\n\n\ndef decode_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(data: _sarek_Buffer, offset: int = 0) -> '
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ':\n    """The '
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield ' at byte `offset` of `data`."""\n    if offset < 0:  # unpack_from would count from the end of the buffer\n        raise DecodeError(_sarek_negative_offset("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", offset))\n    try:\n        return '
+                yield str(context.call((undefined(name='paused') if l_0_paused is missing else l_0_paused), l_1_t, str_join(('_sarek_build_', (undefined(name='c') if l_1_c is missing else l_1_c), '(_sarek_S_', (undefined(name='c') if l_1_c is missing else l_1_c), '.unpack_from(data, offset))', )), _loop_vars=_loop_vars))
+                yield '\n    except (_sarek_struct.error, OverflowError) as e:\n        raise DecodeError(_sarek_short_read("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ', offset, e)) from None\n    except _sarek_BadValue as e:\n        raise DecodeError(_sarek_bad_value("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", offset, e)) from None\n\n\ndef unpack_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(data: _sarek_Buffer, count: _sarek_Optional[int] = None, offset: int = 0) -> _sarek_List['
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ']:\n    """`count` elements (default: the whole buffer) from byte `offset`."""\n    view = _sarek_byte_view(data)\n    count, problem = _sarek_span(len(view), offset, count, '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ', "'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '")\n    if problem:\n        raise DecodeError(problem)\n    span = view[offset:offset + count * '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ']\n    try:\n        return _sarek_many(count * '
+                yield str(environment.getattr(l_1_t, 'leaves'))
+                yield ', lambda: [\n            _sarek_build_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(t) for t in _sarek_S_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '.iter_unpack(span)])\n    except _sarek_BadValue:  # find the element, for the message\n        return [decode_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(view, at) for at in range(offset, offset + count * '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ', '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ')]\n'
+            else:
                 pass
-                yield '    '
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ': _sarek_encode_'
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ',\n'
-            l_2_ctor = missing
-            yield '}\n_sarek_LEAVES_'
+                yield 'TAGS_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Final[_sarek_Mapping[str, int]] = {\n'
+                for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+                    _loop_vars = {}
+                    pass
+                    yield '    "'
+                    yield str(environment.getattr(l_2_ctor, 'name'))
+                    yield '": '
+                    yield str(environment.getattr(l_2_ctor, 'tag'))
+                    yield ',\n'
+                l_2_ctor = missing
+                yield '}\nPAYLOAD_OFFSET_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Final = '
+                yield str(environment.getattr(l_1_t, 'payload_offset'))
+                yield '\n'
+                l_2_loop = missing
+                for l_2_ctor, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
+                    _loop_vars = {}
+                    pass
+                    yield '\n_sarek_S_'
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ' = _sarek_struct.Struct("'
+                    yield str(environment.getattr(l_2_ctor, 'format'))
+                    yield '")\n'
+                    yield str(context.call((undefined(name='repeats') if l_0_repeats is missing else l_0_repeats), environment.getattr(l_2_ctor, 'repeats'), _loop_vars=_loop_vars))
+                    yield 'def _sarek_encode_'
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield '(value: '
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ') -> bytes:\n'
+                    for l_3_r in environment.getattr(l_2_ctor, 'records'):
+                        _loop_vars = {}
+                        pass
+                        yield '    '
+                        yield str(environment.getattr(l_3_r, 'var'))
+                        yield ' = '
+                        yield str(environment.getattr(l_3_r, 'source'))
+                        yield '\n    if '
+                        yield str(environment.getattr(l_3_r, 'var'))
+                        yield '.__class__ not in _sarek_OBJECTS and not _sarek_object('
+                        yield str(environment.getattr(l_3_r, 'var'))
+                        yield '):\n        raise TypeError("a mapping")\n'
+                    l_3_r = missing
+                    yield '    return _sarek_S_'
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield '.pack(\n        '
+                    yield str(environment.getattr(l_2_ctor, 'tag'))
+                    yield ',\n'
+                    for l_3_s in environment.getattr(l_2_ctor, 'slots'):
+                        _loop_vars = {}
+                        pass
+                        yield '        '
+                        yield str(context.call((undefined(name='arg') if l_0_arg is missing else l_0_arg), l_3_s, _loop_vars=_loop_vars))
+                        yield ',\n'
+                    l_3_s = missing
+                    yield '    )\n\n\ndef _sarek_build_'
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield '(t: _sarek_Tuple[_sarek_Any, ...]) -> '
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ':\n    return '
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield '('
+                    l_3_loop = missing
+                    for l_3_a, l_3_loop in LoopContext(environment.getattr(l_2_ctor, 'args'), undefined):
+                        _loop_vars = {}
+                        pass
+                        yield str(context.call((undefined(name='build') if l_0_build is missing else l_0_build), l_3_a, _loop_vars=_loop_vars))
+                        yield str((', ' if (not environment.getattr(l_3_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 285 in 'python.py.j2' evaluated to false and no else section was defined.")))
+                    l_3_loop = l_3_a = missing
+                    yield ')\n\n'
+                l_2_loop = l_2_ctor = missing
+                yield '\n\n_sarek_ENCODE_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Dict[type, _sarek_Callable[[_sarek_Any], bytes]] = {\n'
+                for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+                    _loop_vars = {}
+                    pass
+                    yield '    '
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ': _sarek_encode_'
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ',\n'
+                l_2_ctor = missing
+                yield '}\n_sarek_LEAVES_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Dict[type, _sarek_Leaves] = {\n'
+                for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+                    _loop_vars = {}
+                    pass
+                    yield '    '
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ': (\n'
+                    yield str(context.call((undefined(name='leaves') if l_0_leaves is missing else l_0_leaves), environment.getattr(l_2_ctor, 'slots'), '        ', _loop_vars=_loop_vars))
+                    yield '    ),\n'
+                l_2_ctor = missing
+                yield '}\n_sarek_RECORDS_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Dict[type, _sarek_Records] = {\n'
+                for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+                    _loop_vars = {}
+                    pass
+                    yield '    '
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ': (\n'
+                    yield str(context.call((undefined(name='record_paths') if l_0_record_paths is missing else l_0_record_paths), environment.getattr(l_2_ctor, 'records'), '        ', _loop_vars=_loop_vars))
+                    yield '    ),\n'
+                l_2_ctor = missing
+                yield '}\n_sarek_DECODE_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ': _sarek_Tuple[_sarek_Tuple[_sarek_struct.Struct, _sarek_Callable[[_sarek_Tuple[_sarek_Any, ...]], '
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ']], ...] = (\n'
+                for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
+                    _loop_vars = {}
+                    pass
+                    yield '    (_sarek_S_'
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield ', _sarek_build_'
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield '),\n'
+                l_2_ctor = missing
+                yield ')\n\n\ndef encode_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(value: '
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ') -> bytes:\n    """The '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ' bytes of one '
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield ': tag set, padding zero."""\n    try:\n        return _sarek_ENCODE_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '[value.__class__](value)\n    except KeyError:\n        raise EncodeError(\n            "'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", None,\n            f"expected one of '
+                l_2_loop = missing
+                for l_2_ctor, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
+                    _loop_vars = {}
+                    pass
+                    yield str(environment.getattr(l_2_ctor, 'cls'))
+                    yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 321 in 'python.py.j2' evaluated to false and no else section was defined.")))
+                l_2_loop = l_2_ctor = missing
+                yield ', "\n            f"got {_sarek_describe(value)}",\n        ) from None\n    except _sarek_FAILURES:\n        raise _sarek_explain("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", value, _sarek_LEAVES_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '[value.__class__],\n                             _sarek_RECORDS_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '[value.__class__]) from None\n\n\ndef _sarek_decode_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(data: _sarek_Buffer, offset: int) -> '
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ':\n    tag: int = _sarek_TAG.unpack_from(data, offset)[0]\n    if not 0 <= tag < '
+                yield str(t_1(environment.getattr(l_1_t, 'ctors')))
+                yield ':\n        raise DecodeError(_sarek_unknown_tag("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", tag, offset, list(TAGS_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield ')))\n    layout, build = _sarek_DECODE_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '[tag]\n    return build(layout.unpack_from(data, offset))\n\n\ndef decode_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(data: _sarek_Buffer, offset: int = 0) -> '
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ':\n    """The '
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield ' at byte `offset` of `data`."""\n    if offset < 0:  # unpack_from would count from the end of the buffer\n        raise DecodeError(_sarek_negative_offset("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", offset))\n    try:\n        return '
+                yield str(context.call((undefined(name='paused') if l_0_paused is missing else l_0_paused), l_1_t, str_join(('_sarek_decode_', (undefined(name='c') if l_1_c is missing else l_1_c), '(data, offset)', )), _loop_vars=_loop_vars))
+                yield '\n    except (_sarek_struct.error, OverflowError) as e:\n        raise DecodeError(_sarek_short_read("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ', offset, e)) from None\n    except _sarek_BadValue as e:\n        raise DecodeError(_sarek_bad_value("'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '", offset, e)) from None\n\n\ndef unpack_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(data: _sarek_Buffer, count: _sarek_Optional[int] = None, offset: int = 0) -> _sarek_List['
+                yield str(environment.getattr(l_1_t, 'cls'))
+                yield ']:\n    """`count` elements (default: the whole buffer) from byte `offset`."""\n    view = _sarek_byte_view(data)\n    count, problem = _sarek_span(len(view), offset, count, '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ', "'
+                yield str(environment.getattr(l_1_t, 'qualified_name'))
+                yield '")\n    if problem:\n        raise DecodeError(problem)\n    return _sarek_many(count * '
+                yield str(environment.getattr(l_1_t, 'leaves'))
+                yield ', lambda: [\n        decode_'
+                yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+                yield '(view, at) for at in range(offset, offset + count * '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ', '
+                yield str(environment.getattr(l_1_t, 'size'))
+                yield ')])\n'
+            yield '\n\ndef pack_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ': _sarek_Dict[type, _sarek_Leaves] = {\n'
-            for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
-                _loop_vars = {}
-                pass
-                yield '    '
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ': (\n'
-                yield str(context.call((undefined(name='leaves') if l_0_leaves is missing else l_0_leaves), environment.getattr(l_2_ctor, 'slots'), '        ', _loop_vars=_loop_vars))
-                yield '    ),\n'
-            l_2_ctor = missing
-            yield '}\n_sarek_RECORDS_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ': _sarek_Dict[type, _sarek_Records] = {\n'
-            for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
-                _loop_vars = {}
-                pass
-                yield '    '
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ': (\n'
-                yield str(context.call((undefined(name='record_paths') if l_0_record_paths is missing else l_0_record_paths), environment.getattr(l_2_ctor, 'records'), '        ', _loop_vars=_loop_vars))
-                yield '    ),\n'
-            l_2_ctor = missing
-            yield '}\n_sarek_DECODE_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ': _sarek_Tuple[_sarek_Tuple[_sarek_struct.Struct, _sarek_Callable[[_sarek_Tuple[_sarek_Any, ...]], '
+            yield '(values: _sarek_Iterable['
             yield str(environment.getattr(l_1_t, 'cls'))
-            yield ']], ...] = (\n'
-            for l_2_ctor in environment.getattr(l_1_t, 'ctors'):
-                _loop_vars = {}
-                pass
-                yield '    (_sarek_S_'
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield ', _sarek_build_'
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield '),\n'
-            l_2_ctor = missing
-            yield ')\n\n\ndef encode_'
+            yield ']) -> bytes:\n    """The elements of `values`, back to back ('
+            yield str(environment.getattr(l_1_t, 'size'))
+            yield ' bytes each)."""\n    return _sarek_pack_each(encode_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(value: '
+            yield ', values)\n\n\ndef header_'
+            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+            yield '(count: int) -> bytes:\n    """The 24-byte header (magic, LAYOUT_ID_'
+            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+            yield ', `count`) in front of `count` elements."""\n    return _sarek_header(LAYOUT_ID_'
+            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+            yield ', count)\n\n\ndef check_header_'
+            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+            yield '(data: _sarek_Buffer, offset: int = 0) -> int:\n    """The element count of the header at byte `offset`; DecodeError, naming both\n    fingerprints, when the data was written under another layout of '
+            yield str(environment.getattr(l_1_t, 'qualified_name'))
+            yield '."""\n    count, problem = _sarek_header_problem("'
+            yield str(environment.getattr(l_1_t, 'qualified_name'))
+            yield '", LAYOUT_ID_'
+            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+            yield ', _sarek_byte_view(data), offset)\n    if problem:\n        raise DecodeError(problem)\n    return count\n\n\ndef pack_framed_'
+            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
+            yield '(values: _sarek_Iterable['
             yield str(environment.getattr(l_1_t, 'cls'))
-            yield ') -> bytes:\n    """The '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ' bytes of one '
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield ': tag set, padding zero."""\n    try:\n        return _sarek_ENCODE_'
+            yield ']) -> bytes:\n    """header_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '[value.__class__](value)\n    except KeyError:\n        raise EncodeError(\n            "'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", None,\n            f"expected one of '
-            l_2_loop = missing
-            for l_2_ctor, l_2_loop in LoopContext(environment.getattr(l_1_t, 'ctors'), undefined):
-                _loop_vars = {}
-                pass
-                yield str(environment.getattr(l_2_ctor, 'cls'))
-                yield str((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 267 in 'python.py.j2' evaluated to false and no else section was defined.")))
-            l_2_loop = l_2_ctor = missing
-            yield ', "\n            f"got {_sarek_describe(value)}",\n        ) from None\n    except _sarek_FAILURES:\n        raise _sarek_explain("'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", value, _sarek_LEAVES_'
+            yield ', then the elements of `values`: for a file or a cached buffer."""\n    seq = list(values)\n    return header_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '[value.__class__],\n                             _sarek_RECORDS_'
+            yield '(len(seq)) + pack_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '[value.__class__]) from None\n\n\ndef _sarek_decode_'
+            yield '(seq)\n\n\ndef unpack_framed_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(data: _sarek_Buffer, offset: int) -> '
+            yield '(data: _sarek_Buffer, offset: int = 0) -> _sarek_List['
             yield str(environment.getattr(l_1_t, 'cls'))
-            yield ':\n    tag: int = _sarek_TAG.unpack_from(data, offset)[0]\n    if not 0 <= tag < '
-            yield str(t_1(environment.getattr(l_1_t, 'ctors')))
-            yield ':\n        raise DecodeError(_sarek_unknown_tag("'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", tag, offset, list(TAGS_'
+            yield ']:\n    """The elements pack_framed_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield ')))\n    layout, build = _sarek_DECODE_'
+            yield ' wrote at byte `offset`, after check_header_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '[tag]\n    return build(layout.unpack_from(data, offset))\n\n\ndef decode_'
+            yield '."""\n    count = check_header_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(data: _sarek_Buffer, offset: int = 0) -> '
-            yield str(environment.getattr(l_1_t, 'cls'))
-            yield ':\n    """The '
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield ' at byte `offset` of `data`."""\n    if offset < 0:  # unpack_from would count from the end of the buffer\n        raise DecodeError(_sarek_negative_offset("'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", offset))\n    try:\n        return '
-            yield str(context.call((undefined(name='paused') if l_0_paused is missing else l_0_paused), l_1_t, str_join(('_sarek_decode_', (undefined(name='c') if l_1_c is missing else l_1_c), '(data, offset)', )), _loop_vars=_loop_vars))
-            yield '\n    except (_sarek_struct.error, OverflowError) as e:\n        raise DecodeError(_sarek_short_read("'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '", '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ', offset, e)) from None\n\n\ndef unpack_'
+            yield '(data, offset)\n    return unpack_'
             yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(data: _sarek_Buffer, count: _sarek_Optional[int] = None, offset: int = 0) -> _sarek_List['
-            yield str(environment.getattr(l_1_t, 'cls'))
-            yield ']:\n    """`count` elements (default: the whole buffer) from byte `offset`."""\n    view = _sarek_byte_view(data)\n    count, problem = _sarek_span(len(view), offset, count, '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ', "'
-            yield str(environment.getattr(l_1_t, 'qualified_name'))
-            yield '")\n    if problem:\n        raise DecodeError(problem)\n    return _sarek_many(count * '
-            yield str(environment.getattr(l_1_t, 'leaves'))
-            yield ', lambda: [\n        decode_'
-            yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-            yield '(view, at) for at in range(offset, offset + count * '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ', '
-            yield str(environment.getattr(l_1_t, 'size'))
-            yield ')])\n'
-        yield '\n\ndef pack_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(values: _sarek_Iterable['
-        yield str(environment.getattr(l_1_t, 'cls'))
-        yield ']) -> bytes:\n    """The elements of `values`, back to back ('
-        yield str(environment.getattr(l_1_t, 'size'))
-        yield ' bytes each)."""\n    return _sarek_pack_each(encode_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ', values)\n\n\ndef header_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(count: int) -> bytes:\n    """The 24-byte header (magic, LAYOUT_ID_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ', `count`) in front of `count` elements."""\n    return _sarek_header(LAYOUT_ID_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ', count)\n\n\ndef check_header_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(data: _sarek_Buffer, offset: int = 0) -> int:\n    """The element count of the header at byte `offset`; DecodeError, naming both\n    fingerprints, when the data was written under another layout of '
-        yield str(environment.getattr(l_1_t, 'qualified_name'))
-        yield '."""\n    count, problem = _sarek_header_problem("'
-        yield str(environment.getattr(l_1_t, 'qualified_name'))
-        yield '", LAYOUT_ID_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ', _sarek_byte_view(data), offset)\n    if problem:\n        raise DecodeError(problem)\n    return count\n\n\ndef pack_framed_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(values: _sarek_Iterable['
-        yield str(environment.getattr(l_1_t, 'cls'))
-        yield ']) -> bytes:\n    """header_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ', then the elements of `values`: for a file or a cached buffer."""\n    seq = list(values)\n    return header_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(len(seq)) + pack_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(seq)\n\n\ndef unpack_framed_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(data: _sarek_Buffer, offset: int = 0) -> _sarek_List['
-        yield str(environment.getattr(l_1_t, 'cls'))
-        yield ']:\n    """The elements pack_framed_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield ' wrote at byte `offset`, after check_header_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '."""\n    count = check_header_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(data, offset)\n    return unpack_'
-        yield str((undefined(name='c') if l_1_c is missing else l_1_c))
-        yield '(data, count, offset + _sarek_HEADER.size)\n'
+            yield '(data, count, offset + _sarek_HEADER.size)\n'
     l_1_loop = l_1_t = l_1_c = missing
     yield ''
 
 blocks = {}
-debug_info = '8=20&9=25&10=28&11=43&12=46&13=51&14=55&15=58&18=67&21=73&22=78&23=81&24=86&25=90&26=95&27=99&29=105&32=110&33=117&34=121&37=132&38=139&39=142&40=145&42=157&46=170&47=177&48=181&50=189&53=195&55=205&77=207&86=209&88=213&89=215&90=219&96=225&97=229&102=233&106=235&107=239&110=252&111=256&115=259&118=268&120=271&121=273&122=277&127=285&129=289&130=291&132=297&133=299&134=303&139=310&142=321&143=325&144=329&145=331&146=335&147=337&148=341&151=347&152=350&153=354&154=356&156=358&158=360&162=362&163=366&167=370&168=374&169=378&172=384&173=386&174=390&178=394&181=400&182=404&185=406&186=410&188=412&190=414&192=416&195=420&198=424&201=428&202=430&203=432&205=439&206=441&207=445&210=451&211=456&213=460&216=464&217=468&218=472&219=476&222=482&223=484&224=486&225=490&230=494&231=498&236=510&237=512&238=516&241=522&242=524&243=528&244=530&247=534&248=536&249=540&250=542&253=546&254=550&255=554&260=560&261=564&263=568&266=570&267=573&271=580&272=584&275=586&277=590&278=592&279=596&283=598&284=602&286=604&288=606&290=608&293=612&296=616&299=620&300=622&304=629&305=633&306=635&309=637&310=639&311=641&314=643&316=645&317=647&323=651&324=655&326=657&329=661&330=665&331=669&332=671'
+debug_info = '8=20&9=25&10=28&11=43&12=46&13=53&14=56&15=63&16=67&17=74&18=77&19=82&20=86&21=89&24=98&27=104&28=109&29=113&30=118&31=121&32=127&33=131&34=136&35=139&36=144&37=148&38=153&39=157&41=163&44=168&45=175&46=179&49=190&50=197&51=200&52=203&53=212&54=215&55=224&56=227&58=239&62=252&63=257&64=261&67=284&68=291&69=295&71=303&74=309&76=319&105=321&113=323&115=327&116=329&117=333&123=339&124=343&129=347&133=349&134=353&137=366&138=370&142=373&145=382&146=385&147=387&149=391&150=395&154=401&155=407&156=411&160=419&162=422&163=424&164=428&169=436&171=440&172=442&174=448&175=450&176=454&181=461&184=472&185=476&186=480&187=482&188=486&189=488&190=492&193=498&194=500&195=504&198=510&199=513&200=517&201=519&202=521&204=523&206=525&210=527&211=531&215=535&216=539&217=543&220=549&221=551&222=555&226=559&229=565&230=569&233=571&234=575&236=577&238=579&240=581&242=585&245=587&248=591&251=595&253=597&254=599&256=603&258=612&259=614&260=618&263=624&264=629&266=633&267=637&270=639&271=643&272=647&273=651&276=657&277=659&278=661&279=665&284=669&285=673&290=685&291=687&292=691&295=697&296=699&297=703&298=705&301=709&302=711&303=715&304=717&307=721&308=725&309=729&314=735&315=739&317=743&320=745&321=748&325=755&326=759&329=761&331=765&332=767&333=771&337=773&338=777&340=779&342=781&344=783&346=787&349=789&352=793&355=797&356=799&360=806&361=810&362=812&365=814&366=816&367=818&370=820&372=822&373=824&379=828&380=832&382=834&385=838&386=842&387=846&388=848'
 
-SOURCE_SHA256 = 'f700dd1ddff1b3463c7b86c020257debc49beaf5698704b9cb778fd5cb2bb195'
+SOURCE_SHA256 = '0ec0b75ba391a370e724afc5e2ece43e5f93d961e9d1be7e2e3cabbc720ce3ec'
 ENVIRONMENT = 'f7a921d75c53bc54ebbe1cceac84e2f0a6d25dec1c64165ab298fac700993b7f'
 
 # Written by sarek_layout.codegen.precompile from templates/python.py.j2: do not edit.
