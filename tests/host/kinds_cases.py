@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from helpers.host import _SCALAR_STRATEGY, py_attr, scalar_value, stored
 from helpers.kinds_oracle import C_SCALAR, CUDA_VEC_BASE
+from helpers.kinds_oracle import _dims as dims_of  # innermost kind, array counts outermost first
 from sarek_layout.ir.types import SCALARS
 
 Kind = tuple
@@ -46,15 +47,6 @@ class Types:
             decls.append({"variant": name,
                           "constructors": [[c, [spelling(k) for k in args]] for c, args in ctors]})
         return {"module": module, "rules": rules, "types": decls}
-
-
-def dims_of(kind: Kind) -> Tuple[Kind, List[int]]:
-    """The innermost non-array kind and the array counts, outermost first."""
-    counts = []
-    while kind[0] == "array":
-        counts.append(kind[2])
-        kind = kind[1]
-    return kind, counts
 
 
 def spelling(kind: Kind) -> str:
@@ -189,28 +181,29 @@ def c_structs(types: Types, rules: str) -> str:
 _COMPONENTS = "xyzw"
 
 
+def scalar_leaves(lvalue: str, kind: Kind, value, types: Types, components: bool):
+    """``(lvalue, scalar name, value)`` of every scalar of ``value`` (encoder form), in
+    declaration order: a vector's components as ``.x``… (``components``: CUDA's vector
+    types, GLSL) or ``[i]``, a matrix's columns as ``[c]``, an enum as its base integer."""
+    tag = kind[0]
+    if tag == "scalar":
+        return [(lvalue, kind[1], value)]
+    if tag == "enum":
+        return [(lvalue, types.enums[kind[1]][0], expected(kind, value, types))]
+    if tag == "struct":
+        return [leaf for f, k in types.records[kind[1]]
+                for leaf in scalar_leaves(f"{lvalue}.{f}", k, value[f], types, components)]
+    inner = element_of(kind)[0]
+    part = (lambda i: f".{_COMPONENTS[i]}") if tag == "vec" and components else (lambda i: f"[{i}]")
+    return [leaf for i, v in enumerate(value)
+            for leaf in scalar_leaves(lvalue + part(i), inner, v, types, components)]
+
+
 def c_stores(lvalue: str, kind: Kind, value, types: Types, rules: str, literal) -> List[str]:
     """C statements storing ``value`` (encoder form) in ``lvalue``, one per scalar;
     ``literal(scalar, v)`` spells a scalar."""
-    tag = kind[0]
-    if tag == "scalar":
-        return [f"{lvalue} = {literal(SCALARS[kind[1]], value)};"]
-    if tag == "enum":
-        base = SCALARS[types.enums[kind[1]][0]]
-        return [f"{lvalue} = {literal(base, expected(kind, value, types))};"]
-    if tag == "vec":
-        part = (lambda i: f".{_COMPONENTS[i]}") if rules == "cuda" else (lambda i: f"[{i}]")
-        return [s for i, v in enumerate(value)
-                for s in c_stores(lvalue + part(i), ("scalar", kind[2]), v, types, rules, literal)]
-    if tag == "mat":
-        return [s for i, column in enumerate(value)
-                for s in c_stores(f"{lvalue}[{i}]", ("vec", kind[2], kind[3]), column, types,
-                                  rules, literal)]
-    if tag == "array":
-        return [s for i, v in enumerate(value)
-                for s in c_stores(f"{lvalue}[{i}]", kind[1], v, types, rules, literal)]
-    return [s for f, k in types.records[kind[1]]
-            for s in c_stores(f"{lvalue}.{f}", k, value[f], types, rules, literal)]
+    return [f"{lv} = {literal(SCALARS[s], v)};"
+            for lv, s, v in scalar_leaves(lvalue, kind, value, types, rules == "cuda")]
 
 
 # --- numpy -----------------------------------------------------------------------------------

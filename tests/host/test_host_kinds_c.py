@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import struct
 
 import pytest
 
@@ -165,3 +166,59 @@ def test_numpy_reads_padded_elements_where_c_and_the_codec_put_them(tmp_path):
     assert a["pts"]["v"].tolist() == [[[0, 1, 2], [10, 11, 12]]] and a["w"][0] == 99
     b = np.frombuffer(got[48:], schema.dtype("b"))
     assert b["f"]["v"].tolist() == [[0.5, 1.5, 2.5, 3.5]] and b["n"][0] == -7
+
+
+# --- the GLSL block rules: a shader built by glslang reads what Python wrote --------------------
+
+GLSL_SCALARS = ["float32", "int32", "uint32"]
+_TO_UINT = {"float32": "floatBitsToUint({})", "int32": "uint({})", "uint32": "{}"}
+
+
+def _word(scalar: str, value) -> int:
+    if scalar == "float32":
+        return struct.unpack("=I", struct.pack("=f", value))[0]
+    return value & 0xFFFFFFFF
+
+
+@pytest.mark.toolchain("vulkan")
+@pytest.mark.parametrize("rules, seed", [("std430", 430), ("std140", 140), ("scalar", 7)])
+def test_a_glsl_shader_reads_every_element_python_wrote(tmp_path, rules, seed):
+    """Random records of vectors, matrices, arrays and nested records under a GLSL block
+    layout, declared natively in GLSL (``vec3``, ``mat2x3``, ``float[4]``) in one storage
+    buffer each: the shader, compiled by glslang and run on a Vulkan device, copies every
+    scalar it reads (by its own member offsets and strides) into a word array, which must
+    hold the values Python encoded, in declaration order."""
+    require_toolchain("vulkan")
+    import subprocess
+
+    from sarek_layout.verify.drivers.vulkan import run_spirv
+    from kinds_cases import scalar_leaves
+
+    structs = kinds_oracle.random_structs(seed, 16, GLSL_SCALARS, glsl=True)
+    types = Types(records={name: list(members) for name, members in structs})
+    (tmp_path / "g.json").write_text(json.dumps(types.schema(rules)))
+    schema = sl.load(str(tmp_path / "g.json"))
+    counter = [0]
+    cases = [(name, build(("struct", name), types, counter)) for name in types.records]
+    lines = ["#version 450", "#extension GL_EXT_scalar_block_layout : require",
+             "layout(local_size_x = 1) in;"]
+    lines += [f"struct {name} {{ {' '.join(kinds_oracle._glsl_decl(f, k) for f, k in members)} }};"
+              for name, members in structs]
+    lines += [f"layout({rules}, binding = {i}) readonly buffer In{i} {{ {name} v; }} in{i};"
+              for i, (name, _) in enumerate(cases)]
+    lines.append(f"layout(std430, binding = {len(cases)}) writeonly buffer Out {{ uint w[]; }} o;")
+    lines.append("void main() {\n    uint k = 0;")
+    words = []
+    for i, (name, value) in enumerate(cases):
+        for lvalue, scalar, v in scalar_leaves(f"in{i}.v", ("struct", name), value, types, True):
+            lines.append(f"    o.w[k++] = {_TO_UINT[scalar].format(lvalue)};")
+            words.append(_word(scalar, v))
+    lines.append("}")
+    (tmp_path / "g.comp").write_text("\n".join(lines) + "\n")
+    built = subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2",
+                            str(tmp_path / "g.comp"), "-o", str(tmp_path / "g.spv")],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + built.stderr
+    buffers = [schema.encode(name, value) for name, value in cases] + [4 * len(words)]
+    out = run_spirv((tmp_path / "g.spv").read_bytes(), buffers)
+    assert list(struct.unpack(f"={len(words)}I", out[-1])) == words
