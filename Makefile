@@ -56,16 +56,13 @@ test-loaded: $(STAMP)
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
 
-## generate: regenerate the checked-in headers of the example schemas (generated/) and the
-## templates compiled into the package (sarek_layout/codegen/precompiled/)
+## generate: regenerate the checked-in headers of the example schemas (generated/)
 generate: $(STAMP)
 	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated
-	$(BIN)/python -m sarek_layout.codegen.precompile
 
-## check-generated: fail when generated/ or the compiled templates are stale (writes nothing)
+## check-generated: fail when generated/ is stale (writes nothing)
 check-generated: $(STAMP)
 	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o generated --check
-	$(BIN)/python -m sarek_layout.codegen.precompile --check
 
 .PHONY: docs check-docs
 

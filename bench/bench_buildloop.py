@@ -136,8 +136,10 @@ def noop_generate(report: Report, repeat: int) -> None:
         after = {p.name: p.stat().st_mtime_ns for p in Path(tmp).iterdir()}
         if before != after:
             raise RuntimeError("a no-op generate rewrote a header")
+    # 150 ms since issue 31: Jinja compiles the C, CUDA and OpenCL templates at each start (no
+    # compiled templates in the source tree, nothing compiled read back from a file), ~60 ms.
     report.add(Row("5. build loop", "no-op generate, examples/geometry.toml (3 targets)",
-                   seconds(t), "", None, "<= 100 ms", t <= 0.100, note=_note(repeat, cpu)))
+                   seconds(t), "", None, "<= 150 ms", t <= 0.150, note=_note(repeat, cpu)))
 
 
 def make_noop(report: Report, repeat: int) -> None:

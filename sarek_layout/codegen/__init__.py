@@ -23,6 +23,7 @@ from typing import Dict, Iterable, List, Tuple
 from ..errors import SchemaError, UsageError, quoted
 from ..ir.schema import ModuleDecl, Schema, SourceLocation
 from ..resolve.support import refuse_extensions
+from ..targets.names import check_names
 from ..targets.registry import DEFAULT_TARGETS, TARGETS, Target
 from .target_views import view_of
 from .views import module_dependencies
@@ -189,10 +190,10 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     """Every header of ``schema`` for ``targets``: schema files in order, targets within each.
 
     Raises ``UsageError`` for an unknown target and ``SchemaError`` for schema files whose
-    headers would clash or include each other.
+    headers would clash or include each other, and for names a chosen target cannot emit
+    (``targets.names.check_names``: a refusal names the target).
     """
-    # Jinja is imported only for a template the stand-ins cannot render (~15 ms of a start).
-    from .precompiled_runtime import render_chunks
+    from .render import render_pieces  # Jinja, imported only when something is rendered
 
     chosen = [_target(t) for t in dict.fromkeys(targets)]
     for target in chosen:
@@ -200,6 +201,7 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
             refuse_extensions(schema.types, f"the {target.name} target")
     _check_stems(schema)
     deps = _dependencies(schema)
+    check_names(schema, [t.name for t in chosen])
     out: List[GeneratedFile] = []
     # The last of the chosen targets that reads each kind of view: that one holds it alone,
     # so it goes once rendered.
@@ -219,15 +221,14 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
             elif last_use[target.view] == i:
                 del views[target.view]
             filename = header_filename(module, target.name)
-            chunks = render_chunks(
-                _chunked,
+            chunks = _chunked(render_pieces(
                 target.template,
                 view=view,
                 filename=filename,
                 guard=include_guard(filename, module.name),
                 includes=[header_filename(d, target.name) for d in deps[id(module)]],
                 dialect=target.dialect,
-            )
+            ))
             del view
             out.append(GeneratedFile(filename, module, target.name, chunks, sources))
     return out

@@ -26,6 +26,7 @@ from ..errors import SchemaError, quoted
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex
 from ..targets.dialects import RUST
+from ..targets.names import spelling
 from ..targets.naming import (RUST_ERROR_TYPE, arm_name, arm_struct_name, padding_name,
                               rust_union_name, rust_view_name)
 from .views import TOOL, type_view
@@ -41,12 +42,8 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 def rust_ident(name: str) -> str:
     """``name`` as the rust target emits it: ``r#type`` for a keyword, ``self_`` for a keyword
-    that cannot be raw, else unchanged."""
-    if name in RUST.not_raw:
-        return name + "_"
-    if name in RUST.keywords:
-        return "r#" + name
-    return name
+    that cannot be raw, else unchanged (``targets.names`` decides)."""
+    return spelling("rust", name)
 
 
 @dataclass(frozen=True)
@@ -203,10 +200,6 @@ def _type(st: SchemaType, names: _Names) -> RType:
     where = st.decl.location
     owner = f"type {st.qualified_name!r}"
     c_name = st.c_name
-    if c_name in RUST.primitives:
-        raise SchemaError(f"the rust target cannot emit {owner} as {c_name!r}: that is a Rust "
-                          f"primitive type, which the generated module uses; rename the type "
-                          f"or give the schema a module name", where)
     common = dict(
         qualified_name=st.qualified_name,
         c_name=names.claim(_type_name(st), owner, where),

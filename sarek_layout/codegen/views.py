@@ -1,7 +1,8 @@
 """From a laid-out schema to the view data the header templates print.
 
 Everything a template needs is decided here, as plain frozen records of names and numbers,
-read off the schema's member model (``SchemaType.items``/``arms``): each struct's members
+read off the schema's member model (``SchemaType.items``/``arms``) and, for the member paths
+and arm names, the emitted shape (``targets.shape``): each struct's members
 with the explicit padding runs that leave no implicit padding (one run per stretch of holes,
 named ``_sarek_pad<N>``, numbered per struct), which members carry the 8-byte alignment
 specifier, the ``make_`` helpers and the record copies they call, and the compile-time
@@ -16,11 +17,12 @@ import functools
 import os
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from .._version import __version__
-from ..targets.naming import SOURCE_PARAM, arm_name as arm_member, make_name, padding_name
-from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
+from ..targets.naming import SOURCE_PARAM, make_name, padding_name
+from ..targets.shape import Slot, Struct, shape_of
+from ..ir.schema import Arm, Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..ir.types import TFloat16, TFloat64
 from ..layout.fingerprint import layout_id_hex
 
@@ -383,17 +385,18 @@ class _Checks:
         label = f"{self.c_name}::{member}"
         self.items.append(Check("offset", member, value, label, self._ident(member + "_offset")))
 
-    def offsets(self, members: Sequence[ModelMember]) -> None:
-        """``offset`` of each member: the loop of every record, with the lookups hoisted."""
+    def offsets(self, nodes: Iterable) -> None:
+        """``offset`` of each member of the shape (``targets.shape`` nodes, by path): the
+        loop of every type, with the lookups hoisted."""
         label = self.c_name + "::"
         prefix, used, append = self._prefix, self.used, self.items.append
-        for m in members:
-            name = m.name
-            ident = prefix + _ident_part(name + "_offset")
+        for node in nodes:
+            path = node.path
+            ident = prefix + _ident_part(path + "_offset")
             if ident in used:
                 ident = _next_free(ident, used)
             used.add(ident)
-            append(_new(Check, ("offset", name, m.offset, label + name, ident)))
+            append(_new(Check, ("offset", path, node.offset, label + path, ident)))
 
 
 def _next_free(base: str, used: set) -> str:
@@ -411,7 +414,7 @@ def _record_view(st: SchemaType, used: set) -> TypeView:
     checks = _Checks(st.c_name, used)
     checks.size(st.size)
     checks.align(st.align)
-    checks.offsets(st.members)
+    checks.offsets(shape_of(st, keep=False).members)
     return TypeView(
         kind="record",
         name=st.name,
@@ -425,48 +428,46 @@ def _record_view(st: SchemaType, used: set) -> TypeView:
     )
 
 
+def _ctor(c_name: str, arm: Arm, node: Optional[Union[Slot, Struct]]) -> Ctor:
+    """The view of constructor ``arm``, whose arm in the shape is ``node`` (``None`` for a
+    constant constructor): the argument itself (a ``Slot``), or a struct of them."""
+    single: Optional[Member] = None
+    members: Tuple[Member, ...] = ()
+    if node is None:
+        slots: Tuple[Slot, ...] = ()
+    elif isinstance(node, Slot):
+        slots = (node,)
+        single = _member(node.member)._replace_name(node.name)
+    else:
+        slots = node.members
+        members = _struct_members(node.items)
+    return Ctor(
+        name=arm.name,
+        tag=arm.tag,
+        enum_name=f"{c_name}_{arm.name}",
+        make_name=make_name(c_name, arm.name),
+        arm=node.name if node is not None else "",
+        members=members,
+        params=tuple(Param(a.name, "scalar" if a.scalar is not None else "record", a.type_name)
+                     for a in arm.args),
+        # Each argument is assigned where the shape puts it: the arm, or the arm's ``_N``.
+        assigns=tuple(_assign(slot.path, slot.member.name, slot.member) for slot in slots),
+        payload_size=arm.payload_size,
+        single=single,
+    )
+
+
 def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
     p = st.payload_offset
     has_data = st.has_payload
-    tag = st.members[0]
+    shape = shape_of(st, keep=False)
 
     checks = _Checks(st.c_name, used)
     checks.size(st.size)
     checks.align(st.align)
-    checks.offset("tag", tag.offset)
-    if has_data:
-        checks.offset("data", p)
+    checks.offsets(shape.nodes())
 
-    ctors = []
-    for arm in st.arms:
-        arm_name = arm_member(arm.name) if arm.args else ""
-        single = len(arm.args) == 1
-        if arm.args:
-            checks.offset(f"data.{arm_name}", p)
-            if not single:
-                for a in arm.args:
-                    checks.offset(f"data.{arm_name}.{a.name}", a.offset)
-        ctors.append(
-            Ctor(
-                name=arm.name,
-                tag=arm.tag,
-                enum_name=f"{st.c_name}_{arm.name}",
-                make_name=make_name(st.c_name, arm.name),
-                arm=arm_name,
-                members=_struct_members(arm.items) if len(arm.args) > 1 else (),
-                params=tuple(
-                    Param(a.name, "scalar" if a.scalar is not None else "record", a.type_name)
-                    for a in arm.args
-                ),
-                assigns=tuple(
-                    _assign(f"data.{arm_name}" if single else f"data.{arm_name}.{a.name}",
-                            a.name, a)
-                    for a in arm.args
-                ),
-                payload_size=arm.payload_size,
-                single=_member(arm.args[0])._replace_name(arm_name) if single else None,
-            )
-        )
+    ctors = [_ctor(st.c_name, arm, node) for arm, node in shape.arms()]
     first = next((c for c in ctors if c.arm), None)
     data_size = st.size - p if has_data else 0
     data_bytes = first is not None and first.single is not None and first.single.size < data_size

@@ -48,6 +48,7 @@ from ..errors import SchemaError, quoted
 from ..ir.schema import ModuleDecl, Schema, SchemaType, SourceLocation
 from ..ir.types import SCALARS, TEnum, TInt32
 from ..layout.fingerprint import layout_id_hex
+from ..targets.names import spelling
 from ._runtime import _sarek_GC_PAUSE_MIN
 from .plan import PlanMember, RecordPlan, VariantPlan, plan_of
 
@@ -89,16 +90,11 @@ def runtime_text() -> str:
     return text[begin:end]
 
 
-#: Names every class has through its metaclass (``mro``): a dataclass field spelled like one
-#: would take the method as its default ("non-default argument follows default argument").
-_CLASS_ATTRIBUTES = frozenset(n for n in dir(type) if not n.startswith("__"))
-
-
 def python_name(name: str) -> str:
     """How the python target spells a schema name: a Python keyword, or a name every class
     already has (``mro``), gets a trailing ``_`` (``from`` → ``from_``, ``None`` → ``None_``,
-    ``mro`` → ``mro_``); every other name is kept."""
-    return name + "_" if keyword.iskeyword(name) or name in _CLASS_ATTRIBUTES else name
+    ``mro`` → ``mro_``); every other name is kept (``targets.names`` decides)."""
+    return spelling("python", name)
 
 
 def _escaped_because(name: str) -> str:

@@ -16,16 +16,12 @@ This module imports nothing outside the standard library and the IR.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, NamedTuple, Optional, Protocol, Tuple, Union
 
 from .types import Scalar, TEnum, TRecord, TVariant
 
-if TYPE_CHECKING:  # the IR does not import the layout stage; its result types are named here
-    from ..layout.core import RecordLayout, VariantLayout
-
-    CoreLayout = Union[RecordLayout, VariantLayout]
-
 __all__ = [
+    "LaidOut",
     "SourceLocation",
     "NamedType",
     "ContainerType",
@@ -53,6 +49,18 @@ __all__ = [
     "Schema",
     "c_name_of",
 ]
+
+
+class LaidOut(Protocol):
+    """What the IR reads of a type's layout: its size and alignment (and, of a variant's,
+    ``payload_offset``). The layout stage's ``RecordLayout``, ``VariantLayout`` and
+    ``ScalarLayout`` are such results; the IR, which comes before that stage, names none."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def align(self) -> int: ...
 
 
 class SourceLocation:
@@ -383,7 +391,9 @@ class SchemaType:
     The member model (``members``, ``items``, ``arms``) is filled in once, when the schema
     is resolved (``layout.members``); every consumer reads it and none recomputes an
     offset, a hole or a C name. ``layout`` is the layout core's result for the SPEC §2 API
-    (its ``leaves`` are derived on demand).
+    (a ``RecordLayout`` or a ``VariantLayout``, whose ``leaves`` are derived on demand; an
+    enum's ``ScalarLayout``); the IR reads only its size, alignment and payload offset
+    (``LaidOut``).
     """
 
     module: str
@@ -391,7 +401,7 @@ class SchemaType:
     c_name: str
     #: A record, a variant, or an enum (SPEC §1b: laid out as its base scalar, no members).
     elttype: Union[TRecord, TVariant, TEnum]
-    layout: "CoreLayout"
+    layout: LaidOut
     decl: TypeDecl = field(compare=False)
     source: ModuleDecl = field(compare=False)
     #: C names of the schema types this one uses directly, in first-use order.

@@ -3,8 +3,10 @@ front end shares.
 
 Front ends only parse. Everything SPEC §3 refuses that does not depend on the input syntax is
 decided here, once, in a fixed order so that the same input always gives the same first
-error: names (identifiers, keywords, duplicates), references (unknown types,
+error: names (identifiers, the tool's own prefixes, duplicates), references (unknown types,
 unknown module), recursion, nesting depth, C-name collisions, and finally the layout rules.
+Whether a target can emit a name (a keyword, a predefined macro, a name its compiler declares)
+is judged for the targets emitted, when they are (``targets.names.check_names``).
 
 Every refusal of a type is collected, not only the first: the checks go on with the other
 types and all are raised together (``SchemaErrors``, in the order above). A type refused is
@@ -30,10 +32,8 @@ from typing import Dict, List, Sequence, Set, Tuple, Union
 
 from ..errors import (LayoutError, SchemaError, UnsupportedField, layout_error_message, quoted,
                       raise_collected)
-from ..targets.names import (LAYOUT_ID_SUFFIXES, RESERVED_WORDS, emitted_name_problem,
-                             file_scope_problem, identifier_problem)
+from ..targets.names import LAYOUT_ID_SUFFIXES, identifier_problem
 from ..targets.naming import ARM_SUFFIX, arm_name, make_name
-from ..targets.predefined import OBJECT_MACROS
 from ..ir.schema import (
     ArrayType,
     ContainerType,
@@ -76,14 +76,11 @@ Key = Tuple[str, str]  # (module name, type name)
 
 def _check_name(
     what: str, name: object, location: SourceLocation, file_scope: bool = False,
-    emitted: bool = False,
 ) -> None:
-    """``name`` must be an identifier; with ``emitted`` it appears bare in the generated
-    structs (a field), so it must also be free there. Types and constructors are judged by
-    the C names they are emitted as (``_Resolver._check_c_names``)."""
+    """``name`` must be an identifier that no target's own names use. Whether each target can
+    emit it (and the C names it is part of) is judged when a target is emitted, for that
+    target (``targets.names.check_names``)."""
     problem = identifier_problem(name, file_scope=file_scope)
-    if problem is None and emitted:
-        problem = emitted_name_problem(name)  # type: ignore[arg-type]
     if problem is not None:
         raise SchemaError(f"{what} {quoted(name)} {problem}; choose another name", location)
 
@@ -115,7 +112,7 @@ def _check_module(
     seen_modules.setdefault(module.name, module)
 
     seen_types = types_of_modules.setdefault(module.name, {})
-    fine_names: Set[Tuple[str, bool]] = set()
+    fine_names: Set[str] = set()
     for decl in module.decls:
         # A type with a name that cannot be emitted is refused, but stays whole: its layout
         # and its users' are still checked (not its C names: that would say it twice). A
@@ -127,17 +124,15 @@ def _check_module(
         if decl.name not in seen_types:
             seen_types[decl.name] = decl
         members, what = _named_members(decl)
-        emitted = what == "field"
         seen: Dict[str, SourceLocation] = {}
         for member in members:
             name = member.name
             # Member names repeat across a module's types (x, y, f0…): a name already found
             # fine is fine again (the check depends on the name alone), so it is judged once.
-            if type(name) is not str or (name, emitted) not in fine_names:
-                bad = _collect(errors, _check_name, f"{what} name", name, member.location,
-                               emitted=emitted)
+            if type(name) is not str or name not in fine_names:
+                bad = _collect(errors, _check_name, f"{what} name", name, member.location)
                 if not bad and type(name) is str:
-                    fine_names.add((name, emitted))
+                    fine_names.add(name)
                 bad_name |= bad
             if member.name in seen:
                 malformed = True
@@ -480,26 +475,14 @@ class _Resolver:
         return post
 
     def _check_c_names(self, order: List[Key]) -> None:
-        """Every C name of ``order``'s types free and unique. One cause is reported once:
-        a constructor's enum constant and ``make_`` helper share it, a type's constructors
-        are not judged when the type's own C name is refused (theirs start with it), and a
-        module whose prefix spoils every C name (``M__x_``) is refused at its first type."""
+        """Every C name of ``order``'s types unique (whether each target can emit it is
+        ``targets.names.check_names``'s question, asked for the targets emitted). One cause is
+        reported once: a constructor's enum constant and ``make_`` helper share it."""
         taken: Dict[str, str] = {}
         errors = self.errors
         refused: Set[Key] = set()
-        spoilt_modules: Set[str] = set()
 
-        def claim(c_name: str, owner: str, location: SourceLocation, judge: bool = True) -> bool:
-            # Each part is a safe name, but joined they can spell a reserved one
-            # (module "size" + type "t" = size_t; type "t_" + constructor "A" = t__A).
-            problem = file_scope_problem(c_name) if judge else None
-            if problem is not None:
-                parts = "the type or its module" if owner.startswith("type") else (
-                    "the constructor or its type")
-                errors.append(SchemaError(
-                    f"C name {c_name!r} of {owner} {problem}; rename {parts}", location
-                ))
-                return False
+        def claim(c_name: str, owner: str, location: SourceLocation) -> bool:
             if c_name in taken and taken[c_name] != owner:
                 errors.append(SchemaError(
                     f"C name {c_name!r} of {owner} collides with {taken[c_name]}; "
@@ -512,24 +495,17 @@ class _Resolver:
 
         for key in order:
             decl = self.by_module[key[0]][key[1]]
-            if key[0] in spoilt_modules:
-                refused.add(key)
-                continue
             c_name, owner = c_name_of(*key), f"type {_display(key)!r}"
             if not claim(c_name, owner, decl.location):
                 refused.add(key)
-                if key[0] and file_scope_problem(c_name_of(key[0], "a")) is not None:
-                    spoilt_modules.add(key[0])
                 continue
             # Every target defines the type's layout fingerprint and its check beside it
             # (``<c_name>_LAYOUT_ID`` and ``_LAYOUT_OK``: macros in the C family, which would
-            # rewrite an enum constant or a type of that name).
-            # Only their uniqueness is judged: a safe C name plus an upper-case suffix spells
-            # no keyword or library name, and a type ``t_`` (``t__LAYOUT_ID``, with the '__'
-            # C++ reserves but no compiler diagnoses in a macro name) stays a valid type.
+            # rewrite an enum constant or a type of that name). A type ``t_`` (``t__LAYOUT_ID``,
+            # with the '__' C++ reserves but no compiler diagnoses in a macro name) stays valid.
             owner += " (its layout fingerprint macro)"  # one string for both macros
             for suffix in LAYOUT_ID_SUFFIXES:
-                claim(c_name + suffix, owner, decl.location, judge=False)
+                claim(c_name + suffix, owner, decl.location)
         for key in order:
             decl = self.by_module[key[0]][key[1]]
             if key not in refused and isinstance(decl, EnumDecl):
@@ -542,19 +518,8 @@ class _Resolver:
                 c_name = c_name_of(*key)
                 for ctor in decl.ctors:
                     owner = f"constructor {_display(key)}.{ctor.name}"
-                    if not (claim(f"{c_name}_{ctor.name}", owner, ctor.location)
-                            and claim(make_name(c_name, ctor.name), owner, ctor.location)):
-                        continue
-                    if ctor.args:
-                        # The union arm <Ctor>_v is a member name, emitted bare. ('__' in
-                        # it, as Sarek's own `Some_` gives, is harmless in a member name.)
-                        arm = arm_name(ctor.name)
-                        if arm in RESERVED_WORDS or arm in OBJECT_MACROS:
-                            errors.append(SchemaError(
-                                f"union arm {arm!r} of {owner} is a reserved word or a "
-                                f"predefined macro of a C-family compiler; rename the "
-                                f"constructor", ctor.location))
-
+                    if claim(f"{c_name}_{ctor.name}", owner, ctor.location):
+                        claim(make_name(c_name, ctor.name), owner, ctor.location)
 
     def _check_member_names(self, order: List[Key], resolved: Dict[Key, list]) -> None:
         """No struct member may be named like a type used in the same struct.

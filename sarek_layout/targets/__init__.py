@@ -4,8 +4,11 @@
 readers-back's spellings and defines, probe dialects), ``dialects`` (how each spells scalars
 and declarations), ``spellings`` (which C spellings mean each scalar when a header is read
 back), ``naming`` (every name sarek-layout emits: ``<Ctor>_v``, ``make_…``, padding,
-accessors, escaping), ``names`` and ``predefined`` (which schema names every target can
-emit: reserved words and predefined macros). It imports only the IR and the standard library.
+accessors, escaping), ``shape`` (the emitted struct of each type, walked once: ``tag``,
+``data``, arms, member paths), ``name_rules`` (per target, which names are kept, escaped or
+refused: reserved words, the measured tables of predefined macros ``predefined`` and
+file-scope declarations ``declared``), ``names`` (a schema's names judged for the targets
+emitted). It imports only the IR, ``errors`` and the standard library.
 """
 
 __all__ = ["Target", "TARGETS", "DEFAULT_TARGETS"]

@@ -1,26 +1,29 @@
-"""Which names may appear in a schema, judged as the generated files emit them.
+"""Which names a schema may hold, and which of them each emitted target can take.
 
-A schema name must be a plain ASCII identifier (``identifier_problem``). What else it must
-avoid depends on where it is emitted: a field or member name appears bare in every C-family
-struct, so it must be no keyword, built-in type, library name or predefined macro of C, C++,
-CUDA or OpenCL C (``emitted_name_problem``; a word reserved only in Python is no problem: the
-python target escapes it, ``from`` -> ``from_``); a type appears as its C name ``Module_type``
-and a constructor as ``Module_type_Ctor``, ``make_…`` and the arm ``Ctor_v``, and it is those
-emitted names that are judged (``file_scope_problem`` adds the functions a device compiler
-declares). A type ``float4`` of module ``NBody`` is emitted as ``NBody_float4`` and is fine;
-with module ``""`` it is refused. The resolver applies these rules
-(``resolve``).
+In every target, a schema name must be a plain ASCII identifier (``identifier_problem``) that
+none of sarek-layout's own names uses (``own_name_problem``): the resolver judges these, for
+every command. Everything else depends on the target a name is emitted in: ``check_names``
+asks the per-target decision (``targets.name_rules``: kept, escaped or refused, and why) for
+every name of a schema, where each is emitted (a type's C name ``Module_type``, a field, a
+constructor's enum constant ``Module_type_Ctor``, ``make_…`` helper and union arm
+``<Ctor>_v``), and adds what depends on the schema itself: a member named like a layout
+fingerprint macro or constant that a target defines for one of its types
+(``Geo_p_LAYOUT_ID``). ``generate`` and ``verify`` ask it for the targets they emit, so a name
+is refused only where it breaks a target, and the refusal names the target: a type ``float4``
+of module ``NBody`` is emitted as ``NBody_float4`` and is fine; with module ``""`` it is
+refused in OpenCL C and CUDA, which declare that vector type, and kept elsewhere.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import Optional
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from .declared import ALL_DECLARED, DECLARED
-from .naming import FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX
-from .predefined import OBJECT_MACROS, RENAMED_BUILTINS
+from ..errors import SchemaError, raise_collected
+from .name_rules import (ARM, FIELD, FILE, NAME_TARGETS, emits_ctor_names, explain, judge,
+                         problem, refusals, shadowing_suffixes, spelling)
+from .naming import FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX, arm_name, make_name
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -28,102 +31,38 @@ __all__ = [
     "OWN_PREFIX",
     "FLOAT16_TYPEDEF",
     "LAYOUT_ID_SUFFIXES",
-    "RESERVED_WORDS",
+    "FIELD",
+    "ARM",
+    "FILE",
+    "NAME_TARGETS",
     "identifier_problem",
-    "emitted_name_problem",
-    "c_name_problem",
-    "file_scope_problem",
+    "own_name_problem",
+    "judge",
+    "spelling",
+    "problem",
+    "refusals",
+    "check_names",
 ]
 
 #: Longest accepted name. C guarantees only 63 significant characters in an identifier, and a
 #: name is joined into longer ones (``Module_type_Ctor``, ``make_…``).
 MAX_NAME_LENGTH = 63
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-_C = """auto break case char const continue default do double else enum extern float for goto if
-inline int long register restrict return short signed sizeof static struct switch typedef union
-unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic _Imaginary
-_Noreturn _Static_assert _Thread_local bool true false alignas alignof static_assert
-thread_local noreturn offsetof NULL"""
-
-_CPP = """and and_eq asm bitand bitor catch char16_t char32_t char8_t class compl concept consteval
-constexpr constinit const_cast co_await co_return co_yield decltype delete dynamic_cast explicit
-export friend mutable namespace new noexcept not not_eq nullptr operator or or_eq private
-protected public reinterpret_cast requires static_cast template this throw try typeid typename
-using virtual wchar_t xor xor_eq"""
-
-# OpenCL C: address-space and access qualifiers (with and without underscores), kernel
-# keywords, and the built-in scalar type names that are not C keywords.
-_OPENCL = """kernel global local constant private generic read_only write_only read_write pipe
-uniform half uchar ushort uint ulong size_t ptrdiff_t intptr_t uintptr_t image1d_t image2d_t
-image3d_t image1d_array_t image1d_buffer_t image2d_array_t sampler_t event_t quad complex
-imaginary vec_step"""
-
-# CUDA: everything with two leading underscores is already reserved; these are not.
-_CUDA = """dim3 threadIdx blockIdx blockDim gridDim warpSize"""
-
-# Python keywords are not refused: the python target escapes them (``from`` -> ``from_``,
-# host/python_target.py), as a word reserved in one output language only should be; so are
-# Zig's keywords and primitive types (``type`` -> ``@"type"``, targets/dialects.py ZIG).
-
-# The fixed-width names the generated headers use (their own or <stdint.h>'s), and the other
-# type names <stddef.h> and <stdint.h> declare at file scope (a type of module "" named like
-# one would be a conflicting typedef).
-_LIBRARY = """int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intmax_t uintmax_t
-max_align_t nullptr_t"""
-
-# Functions a device compiler declares before any user code: nvcc's implicit CUDA runtime
-# headers bring the C math library, CUDA's own math (min, max, rsqrt…) and a few C library
-# functions. A type or enum constant named like one is an error ("max has already been
-# declared"), which only a type of module "" (no C prefix) can run into.
-_MATH = """acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh erf erfc exp exp2
-expm1 fabs fdim floor fma fmax fmin fmod frexp hypot ilogb ldexp lgamma llrint llround log
-log10 log1p log2 logb lrint lround modf nan nearbyint nextafter pow remainder remquo rint round
-scalbln scalbn sin sinh sqrt tan tanh tgamma trunc"""
-_DEVICE_FUNCTIONS = frozenset(
-    [f + suffix for f in _MATH.split() for suffix in ("", "f", "l")]
-    + """min max umin umax llmin llmax ullmin ullmax rsqrt rsqrtf rcbrt rcbrtf sincos sincosf
-    sincospi sincospif sinpi sinpif cospi cospif exp10 exp10f erfinv erfinvf erfcinv erfcinvf
-    normcdf normcdff normcdfinv normcdfinvf saturate j0 j1 jn y0 y1 yn j0f j1f jnf y0f y1f ynf
-    norm normf norm3d norm3df norm4d norm4df rnorm rnormf rhypot rhypotf isfinite isinf isnan
-    signbit abs labs llabs div ldiv lldiv malloc free memcpy memset printf clock clock64 assert
-    clamp dot cross mad mix step smoothstep sign degrees radians select""".split()
-)
-
-RESERVED_WORDS = frozenset(" ".join((_C, _CPP, _OPENCL, _CUDA, _LIBRARY)).split())
-
-# OpenCL C vector types such as float4, int16, uchar3; CUDA's (nvcc includes them implicitly)
-# such as float1, longlong2, ulonglong4.
-_OPENCL_VECTOR = re.compile(
-    r"(?:char|uchar|short|ushort|int|uint|long|ulong|float|double|half|bool)(?:2|3|4|8|16)\Z"
-    r"|(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\Z"
-)
-
-# Macros of <stdint.h> and <stddef.h> (INT32_MAX, SIZE_MAX…) and their other typedefs
-# (int_least8_t, uintptr_t…): a member named like a macro would be rewritten by the
-# preprocessor.
-_LIBRARY_PATTERN = re.compile(
-    r"(?:U?INT(?:8|16|32|64|_LEAST(?:8|16|32|64)|_FAST(?:8|16|32|64)|MAX|PTR)_(?:MIN|MAX|C)"
-    r"|SIZE_MAX|PTRDIFF_(?:MIN|MAX)|SIG_ATOMIC_(?:MIN|MAX)|W(?:CHAR|INT)_(?:MIN|MAX)"
-    r"|u?int(?:_least|_fast)(?:8|16|32|64)_t|u?int(?:ptr|max)_t)\Z"
-)
-
-
 #: What the targets append to a type's C name for its layout fingerprint and the check of
 #: one (``Geometry_point_LAYOUT_ID``, ``Geometry_point_LAYOUT_OK(id)``; GLSL's 64-bit
-#: ``_LAYOUT_ID64``; docs/fingerprint.md): no other emitted name may be spelt so.
+#: ``_LAYOUT_ID64``; docs/fingerprint.md): no other C name may be spelt so.
 LAYOUT_ID_SUFFIXES = ("_LAYOUT_ID", "_LAYOUT_OK", "_LAYOUT_ID64")
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def identifier_problem(name: object, *, file_scope: bool = False) -> Optional[str]:
-    """Why ``name`` cannot be a schema name at all, or ``None`` when its form is fine.
+    """Why ``name`` cannot be a schema name in any target, or ``None`` when its form is fine.
 
     The form only: a plain ASCII identifier of at most ``MAX_NAME_LENGTH`` characters, and
     with ``file_scope`` (the name of a type or module, which becomes part of a C name at file
-    scope, where C reserves every name starting with '_'), not starting with '_'. Whether the
-    names it is emitted as are free is ``emitted_name_problem``'s and ``file_scope_problem``'s
-    question. The answer is a sentence fragment for an error message.
+    scope, where C reserves every name starting with '_'), not starting with '_'. Whether a
+    target can emit it is ``judge``'s question. The answer is a sentence fragment.
     """
     if not isinstance(name, str):
         return f"must be a string, not {type(name).__name__}"
@@ -147,32 +86,11 @@ def _str_identifier_problem(name: str, file_scope: bool) -> Optional[str]:
             "starts with '_': C reserves such names at file scope, where type and module "
             "names end up (fields may start with '_')"
         )
-    return None
+    return own_name_problem(name)
 
 
-def emitted_name_problem(name: str) -> Optional[str]:
-    """Why the identifier ``name``, emitted as it is in a generated file (a field or member
-    name, or a whole C name), is unsafe there, or ``None``."""
-    return c_name_problem(name)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def c_name_problem(name: str) -> Optional[str]:
-    """Why the identifier ``name`` (a schema name, or a C name built from several such as
-    ``Module_type_Ctor``) must not appear in a generated file, or ``None``."""
-    if name in RESERVED_WORDS:
-        return "is a keyword or reserved name in C, C++, CUDA or OpenCL C"
-    if name in OBJECT_MACROS:
-        return ("is a macro that a C-family compiler predefines (gcc's GNU modes, OpenCL C, "
-                "nvcc or PoCL), which would rewrite it")
-    if _OPENCL_VECTOR.match(name):
-        return "is a built-in vector type of OpenCL C or CUDA"
-    if _LIBRARY_PATTERN.match(name):
-        return "is a macro or type name of <stdint.h>/<stddef.h>"
-    if name.startswith("__") or (len(name) > 1 and name[0] == "_" and name[1].isupper()):
-        return "is reserved for the implementation in C and C++ (leading '__' or '_' + capital)"
-    if "__" in name:
-        return "contains '__', which C++ reserves for the implementation anywhere in a name"
+def own_name_problem(name: str) -> Optional[str]:
+    """Why ``name`` would meet a name every target's generated file adds itself, or ``None``."""
     if name.startswith(PADDING_PREFIX):
         return f"uses the prefix {PADDING_PREFIX!r}, reserved for sarek-layout's padding members"
     if name.lower().startswith(OWN_PREFIX):
@@ -180,22 +98,85 @@ def c_name_problem(name: str) -> Optional[str]:
     return None
 
 
-def file_scope_problem(c_name: str) -> Optional[str]:
-    """Why a C name at file scope (a type, an enum constant, a ``make_`` helper) is unsafe,
-    beyond ``c_name_problem``: it would clash with a function a device compiler declares, with
-    anything a target's compiler declares at file scope before the header (``targets.declared``,
-    measured with the compilers), or with the program's ``main``."""
-    problem = c_name_problem(c_name)
-    if problem is None and (c_name in _DEVICE_FUNCTIONS or c_name in RENAMED_BUILTINS):
-        problem = "is a function that CUDA or OpenCL C declares implicitly (nvcc refuses the clash)"
-    if problem is None and c_name in ALL_DECLARED:
-        problem = _declared_problem(c_name)
-    return problem
+
+# --- a schema's names, for the targets it is emitted in --------------------------------------
 
 
-def _declared_problem(c_name: str) -> str:
-    if c_name == "main":
-        return ("is the program's entry point: no C, C++, CUDA or GLSL program that includes "
-                "the header could define main")
-    where = ", ".join(name for name, names in DECLARED.items() if c_name in names)
-    return f"is already declared at file scope where the header is compiled ({where})"
+def check_names(schema, targets: Sequence[str]) -> None:
+    """Raise every name of ``schema`` that one of ``targets`` cannot emit (``SchemaError``, or
+    ``SchemaErrors`` for several), one line per place, naming the targets it breaks.
+
+    Every type's C name, every field, and every constructor's enum constant, ``make_`` helper
+    and union arm. One cause is reported once: a type's constructors are not judged where the
+    type's own C name is refused (theirs start with it), and a module whose prefix spoils every
+    C name (``size`` + ``t`` is ``size_t``; ``M__`` has '__') is refused at its first type."""
+    names = _SchemaNames(schema, tuple(dict.fromkeys(targets)))
+    for st in schema.types:
+        ctor_targets = names.type_c_name(st)
+        if st.decl.kind == "record":
+            for f in st.decl.fields:
+                names.member(f.name, FIELD, "field name", "", "choose another name", f.location)
+            continue
+        for ctor in st.decl.ctors:
+            where = f"constructor {st.qualified_name}.{ctor.name}"
+            for c_name in (f"{st.c_name}_{ctor.name}", make_name(st.c_name, ctor.name)):
+                found = refusals(ctor_targets, c_name, FILE)
+                if found:  # the enum constant and the helper share a cause: said once
+                    names.refuse(f"C name {c_name!r} of {where}", found,
+                                 "rename the constructor or its type", ctor.location)
+                    break
+            if ctor.args:
+                names.member(arm_name(ctor.name), ARM, "union arm", f" of {where}",
+                             "rename the constructor", ctor.location)
+    raise_collected(names.errors)
+
+
+class _SchemaNames:
+    """One ``check_names`` walk: its refusals, the modules whose prefix spoils every C name
+    (per target), and each member name's judgement, made once however often it is used."""
+
+    def __init__(self, schema, targets: Tuple[str, ...]) -> None:
+        self.targets = targets
+        self.errors: List[SchemaError] = []
+        self.shadowed = _shadowed_names(schema, targets)
+        self.spoilt: Dict[str, Tuple[str, ...]] = {}
+        self.members: Dict[Tuple[str, str], List[Tuple[str, str]]] = {}
+
+    def refuse(self, what: str, refused, fix: str, location) -> None:
+        self.errors.append(SchemaError(f"{what} {explain(refused)}; {fix}", location))
+
+    def type_c_name(self, st) -> Tuple[str, ...]:
+        """Judge ``st``'s C name; the targets its constructors' C names are then judged for."""
+        judged = tuple(t for t in self.targets if t not in self.spoilt.get(st.module, ()))
+        refused = refusals(judged, st.c_name, FILE)
+        if refused:
+            self.refuse(f"C name {st.c_name!r} of type {st.qualified_name!r}", refused,
+                        "rename the type or its module", st.decl.location)
+            if st.module:
+                prefix = refusals(tuple(t for t, _ in refused), f"{st.module}_a", FILE)
+                self.spoilt[st.module] = self.spoilt.get(st.module, ()) + tuple(t for t, _ in prefix)
+        refusing = {t for t, _ in refused}
+        return tuple(t for t in judged if emits_ctor_names(t) and t not in refusing)
+
+    def member(self, name: str, place: str, what: str, of: str, fix: str, location) -> None:
+        """Judge the member ``name`` (``what`` it is, ``of`` what, for the message)."""
+        found = self.members.get((name, place))
+        if found is None:
+            found = self.members[(name, place)] = (
+                refusals(self.targets, name, place) + list(self.shadowed.get(name, ())))
+        if found:
+            self.refuse(f"{what} {name!r}{of}", found, fix, location)
+
+
+def _shadowed_names(schema, targets: Sequence[str]) -> Dict[str, List[Tuple[str, str]]]:
+    """Member name -> ``[(target, why)]`` for the names a generated macro or constant takes
+    (``<C name>_LAYOUT_ID``…) in ``targets``: a member spelt so would be rewritten (a macro)
+    or read as the constant (a Rust parameter pattern)."""
+    out: Dict[str, List[Tuple[str, str]]] = {}
+    for target in targets:
+        for suffix, kind in shadowing_suffixes(target):
+            for st in schema.types:
+                out.setdefault(st.c_name + suffix, []).append((target, (
+                    f"is the layout fingerprint {kind} of type {st.qualified_name!r}, which "
+                    f"would {'rewrite it' if kind == 'macro' else 'stand for it in a parameter'}")))
+    return out

@@ -1,6 +1,7 @@
 """Every name sarek-layout emits beside the schema's own: the one definition of each.
 
-A generated file names a variant's union arm ``<Ctor>_v``, its constructors' helpers
+A generated file names a variant's payload union ``data`` and its arms ``<Ctor>_v``
+(``targets.shape`` lays them out), its constructors' helpers
 ``make_<C name>_<Ctor>``, its explicit padding ``_sarek_pad<N>`` (and, in GLSL/WGSL, the
 words holding sub-word scalars ``_sarek_bytes<N>``), and the GPU accessors
 ``<C name>_<Ctor>_v`` / ``<C name>_<Ctor>_<i>``. Producers (the resolver's name claims,
@@ -15,8 +16,11 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from ..ir.types import TFloat16
+from .name_rules import spelling
 
 __all__ = [
+    "DATA_MEMBER",
+    "ELEMENT_MEMBER",
     "ARM_SUFFIX",
     "MAKE_PREFIX",
     "PADDING_PREFIX",
@@ -41,6 +45,14 @@ __all__ = [
     "rust_view_name",
     "RUST_ERROR_TYPE",
 ]
+
+#: A variant's payload union (SPEC §4), after its ``tag`` (the member model's name for the
+#: int32 at offset 0): ``targets.shape`` places it, and its arms ``<Ctor>_v`` in it.
+DATA_MEMBER = "data"
+
+#: The one member of the struct that wraps an array element whose stride is larger than its
+#: size (SPEC §1b; ``targets.shape``): ``a[i].v`` is the element, the rest is padding.
+ELEMENT_MEMBER = "v"
 
 #: Suffix of a variant's union arm: constructor ``Circle`` is the member ``data.Circle_v``.
 ARM_SUFFIX = "_v"
@@ -122,22 +134,10 @@ def arm_struct_name(c_name: str, ctor: str) -> str:
 
 
 def escape(name: str, dialect) -> str:
-    """``name`` as the target emits it: unchanged, or escaped when the language reserves it
-    (``dialect.reserved_words``; a reserved prefix such as GLSL's ``gl_`` gets ``sarek_``; Zig
-    quotes it, ``@"type"``)."""
-    escape_format = getattr(dialect, "escape_format", "")
-    if escape_format:
-        # Zig escapes by quoting (``@"type"``): the name itself is unchanged, so no two
-        # names can collide once escaped.
-        pattern = dialect.reserved_pattern
-        reserved = name in dialect.reserved_words or pattern.match(name) is not None
-        return escape_format.format(name) if reserved else name
-    prefix = getattr(dialect, "reserved_prefix", "")
-    if prefix and name.startswith(prefix):
-        return "sarek_" + name
-    if name in dialect.reserved_words:
-        return name + "_"
-    return name
+    """``name`` as the target of ``dialect`` emits it: unchanged, or escaped where its language
+    reserves it (``device_`` in Metal, ``sarek_gl_…`` for GLSL's ``gl_`` prefix, ``@"type"`` in
+    Zig, ``r#type`` in Rust). ``targets.name_rules`` decides, per target."""
+    return spelling(dialect.name, name)
 
 
 def memo_escape(dialect) -> Callable[[str], str]:

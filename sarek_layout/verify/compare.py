@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
 from .toolchains import Toolchain
-from .probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from .probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, STRIDE, Probe
 
 __all__ = [
     "Difference",
@@ -30,7 +30,8 @@ DISAGREES = "DISAGREES"
 FAILED = "FAILED"
 SKIPPED = "skipped"
 
-_WHAT = {SIZE: "size", ALIGN: "alignment", OFFSET: "offset", MEMBER_SIZE: "member size"}
+_WHAT = {SIZE: "size", ALIGN: "alignment", OFFSET: "offset", MEMBER_SIZE: "member size",
+         STRIDE: "stride"}
 
 
 @dataclass(frozen=True)

@@ -17,22 +17,21 @@ is inflated: ``verify.dwarf_sections``), every number (64 bits; larger is malfor
 number of debugging entries examined (those skipped over to find a next sibling included;
 none is kept after) and the length of type chains are bounded, and a malformed file is one
 ``ObjectError`` line (exit 2), never a traceback or a hang. Names from the file system or an
-archive are shown escaped (``shown_name``) wherever they contain anything but printable
-characters, so that no name can break or fake a line of the report.
+archive are shown escaped (``object_files.shown_name``), and archives are read there too.
 
 This module knows nothing of schemas; ``verify.objects`` compares what it reads.
 """
 
 from __future__ import annotations
 
-import io
 import os
 from dataclasses import dataclass, field
 from typing import Any, Collection, Dict, Iterator, List, Optional, Tuple
 
-from ..errors import ToolchainMissing, UsageError
+from ..errors import ToolchainMissing
 from .dwarf_sections import MAX_DEBUG_BYTES, NumberTooLarge, SectionError, bounded_numbers
 from .dwarf_sections import debug_size, dwarf_info, uleb128
+from .object_files import AR_MAGIC, THIN_MAGIC, ObjectError, Slice, archive_members, shown_name
 
 __all__ = ["ObjectError", "TypeInfo", "MemberInfo", "StructInfo", "ObjectImage", "read_object",
            "MAX_DEBUG_BYTES", "MAX_ENTRIES", "shown_name"]
@@ -53,8 +52,6 @@ MAX_ARRAY = 1 << 64
 _REF_CACHE = 4096
 
 _ELF_MAGIC = b"\x7fELF"
-_AR_MAGIC = b"!<arch>\n"
-_THIN_MAGIC = b"!<thin>\n"
 
 #: DWARF base type encodings (DW_ATE_*) by the words messages use.
 _ENCODINGS = {1: "address", 2: "boolean", 3: "complex float", 4: "float", 5: "signed",
@@ -69,36 +66,6 @@ _KINDS = {"DW_TAG_base_type": "base", "DW_TAG_structure_type": "struct",
           "DW_TAG_enumeration_type": "enum", "DW_TAG_array_type": "array",
           "DW_TAG_pointer_type": "pointer", "DW_TAG_reference_type": "pointer",
           "DW_TAG_rvalue_reference_type": "pointer", "DW_TAG_ptr_to_member_type": "pointer"}
-
-
-class ObjectError(UsageError):
-    """A file ``verify --object`` cannot read: missing, not ELF, no DWARF, malformed, too big."""
-
-
-def shown_name(name: str) -> str:
-    """``name`` (a path, or an archive member's name) as it can be shown on one line.
-
-    Unchanged when every character is printable; else quoted, with each byte that is not
-    UTF-8 (a surrogate escape from the file system) as ``\\xNN``, each other unprintable
-    character (newline, ESC, bidirectional controls…) as ``\\xNN``/``\\uNNNN`` and
-    backslashes and quotes after a backslash, so that the shown form is plain text that no
-    terminal interprets and that cannot pass for another line of the report."""
-    if name.isprintable():
-        return name
-    out = []
-    for ch in name:
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif ch in "\\'":
-            out.append("\\" + ch)
-        elif ch.isprintable():
-            out.append(ch)
-        elif code < 0x100:
-            out.append(f"\\x{code:02x}")
-        else:
-            out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    return "'" + "".join(out) + "'"
 
 
 @dataclass(frozen=True)
@@ -159,87 +126,7 @@ class ObjectImage:
     structs: Dict[str, Dict[StructInfo, List[str]]] = field(default_factory=dict)
 
 
-# --- files and archives --------------------------------------------------------------------
-
-
-class _Slice(io.RawIOBase):
-    """A read-only window ``[start, start + size)`` of an open file (an archive member)."""
-
-    def __init__(self, f, start: int, size: int) -> None:
-        super().__init__()
-        self._f, self._start, self._size, self._pos = f, start, size, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        base = {0: 0, 1: self._pos, 2: self._size}[whence]
-        self._pos = max(0, base + offset)
-        return self._pos
-
-    def tell(self) -> int:
-        return self._pos
-
-    def read(self, n: int = -1) -> bytes:
-        left = max(0, self._size - self._pos)
-        n = left if n is None or n < 0 else min(n, left)
-        self._f.seek(self._start + self._pos)
-        data = self._f.read(n)
-        self._pos += len(data)
-        return data
-
-    def readinto(self, b) -> int:
-        data = self.read(len(b))
-        b[: len(data)] = data
-        return len(data)
-
-
-def _archive_members(f, path: str, file_size: int) -> Iterator[Tuple[str, int, int]]:
-    """``(name, start, size)`` of every member of a System V / GNU / BSD ``ar`` archive."""
-    pos = len(_AR_MAGIC)
-    long_names = b""
-    count = 0
-    while pos + 60 <= file_size:
-        f.seek(pos)
-        header = f.read(60)
-        if len(header) < 60 or header[58:60] != b"`\n":
-            raise ObjectError(f"{path}: malformed archive (bad member header at byte {pos})")
-        raw_name = header[:16].rstrip(b" ")
-        try:
-            size = int(header[48:58].strip() or b"0")
-        except ValueError:
-            raise ObjectError(f"{path}: malformed archive (bad member size at byte {pos})") \
-                from None
-        start = pos + 60
-        if size < 0 or start + size > file_size:
-            raise ObjectError(f"{path}: malformed archive (member at byte {pos} runs past the end)")
-        count += 1
-        if count > 1_000_000:
-            raise ObjectError(f"{path}: more than 1,000,000 archive members")
-        name = raw_name
-        if raw_name.startswith(b"#1/") and raw_name[3:].isdigit():  # BSD: name follows
-            length = int(raw_name[3:])
-            f.seek(start)
-            name = f.read(min(length, size)).rstrip(b"\0")
-            start, size = start + length, size - length
-        elif raw_name == b"//":  # GNU long-name table
-            f.seek(start)
-            long_names = f.read(min(size, 64 * 1024 * 1024))
-            name = b""
-        elif raw_name in (b"/", b"/SYM64/") or raw_name.startswith(b"__.SYMDEF"):
-            name = b""  # symbol tables
-        elif raw_name.startswith(b"/") and raw_name[1:].isdigit():
-            offset = int(raw_name[1:])
-            end = long_names.find(b"/\n", offset)
-            name = long_names[offset:end if end >= 0 else None]
-        else:
-            name = raw_name[:-1] if raw_name.endswith(b"/") else raw_name
-        if name:
-            yield name.decode("utf-8", "surrogateescape"), start, size
-        pos = start + size + ((start + size) & 1)
+# --- files ---------------------------------------------------------------------------------
 
 
 def read_object(path: str, names: Collection[str]) -> List[ObjectImage]:
@@ -277,10 +164,10 @@ def read_object(path: str, names: Collection[str]) -> List[ObjectImage]:
         with bounded_numbers():
             if magic.startswith(_ELF_MAGIC):
                 images = [_read_image(f, shown, names, budget)]
-            elif magic == _AR_MAGIC:
+            elif magic == AR_MAGIC:
                 images = []
-                for member, start, size in _archive_members(f, shown, file_size):
-                    view = _Slice(f, start, size)
+                for member, start, size in archive_members(f, shown, file_size):
+                    view = Slice(f, start, size)
                     if view.read(4) != _ELF_MAGIC:
                         continue
                     view.seek(0)
@@ -288,7 +175,7 @@ def read_object(path: str, names: Collection[str]) -> List[ObjectImage]:
                                               budget))
                 if not images:
                     raise ObjectError(f"{shown}: an archive without ELF objects")
-            elif magic == _THIN_MAGIC:
+            elif magic == THIN_MAGIC:
                 raise ObjectError(f"{shown}: a thin archive (its members live elsewhere): pass "
                                   f"the member objects instead")
             else:
@@ -318,6 +205,8 @@ class _Budget:
 
 
 def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> ObjectImage:
+    """One ELF image and the definitions of ``names`` in it; every failure of a malformed
+    file is one ``ObjectError`` naming ``label``."""
     from elftools.elf.elffile import ELFFile
 
     image = ObjectImage(label)
@@ -325,41 +214,8 @@ def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> 
         elf = ELFFile(stream)
         image.machine = elf.get_machine_arch()
         image.big_endian = not elf.little_endian
-        stream.seek(0, 2)
-        stream_size = stream.tell()
-        sections = elf.num_sections()
-        if sections > MAX_SECTIONS or elf["e_shoff"] + sections * elf["e_shentsize"] > stream_size:
-            raise ObjectError(f"{label}: malformed ELF ({sections:,} section headers, past the "
-                              f"end of the file or more than {MAX_SECTIONS:,})")
-        debug_bytes = debug_size(elf)
-        if debug_bytes > MAX_DEBUG_BYTES:
-            raise ObjectError(f"{label}: {debug_bytes:,} bytes of debug sections, more than the "
-                              f"{MAX_DEBUG_BYTES:,} read; pass the object files that use the "
-                              f"types instead")
-        if not elf.has_dwarf_info() or elf.get_section_by_name(".debug_info") is None \
-                and elf.get_section_by_name(".zdebug_info") is None:
-            return image
-        if elf["e_type"] == "ET_REL" and any(
-                sum(1 for sec in elf.iter_sections() if sec.name == name) > 1
-                for name in (".debug_info", ".debug_types", ".zdebug_info", ".zdebug_types")):
-            raise ObjectError(f"{label}: type units in COMDAT sections (-fdebug-types-section), "
-                              f"which cannot be read from an object file: verify the linked "
-                              f"binary, or build without -fdebug-types-section")
-        dwarf = dwarf_info(elf)
-        if not dwarf.has_debug_info:
-            return image
-        image.has_dwarf = True
-        units = []
-        for unit in _units(dwarf):
-            units.append(unit)
-            if len(units) > MAX_UNITS:
-                raise ObjectError(f"{label}: more than {MAX_UNITS:,} compile units; pass the "
-                                  f"object files that use the types instead")
-        reader = _UnitReader(budget, units)
-        wanted = tuple(dict.fromkeys(names))
-        for unit in units:
-            reader.scan(unit, wanted, image)
-        image.dwarf_versions = tuple(sorted({u.header["version"] for u in units}))
+        if _has_debug_info(elf, stream, label):
+            _read_units(elf, label, names, budget, image)
     except ObjectError:
         raise
     except NumberTooLarge as e:
@@ -372,6 +228,53 @@ def _read_image(stream, label: str, names: Collection[str], budget: _Budget) -> 
         detail = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
         raise ObjectError(f"{label}: malformed ELF or DWARF ({detail})") from None
     return image
+
+
+def _has_debug_info(elf, stream, label: str) -> bool:
+    """Whether the image has DWARF to read, after the checks that come before reading it:
+    its section headers within the file and not too many, its debug sections not too large
+    (counted inflated), and no type units in COMDAT sections."""
+    stream.seek(0, 2)
+    stream_size = stream.tell()
+    sections = elf.num_sections()
+    if sections > MAX_SECTIONS or elf["e_shoff"] + sections * elf["e_shentsize"] > stream_size:
+        raise ObjectError(f"{label}: malformed ELF ({sections:,} section headers, past the "
+                          f"end of the file or more than {MAX_SECTIONS:,})")
+    debug_bytes = debug_size(elf)
+    if debug_bytes > MAX_DEBUG_BYTES:
+        raise ObjectError(f"{label}: {debug_bytes:,} bytes of debug sections, more than the "
+                          f"{MAX_DEBUG_BYTES:,} read; pass the object files that use the "
+                          f"types instead")
+    if not elf.has_dwarf_info() or elf.get_section_by_name(".debug_info") is None \
+            and elf.get_section_by_name(".zdebug_info") is None:
+        return False
+    if elf["e_type"] == "ET_REL" and any(
+            sum(1 for sec in elf.iter_sections() if sec.name == name) > 1
+            for name in (".debug_info", ".debug_types", ".zdebug_info", ".zdebug_types")):
+        raise ObjectError(f"{label}: type units in COMDAT sections (-fdebug-types-section), "
+                          f"which cannot be read from an object file: verify the linked "
+                          f"binary, or build without -fdebug-types-section")
+    return True
+
+
+def _read_units(elf, label: str, names: Collection[str], budget: _Budget,
+                image: ObjectImage) -> None:
+    """Every unit's definitions of ``names``, into ``image``."""
+    dwarf = dwarf_info(elf)
+    if not dwarf.has_debug_info:
+        return
+    image.has_dwarf = True
+    units = []
+    for unit in _units(dwarf):
+        units.append(unit)
+        if len(units) > MAX_UNITS:
+            raise ObjectError(f"{label}: more than {MAX_UNITS:,} compile units; pass the "
+                              f"object files that use the types instead")
+    reader = _UnitReader(budget, units)
+    wanted = tuple(dict.fromkeys(names))
+    for unit in units:
+        reader.scan(unit, wanted, image)
+    image.dwarf_versions = tuple(sorted({u.header["version"] for u in units}))
 
 
 def _units(dwarf) -> Iterator:

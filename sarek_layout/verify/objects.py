@@ -3,15 +3,17 @@
 ``verify_objects(schema, paths)`` reads each file's DWARF (``dwarf.read_object``), finds every
 schema type by its C name, and compares, definition by definition (one per compile unit
 that differs), the size, the alignment where DWARF records it, and for every member of the
-SPEC §4 shape (record fields; a variant's ``tag``, ``data``, each arm ``<Ctor>_v`` and each
-argument ``_0``, ``_1``…) its offset, its alignment where recorded, its width and what kind
-of type it is (a ``float`` where the schema says ``int32`` is caught even at the same width;
-a float16 is 16 unsigned bits, as generated headers store it, or a compiler's 2-byte float).
-Padding members (``_sarek_…``) are the header's business and are skipped.
+emitted shape (``targets.shape``, SPEC §4: record fields; a variant's ``tag``, ``data``,
+each arm ``<Ctor>_v`` and each argument ``_0``, ``_1``…) its offset, its alignment where
+recorded, its width and what kind of type it is (a ``float`` where the schema says ``int32``
+is caught even at the same width; a float16 is 16 unsigned bits, as generated headers store
+it, or a compiler's 2-byte float). Padding members (``_sarek_…``) are the header's business
+and are skipped.
 
-The expected numbers are the member model's (``SchemaType.members``/``arms``); nothing here
-computes a layout. A member of record type is checked as a whole (offset, width, and that
-its type is that record's C name); the record's own members are checked as that type.
+The expected numbers are the member model's (``SchemaType.members``/``arms``), read through
+the shape; nothing here computes a layout or a member path. A member of record type is
+checked as a whole (offset, width, and that its type is that record's C name); the record's
+own members are checked as that type.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from typing import Dict, List, Optional, Sequence, Union
 
 from ..ir.schema import Member, Schema, SchemaType
 from ..ir.types import SCALARS
-from ..targets.naming import arm_name, is_padding
+from ..targets.naming import DATA_MEMBER, is_padding
+from ..targets.shape import Shape, Slot, Struct, Union as ShapeUnion, shape_of
 from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object, shown_name
 
 __all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
@@ -90,40 +93,61 @@ class ObjectReport:
         return [str(d) for r in self.results for d in r.differences]
 
     def format(self, max_lines: int = 50) -> str:
-        width = max([len("object")] + [len(r.path) for r in self.results])
-        lines = [f"{'object':<{width}}  result"]
-        for r in self.results:
-            if r.differences:
-                n = len(r.differences)
-                cell = f"DISAGREES ({n} value{'s' if n != 1 else ''} differ{'s' if n == 1 else ''})"
-            elif r.types_found:
-                cell = f"agrees ({r.types_found} type{'s' if r.types_found != 1 else ''}, " \
-                       f"{r.values} values)"
-            else:
-                cell = "no schema type found"
-            lines.append(f"{r.path:<{width}}  {cell}")
+        """The report people read: one line per object, the differences of each (at most
+        ``max_lines`` per object), the types not found and the notes, and a summary."""
+        lines = self._table()
         for r in self.results:
             if r.differences:
                 lines += ["", f"{r.path}: {len(r.differences)} value(s) differ from the layout:"]
-                lines += [f"  {d}" for d in r.differences[:max_lines]]
-                if len(r.differences) > max_lines:
-                    lines.append(f"  … and {len(r.differences) - max_lines} more")
+                lines += _capped([f"  {d}" for d in r.differences], max_lines,
+                                 "  … and {} more")
         missing = [f"{name}: not found in {r.path}" for r in self.results for name in r.not_found]
         notes = [n for r in self.results for n in r.notes]
         if missing or notes:
             lines.append("")
-            lines += missing[:max_lines]
-            if len(missing) > max_lines:
-                lines.append(f"… and {len(missing) - max_lines} more types not found")
+            lines += _capped(missing, max_lines, "… and {} more types not found")
             lines += notes[:max_lines]
+        lines += ["", self._summary()]
+        return "\n".join(lines) + "\n"
+
+    def _table(self) -> List[str]:
+        width = max([len("object")] + [len(r.path) for r in self.results])
+        lines = [f"{'object':<{width}}  result"]
+        for r in self.results:
+            lines.append(f"{r.path:<{width}}  {_cell(r)}")
+        return lines
+
+    def _summary(self) -> str:
         agree = sum(1 for r in self.results if r.ok and r.types_found)
-        summary = (f"{agree} of {len(self.results)} object{'s' if len(self.results) != 1 else ''} "
-                   f"agree with the layout of {self.types} type{'s' if self.types != 1 else ''}")
+        summary = (f"{agree} of {_count(len(self.results), 'object')} agree with the layout "
+                   f"of {_count(self.types, 'type')}")
         if not self.found_any:
             summary += ("; no schema type is in any object (DWARF keeps only the types the "
                         "code uses: use them, or build with -fno-eliminate-unused-debug-types)")
-        lines += ["", summary]
-        return "\n".join(lines) + "\n"
+        return summary
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 type``, ``2 types``."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def _cell(r: ObjectResult) -> str:
+    """One object's verdict in the table."""
+    if r.differences:
+        n = len(r.differences)
+        return f"DISAGREES ({_count(n, 'value')} differ{'s' if n == 1 else ''})"
+    if r.types_found:
+        return f"agrees ({_count(r.types_found, 'type')}, {r.values} values)"
+    return "no schema type found"
+
+
+def _capped(lines: List[str], most: int, more: str) -> List[str]:
+    """The first ``most`` of ``lines``, and ``more`` (formatted with how many were left
+    out) when some were."""
+    if len(lines) <= most:
+        return lines
+    return lines[:most] + [more.format(len(lines) - most)]
 
 
 # --- comparing one definition -----------------------------------------------------------------
@@ -155,71 +179,84 @@ class _Checker:
             return
         self.value("", "size", st.size, s.size)
         self.value("", "alignment", st.align, s.align)
-        if st.kind == "record":
-            self.members("", st.members, s.members, 0)
+        shape = shape_of(st)
+        if shape.tag is None:
+            self.members("", shape.members, s.members, 0)  # type: ignore[arg-type]
             return
+        self.variant(shape, s)
+
+    def variant(self, shape: Shape, s: StructInfo) -> None:
+        """``tag``, then the union ``data`` and its arms; any other member is extra."""
+        tag, data = shape.tag, shape.data
+        assert tag is not None
         dwarf = _named(s.members)
-        self.members("", st.members, [m for m in s.members if m.name == "tag"], 0)
-        data = dwarf.get("data")
+        self.members("", (tag,), [m for m in s.members if m.name == tag.name], 0)
         others = [m.name or "(anonymous)" for m in _visible(s.members)
-                  if m.name not in ("tag", "data")]
+                  if m.name not in (tag.name, DATA_MEMBER)]
         for name in others:
             self.differ(name, "member", "the layout has no such member", "has one")
-        if not st.has_payload:
-            if data is not None:
-                self.differ("data", "member", "the layout has no payload", "has a data member")
-            return
+        found = dwarf.get(DATA_MEMBER)
         if data is None:
-            self.differ("data", "member", f"the layout has it (the payload union at offset "
-                        f"{st.payload_offset})", "has no such member")
+            if found is not None:
+                self.differ(DATA_MEMBER, "member", "the layout has no payload",
+                            "has a data member")
             return
-        self.value("data", "offset", st.payload_offset, data.offset)
-        self.value("data", "alignment", st.align, data.align)  # the payload's alignment is P
-        if data.type.kind != "union":
-            self.differ("data", "type", "a union of the constructors' arms", data.type.spelling)
+        if found is None:
+            self.differ(data.path, "member", f"the layout has it (the payload union at offset "
+                        f"{data.offset})", "has no such member")
             return
-        self.arms(data)
+        self.value(data.path, "offset", data.offset, found.offset)
+        self.value(data.path, "alignment", data.align, found.align)  # the payload's is P
+        if found.type.kind != "union":
+            self.differ(data.path, "type", "a union of the constructors' arms",
+                        found.type.spelling)
+            return
+        self.arms(data, found)
 
-    def arms(self, data: MemberInfo) -> None:
-        st = self.st
-        base = data.offset or 0
-        arms = _named(data.type.members)
-        wanted = set()
-        for arm in st.arms:
-            if not arm.args:
-                continue
-            name = arm_name(arm.name)
-            wanted.add(name)
-            path = f"data.{name}"
-            found = arms.get(name)
+    def arms(self, data: ShapeUnion, found_data: MemberInfo) -> None:
+        base = found_data.offset or 0
+        found_arms = _named(found_data.type.members)
+        for arm in data.arms:
+            path = arm.path
+            found = found_arms.get(arm.name)
             if found is None:
-                self.differ(path, "member", f"the layout has it (constructor {arm.name})",
+                ctor = arm.ctor.name if arm.ctor is not None else arm.name
+                self.differ(path, "member", f"the layout has it (constructor {ctor})",
                             "has no such member")
                 continue
-            self.value(path, "offset", st.payload_offset, None if found.offset is None
+            self.value(path, "offset", arm.offset, None if found.offset is None
                        else base + found.offset)
             arm_base = base + (found.offset or 0)
-            if len(arm.args) == 1 and _is_the_argument(arm.args[0], found.type):
+            if isinstance(arm, Slot) and _is_the_argument(arm.member, found.type):
                 # SPEC §4: a one-argument arm is the argument itself (a record too).
-                self.member_type(path, arm.args[0], found)
+                self.member_type(path, arm.member, found)
             elif found.type.kind == "struct" and found.type.members:
-                self.members(path + ".", arm.args, found.type.members, arm_base)
-            elif len(arm.args) == 1:
-                self.member_type(path, arm.args[0], found)
+                # A struct of the arguments. One argument wrapped in a struct (not SPEC §4's
+                # shape, but the same bytes) is compared as a struct of that argument, by
+                # the name the member model gives it (``_0``).
+                inner = arm.member.name if isinstance(arm, Slot) else ""
+                args = arm.members if isinstance(arm, Struct) else \
+                    (arm._replace(path=f"{path}.{inner}", name=inner, ctor=None),)
+                self.members(path + ".", args, found.type.members, arm_base)
+            elif isinstance(arm, Slot):
+                self.member_type(path, arm.member, found)
             else:
-                self.differ(path, "type", f"a struct of {len(arm.args)} arguments",
+                self.differ(path, "type", f"a struct of {len(arm.members)} arguments",
                             found.type.spelling)
-        for m in _visible(data.type.members):
+        wanted = {arm.name for arm in data.arms}
+        for m in _visible(found_data.type.members):
             if m.name not in wanted:
-                self.differ(f"data.{m.name or '(anonymous)'}", "member",
+                self.differ(f"{data.path}.{m.name or '(anonymous)'}", "member",
                             "the layout has no such arm", "has one")
 
-    def members(self, prefix: str, expected: Sequence[Member], found: Sequence[MemberInfo],
+    def members(self, prefix: str, expected: Sequence[Slot], found: Sequence[MemberInfo],
                 base: int) -> None:
+        """The slots of one struct (``prefix`` names it) against its DWARF members, whose
+        offsets are from ``base``; members the layout lacks are reported too."""
         by_name = _named(found)
-        for m in expected:
-            path = prefix + m.name
-            d = by_name.get(m.name)
+        for slot in expected:
+            m, path = slot.member, slot.path
+            d = by_name.get(slot.name)
             if d is None:
                 self.differ(path, "member", f"the layout has it ({m.spelling} at offset "
                             f"{m.offset})", "has no such member")
@@ -229,7 +266,7 @@ class _Checker:
                 continue
             self.value(path, "offset", m.offset, None if d.offset is None else base + d.offset)
             self.member_type(path, m, d)
-        names = {m.name for m in expected}
+        names = {slot.name for slot in expected}
         for d in _visible(found):
             if d.name not in names:
                 self.differ(prefix + (d.name or "(anonymous)"), "member",

@@ -1,18 +1,19 @@
 """The probe model: every number a compiler must agree on, with the value the layout gives.
 
-For each schema type, probes ask for its ``sizeof``, its alignment, and the offset and size of
-every member a header in the SPEC §4 shape has: record fields; for a variant ``tag``, the
-union ``data``, each arm ``data.<Ctor>_v`` and, for a constructor of several arguments,
-each argument ``data.<Ctor>_v._0`` (one argument is the arm itself). A member
-of record type is probed as a whole (offset and size); the nested record's own fields are
-probed once, as that record's own type (``probes_for`` adds every record the given types
-use), which proves the same offsets (``offsetof(T, a.b) == offsetof(T, a) + offsetof(A, b)``
-in C) at a cost linear in the schema however deep records nest. Padding members
-(``_sarek_…``) are the header's business and are not probed.
+For each schema type, probes ask for its ``sizeof``, its alignment, and for every member of
+its emitted shape (``targets.shape``: record fields; a variant's ``tag``, the union
+``data``, each arm ``data.<Ctor>_v``, each argument ``data.<Ctor>_v._0``) the offset, and
+the size of each member holding a value (a ``Slot``; the union and a struct arm are probed
+by their offset alone). A member of record type is probed as a whole (offset and size); the
+nested record's own fields are probed once, as that record's own type (``probes_for`` adds
+every record the given types use), which proves the same offsets (``offsetof(T, a.b) ==
+offsetof(T, a) + offsetof(A, b)`` in C) at a cost linear in the schema however deep
+records nest. Padding members (``_sarek_…``) are the header's business and are not probed.
 
-Nothing here computes a layout: every expected value is read from the member model
-(``SchemaType.members``/``arms``). Drivers turn probes into their language's spelling
-(``offsetof``, ``__builtin_offsetof``, ``_Alignof``/``alignof``…); see ``drivers``.
+Nothing here computes a layout or a member path: every expected value is read from the
+shape, and through it from the member model (``SchemaType.members``/``arms``). Drivers turn
+probes into their language's spelling (``offsetof``, ``__builtin_offsetof``,
+``_Alignof``/``alignof``…); see ``drivers``.
 """
 
 from __future__ import annotations
@@ -20,17 +21,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Sequence
 
-from ..ir.schema import Member, SchemaType
-from ..targets.naming import arm_name
+from ..ir.schema import SchemaType
+from ..targets.shape import Array, Slot, Struct, Union, shape_of
 
-__all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "probes_for_type", "probes_for",
-           "with_nested_records"]
+__all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "STRIDE", "probes_for_type",
+           "probes_for", "with_nested_records"]
 
 #: What a probe measures.
 SIZE = "size"  # sizeof(T)
 ALIGN = "align"  # alignment of T
 OFFSET = "offset"  # offsetof(T, member)
 MEMBER_SIZE = "member size"  # sizeof(((T *)0)->member)
+#: An array level's stride: the size of its first element, ``sizeof(((T *)0)->a[0])``
+#: (``member`` is the element's designator, ``targets.shape.Array.designator``).
+STRIDE = "stride"
 
 
 @dataclass(frozen=True)
@@ -53,34 +57,28 @@ class Probe:
         return f"{where} {self.quantity}"
 
 
-def _member(c_type: str, path: str, m: Member, out: List[Probe]) -> None:
-    scalar = m.scalar.name if m.scalar is not None else ""
-    out.append(Probe(c_type, path, OFFSET, m.offset, scalar))
-    out.append(Probe(c_type, path, MEMBER_SIZE, m.size, scalar))
-
-
 def probes_for_type(st: SchemaType) -> List[Probe]:
-    """Every probe of one schema type, in a stable order (size, alignment, members)."""
+    """Every probe of one schema type, in a stable order (size, alignment, then each member
+    of its shape, parents first)."""
     c = st.c_name
     out: List[Probe] = [Probe(c, "", SIZE, st.size), Probe(c, "", ALIGN, st.align)]
-    if st.kind == "record":
-        for m in st.members:
-            _member(c, m.name, m, out)
-        return out
-    tag = st.members[0]
-    _member(c, "tag", tag, out)
-    if st.has_payload:
-        out.append(Probe(c, "data", OFFSET, st.payload_offset))
-    for arm in st.arms:
-        if not arm.args:
-            continue
-        name = f"data.{arm_name(arm.name)}"
-        if len(arm.args) == 1:  # the argument is the arm itself (SPEC §4, as Sarek emits)
-            _member(c, name, arm.args[0], out)
-            continue
-        out.append(Probe(c, name, OFFSET, st.payload_offset))
-        for a in arm.args:
-            _member(c, f"{name}.{a.name}", a, out)
+    for node in shape_of(st).nodes():
+        if isinstance(node, Slot):
+            m = node.member
+            scalar = m.scalar.name if m.scalar is not None else ""
+            out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
+            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
+        elif isinstance(node, Array):  # the whole array, then each level's stride
+            m = node.member
+            scalar = m.scalar.name if m.scalar is not None else ""
+            out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
+            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
+            out.extend(Probe(c, node.designator(k), STRIDE, level.stride, scalar)
+                       for k, level in enumerate(node.levels))
+        elif isinstance(node, (Union, Struct)):  # the union, a struct arm: where they start
+            out.append(Probe(c, node.path, OFFSET, node.offset))
+        else:  # a member kind the probes were not taught: refused, not probed in part
+            raise TypeError(f"no probes for a {type(node).__name__} ({c}.{node.path})")
     return out
 
 

@@ -98,19 +98,28 @@ def select_toolchains(
 def rendered_headers(schema: Schema, targets: Sequence[str]
                      ) -> Tuple[Dict[str, HeaderSet], Dict[str, SchemaError]]:
     """The headers ``generate`` would write now, grouped by target, and why each target that
-    cannot express ``schema`` refused it: GLSL and WGSL keep every type in whole 32-bit words,
-    so a record of three uint8 has no struct there (``codegen.shader_views``), and Rust cannot
-    name a type ``i32`` (``codegen.rust_view``); the C-family targets express every schema,
-    and their refusals are raised."""
+    cannot express ``schema`` refused it: a name the target cannot emit (``targets.names``: a
+    keyword of its language, a macro its compilers predefine…), GLSL and WGSL keep every type in
+    whole 32-bit words, so a record of three uint8 has no struct there
+    (``codegen.shader_views``); the C-family targets' other refusals (schema files whose headers
+    would clash) are raised."""
     from ..codegen import render_headers
+    from ..targets.names import check_names
 
     wanted = list(dict.fromkeys(targets))
+    # A name one target cannot emit (a keyword of its language…) refuses that target only.
+    refused: Dict[str, SchemaError] = {}
+    for target in wanted:
+        try:
+            check_names(schema, [target])
+        except SchemaError as e:
+            refused[target] = e
+    wanted_now = [t for t in wanted if t not in refused]
     # The C-family targets in one call, so that the views they share are built once; each
     # word target alone, so that its refusal leaves the others.
-    alone = [t for t in wanted if t in WORD_TARGETS or TARGETS[t].may_refuse]
-    c_family = [t for t in wanted if t not in alone]
+    alone = [t for t in wanted_now if t in WORD_TARGETS or TARGETS[t].may_refuse]
+    c_family = [t for t in wanted_now if t not in alone]
     files = render_headers(schema, c_family) if c_family else []
-    refused: Dict[str, SchemaError] = {}
     for target in alone:
         try:
             files += render_headers(schema, [target])

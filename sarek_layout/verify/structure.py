@@ -4,9 +4,10 @@ The header is read by the one C reader ``import-c`` uses too (``frontends.c``: t
 bundled fake libc, one preprocessor run with the target's own macros, pycparser, one way of
 spelling member types). Unlike ``import-c``, which stops at the first problem, the check
 collects them all. Every schema type must be
-declared under its C name as a struct in the SPEC §4 shape: records with their fields in
-order, variants with ``tag`` and a union ``data`` of ``<Ctor>_v`` arms: the argument itself
-for a constructor of one argument, a struct of ``_0``, ``_1``… for several.
+declared under its C name as a struct of its emitted shape (``targets.shape``, SPEC §4):
+records with their fields in order, variants with ``tag`` and a union ``data`` of
+``<Ctor>_v`` arms: the argument itself for a constructor of one argument, a struct of
+``_0``, ``_1``… for several.
 Members whose names start with ``_sarek_`` are padding and are skipped, and so are static
 assertions, enums and helper functions, so hand-written headers may have them or not.
 
@@ -32,13 +33,13 @@ about 0.3 MB/s).
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from ..errors import SchemaError, UsageError
 from ..frontends.c import CDeclarations, parse, preprocessed, spellings_of
-from ..ir.schema import NamedType, SchemaType, SourceLocation, c_name_of
-from ..ir.types import Scalar, TRecord
-from ..targets.naming import arm_name, is_padding
+from ..ir.schema import Member, SchemaType, SourceLocation
+from ..targets.naming import is_padding
+from ..targets.shape import Node, Slot, Struct, Union as ShapeUnion, shape_of
 from ..targets.registry import HEADER_SUFFIXES, TARGETS
 from ..targets.spellings import NEAR_MISS_SCALARS
 from .compare import StructureProblem
@@ -138,17 +139,6 @@ def _members(body) -> List[object]:
 # --- the check -------------------------------------------------------------------------------
 
 
-def _declared_c_name(st: SchemaType, expr) -> Optional[str]:
-    """The C name of the type a member's declaration names (``None`` for a scalar).
-
-    From the declaration, not the elttype: two modules may declare structurally equal
-    records, which compare equal as elttypes but are distinct C types (as in codegen).
-    """
-    if not isinstance(expr, NamedType):
-        return None
-    return c_name_of(expr.module if expr.module is not None else st.module, expr.name)
-
-
 class _Checker:
     def __init__(self, parsed: ParsedHeaders, target: str, by_name: Dict[str, SchemaType],
                  where_missing: str) -> None:
@@ -224,7 +214,7 @@ class _Checker:
         self.probeable = True
         c = st.c_name
         if self.parsed.typedef(c) is None:
-            shape = "its fields" if isinstance(st.elttype, TRecord) else "tag and data"
+            shape = "its fields" if st.kind == "record" else "tag and data"
             self.problems.append(StructureProblem(
                 self.where_missing, f"{c}: not declared in the header (schema type "
                 f"{st.qualified_name}, a {st.kind}; expected `typedef struct {c} {{…}} {c};` "
@@ -236,61 +226,50 @@ class _Checker:
             what = "an incomplete struct" if spelled.kind == "struct" else spelled.text
             self.problem(place, f"{c}: header declares {what}, schema says a struct ({st.kind})")
             return False
-        body = spelled.body
-        if isinstance(st.elttype, TRecord):
-            fields = [(name, t, _declared_c_name(st, d.type))
-                      for (name, t), d in zip(st.elttype.fields, st.decl.fields)]  # type: ignore[union-attr]
-            self.check_members(c, "", body, fields, place)
-        else:
-            self.check_variant(st, body, place)
+        self.check_struct(c, "", spelled.body, shape_of(st).members, place)
         return self.probeable
 
-    def check_variant(self, st: SchemaType, body, place: str) -> None:
-        c = st.c_name
-        ctors = st.elttype.ctors  # type: ignore[union-attr]
-        arms = [(arm_name(name), [(f"_{i}", a, _declared_c_name(st, e))
-                               for i, (a, e) in enumerate(zip(args, decl.args))])
-                for (name, args), decl in zip(ctors, st.decl.ctors) if args]  # type: ignore[union-attr]
-        from ..ir.types import TInt32
+    def check_struct(self, c: str, prefix: str, body, nodes: Sequence[Node], place: str) -> None:
+        """The members of one struct or union ``body`` against the shape's ``nodes``: by
+        name and in order, then each as what it is (a value, a union, a struct)."""
+        decls = self.check_names(c, prefix, body, [n.name for n in nodes], place)
+        if decls is None:
+            return
+        for node in nodes:
+            decl = decls[node.name]
+            if isinstance(node, Slot):
+                self.check_slot(c, node, decl)
+            else:
+                self.check_aggregate(c, node, decl)
 
-        expected: List[str] = ["tag"] + (["data"] if arms else [])
-        found = self.check_names(c, "", body, expected, place)
-        if found is None:
-            return
-        self.check_member_type(c, "tag", found["tag"], TInt32, None)
-        if not arms:
-            return
-        data = found["data"]
-        spelled = self.parsed.spell(data.type, self.all_accepted)
-        if spelled.kind != "union" or spelled.body is None:
-            self.probeable = False
-            self.problem(data, f"{c}.data: header says {spelled.text}, schema says a union of the "
-                               f"constructors with arguments ({', '.join(a for a, _ in arms)})")
-            return
-        arm_decls = self.check_names(c, "data.", spelled.body, [a for a, _ in arms],
-                                     self.parsed.where(data))
-        if arm_decls is None:
-            return
-        for arm, args in arms:
-            decl = arm_decls[arm]
-            arm_type = self.parsed.spell(decl.type, self.all_accepted)
-            if len(args) == 1:
-                # One argument is the arm itself (SPEC §4, as Sarek's own kernels read it).
-                if arm_type.kind == "struct" and arm_type.inline:
-                    self.probeable = False
-                    self.problem(decl, f"{c}.data.{arm}: header wraps the one argument in a "
-                                       f"struct; the arm is the argument itself (as Sarek "
-                                       f"reads v.data.{arm})")
-                    continue
-                _, t, record = args[0]
-                self.check_member_type(c, f"data.{arm}", decl, t, record)
-                continue
-            if arm_type.kind != "struct" or arm_type.body is None:
+    def check_slot(self, c: str, slot: Slot, decl) -> None:
+        if slot.ctor is not None:
+            # A union arm that is its constructor's one argument (SPEC §4, as Sarek's own
+            # kernels read it): not a struct wrapping it.
+            spelled = self.parsed.spell(decl.type, self.all_accepted)
+            if spelled.kind == "struct" and spelled.inline:
                 self.probeable = False
-                self.problem(decl, f"{c}.data.{arm}: header says {arm_type.text}, schema says a "
-                                   f"struct of the constructor's arguments")
-                continue
-            self.check_members(c, f"data.{arm}.", arm_type.body, args, self.parsed.where(decl))
+                self.problem(decl, f"{c}.{slot.path}: header wraps the one argument in a "
+                                   f"struct; the arm is the argument itself (as Sarek reads "
+                                   f"v.{slot.path})")
+                return
+        self.check_member_type(c, slot.path, decl, slot.member)
+
+    def check_aggregate(self, c: str, node: Union[ShapeUnion, Struct], decl) -> None:
+        """A union (``data``) or a struct (an arm of several arguments) and its members."""
+        spelled = self.parsed.spell(decl.type, self.all_accepted)
+        if isinstance(node, ShapeUnion):
+            wanted, inner = "union", node.arms
+            what = (f"a union of the constructors with arguments "
+                    f"({', '.join(a.name for a in node.arms)})")
+        else:
+            wanted, inner = "struct", node.members
+            what = "a struct of the constructor's arguments"
+        if spelled.kind != wanted or spelled.body is None:
+            self.probeable = False
+            self.problem(decl, f"{c}.{node.path}: header says {spelled.text}, schema says {what}")
+            return
+        self.check_struct(c, node.path + ".", spelled.body, inner, self.parsed.where(decl))
 
     def check_names(self, c: str, prefix: str, body, names: List[str], place: str):
         """Members named ``names`` in this order (padding aside); their decls, or ``None``."""
@@ -312,34 +291,31 @@ class _Checker:
                                 f"{', '.join(have)}; the schema says {', '.join(names)}")
         return None
 
-    def check_members(self, c: str, prefix: str, body,
-                      fields: List[Tuple[str, object, Optional[str]]], place: str) -> None:
-        """``fields`` are (name, elttype, C name of the record the declaration names)."""
-        decls = self.check_names(c, prefix, body, [n for n, _, _ in fields], place)
-        if decls is None:
-            return
-        for name, t, record in fields:
-            self.check_member_type(c, prefix + name, decls[name], t, record)
-
-    def check_member_type(self, c: str, path: str, decl, t, record: Optional[str]) -> None:
+    def check_member_type(self, c: str, path: str, decl, m: Member) -> None:
+        """A member holding a schema value (``m``): a scalar spelt as one on every ABI of the
+        target, or the very struct declared under the record's C name."""
+        scalar, record = m.scalar, m.record
         if getattr(decl, "bitsize", None) is not None:
             # offsetof cannot name a bit-field: its probes would not compile.
             self.probeable = False
             self.problem(decl, f"{c}.{path}: header declares a bit-field, schema says a whole "
-                               f"{t.name if isinstance(t, Scalar) else 'record'}")
+                               f"{scalar.name if scalar is not None else 'record'}")
             return
         spelled = self.parsed.spell(decl.type, self.all_accepted)
-        if isinstance(t, Scalar):
-            if spelled.kind == "scalar" and spelled.text in self.accepted[t.name]:
+        if scalar is not None:
+            if spelled.kind == "scalar" and spelled.text in self.accepted[scalar.name]:
                 return
             why = TARGETS[self.target].near_misses.get(spelled.text) \
-                if t.name in NEAR_MISS_SCALARS else None
-            write = f"write {self.accepted[t.name][0]}"
+                if scalar.name in NEAR_MISS_SCALARS else None
+            write = f"write {self.accepted[scalar.name][0]}"
             hint = f" ({why}: {write})" if why else f" ({write})"
-            self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says {t.name}{hint}")
+            self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says "
+                               f"{scalar.name}{hint}")
             return
-        if isinstance(t, TRecord):
-            nested = record or t.name
+        if record is not None:
+            # By the C name the declaration names, not by structure: two modules may
+            # declare equal records, which are distinct C types (as in codegen).
+            nested = record.c_name
             self._uses.add(nested)
             expected = self._record_body(nested)
             if expected is None:
@@ -351,7 +327,7 @@ class _Checker:
             if not ok:
                 self.probeable = False
                 self.problem(decl, f"{c}.{path}: header says {spelled.text}, schema says "
-                                   f"{nested} (record {t.name})")
+                                   f"{nested} (record {record.name})")
 
     def _record_body(self, c_name: str):
         """The struct body the header declares under ``c_name`` (``None`` if it does not)."""

@@ -62,10 +62,11 @@ def test_noop_generate_imports_only_what_it_uses(tmp_path):
         "sarek_layout.cli.main", "sarek_layout.cli.parser", "sarek_layout.cli.program"]
     # Source positions are computed only for a message about the schema.
     assert "sarek_layout.frontends.jsontoml.positions" not in modules
-    # --diff's helper (nothing is diffed), the writer's temporary files (nothing is written),
-    # Jinja (the stand-ins render the C, CUDA and OpenCL templates), shutil (argparse's
-    # formatter asks for the terminal's width without it).
-    assert _under(modules, "difflib", "tempfile", "jinja2", "markupsafe", "shutil") == []
+    # --diff's helper (nothing is diffed). Jinja renders the templates (issue 31: no
+    # stand-ins for its runtime; it brings tempfile, shutil and pickle with its bytecode-cache
+    # module, which is never used: tests/codegen/test_template_cache.py).
+    assert _under(modules, "difflib") == []
+    assert "jinja2" in modules
 
 
 # Neither prints a target's file: no codegen, no registry of targets (nor their dialects).

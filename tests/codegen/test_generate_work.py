@@ -195,8 +195,9 @@ def test_a_record_key_holds_no_object_per_scalar_field():
     fields = [(f"k{j}", types.TInt64 if j % 2 else types.TFloat32) for j in range(8)]
     record = types.TRecord("key_probe", fields)
     key = next(k for k, v in types._RECORDS.items() if v is record)
-    # One flat tuple of names and the table's scalars: no pair, no id per scalar field.
-    assert len(key) == 17
+    # One flat tuple: the name, the rule set, then names and the table's scalars: no pair,
+    # no id per scalar field.
+    assert len(key) == 2 + 2 * len(fields)
     assert not any(isinstance(x, (tuple, int)) for x in key)
     assert types.TRecord("key_probe", list(fields)) is record  # still hash-consed
     nested = types.TRecord("outer_probe", [("inner", record), ("x", types.TInt32)])

@@ -3,8 +3,7 @@
 Build tools run ``generate`` on every build, so its start-up is the tool's cost when nothing
 changed (docs/benchmarks.md, section 5). Without a C header among the inputs and without
 ``--c-module``, the C reader (its preprocessor driver, pycparser) is never imported, nor the
-other sub-commands' modules (the parser is built for the one command given); the templates are
-not compiled either (``test_precompiled_templates.py``).
+other sub-commands' modules (the parser is built for the one command given).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
 from sarek_layout.resolve import load_schema
 from sarek_layout.targets.dialects import RUST
-from sarek_layout.targets.names import emitted_name_problem, file_scope_problem, identifier_problem
+from sarek_layout.targets.names import FILE, identifier_problem, problem
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
@@ -106,7 +106,7 @@ def test_example_bytes_from_rust_equal_python(tmp_path):
 
 # --- names ----------------------------------------------------------------------------------
 
-_KEYWORDS = sorted(RUST.keywords)
+_KEYWORDS = sorted(RUST.reserved_words)
 
 
 def _schema(tmp_path, doc) -> str:
@@ -116,18 +116,16 @@ def _schema(tmp_path, doc) -> str:
 
 
 def test_every_rust_keyword_is_escaped_and_compiles(tmp_path):
-    """Every Rust keyword the C rules let through, as a field, a constructor and (module
-    "") a type name: raw identifiers (``r#type``), ``self_`` for those Rust refuses even so;
-    the module compiles in every edition and rustc measures the layout it states."""
+    """Every Rust keyword, as a field, a constructor and (module "") a type name: raw
+    identifiers (``r#type``), ``self_`` for those Rust refuses even so; the module compiles in
+    every edition and rustc measures the layout it states. A keyword of C (``const``,
+    ``union``) refuses only the C-family targets, not rust."""
     tc = require_toolchain("rustc")
-    fields = [k for k in _KEYWORDS if identifier_problem(k) is None
-              and emitted_name_problem(k) is None]
+    fields = [k for k in _KEYWORDS if identifier_problem(k) is None]
     types = [k for k in fields if identifier_problem(k, file_scope=True) is None
-             and file_scope_problem(k) is None]
-    # Every keyword is either emitted in Rust or refused by the C-family rules for a reason.
-    for k in set(_KEYWORDS) - set(fields):
-        assert identifier_problem(k) or emitted_name_problem(k), k
-    assert len(fields) >= 30 and len(types) >= 25, (fields, types)
+             and problem("rust", k, FILE) is None]
+    assert set(_KEYWORDS) - set(fields) == set()
+    assert "const" in types and "union" in types and "Self" in types
     doc = {"module": "", "types": [
         {"record": "kw_fields", "fields": [[k, "int32"] for k in fields]},
         {"variant": "kw_ctors", "constructors": [[k, ["int32"]] for k in fields]},
@@ -155,7 +153,7 @@ def test_every_rust_keyword_is_escaped_and_compiles(tmp_path):
 
 @pytest.mark.parametrize("doc, words", [
     ({"module": "", "types": [{"record": "i32", "fields": [["x", "int32"]]}]},
-     ["rust target", "'i32'", "primitive type"]),
+     ["(target rust)", "'i32'", "primitive type"]),
     ({"module": "M", "types": [{"record": "r", "fields": [["self", "int32"], ["self_", "int32"]]}]},
      ["rust output", "'self'", "'self_'"]),
     ({"module": "M", "types": [{"variant": "v", "constructors": [["new"], ["new_"]]}]},
@@ -192,7 +190,7 @@ def test_cli_reports_a_rust_refusal_as_one_line(tmp_path, capsys):
     path = _schema(tmp_path, {"module": "", "types": [{"record": "u8", "fields": [["x", "int32"]]}]})
     assert main(["generate", path, "-o", str(tmp_path / "out"), "-t", "rust"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "rust target" in err[0] and re.match(r".*names\.json:\d+:\d+: error:", err[0])
+    assert len(err) == 1 and "(target rust)" in err[0] and re.match(r".*names\.json:\d+:\d+: error:", err[0])
 
 
 # --- random schemas -------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Measure which names each target's compiler declares at file scope before a generated header,
-and (``--write``) regenerate ``sarek_layout/targets/declared.py`` from the installed compilers.
+and (``--write``) regenerate ``sarek_layout/targets/declared.json`` from the installed compilers.
 
 A type of module ``""`` is emitted with its bare name at file scope (``typedef struct T {…}
 T;``), where it meets whatever the compiler and the header's includes already declare:
@@ -9,8 +9,9 @@ Rather than a hand list, the compilers are asked: every identifier the preproces
 (and clang's OpenCL builtin header, glslang's builtin symbol table) mention is a candidate, and
 each candidate is declared the way a generated header declares a type, one per line, after
 the header's includes and a ``main`` prototype; a diagnostic on a candidate's line means the
-name collides there. Names some other rule refuses already (``targets.names.c_name_problem``:
-keywords, macros, vector types, reserved spellings) are left out.
+name collides there. Names the toolchain's own target refuses by another rule already
+(``targets.name_rules.language_problem``: keywords, macros, vector types, reserved spellings)
+are left out; a name that target escapes is probed as it is emitted (GLSL's ``input_``).
 
     python tests/helpers/declared_names.py --write     # regenerate the shipped table
 
@@ -20,6 +21,7 @@ the shipped table misses.
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import re
@@ -33,12 +35,24 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from sarek_layout.verify import toolchains  # noqa: E402
-from sarek_layout.targets.dialects import GLSL  # noqa: E402
-from sarek_layout.targets.names import c_name_problem  # noqa: E402
+from sarek_layout.targets.declared import DATA_FILE  # noqa: E402
+from sarek_layout.targets.name_rules import FILE, language_problem, spelling  # noqa: E402
 
 #: Toolchains measured, in the table's order; each is keyed by its registry name.
 MEASURED = ("gcc", "g++", "clang", "gcc-m32", "aarch64", "armhf", "ppc64", "s390x", "nvcc",
             "hip", "clang-opencl", "glslang")
+
+#: Every C11 standard header and the POSIX headers nvcc includes implicitly: a C or C++ program
+#: has them before the header (``targets.predefined``'s C library tables are their macros that
+#: rewrite a member; ``tests/targets`` compiles the c and cuda targets after them).
+LIBC_C = "".join(f"#include <{h}>\n" for h in (
+    "assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h "
+    "math.h setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h "
+    "stdio.h stdlib.h stdnoreturn.h string.h tgmath.h threads.h time.h uchar.h wchar.h "
+    "wctype.h sys/types.h sys/time.h sys/timex.h unistd.h pthread.h").split())
+#: ... those C++ has too.
+LIBC_CPP = "".join(line + "\n" for line in LIBC_C.splitlines() if not any(
+    h in line for h in ("stdnoreturn.h", "complex.h", "tgmath.h", "stdatomic.h", "threads.h")))
 
 #: The includes of the generated C and CUDA headers (templates/*.j2); the OpenCL C one has none.
 INCLUDES = "#include <stddef.h>\n#include <stdint.h>\n"
@@ -48,6 +62,7 @@ def _includes(tc: toolchains.Toolchain) -> str:
     return "" if tc.language == "opencl" else INCLUDES
 
 _IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9_]*\b")
+_OBJECT_MACRO = re.compile(r"^#define ([A-Za-z][A-Za-z0-9_]*) ", re.M)
 _GCC_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: (?:fatal )?(?:error|warning)", re.M)
 _EDG_DIAG = re.compile(r"^(?P<file>[^(\n]+)\((?P<line>\d+)\): (?:error|warning)", re.M)
 _GLSLANG_DIAG = re.compile(r"^ERROR: (?P<file>.+?):(?P<line>\d+):", re.M)
@@ -109,6 +124,13 @@ def _preprocessed_identifiers(tc: toolchains.Toolchain, work: str) -> Set[str]:
             text = pathlib.Path(out).read_text(errors="replace")
             names.update(_IDENT.findall("\n".join(
                 line for line in text.splitlines() if not line.startswith("#"))))
+        # The object-like macros too: one that renames (``#define cudaStreamAttrID
+        # cudaLaunchAttributeID``) or names itself (``#define stdout stdout``) is harmless as a
+        # member (``predefined`` lists those that are not), but at file scope it may clash.
+        dump = ["-E", "-Xcompiler", "-dM"] if tc.name == "nvcc" else ["-E", "-dM"]
+        proc = _run([*argv, *dump, src], work)
+        if proc.returncode == 0:
+            names.update(_OBJECT_MACRO.findall(proc.stdout))
     if tc.name == "clang-opencl":
         # clang declares OpenCL C's builtins from tables (-fdeclare-opencl-builtins), not
         # from header text: its opencl-c.h spells the same functions out.
@@ -120,10 +142,11 @@ def _preprocessed_identifiers(tc: toolchains.Toolchain, work: str) -> Set[str]:
     return names
 
 
-def candidates(names: Iterable[str]) -> List[str]:
-    """The names worth probing: not refused by another rule, and not reserved ('_…')."""
+def candidates(names: Iterable[str], target: str) -> List[str]:
+    """The names worth probing for a toolchain of ``target``: not refused there by another
+    rule, and not reserved ('_…')."""
     return sorted(n for n in set(names) | {"main"}
-                  if not n.startswith("_") and c_name_problem(n) is None)
+                  if not n.startswith("_") and language_problem(target, n, FILE) is None)
 
 
 def _probe_source(tc: toolchains.Toolchain, names: Sequence[str]) -> Tuple[str, int]:
@@ -151,23 +174,25 @@ def _diagnosed_lines(tc: toolchains.Toolchain, output: str, src: str) -> Set[int
 
 
 def measure(tc: toolchains.Toolchain, names: Sequence[str], work: str) -> Set[str]:
-    """The candidates ``names`` that collide under ``tc``: declared one per line, a diagnostic
-    on a line names its candidate; the others are declared again until they compile clean."""
+    """The candidates ``names`` that collide under ``tc``, as the target spells them: declared
+    one per line, a diagnostic on a line names its candidate; the others are declared again
+    until they compile clean."""
+    spelt = sorted({spelling(tc.target, n) for n in names})
     if tc.name == "glslang":
-        return _measure_glslang(names, work)
+        return _measure_glslang(spelt, work)
     found: Set[str] = set()
     for argv in _command_lines(tc):
-        found |= _measure_chunk(tc, argv, [n for n in names if n not in found],
-                                {n: n for n in names}, work)
+        found |= _measure_chunk(tc, argv, [n for n in spelt if n not in found],
+                                {n: n for n in spelt}, work)
     return found
 
 
 def _measure_glslang(names: Sequence[str], work: str) -> Set[str]:
     """glslang stops at its first syntax error (a GLSL keyword C does not have): one small
     shader per candidate, many shaders per run (it prints each file's name before its
-    errors). Names the GLSL target escapes (``input`` -> ``input_``) are probed escaped."""
-    escaped = {n: n + "_" if n in GLSL.reserved_words else n for n in names}
-    todo = [n for n in names if not escaped[n].startswith("gl_")]
+    errors). The names are spelt as the GLSL target emits them (``input`` -> ``input_``)."""
+    escaped = {n: n for n in names}
+    todo = list(names)
     folder = pathlib.Path(work, "glsl")
     folder.mkdir(exist_ok=True)
     found: Set[str] = set()
@@ -210,8 +235,9 @@ def _measure_chunk(tc, argv, remaining, escaped, work) -> Set[str]:
 
 def own_candidates(name: str, extra: Iterable[str] = ()) -> List[str]:
     """The candidates of one toolchain: what its own includes mention, plus ``extra``."""
+    tc = toolchains.get(name)
     with tempfile.TemporaryDirectory(prefix="sarek-declared-") as work:
-        return candidates(_preprocessed_identifiers(toolchains.get(name), work) | set(extra))
+        return candidates(_preprocessed_identifiers(tc, work) | set(extra), tc.target)
 
 
 def measure_one(name: str, names: Sequence[str]) -> Set[str]:
@@ -228,50 +254,28 @@ def measure_all(which: Sequence[str] = MEASURED) -> Dict[str, Set[str]]:
         names: Set[str] = set()
         for tc in available:
             names |= _preprocessed_identifiers(tc, work)
-        probe = candidates(names)
         result = {}
         for tc in available:
             start = time.monotonic()
+            probe = candidates(names, tc.target)
             result[tc.name] = measure(tc, probe, work)
             print(f"{tc.name}: {len(result[tc.name])} of {len(probe)} candidates collide "
                   f"({time.monotonic() - start:.1f} s)", file=sys.stderr)
         return result
 
 
-def _wrap(words: Iterable[str], width: int = 95) -> str:
-    lines, line = [], ""
-    for word in sorted(words):
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join(lines + [line] if line else lines)
-
-
 def render(measured: Dict[str, Set[str]], versions: Dict[str, str]) -> str:
-    parts = [
-        '"""Names each target\'s compiler already declares at file scope before a generated\n'
-        "header: what the header's own includes (<stddef.h>, <stdint.h>) declare there, nvcc's\n"
-        "and hipcc's implicit runtime headers, OpenCL C's builtins, and the program's ``main``.\n"
-        'A type of module "" is emitted at file scope with its bare name, so a C name in this\n'
-        "table is refused (``targets.names.file_scope_problem``); names another rule refuses already\n"
-        "(keywords, predefined macros, vector types) are not listed.\n\n"
-        "@generated by ``python tests/helpers/declared_names.py --write`` from the installed compilers;\n"
-        "do not edit (``tests/targets/test_names_declared.py`` re-measures and names what is missing).\n"
-        "Measured with:\n",
-    ]
-    for name in measured:
-        parts.append(f"    {name}: {versions.get(name, '?')}\n")
-    parts.append('"""\n\nfrom __future__ import annotations\n\n'
-                 'from typing import Dict, FrozenSet\n\n__all__ = ["DECLARED", "ALL_DECLARED"]\n\n'
-                 "#: toolchain -> the names it declares at file scope (registry names, "
-                 "``toolchains``).\nDECLARED: Dict[str, FrozenSet[str]] = {\n")
-    for name, names in measured.items():
-        parts.append(f'    "{name}": frozenset("""\n{_wrap(names)}\n""".split()),\n')
-    parts.append("}\n\n#: Every name of ``DECLARED``.\n"
-                 "ALL_DECLARED: FrozenSet[str] = frozenset().union(*DECLARED.values())\n")
-    return "".join(parts)
+    """The JSON text of ``declared.json``: per toolchain, its target, version and names."""
+    data = {
+        "about": ("Names each toolchain's compiler already declares at file scope before a "
+                  "generated header, by the target it compiles (targets/declared.py). Written "
+                  "by `python tests/helpers/declared_names.py --write` from the installed "
+                  "compilers; do not edit (tests/targets/test_names_declared.py re-measures)."),
+        "toolchains": {name: {"target": toolchains.get(name).target,
+                              "version": versions.get(name, "?"), "names": sorted(names)}
+                       for name, names in measured.items()},
+    }
+    return json.dumps(data, indent=1) + "\n"
 
 
 def _version(tc: toolchains.Toolchain) -> str:
@@ -290,7 +294,7 @@ def main(argv: Sequence[str]) -> int:
     versions = {n: _version(toolchains.get(n)) for n in measured}
     text = render(measured, versions)
     if "--write" in argv:
-        (ROOT / "sarek_layout" / "targets" / "declared.py").write_text(text)
+        DATA_FILE.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
     return 0

@@ -16,7 +16,7 @@ from typing import Callable, Dict, Iterator, List, Tuple
 from hypothesis import strategies as st
 
 from sarek_layout.host.plan import INLINE_SLOTS
-from sarek_layout.targets.names import emitted_name_problem, identifier_problem
+from sarek_layout.targets.names import FIELD, NAME_TARGETS, identifier_problem, refusals
 from sarek_layout.ir.types import (
     SCALARS,
     TBool,
@@ -263,10 +263,10 @@ def check_numpy_row(np, t, row, v):
 
 # --- hypothesis strategies ------------------------------------------------------------------
 
-# Names a schema could really contain (the resolver's own rule), so the same strategies can
-# feed compilers as well as the codec.
+# Names a schema could really contain and every target emit (the resolver's and the targets'
+# own rules), so the same strategies can feed every compiler as well as the codec.
 _names = st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True).filter(
-    lambda n: identifier_problem(n) is None and emitted_name_problem(n) is None)
+    lambda n: identifier_problem(n) is None and not refusals(NAME_TARGETS, n, FIELD))
 
 
 @st.composite

@@ -24,6 +24,7 @@ DATA_FILES = [
     "sarek_layout/cmake/sarek_layoutConfigVersion.cmake",
     "sarek_layout/cmake/sarek_layout_depfile.cmake",
     "sarek_layout/frontends/c/fake_libc/stdint.h",
+    "sarek_layout/targets/declared.json",
 ]
 
 

@@ -24,14 +24,9 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "sarek_layout"
 
 NAMING = {"targets/naming.py"}
 SCALAR_TABLE = {"ir/types.py", "targets/dialects.py", "targets/spellings.py", "host/_runtime.py"}
-#: Known leftovers, (module, literal): ``bool`` is also a type word of SPIR-V, WGSL and MSL,
-#: which the hand-written-shader check (``verify --shader``) reads in the shader's own text.
-LEFTOVERS = {("verify/shaders/spirv.py", "bool"), ("verify/shaders/wgsl.py", "bool"),
-             ("verify/shaders/check.py", "bool")}
-
-#: The templates compiled into the package (``codegen/precompile``): their literals are the
-#: templates' text, which lives outside the package and spells what it emits.
-COMPILED_TEMPLATES = "codegen/precompiled/"
+#: Known leftovers, (module, literal): ``bool`` is also a type word of SPIR-V, GLSL, WGSL and
+#: MSL, which the shading languages' model (``verify.shaders``) names once, in ``types.py``.
+LEFTOVERS = {("verify/shaders/types.py", "bool")}
 
 #: An emitted name's literal: the bare affix, or a name built with it.
 _EMITTED = re.compile(r"\A(?:_v|make_|_sarek_)\Z|_sarek_(?:pad|bytes|src|v)\b|\bmake_\Z")
@@ -59,7 +54,7 @@ def _kind_comparisons(tree: ast.AST) -> Set[int]:
 def _literals(skip: Set[str]) -> Iterator[Tuple[str, int, str, ast.Constant, Set[int]]]:
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel in skip or rel.startswith(COMPILED_TEMPLATES):
+        if rel in skip:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docs = _docstrings(tree)
@@ -74,7 +69,7 @@ def _f_string_affixes(skip: Set[str]) -> Iterator[Tuple[str, int, str]]:
     """``f"{ctor}_v"`` and ``f"make_{c_name}"``: an affix glued to a formatted name."""
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel in skip or rel.startswith(COMPILED_TEMPLATES):
+        if rel in skip:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.JoinedStr):

@@ -18,6 +18,7 @@ from sarek_layout import SchemaError
 from sarek_layout.cli.main import MAX_ERRORS_SHOWN, main
 from sarek_layout.errors import SchemaErrors, raise_collected
 from sarek_layout.resolve import load_schema
+from sarek_layout.targets.names import check_names
 from sarek_layout.ir.schema import SourceLocation
 
 
@@ -102,9 +103,13 @@ def test_a_module_prefix_that_spoils_every_c_name_is_reported_once(tmp_path):
         {"record": "p", "fields": [["x", "int32"]]},
         {"record": "q", "fields": [["y", "int32"]]},
     ], module="M__x")
-    messages = _refusals(path)
+    schema = load_schema([str(path)])  # no target is emitted yet: nothing to refuse
+    with pytest.raises(SchemaError) as info:
+        check_names(schema, ["c", "cuda", "rust"])
+    messages = [e.message for e in info.value.errors]
     assert len(messages) == 1 and messages[0].startswith("C name 'M__x_v' of type 'M__x.v' "
                                                          "contains '__'")
+    assert "(targets c and cuda)" in messages[0]
 
 
 def test_a_colliding_type_name_does_not_report_its_constructors_too(tmp_path):

@@ -1,7 +1,8 @@
-"""Names judged as they are emitted: predefined macros refused, names that are only emitted
-inside longer C names accepted, and both proven with the real compilers in their default
-modes (gcc's GNU dialects predefine ``linux`` and ``unix``, nvcc brings libc's ``stdout``,
-OpenCL C its ``CL_VERSION_1_2``…), not only in the strict ones the other tests use.
+"""Names judged as they are emitted, for the targets they are emitted in: predefined macros
+refused where a compiler of the target defines them, names that are only emitted inside longer
+C names accepted, and both proven with the real compilers in their default modes (gcc's GNU
+dialects predefine ``linux`` and ``unix``, the C library's headers ``EOF``, OpenCL C its
+``CL_VERSION_1_2``…), not only in the strict ones the other tests use.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ import textwrap
 import pytest
 
 from helpers.common import require_toolchain
+from helpers.declared_names import LIBC_C as _LIBC_C, LIBC_CPP as _LIBC_CPP
 from helpers.compile import COMPILE_TOOLCHAINS, STRICT
 from sarek_layout.cli.main import main
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
 from sarek_layout.resolve import load_schema
-from sarek_layout.targets.names import RESERVED_WORDS
+from sarek_layout.targets.name_rules import C_FAMILY_WORDS
+from sarek_layout.targets.names import NAME_TARGETS, check_names
 from sarek_layout.targets.predefined import OBJECT_MACROS, RENAMED_BUILTINS
 
 
@@ -28,27 +31,59 @@ def _schema_file(tmp_path, text: str, name: str = "names.toml"):
     return str(path)
 
 
-@pytest.mark.parametrize("field", ["linux", "unix", "i386", "vector", "pixel", "stdout", "EOF",
-                                   "CL_VERSION_1_2", "cl_khr_fp64", "NAN", "CLANG_MAJOR"])
-def test_a_field_named_like_a_predefined_macro_is_refused(tmp_path, field):
+@pytest.mark.parametrize("field, refusing", [
+    ("linux", ["c", "cuda", "metal"]),
+    ("unix", ["c", "cuda", "metal"]),
+    ("i386", ["c", "cuda", "metal"]),
+    ("EOF", ["c", "cuda", "metal"]),
+    ("CL_VERSION_1_2", ["opencl", "metal"]),
+    ("cl_khr_fp64", ["opencl", "metal"]),
+    ("NAN", ["c", "cuda", "opencl", "metal"]),
+    ("CLANG_MAJOR", ["opencl", "metal"]),
+    ("HIP_VERSION", ["cuda", "metal"]),
+])
+def test_a_field_named_like_a_predefined_macro_is_refused_where_it_is_one(tmp_path, field, refusing):
     path = _schema_file(tmp_path, f"""
         [[types]]
         record = "r"
         fields = [["x", "int32"], ["{field}", "int32"]]
         """)
-    with pytest.raises(SchemaError, match=f"field name '{field}' is a macro that a C-family compiler predefines"):
-        load_schema([path])
+    schema = load_schema([path])  # no target is emitted: nothing to refuse
+    with pytest.raises(SchemaError, match=f"field name '{field}' is a macro") as caught:
+        check_names(schema, NAME_TARGETS)
+    assert all(f" {t}" in caught.value.message for t in refusing), caught.value.message
+    check_names(schema, [t for t in NAME_TARGETS if t not in refusing])
 
 
-def test_a_type_of_no_module_named_like_a_macro_is_refused(tmp_path):
+@pytest.mark.parametrize("field", ["stdout", "vector", "pixel", "blockDim", "threadIdx",
+                                   "cudaStreamAttrID", "SIGEV_SIGNAL", "length"])
+def test_a_macro_that_leaves_a_member_as_it_is_is_no_refusal(tmp_path, field):
+    # glibc's `#define stdout stdout`, AltiVec's `#define vector vector`, CUDA's renames and
+    # PoCL's builtin renames keep a member a member (tests/targets/test_name_rules.py compiles
+    # them); CUDA's built-in variables are no macros at all.
+    path = _schema_file(tmp_path, f"""
+        [[types]]
+        record = "r"
+        fields = [["x", "int32"], ["{field}", "int32"]]
+        """)
+    check_names(load_schema([path]), NAME_TARGETS)
+
+
+def test_a_type_of_no_module_named_like_a_macro_is_refused_when_generated(tmp_path, capsys):
     path = _schema_file(tmp_path, """
         module = ""
         [[types]]
         record = "unix"
         fields = [["x", "int32"]]
         """)
-    with pytest.raises(SchemaError, match="C name 'unix' of type 'unix' is a macro"):
-        load_schema([path])
+    assert main(["layout", path]) == 0
+    capsys.readouterr()
+    assert main(["generate", path, "-o", str(tmp_path / "out"), "-t", "c"]) == 2
+    err = capsys.readouterr().err
+    assert "C name 'unix' of type 'unix' is a macro" in err and "(targets c)" not in err
+    assert "(target c)" in err
+    assert not (tmp_path / "out").exists()
+    assert main(["generate", path, "-o", str(tmp_path / "out"), "-t", "opencl", "-t", "wgsl"]) == 0
 
 
 # Accepted: each name below is emitted only inside a longer C name (NBody_float4,
@@ -113,9 +148,9 @@ def test_accepted_names_agree_with_every_installed_toolchain(tmp_path, capsys):
     assert "DISAGREES" not in out and "FAILED" not in out
 
 
-# --- the macro table is what the compilers define ---------------------------------------
+# --- the macro tables are what the compilers define ---------------------------------------
 
-_OBJECT_MACRO = re.compile(r"^#define ([A-Za-z][A-Za-z0-9_]*) ", re.M)
+_OBJECT_MACRO = re.compile(r"^#define ([A-Za-z][A-Za-z0-9_]*) (.*)$", re.M)
 
 #: toolchain -> extra command lines dumping its predefined macros (beyond its registry argv).
 _DUMPS = {
@@ -131,9 +166,10 @@ _DUMPS = {
 
 
 def _measured(toolchain, tmp_path):
+    """name -> definition of every object-like macro the toolchain predefines."""
     tc = require_toolchain(toolchain)
     base = _default_mode(tc.argv)
-    names = set()
+    macros = {}
     if toolchain == "nvcc":
         src = tmp_path / "empty.cu"
         src.write_text("")
@@ -144,15 +180,42 @@ def _measured(toolchain, tmp_path):
     for cmd in runs:
         proc = subprocess.run(cmd, capture_output=True, text=True)
         assert proc.returncode == 0, f"$ {' '.join(cmd)}\n{proc.stderr}"
-        names.update(_OBJECT_MACRO.findall(proc.stdout))
-    return names
+        macros.update((m[1], m[2].strip()) for m in _OBJECT_MACRO.finditer(proc.stdout))
+    return macros
+
+
+def _keeps_members(name: str, definition: str, macros) -> bool:
+    """A macro defined as itself (glibc's ``stdout``, AltiVec's ``vector``) or as another plain
+    name that is no macro (CUDA's ``cudaStreamAttrID``) leaves a member a member."""
+    return definition in (name, f"({name})") or (
+        re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", definition) is not None
+        and definition not in macros)
 
 
 @pytest.mark.parametrize("toolchain", [n for n in COMPILE_TOOLCHAINS if n != "g++"])
-def test_every_predefined_object_macro_is_refused(tmp_path, toolchain):
-    measured = _measured(toolchain, tmp_path)
-    assert measured  # the dump ran
-    known = OBJECT_MACROS | RENAMED_BUILTINS | RESERVED_WORDS
-    missing = sorted(measured - known)
+def test_every_predefined_object_macro_that_rewrites_a_member_is_listed(tmp_path, toolchain):
+    macros = _measured(toolchain, tmp_path)
+    assert macros  # the dump ran
+    known = OBJECT_MACROS | RENAMED_BUILTINS | frozenset().union(*C_FAMILY_WORDS.values())
+    missing = sorted(n for n, d in macros.items()
+                     if n not in known and not n.startswith("_") and not _keeps_members(n, d, macros))
     assert not missing, (f"{toolchain} predefines macros sarek_layout/targets/predefined.py does "
                          f"not list: {' '.join(missing)}")
+
+
+@pytest.mark.parametrize("language", ["c", "c++"])
+def test_every_macro_of_the_c_library_that_rewrites_a_member_is_listed(tmp_path, language):
+    # The headers test_name_rules.py compiles the c target after (every C11 standard header
+    # and the POSIX ones nvcc includes).
+    require_toolchain("gcc")
+    src = tmp_path / ("libc.c" if language == "c" else "libc.cpp")
+    src.write_text(_LIBC_C if language == "c" else _LIBC_CPP)
+    compiler = "gcc" if language == "c" else "g++"
+    proc = subprocess.run([compiler, "-dM", "-E", str(src)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    macros = {m[1]: m[2].strip() for m in _OBJECT_MACRO.finditer(proc.stdout)}
+    assert "EOF" in macros and "INT32_MAX" in macros
+    known = OBJECT_MACROS | frozenset().union(*C_FAMILY_WORDS.values())
+    missing = sorted(n for n, d in macros.items()
+                     if n not in known and not n.startswith("_") and not _keeps_members(n, d, macros))
+    assert not missing, f"the C library defines macros predefined.py does not list: {missing}"

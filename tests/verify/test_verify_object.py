@@ -489,3 +489,41 @@ def test_an_arm_that_is_its_one_record_argument_agrees(tmp_path, capsys):
         """), tmp_path, name="other")
     assert main(["verify", str(schema), "--object", str(obj)]) == 1
     assert "One_v.data.P_v._0: the layout has it (pt at offset 4)" in capsys.readouterr().out
+
+
+def test_report_text_caps_each_list_and_counts_in_words():
+    """The report's text, from results alone: one row per object, the differences and the
+    types not found each capped at ``max_lines`` with how many more, and the summary."""
+    from sarek_layout.verify.objects import ObjectDifference, ObjectReport, ObjectResult
+
+    diffs = [ObjectDifference("T", f"m{i}", "offset", i, i + 1, "a.o") for i in range(3)]
+    report = ObjectReport([
+        ObjectResult("a.o", 1, 1, 7, diffs, ["U", "V", "W"], ["a.o: no DWARF (compile with -g)"]),
+        ObjectResult("build/b.o", 1, 1, 5),
+        ObjectResult("c.o", 1, 0, 0, [ObjectDifference("T", "", "size", 8, 4, "c.o")]),
+    ], 2)
+    assert report.format(max_lines=2).splitlines() == [
+        "object     result",
+        "a.o        DISAGREES (3 values differ)",
+        "build/b.o  agrees (1 type, 5 values)",
+        "c.o        DISAGREES (1 value differs)",
+        "",
+        "a.o: 3 value(s) differ from the layout:",
+        "  T.m0: layout says offset 0, a.o says 1",
+        "  T.m1: layout says offset 1, a.o says 2",
+        "  … and 1 more",
+        "",
+        "c.o: 1 value(s) differ from the layout:",
+        "  T: layout says size 8, c.o says 4",
+        "",
+        "U: not found in a.o",
+        "V: not found in a.o",
+        "… and 1 more types not found",
+        "a.o: no DWARF (compile with -g)",
+        "",
+        "1 of 3 objects agree with the layout of 2 types",
+    ]
+    nothing = ObjectReport([ObjectResult("z.o", 1)], 1).format().splitlines()
+    assert nothing[1:3] == ["z.o     no schema type found", ""]
+    assert nothing[-1].startswith("0 of 1 object agree with the layout of 1 type; no schema "
+                                  "type is in any object")

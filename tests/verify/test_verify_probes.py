@@ -5,6 +5,8 @@ Pure table tests (no compiler): the bundled example's probes, with the SPEC §1 
 
 from __future__ import annotations
 
+import pytest
+
 from sarek_layout.resolve import load_schema
 from sarek_layout.verify.drivers import expression
 from sarek_layout.verify.probes import (ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe, probes_for,
@@ -84,3 +86,24 @@ def test_each_dialect_spells_offsetof_and_alignment_its_own_way():
     assert expression(align, "c++") == "alignof(T)"
     assert expression(align, "opencl") == "__alignof__(T)"
     assert expression(Probe("T", "a", MEMBER_SIZE, 4), "c") == "sizeof(((T *)0)->a)"
+
+
+def test_a_member_kind_the_probes_were_not_taught_is_refused(monkeypatch):
+    """A new node kind in the shape (SPEC §1b's arrays, say) must be taught to the probes:
+    until it is, probing a type that has one fails instead of leaving its values unprobed."""
+    from typing import NamedTuple
+
+    from sarek_layout.targets import shape
+
+    class Array(NamedTuple):  # stands for a kind to come
+        path: str
+        name: str
+        offset: int
+
+    nodes = shape._nodes
+    monkeypatch.setattr(shape, "_nodes", lambda members, prefix="": tuple(
+        Array(n.path, n.name, n.offset) if n.name == "mass" else n for n in nodes(members, prefix)))
+    schema = load_schema([str(EXAMPLES / "geometry.toml")])
+    assert len(probes_for_type(schema.by_c_name("Geometry_point"))) == 6
+    with pytest.raises(TypeError, match=r"no probes for a Array \(Geometry_particle.mass\)"):
+        probes_for_type(schema.by_c_name("Geometry_particle"))

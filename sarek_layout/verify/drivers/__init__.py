@@ -12,7 +12,16 @@ so that a header whose assertions reject the ABI still yields the numbers that s
 
 Families, one module each: ``objfile`` (gcc, g++, clang, gcc -m32, cross gcc: probe symbol
 sizes read with ``readelf``), ``cffi_host`` (cffi API mode), ``cuda`` (nvcc host and device
-passes, NVRTC), ``opencl`` (clang's OpenCL C front end, PoCL through pyopencl).
+passes, NVRTC, found by ``nvrtc``), ``hip`` (hipcc host and device passes), ``opencl``
+(clang's OpenCL C front end, PoCL through pyopencl), ``rustc`` (the rust modules, probe
+arrays read with ``elf_data``), ``zig`` (Zig's own module on many ABIs, and ``zig cc`` for C,
+C++ and CUDA-host headers on foreign ones), and the shading languages: ``glsl`` (glslang's
+SPIR-V), ``vulkan`` (a compute probe on a Vulkan device), ``wgsl`` (naga validation; a compute
+probe through wgpu) and ``metal`` (the clang++ Metal proxy). The runtime probes of GLSL and
+WGSL are written once (``gpu_probes``), in the words of each language's object of
+``verify.shaders`` (the model ``verify --shader`` uses too: one SPIR-V reader, one struct
+reader and one set of spellings per language). ``child`` runs the in-process libraries
+(NVRTC, PoCL, cffi) in a child process.
 
 Headers are someone else's code: every compile runs in a ``headers.CompileFolder`` (no user
 path reaches a command line) and through ``tools.run_tool`` or ``tools.run_child`` (bounded
@@ -30,7 +39,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tupl
 
 from ...errors import SarekLayoutError
 from ..headers import CompileFolder, HeaderSet
-from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, STRIDE, Probe
 from ..tools import ToolRun
 from ...targets.registry import PROBE_DIALECTS
 
@@ -96,7 +105,7 @@ def expression(probe: Probe, dialect: str) -> str:
         return align.format(t=t)
     if probe.quantity == OFFSET:
         return offset.format(t=t, m=m)
-    if probe.quantity == MEMBER_SIZE:
+    if probe.quantity in (MEMBER_SIZE, STRIDE):  # a stride: the size of its first element
         return f"sizeof((({t} *)0)->{m})"
     raise ValueError(f"unknown probe quantity {probe.quantity!r}")
 

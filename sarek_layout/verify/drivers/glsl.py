@@ -1,7 +1,8 @@
-"""GLSL: glslang compiles the generated ``.glsl`` to SPIR-V, and spirv-cross's reflection of
-that SPIR-V gives the numbers (the ``glslang`` toolchain).
+"""GLSL: glslang compiles the generated ``.glsl`` to SPIR-V, whose decorations give the numbers
+(the ``glslang`` toolchain), read by the one SPIR-V reader (``shaders.spirv``; spirv-cross's
+reflection is its test oracle).
 
-One probe shader includes every file and declares one std430 buffer holding, for each probed
+One probe shader includes every file and declares std430 buffers holding, for each probed
 type ``T``, ``struct SarekProbe<N> { uint a; T t[2]; }``: the reflected array stride of ``t`` is
 ``T``'s size, the offset of ``t`` its alignment (the ``uint`` before it is 4-aligned), and the
 reflected member offsets of ``T`` and of the structs it uses are every member offset. A
@@ -10,14 +11,13 @@ constructor argument, kept in payload words, is measured on the arm struct
 that read the words are measured by running them (the ``vulkan`` toolchain). So are the
 uint8 and float16 members, which live inside 32-bit words (``_sarek_bytes<N>``): SPIR-V gives
 the words' offsets, not a byte's within one, so glslang leaves those values unmeasured. One
-glslang and one spirv-cross invocation for the whole probe list.
+glslang invocation for the whole probe list.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -25,6 +25,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..probes import ALIGN, OFFSET, SIZE, Probe
 from ..tools import ToolRun, run_tool
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
+from ..shaders.glsl import GLSL, probe_structs
+from ..shaders.spirv import read_module
 from .gpu_probes import GLSL_PROBE, SMALL_SCALARS, below_a_word, lay_out, parse_structs, single_arms
 
 __all__ = ["compile_glsl", "reflection_source", "struct_layouts", "reflect_spirv",
@@ -32,9 +34,6 @@ __all__ = ["compile_glsl", "reflection_source", "struct_layouts", "reflect_spirv
 
 #: glslang for Vulkan 1.1 SPIR-V; -I for the include folders.
 GLSLANG_ARGS = ("glslangValidator", "-V", "--target-env", "vulkan1.1")
-
-#: Probe structs per buffer block of the reflection shader.
-BLOCK = 4096
 
 
 def compile_glsl(who: str, source: str, headers: HeaderSet, argv: Sequence[str] = GLSLANG_ARGS) -> bytes:
@@ -67,22 +66,12 @@ def _arm(c_type: str, ctor: str) -> str:
 
 
 def reflection_source(headers: HeaderSet, types: Sequence[str]) -> str:
-    """A compute shader whose one buffer holds a ``SarekProbe<N>`` per type of ``types``."""
-    lines = ["#version 450\n#extension GL_GOOGLE_include_directive : require\n"
-             "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n",
-             headers.include_lines()]
-    lines.extend(f"struct SarekProbe{i} {{ uint a; {t} t[2]; }};\n" for i, t in enumerate(types))
-    # Several buffers of at most BLOCK members: one SPIR-V instruction holds at most 65,535
-    # words, and a struct type lists its members in one.
-    blocks = range(0, len(types), BLOCK)
-    for b, first in enumerate(blocks):
-        lines.append(f"layout(std430, binding = {b}) buffer SarekIn{b} {{\n")
-        lines.extend(f"    SarekProbe{i} p{i};\n" for i in range(first, min(first + BLOCK, len(types))))
-        lines.append(f"}} sarek_in{b};\n")
-    lines.append("layout(local_size_x = 1) in;\nvoid main() {\n")
-    lines.extend(f"    sarek_in{b}.p{first}.a = 1u;\n" for b, first in enumerate(blocks))
-    lines.append("}\n")
-    return "".join(lines)
+    """A compute shader whose buffers hold a ``SarekProbe<N>`` per type of ``types``
+    (``shaders.glsl.probe_structs``: at most ``BLOCK`` per buffer)."""
+    lines, _ = probe_structs(types)
+    return ("#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+            "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
+            + headers.include_lines() + "layout(local_size_x = 1) in;\n" + "".join(lines))
 
 
 def reflect_spirv(who: str, spirv: bytes) -> dict:
@@ -163,94 +152,16 @@ class GlslangDriver(Driver):
         return Measurement((("", below_a_word(probes, values)),), time.perf_counter() - start)
 
 
-#: SPIR-V opcodes and decorations the layout reader needs (SPIR-V 1.x specification).
-_OP_NAME, _OP_MEMBER_NAME, _OP_TYPE_INT, _OP_TYPE_FLOAT, _OP_TYPE_VECTOR = 5, 6, 21, 22, 23
-_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY, _OP_TYPE_STRUCT = 28, 29, 30
-_OP_DECORATE, _OP_MEMBER_DECORATE = 71, 72
-_ARRAY_STRIDE, _OFFSET = 6, 35
-
-#: Scalar and vector types by (opcode, width, signedness or component count) -> GLSL spelling.
-_SCALARS = {(_OP_TYPE_INT, 32, 1): "int", (_OP_TYPE_INT, 32, 0): "uint",
-            (_OP_TYPE_INT, 64, 1): "int64_t", (_OP_TYPE_INT, 64, 0): "uint64_t",
-            (_OP_TYPE_FLOAT, 32, 0): "float", (_OP_TYPE_FLOAT, 64, 0): "double"}
-
-
-def _string(words) -> str:
-    """A SPIR-V literal string: UTF-8, nul-terminated, packed little-endian into ``words``
-    (an ``array('I')`` slice, already in the host's order: ``tobytes`` then is that order)."""
-    raw = words.tobytes() if sys.byteorder == "little" else b"".join(
-        w.to_bytes(4, "little") for w in words)
-    return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
-
-
 def struct_layouts(spirv: bytes) -> Dict[str, Dict[str, Tuple[int, str, int]]]:
-    """Struct name -> member -> (offset, type name, array stride or -1), read from the SPIR-V
-    module's own declarations and its Offset/ArrayStride decorations: only the explicitly laid
-    out copy of each struct (the one glslang decorates with offsets). Linear in the module."""
-    import array
-
-    words = array.array("I", spirv[: len(spirv) // 4 * 4])
-    if words and words[0] != 0x07230203:
-        words.byteswap()
-    names: Dict[int, str] = {}
-    member_names: Dict[Tuple[int, int], str] = {}
-    offsets: Dict[Tuple[int, int], int] = {}
-    strides: Dict[int, int] = {}
-    types: Dict[int, Tuple] = {}
-    structs: Dict[int, Tuple[int, ...]] = {}
-    # One pass over the instructions; only the few opcodes read below are sliced (most of
-    # a probe module is function code and decorations the reader skips).
-    wanted = {_OP_NAME, _OP_MEMBER_NAME, _OP_TYPE_INT, _OP_TYPE_FLOAT, _OP_TYPE_VECTOR,
-              _OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY, _OP_TYPE_STRUCT, _OP_DECORATE,
-              _OP_MEMBER_DECORATE}
-    i, n = 5, len(words)
-    while i < n:
-        head = words[i]
-        count, op = head >> 16, head & 0xFFFF
-        if count == 0:
-            raise ValueError("malformed SPIR-V: an instruction of 0 words")
-        if op not in wanted:
-            i += count
-            continue
-        if op == _OP_MEMBER_DECORATE:
-            if count >= 5 and words[i + 3] == _OFFSET:
-                offsets[(words[i + 1], words[i + 2])] = words[i + 4]
-        elif op == _OP_DECORATE:
-            if count >= 4 and words[i + 2] == _ARRAY_STRIDE:
-                strides[words[i + 1]] = words[i + 3]
-        elif op == _OP_MEMBER_NAME:
-            member_names[(words[i + 1], words[i + 2])] = _string(words[i + 3:i + count])
-        elif op == _OP_NAME:
-            names[words[i + 1]] = _string(words[i + 2:i + count])
-        elif op == _OP_TYPE_STRUCT:
-            structs[words[i + 1]] = tuple(words[i + 2:i + count])
-        elif op in (_OP_TYPE_INT, _OP_TYPE_FLOAT):
-            types[words[i + 1]] = (op, words[i + 2], words[i + 3] if op == _OP_TYPE_INT else 0)
-        elif op == _OP_TYPE_VECTOR:
-            types[words[i + 1]] = ("vector", words[i + 2], words[i + 3])
-        else:  # an array or a runtime array
-            types[words[i + 1]] = ("array", words[i + 2])
-        i += count
-
-    def type_name(t: int) -> str:
-        if t in structs:
-            return names.get(t, f"_{t}")
-        info = types.get(t, ())
-        if info and info[0] == "array":
-            return type_name(info[1])
-        if info and info[0] == "vector":
-            component = _SCALARS.get(types.get(info[1], ()), "?")
-            prefix = {"uint": "u", "int": "i", "float": "", "double": "d"}.get(component, "?")
-            return f"{prefix}vec{info[2]}"
-        return _SCALARS.get(info, "?")
-
+    """Struct name -> member -> (offset, type name, array stride or -1), read by the SPIR-V
+    reader (``shaders.spirv``): only the explicitly laid out copy of each struct (the one
+    glslang decorates with offsets); an array member is named by its element type."""
+    mod = read_module(spirv)
     out: Dict[str, Dict[str, Tuple[int, str, int]]] = {}
-    for sid, member_types in structs.items():
-        if not member_types or (sid, 0) not in offsets:
+    for sid, t in mod.types.items():
+        if t[0] != "struct" or len(t) < 2 or (sid, 0) not in mod.offsets:
             continue
-        out[names.get(sid, f"_{sid}")] = {
-            member_names.get((sid, k), f"_m{k}"): (offsets.get((sid, k), -1), type_name(mt),
-                                                    strides.get(mt, -1))
-            for k, mt in enumerate(member_types)
-        }
+        out[mod.names.get(sid, f"_{sid}")] = {
+            name: (off, GLSL.spell(mod.gpu_type(mod.element(tid))), mod.strides.get(tid, -1))
+            for name, off, tid in mod.members(sid)}
     return out

@@ -22,7 +22,9 @@ accessor's bits in the three copies give the byte's offset (``k + 4 w``, up to 3
 the element); its size is how many of its bytes the pattern fills.
 
 ``probe_program(language, headers, probes)`` writes the shader; ``decode`` turns the output
-buffer into one value per probe.
+buffer into one value per probe. The language is a ``shaders.language.ShadingLanguage``
+(``GLSL_PROBE``, ``WGSL_PROBE``): it reads the generated files' structs and accessors, and
+spells every line of the shader (``runtime_probe``, ``function``, ``local``, ``loop``).
 """
 
 from __future__ import annotations
@@ -33,11 +35,16 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..probes import ALIGN, OFFSET, SIZE, Probe
+from ..shaders.glsl import GLSL
+from ..shaders.language import ShadingLanguage
+from ..shaders.reader import read_text
+from ..shaders.types import GpuType, bound
+from ..shaders.wgsl import WGSL
 from ...ir.types import scalars_where
-from ...targets.naming import PACKED_PREFIX, PAD_MEMBER, VALUE_PARAM
+from ...targets.naming import PACKED_PREFIX, PAD_MEMBER
 from . import HeaderSet, ProbeFailed
 
-__all__ = ["lay_out", "ProbeLanguage", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
+__all__ = ["lay_out", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
            "parse_structs", "parse_accessors", "PADDING", "SMALL_SCALARS", "below_a_word",
            "PROBES_PER_SHADER", "measure_in_batches"]
 
@@ -60,76 +67,32 @@ def lay_out(headers: HeaderSet, folder: str) -> List[str]:
     return [f"-I{folder}", *(f"-I{d}" for d in headers.search_dirs)]
 
 
-@dataclass(frozen=True)
-class ProbeLanguage:
-    name: str
-    #: Python regexes over comment-free text: struct blocks, and one member line.
-    struct_re: "re.Pattern[str]"
-    member_re: "re.Pattern[str]"
-    accessor_re: "re.Pattern[str]"
-    #: Scalar type spelling -> its bits as (first word, last word) given ``x``.
-    scalar_bits: Dict[str, str]
-    #: Byte size of each scalar spelling (a language fact, for the buffer bound and reflection).
-    scalar_size: Dict[str, int]
-
-
-GLSL_PROBE = ProbeLanguage(
-    name="glsl",
-    struct_re=re.compile(r"^struct\s+(\w+)\s*\{(.*?)\};", re.S | re.M),
-    member_re=re.compile(r"^\s*(\w+)\s+(\w+)\s*(?:\[(\d+)\])?\s*;\s*$", re.M),
-    accessor_re=re.compile(rf"^(\w+)\s+(\w+)\((\w+)\s+{VALUE_PARAM}\)\s*$", re.M),
-    scalar_bits={"int": "uvec2(uint(_sarek_x))", "uint": "uvec2(_sarek_x)",
-                 "float": "uvec2(floatBitsToUint(_sarek_x))", "double": "unpackDouble2x32(_sarek_x)",
-                 "int64_t": "unpackUint2x32(uint64_t(_sarek_x))",
-                 "uint64_t": "unpackUint2x32(_sarek_x)", "uvec2": "_sarek_x"},
-    scalar_size={"int": 4, "uint": 4, "float": 4, "double": 8, "int64_t": 8, "uint64_t": 8,
-                 "uvec2": 8},
-)
-
-WGSL_PROBE = ProbeLanguage(
-    name="wgsl",
-    struct_re=re.compile(r"^struct\s+(\w+)\s*\{(.*?)^\}", re.S | re.M),
-    member_re=re.compile(r"^\s*(\w+)\s*:\s*(?:array<\s*([\w<>]+)\s*,\s*(\d+)\s*>|([\w<>]+))\s*,?\s*$",
-                         re.M),
-    accessor_re=re.compile(rf"^fn\s+(\w+)\({VALUE_PARAM}:\s*(\w+)\)\s*->\s*([\w<>]+)\s*\{{", re.M),
-    scalar_bits={"i32": "vec2<u32>(bitcast<u32>(_sarek_x))", "u32": "vec2<u32>(_sarek_x)",
-                 "f32": "vec2<u32>(bitcast<u32>(_sarek_x))", "vec2<u32>": "_sarek_x"},
-    scalar_size={"i32": 4, "u32": 4, "f32": 4, "vec2<u32>": 8},
-)
+#: The languages the runtime probes are written in (``shaders.language``).
+GLSL_PROBE: ShadingLanguage = GLSL
+WGSL_PROBE: ShadingLanguage = WGSL
 
 #: A struct: its members as (name, type, array length or 0), in order.
 Structs = Dict[str, List[Tuple[str, str, int]]]
 
 
-def _strip_comments(text: str) -> str:
-    return re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
-
-
-def parse_structs(lang: ProbeLanguage, texts: Sequence[str]) -> Structs:
-    """Every struct declared in ``texts`` (the generated files' own declarations)."""
+def parse_structs(lang: ShadingLanguage, texts: Sequence[str]) -> Structs:
+    """Every struct declared in ``texts`` (the generated files' own declarations), read by
+    the language's struct reader (``shaders.reader``)."""
     out: Structs = {}
     for text in texts:
-        for name, body in lang.struct_re.findall(_strip_comments(text)):
-            members = []
-            for m in lang.member_re.finditer(body):
-                if lang.name == "glsl":
-                    members.append((m.group(2), m.group(1), int(m.group(3) or 0)))
-                else:
-                    array_type, count, plain = m.group(2), m.group(3), m.group(4)
-                    members.append((m.group(1), array_type or plain, int(count or 0)))
-            out[name] = members
+        for d in read_text(text, lang):
+            if d.kind == "struct":
+                out[d.name] = [(m.name, *lang.element(m)) for m in d.members]
     return out
 
 
-def parse_accessors(lang: ProbeLanguage, texts: Sequence[str]) -> Dict[str, str]:
+def parse_accessors(lang: ShadingLanguage, texts: Sequence[str]) -> Dict[str, str]:
     """Accessor name -> its return type (functions taking one ``_sarek_v``)."""
+    from ..shaders.source import strip_comments
+
     out: Dict[str, str] = {}
     for text in texts:
-        for m in lang.accessor_re.finditer(_strip_comments(text)):
-            if lang.name == "glsl":
-                out[m.group(2)] = m.group(1)
-            else:
-                out[m.group(1)] = m.group(3)
+        out.update(lang.accessors(strip_comments(text, lang)))
     return out
 
 
@@ -146,28 +109,28 @@ def _ident(type_name: str) -> str:
     return re.sub(r"\W", "_", type_name)
 
 
-def _size_bound(t: str, lang: ProbeLanguage, structs: Structs, memo: Dict[str, int]) -> int:
-    """An upper bound of a type's size from its declaration (8 bytes of slack per member)."""
-    if t in lang.scalar_size:
-        return 8
-    if t not in memo:
-        memo[t] = 0  # no recursion in generated files; guards a hostile header
-        memo[t] = 8 + sum(8 + max(n, 1) * _size_bound(mt, lang, structs, memo)
-                          for _, mt, n in structs.get(t, []))
-    return memo[t]
+def _gpu_type(lang: ShadingLanguage, t: str, n: int = 0) -> GpuType:
+    elem = lang.parse(t) or GpuType("struct", name=t)
+    return GpuType("array", count=n, elem=elem) if n else elem
 
 
-def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Probe],
+def _size_bound(lang: ShadingLanguage, types, structs: Structs) -> int:
+    """An upper bound of the bytes of a ``SarekProbe<N>`` of each of ``types``
+    (``shaders.types.bound``: one bound for every probe of a shading language)."""
+    members = {name: {m: _gpu_type(lang, mt, n) for m, mt, n in ms} for name, ms in structs.items()}
+    memo: Dict[str, int] = {}
+    return sum(8 + 2 * max(bound(GpuType("struct", name=t), members, memo), 16) for t in types)
+
+
+def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Probe],
                   escape=None, arms: Optional["ArmShapes"] = None) -> Program:
     """The probe shader for ``probes`` over ``headers`` (``escape`` maps a schema name to the
     name the target emits; default: the target dialect's escaping). When ``probes`` is a batch
     of a longer list, ``arms`` is ``arm_shapes`` of that list (a constructor's probes may fall
     in two batches)."""
-    from ...targets import dialects
     from ...targets.naming import accessor_name, ctor_of_arm, escape as escape_name, field_accessor_name
 
-    dialect = dialects.GLSL if lang.name == "glsl" else dialects.WGSL
-    esc = escape or (lambda n: escape_name(n, dialect))
+    esc = escape or (lambda n: escape_name(n, lang.dialect))
     texts = [t for _, t in headers.files]
     structs = parse_structs(lang, texts)
     accessors = parse_accessors(lang, texts)
@@ -211,7 +174,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
         if quantity == OFFSET:
             a, b, c = (f"(({r} & 0xFFu) - 1u)" for r in reads)
             return f"({a} % 4u + 4u * ({a} / 4u + 29u * {b} + 841u * {c}))"
-        return " + ".join(f"{_word(lang)}((({reads[0]} >> {8 * k}u) & 0xFFu) != 0u)"
+        return " + ".join(f"{lang.word}((({reads[0]} >> {8 * k}u) & 0xFFu) != 0u)"
                           for k in range(4))
 
     for p in probes:
@@ -222,7 +185,7 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
             outputs.append(f"({bits(base + '.t[1]', t)}.x - {start}) * 4u")
             continue
         if p.quantity == ALIGN:
-            outputs.append(f"({start} - {bits(base + '.a', _word(lang))}.x) * 4u")
+            outputs.append(f"({start} - {bits(base + '.a', lang.word)}.x) * 4u")
             continue
         parts = p.member.split(".")
         elem = base + ".t[0]"
@@ -265,73 +228,50 @@ def probe_program(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Prob
         else:
             outputs.append(f"({bits(expr, et)}.y - {bits(expr, et)}.x + 1u) * 4u")
 
-    memo: Dict[str, int] = {}
-    total = sum(8 + 2 * _size_bound(t, lang, structs, memo) for t in types) + 16
-    words = total // 4
+    words = (_size_bound(lang, types, structs) + 16) // 4
     data = struct.pack(f"<{words}I", *range(1, words + 1))
     helpers = _small_helpers(lang, structs, patterned, small_bits)
     source = _render(lang, headers, types, structs, [*bits_needed, *types], outputs, helpers)
     return Program(source, data, 4 * max(len(outputs), 1), len(outputs))
 
 
-#: Bits of a small scalar's accessor value, by the accessor's return type.
-# A signed one (int8, int16) comes back sign-extended: every pattern byte is below 128, so
-# its sign bit is clear and the bits are the value's.
-_SMALL_BITS = {
-    "glsl": {"uint": "_sarek_x", "float": "packHalf2x16(vec2(_sarek_x, 0.0))",
-             "int": "uint(_sarek_x)"},
-    "wgsl": {"u32": "_sarek_x", "f32": "pack2x16float(vec2<f32>(_sarek_x, 0.0))",
-             "i32": "bitcast<u32>(_sarek_x)"},
-}
+_FILLS = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
+          "C": "1u + _sarek_w / 841u"}
 
 
-def _small_helpers(lang: ProbeLanguage, structs: Structs, patterned, small_bits) -> str:
+def _small_helpers(lang: ShadingLanguage, structs: Structs, patterned, small_bits) -> str:
     """The pattern fills, the patterned copies of each type and the bits readers (module doc)."""
     if not patterned:
         return ""
+    w, pair = lang.word, lang.pair
     out: List[str] = []
-    glsl = lang.name == "glsl"
-    fills = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
-             "C": "1u + _sarek_w / 841u"}
-    for k, first in fills.items():
+    for k, first in _FILLS.items():
         if k == "A":  # byte k of the word holds first + k
-            declare = "uint _sarek_b" if glsl else "let _sarek_b"
-            body = (f"{declare} = {first}; return _sarek_b | ((_sarek_b + 1u) << 8u) | "
-                    f"((_sarek_b + 2u) << 16u) | ((_sarek_b + 3u) << 24u);")
+            body = (f"{lang.local('_sarek_b', w, first)} return _sarek_b | ((_sarek_b + 1u) "
+                    f"<< 8u) | ((_sarek_b + 2u) << 16u) | ((_sarek_b + 3u) << 24u);")
         else:  # every byte of the word holds first
             body = f"return ({first}) * 0x01010101u;"
-        signature = ("uint sarek_lanes_{}(uint _sarek_w)" if glsl
-                     else "fn sarek_lanes_{}(_sarek_w: u32) -> u32").format(k)
-        out.append(f"{signature} {{ {body} }}\n")
+        out.append(lang.function(w, f"sarek_lanes_{k}", (("_sarek_w", w),), body))
     for t in patterned:
-        for k in fills:
+        for k in _FILLS:
             lines = []
             for name, mt, n in structs.get(t, []):
                 if name.startswith(PACKED) and not n:
                     lines.append(f"r.{name} = sarek_lanes_{k}(e.{name} - s);")
                 elif name == "data" and n:
-                    if mt in ("uvec2", "vec2<u32>"):
-                        value = (f"uvec2(sarek_lanes_{k}(e.data[j].x - s), sarek_lanes_{k}(e.data[j].y - s))"
-                                 if glsl else
-                                 f"vec2<u32>(sarek_lanes_{k}(e.data[j].x - s), sarek_lanes_{k}(e.data[j].y - s))")
-                    else:
-                        value = f"sarek_lanes_{k}(e.data[j] - s)"
-                    lines.append(f"for (int j = 0; j < {n}; j++) {{ r.data[j] = {value}; }}" if glsl else
-                                 f"for (var j = 0u; j < {n}u; j++) {{ r.data[j] = {value}; }}")
-            body = " ".join(lines)
-            if glsl:
-                out.append(f"{t} sarek_pat_{k}_{_ident(t)}({t} e, uint s) {{ {t} r = e; {body} return r; }}\n")
-            else:
-                out.append(f"fn sarek_pat_{k}_{_ident(t)}(e: {t}, s: u32) -> {t} {{ var r = e; {body} return r; }}\n")
+                    value = (f"{pair}(sarek_lanes_{k}(e.data[j].x - s), sarek_lanes_{k}"
+                             f"(e.data[j].y - s))" if mt == pair else
+                             f"sarek_lanes_{k}(e.data[j] - s)")
+                    lines.append(lang.loop(n, f"r.data[j] = {value};"))
+            body = f"{lang.local('r', t, 'e', mutable=True)} {' '.join(lines)} return r;"
+            out.append(lang.function(t, f"sarek_pat_{k}_{_ident(t)}", (("e", t), ("s", w)), body))
     for et in small_bits:
-        bits = _SMALL_BITS[lang.name].get(et)
+        bits = lang.small_bits.get(et)
         if bits is None:
             raise ProbeFailed(lang.name,
                               f"an accessor of a scalar smaller than a word returns {et}")
-        if glsl:
-            out.append(f"uint sarek_small_bits_{_ident(et)}({et} _sarek_x) {{ return {bits}; }}\n")
-        else:
-            out.append(f"fn sarek_small_bits_{_ident(et)}(_sarek_x: {et}) -> u32 {{ return {bits}; }}\n")
+        out.append(lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
+                                 f"return {bits};"))
     return "".join(out)
 
 
@@ -366,68 +306,32 @@ def single_arms(probes: Sequence[Probe]) -> "set":
     return arms - with_args
 
 
-def _word(lang: ProbeLanguage) -> str:
-    return "uint" if lang.name == "glsl" else "u32"
-
-
 def _ends(members: List[Tuple[str, str, int]]) -> List[Tuple[str, str, int]]:
     real = [m for m in members if not m[0].startswith(PADDING)] or members
     return [real[0], real[-1]]
 
 
-def _bits_function(lang: ProbeLanguage, t: str, structs: Structs) -> str:
+def _bits_function(lang: ShadingLanguage, t: str, structs: Structs) -> str:
     name = f"sarek_probe_bits_{_ident(t)}"
-    if lang.name == "glsl":
-        if t in lang.scalar_bits:
-            return f"uvec2 {name}({t} _sarek_x) {{ return {lang.scalar_bits[t]}; }}\n"
-        (f, ft, fn), (l, lt, ln) = _ends(structs[t])
-        return (f"uvec2 {name}({t} _sarek_x) {{ return uvec2(sarek_probe_bits_{_ident(ft)}(_sarek_x.{f}"
-                f"{'[0]' if fn else ''}).x, sarek_probe_bits_{_ident(lt)}(_sarek_x.{l}"
-                f"{f'[{ln - 1}]' if ln else ''}).y); }}\n")
     if t in lang.scalar_bits:
-        return f"fn {name}(_sarek_x: {t}) -> vec2<u32> {{ return {lang.scalar_bits[t]}; }}\n"
+        return lang.function(lang.pair, name, (("_sarek_x", t),),
+                             f"return {lang.scalar_bits[t]};")
     (f, ft, fn), (l, lt, ln) = _ends(structs[t])
-    return (f"fn {name}(_sarek_x: {t}) -> vec2<u32> {{ return vec2<u32>(sarek_probe_bits_{_ident(ft)}"
-            f"(_sarek_x.{f}{'[0]' if fn else ''}).x, sarek_probe_bits_{_ident(lt)}(_sarek_x.{l}"
-            f"{f'[{ln - 1}]' if ln else ''}).y); }}\n")
+    return lang.function(lang.pair, name, (("_sarek_x", t),),
+                         f"return {lang.pair}(sarek_probe_bits_{_ident(ft)}(_sarek_x.{f}"
+                         f"{'[0]' if fn else ''}).x, sarek_probe_bits_{_ident(lt)}(_sarek_x.{l}"
+                         f"{f'[{ln - 1}]' if ln else ''}).y);")
 
 
-def _render(lang, headers, types, structs, needed, outputs, helpers: str = "") -> str:
-    parts: List[str] = []
-    order = _struct_order(needed, structs)
-    if lang.name == "glsl":
-        parts.append("#version 450\n#extension GL_GOOGLE_include_directive : require\n"
-                     "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n")
-        parts.append(headers.include_lines())
-        for t, i in types.items():
-            parts.append(f"struct SarekProbe{i} {{ uint a; {t} t[2]; }};\n")
-        parts.append("layout(std430, binding = 0) readonly buffer SarekIn {\n")
-        parts.extend(f"    SarekProbe{i} p{i};\n" for i in types.values())
-        parts.append("} sarek_in;\nlayout(std430, binding = 1) buffer SarekOut { uint v[]; } sarek_out;\n")
-        parts.extend(_bits_function(lang, t, structs) for t in order)
-        parts.append(helpers)
-        parts.append("layout(local_size_x = 1) in;\nvoid main() {\n")
-        for t, i in types.items():
-            parts.append(f"    uint sarek_s{i} = sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x;\n")
-        parts.extend(f"    sarek_out.v[{k}] = {e};\n" for k, e in enumerate(outputs))
-        parts.append("}\n")
-        return "".join(parts)
-    # WGSL has no #include: the files are concatenated in the order given.
-    parts.extend(text + "\n" for _, text in headers.files)
-    for t, i in types.items():
-        parts.append(f"struct SarekProbe{i} {{ a: u32, t: array<{t}, 2>, }}\n")
-    parts.append("struct SarekIn {\n")
-    parts.extend(f"    p{i}: SarekProbe{i},\n" for i in types.values())
-    parts.append("}\n@group(0) @binding(0) var<storage, read> sarek_in: SarekIn;\n"
-                 "@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
-    parts.extend(_bits_function(lang, t, structs) for t in order)
-    parts.append(helpers)
-    parts.append("@compute @workgroup_size(1)\nfn main() {\n")
-    for t, i in types.items():
-        parts.append(f"    let sarek_s{i} = sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x;\n")
-    parts.extend(f"    sarek_out[{k}] = {e};\n" for k, e in enumerate(outputs))
-    parts.append("}\n")
-    return "".join(parts)
+def _render(lang: ShadingLanguage, headers, types, structs, needed, outputs,
+            helpers: str = "") -> str:
+    functions = "".join(_bits_function(lang, t, structs)
+                        for t in _struct_order(needed, structs)) + helpers
+    lines = [lang.local(f"sarek_s{i}", lang.word,
+                        f"sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x")
+             for t, i in types.items()]
+    lines += [f"{lang.output}[{k}] = {e};" for k, e in enumerate(outputs)]
+    return lang.runtime_probe(headers, types, functions, tuple(lines))
 
 
 def _struct_order(names: List[str], structs: Structs) -> List[str]:
@@ -472,7 +376,7 @@ def below_a_word(probes: Sequence[Probe], values: Sequence[int]) -> Tuple[Option
 PROBES_PER_SHADER = 512
 
 
-def measure_in_batches(lang: ProbeLanguage, headers: HeaderSet, probes: Sequence[Probe],
+def measure_in_batches(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Probe],
                        run) -> Tuple[Tuple[Optional[int], ...], int]:
     """One value per probe, and the number of shaders built: ``run(program)`` builds and runs
     each batch's shader and returns its output buffer."""

@@ -7,7 +7,8 @@ compiler is clang, so the nearest check available is clang++ ``-std=c++14
 ``<metal_stdlib>`` (``METAL_SHIM``) that declares the MSL built-in types the header uses
 (``uint``, ``uint2`` as a two-lane clang vector: 8 bytes, 8-aligned, like MSL's; ``uchar``,
 ``ushort``, ``ulong`` (8 bytes on arm64, as in MSL);
-``half`` as clang's 2-byte, 2-aligned ``__fp16``, which MSL's ``half`` is). This is a
+``half`` as clang's 2-byte, 2-aligned ``__fp16``, which MSL's ``half`` is; both from
+``shaders.metal_stdlib``, the Metal language's stand-ins). This is a
 proxy: it proves the header's layout under clang's arm64 Apple ABI and that its static
 assertions hold there, not that Apple's Metal compiler accepts it.
 
@@ -27,24 +28,10 @@ from ..probes import Probe
 from ..tools import run_tool
 from . import (Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt, expression,
                with_assertion_fallback)
+from ..shaders.metal_stdlib import METAL_PROXY_ARGS, METAL_SHIM
 from .gpu_probes import lay_out
 
 __all__ = ["METAL_SHIM", "METAL_PROXY_ARGS", "MetalProxyDriver", "metal_expression"]
-
-#: The stand-in for <metal_stdlib>: only what generated headers use.
-METAL_SHIM = """// sarek-layout's stand-in for <metal_stdlib> (the metal-proxy check, clang++ -std=c++14).
-// MSL declares these built-in types; uint2 is 8 bytes and 8-aligned there as here, half 2
-// bytes and 2-aligned (an IEEE binary16, as clang's __fp16 on arm64).
-typedef unsigned int uint;
-typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
-typedef unsigned char uchar;
-typedef unsigned short ushort;
-typedef unsigned long ulong;  // 8 bytes, 8-aligned on arm64, as MSL's ulong
-typedef __fp16 half;
-"""
-
-METAL_PROXY_ARGS = ("clang++", "-std=c++14", "--target=arm64-apple-macos11", "-x", "c++",
-                    "-D__METAL_VERSION__=230", "-nostdinc", "-nostdinc++")
 
 _IR = re.compile(r"^@sarek_probe_(\d+)\s*=.*?\[(\d+) x i8\]", re.M)
 

@@ -1,21 +1,31 @@
-"""``verify --shader``: hand-written GLSL, WGSL and Metal structs against the schema.
+"""``verify --shader``: hand-written GLSL, WGSL and Metal structs against the schema, and the
+model of the shading languages that ``verify``'s generated-file drivers share.
 
 Every struct a shader declares under the C name of a schema type (or of a variant's
-``<T>_<Ctor>_arm``) is laid out by the real compiler or runtime of its language and
-compared member by member with the layout core (``check``):
+``<T>_<Ctor>_arm``) is compiled by the real compiler of its language, and what the compiler
+built is compared member by member with the layout core (``check``): every member's name,
+type, offset and size, and the struct's array stride and alignment, are read from the
+compiler's output, never from the text (which a macro, an alias, an ``#if`` or a typedef can
+change; the text only points at a line):
 
-* GLSL (``.comp``, ``.glsl``, ``.vert``, ``.frag``…): glslang compiles the shader with a
-  std430 probe buffer to SPIR-V, whose decorations give every offset, size and array
-  stride (``glsl``); a schema struct inside a std140 block is reported at that block;
-* WGSL (``.wgsl``): naga validates the shader, and a compute probe run by wgpu (Mesa's
-  lavapipe on a CPU) reads every member back from a buffer of known words (``wgsl``);
-* Metal (``.metal``): clang++ as a proxy for Apple's compiler, with a stand-in
-  ``<metal_stdlib>`` (``metal``).
+* GLSL (``.comp``, ``.glsl``, ``.vert``, ``.frag``, ray-tracing and mesh stages): glslang
+  compiles the shader with probe buffers to SPIR-V, whose types and decorations say everything
+  (``glsl``, ``spirv``); every block of the SPIR-V that holds a schema struct is judged by its
+  own rules (``glsl_blocks``);
+* WGSL (``.wgsl``): naga validates the shader and its type checker names each member's type,
+  and a compute probe run by wgpu (Mesa's lavapipe on a CPU) reads every member back from a
+  buffer of known words (``wgsl``, ``wgsl_probe``);
+* Metal (``.metal``): clang++ as a proxy for Apple's compiler, with stand-in headers
+  (``metal_stdlib``), its LLVM IR's debug information describing every member
+  (``metal``, ``llvm_debug``).
 
-Shader structs with no schema type are listed and skipped; ``types`` narrows the check.
-The shaders are read once, before anything runs, with what they ``#include`` from the
-other shaders given or from ``include_dirs`` and nothing else (``source``); the compilers
-run in a temporary folder under ``tools.run_tool``'s time and memory bounds, and wgpu in a
+Each language is one object (``language``: its lexicon, struct syntax, spellings, advice and
+compiler), found by suffix in the ``registry``. Shader structs with no schema type are listed and
+skipped; ``types`` narrows the check; a run that finds no struct to check exits 1, saying
+what it looked for. The shaders are read once, before anything runs, with what they
+``#include`` from the other shaders given or from ``include_dirs`` and nothing else
+(``source``, ``lexer``); the compilers run in a temporary folder under ``tools.run_tool``'s
+time and memory bounds, walled in (``sandbox``, ``metal.only_these_files``), and wgpu in a
 child process under the same bounds.
 """
 
@@ -28,19 +38,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...errors import ToolchainMissing
 from ...ir.schema import Schema, SchemaType
-from .check import Measured, Problem, compare_struct, expected_structs
+from .check import Expected, Problem, compare_struct, expected_structs
 from .reader import StructDecl, read_structs
-from .source import GLSL, METAL, WGSL, read_shaders
+from .registry import LANGUAGES
+from .source import read_shaders
+from .types import CompiledStruct
 
-__all__ = ["verify_shaders", "ShaderReport", "TOOLS"]
-
-#: language -> the toolchain of ``toolchains`` that stands for its compiler (for
-#: ``$SAREK_REQUIRE_TOOLCHAINS``).
-TOOLCHAIN_OF = {GLSL: "glslang", WGSL: "webgpu", METAL: "metal-proxy"}
-
-#: language -> (what measures it, as the summary names it; as a difference names it).
-TOOLS = {GLSL: ("glslang", "glslang"), WGSL: ("naga + wgpu", "wgpu"),
-         METAL: ("metal-proxy", "metal-proxy")}
+__all__ = ["verify_shaders", "ShaderReport"]
 
 
 @dataclass
@@ -54,10 +58,13 @@ class ShaderReport:
     skipped: List[Tuple[str, str, str]] = field(default_factory=list)
     failures: List[str] = field(default_factory=list)
     shaders: int = 0
+    #: What was looked for, when no struct of the shaders was checked (the report then
+    #: fails: nothing checked is no agreement).
+    nothing: str = ""
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.failures
+        return not self.problems and not self.failures and bool(self.checked)
 
     @property
     def exit_status(self) -> int:
@@ -69,7 +76,7 @@ class ShaderReport:
     def format(self) -> str:
         lines = []
         for where, name, tool, n in self.checked:
-            verdict = (("spellings agree" if "not measured" in tool else "agrees") if n == 0
+            verdict = ("not checked" if "did not compile" in tool else "agrees" if n == 0
                        else f"{n} difference{'s' * (n != 1)}")
             lines.append(f"{where}: {name}: {verdict} ({tool})")
         if self.problems or self.failures:
@@ -80,7 +87,10 @@ class ShaderReport:
             lines.append("")
             lines += [f"{where}: note: struct {name} {why}: skipped" for where, name, why
                       in self.skipped]
-        structs = len(self.checked)
+        structs = sum(1 for c in self.checked if "did not compile" not in c[2])
+        if not self.checked and not self.failures:
+            return "\n".join(lines + [""] * bool(lines) + [f"error: no struct checked: "
+                                                            f"{self.nothing}"]) + "\n"
         verdict = ("all agree" if self.ok else
                    f"{len(self.problems)} difference{'s' * (len(self.problems) != 1)}"
                    + (f", {len(self.failures)} shader{'s' * (len(self.failures) != 1)} "
@@ -88,20 +98,6 @@ class ShaderReport:
         lines += ["", f"{self.shaders} shader{'s' * (self.shaders != 1)}, {structs} "
                       f"struct{'s' * (structs != 1)} checked against the schema: {verdict}"]
         return "\n".join(lines) + "\n"
-
-
-def _missing(language: str) -> Optional[str]:
-    if language == GLSL:
-        if shutil.which("glslangValidator") is None:
-            return ("glslangValidator not found; apt-get install -y glslang-tools")
-    elif language == METAL:
-        if shutil.which("clang++") is None:
-            return "clang++ not found (the Metal proxy); apt-get install -y clang"
-    else:
-        from .wgsl import wgpu_problem
-
-        return wgpu_problem()
-    return None
 
 
 def verify_shaders(schema: Schema, paths: Sequence[str], include_dirs: Sequence[str] = (),
@@ -115,68 +111,79 @@ def verify_shaders(schema: Schema, paths: Sequence[str], include_dirs: Sequence[
     from ..tools import memory_limit_mb, timeout_seconds
 
     timeout_seconds(), memory_limit_mb()  # a bad $SAREK_VERIFY_… is a usage error, up front
-    sets = read_shaders(paths, include_dirs)
+    sets = read_shaders(paths, include_dirs, list(LANGUAGES.values()))
     for s in sets:
-        problem = _missing(s.language)
+        problem = s.language.missing()
         if problem:
             missing = ToolchainMissing(f"verify --shader {s.given[0].shown}: {problem}")
-            missing.toolchain = TOOLCHAIN_OF[s.language]  # type: ignore[attr-defined]
+            missing.toolchain = s.language.toolchain  # type: ignore[attr-defined]
             raise missing
     every = expected_structs(schema.types)
     chosen = every if types is None else expected_structs(types)
-    report = ShaderReport(shaders=len(paths))
+    report = ShaderReport(shaders=len(paths), nothing=_looked_for(chosen, types is not None))
     for s in sets:
-        decls: Dict[str, StructDecl] = {}
-        for f in s.files:
-            for d in read_structs(f):
-                decls.setdefault(d.name, d)
-        wanted = {n for n, d in decls.items() if n in chosen and d.kind == "struct"}
-        for n, d in decls.items():
-            if d.kind != "struct" or n in wanted:
-                continue
-            why = ("is not a schema type (no type has that C name)" if n not in every else
-                   "is not among the --type types")
-            report.skipped.append((d.where, n, why))
-        if not wanted:
-            continue
-        folder = tempfile.mkdtemp(prefix=f"sarek-shader-{s.language}-")
-        try:
-            measured, extra, failures = _measure(s, decls, wanted, folder)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-        report.failures += failures
-        tool, short = TOOLS[s.language]
-        for n in sorted(wanted, key=lambda n: (decls[n].file.shown, _line(decls[n].where))):
-            # Not measured (its shader did not compile, or the probe cannot hold it): its
-            # spellings are still compared, and the report says that is all it was.
-            got = measured.get(n) or Measured(None, None)
-            found = compare_struct(s.language, chosen[n], decls[n], got, short)
-            found += [p for p in extra if p.struct == n]
-            unmeasured = got.size is None and not got.members
-            report.checked.append((decls[n].where, n, tool + (": not measured"
-                                                              if unmeasured else ""), len(found)))
-            report.problems += found
+        _check_set(s, every, chosen, report)
     return report
 
 
-def _line(where: str) -> Tuple[int, int]:
-    parts = where.rsplit(":", 2)
+def _looked_for(chosen: Dict[str, Expected], narrowed: bool) -> str:
+    """One line: which struct names a shader had to declare to be checked."""
+    names = sorted(chosen)
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    which = "the --type types" if narrowed else "the schema's types"
+    return (f"no struct of the shaders has the C name of one of {which} ({shown}); verify "
+            f"--shader checks a struct declared under that name")
+
+
+def _named(lang, expected: Dict[str, Expected]) -> Dict[str, Expected]:
+    """``expected`` by the names a struct of ``lang`` may have: the C name, and the name the
+    language's generated code writes where it reserves the C name (GLSL's ``vec3_``: a
+    struct cannot be named ``vec3`` there)."""
+    out = dict(expected)
+    for c_name, exp in expected.items():
+        out.setdefault(lang.type_name(c_name), exp)
+    return out
+
+
+def _check_set(s, every: Dict[str, Expected], chosen: Dict[str, Expected],
+               report: ShaderReport) -> None:
+    """Check the shaders of one language (``source.ShaderSet``) into ``report``."""
+    every, chosen = _named(s.language, every), _named(s.language, chosen)
+    decls: Dict[str, StructDecl] = {}
+    for f in s.files:
+        for d in read_structs(f):
+            if d.name in decls and d.kind == decls[d.name].kind:
+                decls[d.name].alternatives.append(d)
+            decls.setdefault(d.name, d)
+    wanted = {n for n, d in decls.items() if n in chosen and d.kind == "struct"}
+    for n, d in decls.items():
+        if d.kind != "struct" or n in wanted:
+            continue
+        why = ("is not a schema type (no type has that C name)" if n not in every else
+               "is not among the --type types")
+        report.skipped.append((d.where, n, why))
+    if not wanted:
+        return
+    lang = s.language
+    folder = tempfile.mkdtemp(prefix=f"sarek-shader-{lang.name}-")
     try:
-        return int(parts[1]), int(parts[2])
-    except (IndexError, ValueError):
-        return 0, 0
-
-
-def _measure(s, decls, wanted, folder):
-    if s.language == GLSL:
-        from .glsl import measure_glsl
-
-        return measure_glsl(s, decls, wanted, folder)
-    if s.language == METAL:
-        from .metal import measure_metal
-
-        return measure_metal(s, decls, wanted, folder)
-    from .wgsl import measure_wgsl
-
-    return measure_wgsl(s, decls, wanted, folder)
-
+        compiled, extra, failures = lang.measure(s, decls, wanted, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    report.failures += failures
+    for n in sorted(wanted, key=lambda n: (decls[n].file.shown, decls[n].line)):
+        got: Optional[CompiledStruct] = compiled.get(n)
+        decl = decls[n].at(got.place if got is not None else None)
+        if got is None or not got.measured:
+            report.checked.append((decl.where, n, f"{lang.tool}: the shader did not compile", 0))
+            continue
+        exp = chosen.get(got.name)
+        if got.name != n and exp is None:
+            report.skipped.append((decl.where, n, f"compiles as {got.name} (a macro), which "
+                                                  f"is not a schema type"))
+            continue
+        found = compare_struct(lang, exp or chosen[n], got, decl, lang.short)
+        found += [p for p in extra if p.struct == n]
+        report.checked.append((decl.where, n, lang.tool, len(found)))
+        report.problems += found
+    report.problems += [p for p in extra if p.struct not in wanted]

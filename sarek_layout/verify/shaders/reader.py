@@ -3,13 +3,15 @@
 The compilers give the numbers (``glsl``, ``wgsl``, ``metal`` in this package); this reader
 only says what the shader declares and where, so that a report can point at
 ``FILE:LINE:COL`` and name the spelling (``vec3``, ``bool``, ``packed_float3``) behind a
-number. It reads comment-free text (``source.strip_comments``) with one forward scan per
-declaration; nesting depth was bounded before (``source.check_nesting``).
+number. It reads comment-free text (``lexer``) with one forward scan per declaration; nesting
+depth was bounded before (``source.check_nesting``). It decides nothing: what a member is,
+its type and its place are read from what the compiler built (``types``).
 
-GLSL: ``struct T { … };`` and interface blocks (``layout(std140) uniform B { … }``, whose
-layout qualifier and storage a std140 explanation needs). WGSL: ``struct T { m: type, … }``.
-Metal: ``struct T { … };`` and ``typedef struct [T] { … } T;``; a nested ``union``/``struct``
-member is one member (its name, type ``union``).
+The language object says how its structs are written (``member_syntax``, ``qualifiers``,
+``typedef_structs``, ``interface_blocks``): GLSL ``struct T { … };`` and interface blocks
+(``layout(std140) uniform B { … }``); WGSL ``struct T { m: type, … }``; Metal ``struct T
+{ … };`` and ``typedef struct [T] { … } T;``, where a nested ``union``/``struct`` member is
+one member (its name, type ``union``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from .source import GLSL, WGSL, ShaderFile, strip_comments
+from .source import ShaderFile, strip_comments
 
-__all__ = ["MemberDecl", "StructDecl", "read_structs"]
+__all__ = ["MemberDecl", "StructDecl", "read_structs", "read_text", "used_structs", "GLSL_QUALIFIERS", "METAL_QUALIFIERS"]
 
 
 @dataclass
@@ -46,6 +48,21 @@ class StructDecl:
     #: ``uniform``/``buffer``.
     layout: str = ""
     storage: str = ""
+    #: Other declarations of the same name (``#if`` branches): the compiler says which is live.
+    alternatives: List["StructDecl"] = field(default_factory=list, repr=False)
+
+    def at(self, place) -> "StructDecl":
+        """The declaration of this name at ``place`` (file name in the compile folder,
+        line), or this one."""
+        for d in [self, *self.alternatives]:
+            if place and d.file.name == place[0] and d.line == place[1]:
+                return d
+        return self
+
+    @property
+    def line(self) -> int:
+        parts = self.where.rsplit(":", 2)
+        return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
 
 
 def _closers(text: str) -> Dict[int, int]:
@@ -77,19 +94,19 @@ def _split_top(body: str, sep: str, base: int) -> List[tuple]:
     return out
 
 
-_GLSL_QUALIFIERS = re.compile(
+GLSL_QUALIFIERS = re.compile(
     r"\b(?:highp|mediump|lowp|precise|invariant|coherent|volatile|restrict|readonly|writeonly|"
     r"flat|smooth|noperspective|const)\b|\blayout\s*\([^)]{0,4096}\)")
-_METAL_QUALIFIERS = re.compile(
+METAL_QUALIFIERS = re.compile(
     r"\b(?:alignas|_Alignas)\s*\([^)]{0,4096}\)|\[\[[^\]]{0,4096}\]\]|\b(?:const|volatile|device|constant|"
     r"thread|threadgroup|metal::)\b|__attribute__\s*\(\([^)]{0,4096}\)\)")
 _C_DECL = re.compile(r"^(?P<type>.*?)\b(?P<name>[A-Za-z_]\w*)\s*(?:\[\s*(?P<count>\w*)\s*\])?\s*$",
                      re.S)
 
 
-def _c_members(f: ShaderFile, body: str, base: int, language: str) -> List[MemberDecl]:
+def _c_members(f: ShaderFile, body: str, base: int) -> List[MemberDecl]:
     out = []
-    quals = _GLSL_QUALIFIERS if language == GLSL else _METAL_QUALIFIERS
+    quals = f.language.qualifiers
     for piece, offset in _split_top(body, ";", base):
         lead = len(piece) - len(piece.lstrip())
         text = piece.strip()
@@ -142,10 +159,11 @@ _GLSL_BLOCK = re.compile(
 
 def read_structs(f: ShaderFile) -> List[StructDecl]:
     """Every struct (and GLSL block) ``f`` declares, in order."""
-    text = (f.stripped or strip_comments(f.text, f.language)).replace("\\\n", "  ")
+    lang = f.language
+    text = f.stripped or strip_comments(f.text, lang)
     closers = _closers(text)
     out: List[StructDecl] = []
-    if f.language == WGSL:
+    if lang.member_syntax == "wgsl":
         for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", text):
             end = closers.get(m.end() - 1, len(text))
             s = StructDecl(m.group(1), f.where(m.start(1)), f)
@@ -154,7 +172,7 @@ def read_structs(f: ShaderFile) -> List[StructDecl]:
         return out
     last_end = 0  # a struct inside another's body (a Metal union arm) is part of that one
     for m in re.finditer(r"\b(typedef\s+)?struct\s+(\w*)\s*\{", text):
-        if (f.language == GLSL and not m.group(2)) or m.start() < last_end:
+        if (not lang.typedef_structs and not m.group(2)) or m.start() < last_end:
             continue
         end = closers.get(m.end() - 1, len(text))
         name: Optional[str] = m.group(2)
@@ -167,15 +185,37 @@ def read_structs(f: ShaderFile) -> List[StructDecl]:
         if not name:
             continue
         s = StructDecl(name, f.where(at), f)
-        s.members = _c_members(f, text[m.end():end - 1], m.end(), f.language)
+        s.members = _c_members(f, text[m.end():end - 1], m.end())
         out.append(s)
-    if f.language == GLSL:
+    if lang.interface_blocks:
         for m in _GLSL_BLOCK.finditer(text):
             end = closers.get(m.end() - 1, len(text))
             s = StructDecl(m.group("name"), f.where(m.start("name")), f, kind="block",
                            layout=" ".join((m.group("layout") or "").split()),
                            storage=m.group("storage"))
-            s.members = _c_members(f, text[m.end():end - 1], m.end(), GLSL)
+            s.members = _c_members(f, text[m.end():end - 1], m.end())
             out.append(s)
     return out
 
+
+
+def read_text(text: str, lang, name: str = "(generated)") -> List[StructDecl]:
+    """The structs of ``text`` (a generated file), read as ``lang``'s compiler reads it."""
+    f = ShaderFile(name, name, text, lang, False)
+    f.stripped = strip_comments(text, lang)
+    return read_structs(f)
+
+
+def used_structs(decls: Dict[str, StructDecl], names) -> List[str]:
+    """``names`` (those ``decls`` declares) and every struct their members use, as written
+    (an array's element too), each once, in the order found."""
+    out: Dict[str, None] = {}
+    stack = list(names)
+    while stack:
+        name = stack.pop(0)
+        if name in out or name not in decls:
+            continue
+        out[name] = None
+        d = decls[name]
+        stack += [d.file.language.element(m)[0] for m in d.members]
+    return list(out)

@@ -6,6 +6,8 @@ files their ``#include`` lines name when found among those shaders or in an ``-I
 Nothing else reaches the compiler: the files are copied into its temporary folder
 (``ShaderSet.lay_out``), and an ``#include`` that names an absolute path, climbs out with
 ``..``, is spelled with a macro or is found nowhere is refused here with its ``FILE:LINE:COL``.
+Directives are found as the compiler finds them (``lexer``: line ends, splices, comments and
+literals), and the compilers are walled in as well (``metal.only_these_files``, ``sandbox``).
 Each file must be a regular file (a FIFO or a device is refused without being opened for
 reading, as ``headers.read_header`` does) of at most ``MAX_SHADER_BYTES``, and its brackets
 may nest at most ``MAX_NESTING`` deep: compilers recurse on nesting, and a shader of a
@@ -18,25 +20,18 @@ import os
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Dict, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Sequence, Tuple
 
 from ...errors import SchemaError, UsageError
 from ...ir.schema import SourceLocation
 from ..headers import read_header, shown
+from .lexer import Directive, Scanned, line_starts, scan
 
-__all__ = ["GLSL", "WGSL", "METAL", "LANGUAGES", "language_of", "ShaderFile", "ShaderSet",
-           "read_shaders", "strip_comments", "MAX_SHADER_BYTES", "MAX_NESTING", "MAX_FILES"]
+if TYPE_CHECKING:
+    from .language import ShadingLanguage
 
-GLSL, WGSL, METAL = "glsl", "wgsl", "metal"
-
-#: Suffix -> shading language (glslang's stage suffixes, plus .glsl for a shared file).
-LANGUAGES: Dict[str, str] = {
-    **{s: GLSL for s in (".comp", ".glsl", ".vert", ".frag", ".geom", ".tesc", ".tese",
-                         ".mesh", ".task", ".rgen", ".rchit", ".rmiss", ".rahit", ".rint",
-                         ".rcall")},
-    ".wgsl": WGSL,
-    ".metal": METAL,
-}
+__all__ = ["language_of", "ShaderFile", "ShaderSet", "read_shaders", "strip_comments",
+           "MAX_SHADER_BYTES", "MAX_NESTING", "MAX_FILES"]
 
 #: A shader larger than this is refused: hand-written shaders are kilobytes (the generated
 #: GLSL of the end-to-end example is 20 KB), and reading a 4 MiB file of nothing but empty
@@ -48,43 +43,26 @@ MAX_NESTING = 200
 MAX_FILES = 256
 MAX_TOTAL_BYTES = 16 << 20
 
-#: A directive that reads a file. ``%:`` is C++'s digraph of ``#`` (the Metal proxy is C++).
-_INCLUDE = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(include_next|include|import|embed)\b[ \t]*(.*)$",
-                      re.M)
+#: The directives that read a file (``#import``, ``#include_next`` and ``#embed`` are refused).
+_READS_A_FILE = ("include", "include_next", "import", "embed")
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 
 
-def language_of(path: str) -> str:
+def language_of(path: str, languages: Sequence["ShadingLanguage"]):
+    """The shading language of the file ``path`` among ``languages``, from its suffix."""
     suffix = os.path.splitext(path)[1].lower()
-    if suffix not in LANGUAGES:
-        raise UsageError(f"{shown(path)}: cannot tell the shader's language from its suffix "
-                         f"{suffix or '(none)'!r}; expected .wgsl, .metal or a GLSL suffix "
-                         f"({', '.join(s for s, l in LANGUAGES.items() if l == GLSL)})")
-    return LANGUAGES[suffix]
+    for lang in languages:
+        if suffix in lang.suffixes:
+            return lang
+    known = "; ".join(f"{lang.title} ({', '.join(lang.suffixes)})" for lang in languages)
+    raise UsageError(f"{shown(path)}: cannot tell the shader's language from its suffix "
+                     f"{suffix or '(none)'!r}; expected {known}")
 
 
-#: A comment; for Metal (C++) also a string or character literal, kept as it is: a ``/*``
-#: inside one opens no comment. GLSL and WGSL have no string literals.
-_COMMENT = re.compile(r"//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)", re.S)
-_COMMENT_OR_STRING = re.compile(
-    r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)', re.S)
-
-
-def _blank(m: "re.Match[str]") -> str:
-    text = m.group()
-    if m.lastindex:  # a string literal
-        return text
-    if "\n" not in text:
-        return " " * len(text)
-    return "\n".join(" " * len(part) for part in text.split("\n"))
-
-
-def strip_comments(text: str, language: str = GLSL) -> str:
-    """``text`` with comments blanked (newlines kept; Metal's string literals left alone), so
-    that every offset still points at the same line and column."""
-    if "/" not in text:
-        return text
-    return (_COMMENT_OR_STRING if language == METAL else _COMMENT).sub(_blank, text)
+def strip_comments(text: str, language) -> str:
+    """``text`` with comments blanked (line ends kept), read as ``language``'s compiler reads
+    it (``lexer``), so that every offset still points at the same line and column."""
+    return scan(text, language.lexicon).blank
 
 
 @dataclass(eq=False)
@@ -94,16 +72,20 @@ class ShaderFile:
     name: str  # relative path in the compile folder: src/<base> or inc/<as included>
     shown: str
     text: str
-    language: str
+    language: "ShadingLanguage"
     given: bool
     _lines: List[int] = field(default_factory=list, repr=False)
     #: ``text`` without its comments (``strip_comments``), once read.
     stripped: str = field(default="", repr=False)
+    #: What its ``#include`` lines name, in order, and all its directives (``lexer``).
+    includes: List[str] = field(default_factory=list, repr=False)
+    directives: List[Directive] = field(default_factory=list, repr=False)
 
     def position(self, offset: int) -> Tuple[int, int]:
-        """1-based (line, column) of character ``offset``."""
+        """1-based (line, column) of character ``offset`` (lines end as the compilers end
+        them: at CR, LF or CRLF)."""
         if not self._lines:
-            self._lines = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
+            self._lines = line_starts(self.text)
         line = bisect_right(self._lines, offset)
         return line, offset - self._lines[line - 1] + 1
 
@@ -119,7 +101,7 @@ class ShaderFile:
 class ShaderSet:
     """The shaders of one language, given in this order, and every file they include."""
 
-    language: str
+    language: "ShadingLanguage"
     files: List[ShaderFile]
 
     @property
@@ -141,9 +123,8 @@ class ShaderSet:
         stack = [f]
         while stack:
             g = stack.pop()
-            for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]*)[">]',
-                                 g.stripped or strip_comments(g.text, g.language), re.M):
-                for cand in (f"src/{m.group(1)}", f"inc/{m.group(1)}"):
+            for name in g.includes:
+                for cand in (f"src/{name}", f"inc/{name}"):
                     h = by_name.get(cand)
                     if h is not None and id(h) not in seen:
                         seen[id(h)] = h
@@ -190,45 +171,33 @@ def _read(path: str, what: str) -> str:
     return text
 
 
-def check_nesting(f: ShaderFile, stripped: str, spliced: Sequence[int] = ()) -> None:
+def check_nesting(f: ShaderFile, scanned: Scanned) -> None:
     """Refuse brackets nested deeper than ``MAX_NESTING`` (one pass, no recursion)."""
     depth = 0
-    for m in re.finditer(r"[()\[\]{}]", stripped):
+    for m in re.finditer(r"[()\[\]{}]", scanned.joined):
         if m.group() in _BRACKETS:
             depth += 1
             if depth > MAX_NESTING:
                 raise SchemaError(f"brackets nested deeper than {MAX_NESTING} levels; verify "
                                   f"refuses the shader (its compiler would recurse as deep)",
-                                  f.location(m.start() + 2 * bisect_right(spliced, m.start())))
+                                  f.location(scanned.original(m.start())))
         elif depth:
             depth -= 1
 
 
-def _splice(text: str) -> Tuple[str, List[int]]:
-    """``text`` with its backslash-newlines removed, as compilers do before reading a
-    directive (``#inc\\<newline>lude`` is ``#include``), and where each was, in the spliced
-    text's offsets (so that a place found there maps back to the file's own)."""
-    parts = text.split("\\\n")
-    spliced, at = [], 0
-    for part in parts[:-1]:
-        at += len(part)
-        spliced.append(at)
-    return "".join(parts), spliced
-
-
-def _include_target(f: ShaderFile, m: "re.Match[str]", spliced: Sequence[int]) -> str:
-    directive, rest = m.group(1), m.group(2).strip()
-    start = m.start() + len(m.group()) - len(m.group().lstrip())  # at the '#'
-    where = f.location(start + 2 * bisect_right(spliced, start))
-    q = re.match(r'"([^"\n]*)"|<([^>\n]*)>', rest)
-    if directive not in ("include",) or q is None:
-        raise SchemaError(f"#{directive} {rest[:60]}: verify follows only #include \"FILE\" "
-                          f"and #include <FILE>", where)
+def _include_target(f: ShaderFile, d: Directive) -> str:
+    rest = d.rest.strip()
+    where = f.location(d.offset)
+    q = re.match(r'"([^"\r\n]*)"|<([^>\r\n]*)>', rest)
+    if d.name not in f.language.follows or q is None:
+        follows = " and ".join(f"#{n}" for n in f.language.follows)
+        raise SchemaError(f"#{d.name} {rest[:60]}: verify follows only {follows} with "
+                          f"\"FILE\" or <FILE>", where)
     name = q.group(1) if q.group(1) is not None else q.group(2)
     parts = name.split("/")
     if (not name or name.startswith("/") or "\\" in name or ".." in parts
             or not name.isprintable() or any(p in ("", ".") for p in parts)):
-        raise SchemaError(f"#include {rest[:80]}: verify reads only files among the shaders "
+        raise SchemaError(f"#{d.name} {rest[:80]}: verify reads only files among the shaders "
                           f"given or below an -I folder (no absolute path, no '..')", where)
     return name
 
@@ -242,53 +211,54 @@ def _count(total: int, f: ShaderFile) -> int:
     return total
 
 
-def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List[ShaderSet]:
-    """Every shader of ``paths`` with what it includes, one ``ShaderSet`` per language (in
-    the order the languages first appear). Raises ``SchemaError``/``UsageError`` (exit 2)."""
+def read_shaders(paths: Sequence[str], include_dirs: Sequence[str],
+                 languages: Sequence["ShadingLanguage"]) -> List[ShaderSet]:
+    """Every shader of ``paths`` with what it includes, one ``ShaderSet`` per language of
+    ``languages`` (in the order they first appear). Raises ``SchemaError``/``UsageError``
+    (exit 2)."""
     sets: Dict[str, ShaderSet] = {}
     total = 0
     by_base: Dict[Tuple[str, str], ShaderFile] = {}
     queue: List[ShaderFile] = []
     for path in paths:
-        lang = language_of(path)
+        lang = language_of(path, languages)
         base = os.path.basename(path)
         if not base.isprintable() or '"' in base or "\\" in base:
             raise UsageError(f"{shown(path)}: verify cannot include a shader whose file name "
                              f"has a quote, a backslash or a control character; rename it")
-        if (lang, base) in by_base:
+        if (lang.name, base) in by_base:
             raise UsageError(f"{shown(path)}: two --shader files have the name {base}; give "
                              f"each once")
         f = ShaderFile(f"src/{base}", shown(path), _read(path, "shader"), lang, True)
         total = _count(total, f)
-        by_base[(lang, base)] = f
-        sets.setdefault(lang, ShaderSet(lang, [])).files.append(f)
+        by_base[(lang.name, base)] = f
+        sets.setdefault(lang.name, ShaderSet(lang, [])).files.append(f)
         queue.append(f)
     included: Dict[Tuple[str, str], ShaderFile] = {}
     while queue:
         f = queue.pop(0)
-        # As compilers do: backslash-newlines first, then comments.
-        joined, spliced = _splice(f.text)
-        stripped = strip_comments(joined, f.language)
-        f.stripped = strip_comments(f.text, f.language) if spliced else stripped
-        check_nesting(f, stripped, spliced)
-        if f.language == WGSL:
-            continue  # WGSL has no #include: the files are concatenated in order
-        for m in _INCLUDE.finditer(stripped):
-            name = _include_target(f, m, spliced)
-            start = m.start() + len(m.group()) - len(m.group().lstrip())
-            where = f.location(start + 2 * bisect_right(spliced, start))
-            if f.language == METAL and name in ("metal_stdlib", "simd/simd.h"):
-                continue  # the proxy's stand-in
-            if (f.language, name) in by_base or (f.language, name) in included:
+        lang = f.language
+        scanned = scan(f.text, lang.lexicon)  # as the compiler reads it (lexer)
+        f.stripped, f.directives = scanned.blank, scanned.directives
+        check_nesting(f, scanned)
+        for d in scanned.directives:
+            if d.name not in _READS_A_FILE:
+                continue
+            name = _include_target(f, d)
+            where = f.location(d.offset)
+            f.includes.append(name)
+            if name in lang.stand_ins:
+                continue  # the compiler's stand-in
+            if (lang.name, name) in by_base or (lang.name, name) in included:
                 continue
             found = ""
-            for d in include_dirs:
-                candidate = os.path.join(d, name)
+            for folder in include_dirs:
+                candidate = os.path.join(folder, name)
                 if os.path.lexists(candidate):
-                    real_dir = os.path.realpath(d)
+                    real_dir = os.path.realpath(folder)
                     if not os.path.realpath(candidate).startswith(real_dir + os.sep):
                         raise SchemaError(f"#include \"{name}\": {shown(candidate)} leads out "
-                                          f"of the -I folder {shown(d)}; refused",
+                                          f"of the -I folder {shown(folder)}; refused",
                                           where)
                     found = candidate
                     break
@@ -300,7 +270,7 @@ def read_shaders(paths: Sequence[str], include_dirs: Sequence[str] = ()) -> List
             inc = ShaderFile(f"inc/{name}", shown(found), _read(found, "included file"),
                              f.language, False)
             total = _count(total, inc)
-            included[(f.language, name)] = inc
-            sets[f.language].files.append(inc)
+            included[(lang.name, name)] = inc
+            sets[lang.name].files.append(inc)
             queue.append(inc)
     return list(sets.values())

@@ -1,35 +1,38 @@
-"""A small reader of a SPIR-V module's types and layout decorations (one linear pass).
+"""The one reader of SPIR-V in ``verify``: a module's types, names and layout decorations,
+in one linear pass (the ``glslang`` toolchain's generated files and ``verify --shader``'s
+hand-written ones both read what glslang built through it).
 
-``drivers.glsl.struct_layouts`` keeps one copy of each struct by name; a hand-written shader
-can use the same struct in a std140 and a std430 block, which glslang emits as two struct
-types of the same name with different ``Offset`` decorations, so this reader keeps every
-type by its id, with what is needed to tell which copy a block uses: ``OpVariable`` storage
-classes, ``Block``/``BufferBlock`` decorations, array lengths (``OpConstant``) and strides.
-Opcodes and decorations are the SPIR-V 1.x specification's.
+A hand-written shader can use the same struct in a std140 and a std430 block, which glslang
+emits as two struct types of the same name with different ``Offset`` decorations, so every
+type is kept by its id, with what is needed to tell which copy a block uses: ``OpVariable``
+storage classes, ``Block``/``BufferBlock`` decorations, array lengths (``OpConstant``) and
+strides. ``gpu_type`` turns a type id into the language-neutral ``types.GpuType``: the
+integer's width and signedness and the float's width as ``OpTypeInt``/``OpTypeFloat`` say,
+whatever the source called them. Opcodes and decorations are the SPIR-V 1.x specification's;
+``spirv-cross --reflect`` is the reader's test oracle.
 """
 
 from __future__ import annotations
 
 import array
+import sys
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
-__all__ = ["Module", "read_module"]
+from .types import BOOL, OPAQUE, GpuType
 
-_OP_NAME, _OP_MEMBER_NAME = 5, 6
-_OP_TYPE_BOOL, _OP_TYPE_INT, _OP_TYPE_FLOAT, _OP_TYPE_VECTOR, _OP_TYPE_MATRIX = 20, 21, 22, 23, 24
-_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY, _OP_TYPE_STRUCT, _OP_TYPE_POINTER = 28, 29, 30, 32
-_OP_CONSTANT, _OP_VARIABLE, _OP_DECORATE, _OP_MEMBER_DECORATE = 43, 59, 71, 72
-_BLOCK, _BUFFER_BLOCK, _ARRAY_STRIDE, _MATRIX_STRIDE, _OFFSET = 2, 3, 6, 7, 35
+__all__ = ["Module", "read_module", "UNIFORM", "PUSH_CONSTANT", "STORAGE_BUFFER"]
+
 #: Storage classes of the variables a block can back.
 UNIFORM, PUSH_CONSTANT, STORAGE_BUFFER = 2, 9, 12
+_BLOCK, _BUFFER_BLOCK, _ARRAY_STRIDE, _MATRIX_STRIDE, _OFFSET = 2, 3, 6, 7, 35
 
 
 @dataclass
 class Module:
     names: Dict[int, str] = field(default_factory=dict)
     member_names: Dict[Tuple[int, int], str] = field(default_factory=dict)
-    #: id -> ("int"|"float", width, signed) / ("bool",) / ("vector"|"matrix", elem, n) /
+    #: id -> ("int"|"float", width, signed) / (BOOL,) / ("vector"|"matrix", elem, n) /
     #: ("array", elem, length id or 0) / ("struct", member ids…) / ("pointer", class, type)
     types: Dict[int, tuple] = field(default_factory=dict)
     constants: Dict[int, int] = field(default_factory=dict)
@@ -68,68 +71,112 @@ class Module:
 
     def scalar_bytes(self, tid: int) -> Optional[int]:
         """Bytes of a scalar or vector type (``None`` for anything else)."""
+        t = self.gpu_type(tid)
+        return t.bytes() if t.kind != "atomic" else None
+
+    def gpu_type(self, tid: int, depth: int = 0) -> GpuType:
+        """The type ``tid`` as ``types.GpuType`` (what glslang built, not what the source
+        wrote)."""
         t = self.types.get(tid, ("",))
-        if t[0] in ("int", "float"):
-            return t[1] // 8
-        if t[0] == "bool":
-            return 4
-        if t[0] == "vector":
-            inner = self.scalar_bytes(t[1])
-            return None if inner is None else inner * t[2]
+        kind = t[0]
+        if kind in ("int", "float"):
+            return GpuType("uint" if kind == "int" and not t[2] else kind, t[1])
+        if kind == BOOL:
+            return GpuType(BOOL, 32)
+        if depth > 64:
+            return OPAQUE
+        if kind in ("vector", "matrix"):
+            return GpuType(kind, count=t[2], elem=self.gpu_type(t[1], depth + 1))
+        if kind == "array":
+            return GpuType("array", count=self.length(tid), elem=self.gpu_type(t[1], depth + 1))
+        if kind == "struct":
+            return GpuType("struct", name=self.names.get(tid, f"_{tid}"))
+        return OPAQUE
+
+    def block_of(self, sid: int) -> Optional[int]:
+        """The storage class of the variable a block struct backs (``None``: not a block)."""
+        if sid not in self.blocks:
+            return None
+        for cls, pointee in self.variables.values():
+            if self.element(pointee) == sid:
+                return cls
         return None
 
 
 def _string(words) -> str:
-    raw = b"".join(int(w).to_bytes(4, "little") for w in words)
+    """A SPIR-V literal string: UTF-8, nul-terminated, packed little-endian into ``words``."""
+    raw = words.tobytes() if sys.byteorder == "little" else b"".join(
+        int(w).to_bytes(4, "little") for w in words)
     return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
+def _variable(mod: Module, a) -> None:
+    ptr = mod.types.get(a[0], ())
+    if ptr and ptr[0] == "pointer":
+        mod.variables[a[1]] = (a[2], ptr[2])
+
+
+def _decorate(mod: Module, a) -> None:
+    if len(a) >= 2 and a[1] in (_BLOCK, _BUFFER_BLOCK):
+        mod.blocks[a[0]] = a[1]
+    elif len(a) >= 3 and a[1] == _ARRAY_STRIDE:
+        mod.strides[a[0]] = a[2]
+
+
+def _member_decorate(mod: Module, a) -> None:
+    if len(a) < 4:
+        return
+    if a[2] == _OFFSET:
+        mod.offsets[(a[0], a[1])] = a[3]
+    elif a[2] == _MATRIX_STRIDE:
+        mod.matrix_strides[(a[0], a[1])] = a[3]
+
+
+def _constant(mod: Module, a) -> None:
+    if len(a) >= 3:
+        mod.constants[a[1]] = a[2]
+
+
+def _type(shape: Callable[[tuple], tuple]) -> Callable[[Module, tuple], None]:
+    return lambda mod, a: mod.types.__setitem__(a[0], shape(a))
+
+
+#: opcode -> what it adds to the module (every other instruction is skipped).
+_READERS: Dict[int, Callable[[Module, tuple], None]] = {
+    5: lambda mod, a: mod.names.__setitem__(a[0], _string(a[1:])),  # OpName
+    6: lambda mod, a: mod.member_names.__setitem__((a[0], a[1]), _string(a[2:])),  # OpMemberName
+    20: _type(lambda a: (BOOL,)),
+    21: _type(lambda a: ("int", a[1], a[2])),
+    22: _type(lambda a: ("float", a[1], 0)),
+    23: _type(lambda a: ("vector", a[1], a[2])),
+    24: _type(lambda a: ("matrix", a[1], a[2])),
+    28: _type(lambda a: ("array", a[1], a[2])),
+    29: _type(lambda a: ("array", a[1], 0)),  # OpTypeRuntimeArray
+    30: _type(lambda a: ("struct", *a[1:])),
+    32: _type(lambda a: ("pointer", a[1], a[2])),
+    43: _constant,  # OpConstant
+    50: _constant,  # OpSpecConstant: its default
+    59: _variable,
+    71: _decorate,
+    72: _member_decorate,
+}
+
+
 def read_module(spirv: bytes) -> Module:
+    """Every type, name and layout decoration of the SPIR-V module ``spirv``."""
     words = array.array("I", spirv[: len(spirv) // 4 * 4])
     if words and words[0] != 0x07230203:
         words.byteswap()
     mod = Module()
-    i = 5
-    while i < len(words):
-        count, op = words[i] >> 16, words[i] & 0xFFFF
+    i, n = 5, len(words)
+    readers = _READERS
+    while i < n:
+        head = words[i]
+        count, op = head >> 16, head & 0xFFFF
         if count == 0:
             raise ValueError("malformed SPIR-V: an instruction of 0 words")
-        a = words[i + 1:i + count]
-        if op == _OP_NAME:
-            mod.names[a[0]] = _string(a[1:])
-        elif op == _OP_MEMBER_NAME:
-            mod.member_names[(a[0], a[1])] = _string(a[2:])
-        elif op == _OP_TYPE_BOOL:
-            mod.types[a[0]] = ("bool",)
-        elif op == _OP_TYPE_INT:
-            mod.types[a[0]] = ("int", a[1], a[2])
-        elif op == _OP_TYPE_FLOAT:
-            mod.types[a[0]] = ("float", a[1], 0)
-        elif op in (_OP_TYPE_VECTOR, _OP_TYPE_MATRIX):
-            mod.types[a[0]] = ("vector" if op == _OP_TYPE_VECTOR else "matrix", a[1], a[2])
-        elif op == _OP_TYPE_ARRAY:
-            mod.types[a[0]] = ("array", a[1], a[2])
-        elif op == _OP_TYPE_RUNTIME_ARRAY:
-            mod.types[a[0]] = ("array", a[1], 0)
-        elif op == _OP_TYPE_STRUCT:
-            mod.types[a[0]] = ("struct", *a[1:])
-        elif op == _OP_TYPE_POINTER:
-            mod.types[a[0]] = ("pointer", a[1], a[2])
-        elif op == _OP_CONSTANT and len(a) >= 3:
-            mod.constants[a[1]] = a[2]
-        elif op == _OP_VARIABLE:
-            ptr = mod.types.get(a[0], ())
-            if ptr and ptr[0] == "pointer":
-                mod.variables[a[1]] = (a[2], ptr[2])
-        elif op == _OP_DECORATE and len(a) >= 2:
-            if a[1] in (_BLOCK, _BUFFER_BLOCK):
-                mod.blocks[a[0]] = a[1]
-            elif a[1] == _ARRAY_STRIDE and len(a) >= 3:
-                mod.strides[a[0]] = a[2]
-        elif op == _OP_MEMBER_DECORATE and len(a) >= 4:
-            if a[2] == _OFFSET:
-                mod.offsets[(a[0], a[1])] = a[3]
-            elif a[2] == _MATRIX_STRIDE:
-                mod.matrix_strides[(a[0], a[1])] = a[3]
+        reader = readers.get(op)
+        if reader is not None:
+            reader(mod, words[i + 1:i + count])
         i += count
     return mod

@@ -1,20 +1,15 @@
-"""WGSL shaders measured by running them: naga validates the shader, and a compute probe
-added to it reads every member back from a buffer of known words on the adapter wgpu finds
-(Mesa's lavapipe on a CPU), in a child process (``wgsl_child``) under ``tools.run_tool``'s
-bounds.
+"""WGSL: the language object, and its shaders measured by asking naga and running them.
+
+naga validates the shader; naga's type checker says each member's type (``wgsl_probe``:
+the type checks), and a compute probe added to the shader reads every member back from a
+buffer of known words on the adapter wgpu finds (Mesa's lavapipe on a CPU). Both run in a
+child process (``wgsl_child``) under ``tools.run_tool``'s bounds; usually one run does both,
+a second runs the probe when a member's type was not the one its text spells. Nothing is
+computed from the WGSL rules: every type is naga's, every number where the runtime found the
+bits.
 
 WGSL has no ``#include``: the files given are concatenated in the order given (a file of
-structs before the kernel that uses them, as ``generate -t wgsl`` writes them). The probe
-appends, for each struct ``T`` measured, ``struct SarekShaderProbe<N> { a: u32, t: array<T,
-2> }`` to one read-only storage buffer whose word ``i`` holds ``i + 1``, and an entry point
-``sarek_shader_probe`` that writes, as words, the bits it reads: the first word of ``a``,
-of ``t[0]`` and of ``t[1]`` (so ``T``'s array stride and its alignment), and of each member
-its first and last word (its offset and, for scalars and vectors, its size), and for an
-array member the first word of its second element (its stride). Nothing is computed from
-the WGSL rules: every number is where the runtime found the bits. Members the bits cannot
-place are left unmeasured: ``f16`` and ``atomic`` members, and every member of a struct
-holding a ``bool`` (not host-shareable: naga refuses it in a buffer, which the comparison
-explains).
+structs before the kernel that uses them, as ``generate -t wgsl`` writes them).
 """
 
 from __future__ import annotations
@@ -24,24 +19,33 @@ import os
 import re
 import sys
 import tempfile
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Tuple
 
+from ...targets.naming import PACKED_PREFIX, VALUE_PARAM
 from ..tools import child_boot, run_tool
-from .check import Measured, MeasuredMember, Problem
-from .reader import StructDecl
+from .check import Problem
+from .language import ShadingLanguage
+from .lexer import WGSL_LEXICON
+from .reader import StructDecl, used_structs
+from .types import BOOL, CompiledMember, CompiledStruct, GpuType, bound
+from .wgsl_probe import (BINDING, MAX_PROBE_WORDS, Probe, has_bool, probe_source, revealed,
+                         type_checks)
 
-__all__ = ["measure_wgsl", "wgpu_problem", "BINDING", "MAX_PROBE_WORDS"]
+__all__ = ["WGSL", "Wgsl", "measure_wgsl", "wgpu_problem", "BINDING", "MAX_PROBE_WORDS"]
 
 TOOL = "naga + wgpu"
-#: Bindings of the probe's two buffers (group 0), far from those shaders use.
-BINDING = 998
-#: The most input words one probe run may fill (64 MiB).
-MAX_PROBE_WORDS = 16 << 20
 
+_SCALARS = {"i32": GpuType("int", 32), "u32": GpuType("uint", 32), "f32": GpuType("float", 32),
+            "f16": GpuType("float", 16), BOOL: GpuType(BOOL, 32),
+            # naga's extensions (wgpu's shader-f64 and shader-int64 features)
+            "f64": GpuType("float", 64), "i64": GpuType("int", 64), "u64": GpuType("uint", 64)}
+_SHORT = {"i": "i32", "u": "u32", "f": "f32", "h": "f16"}
 _VECTOR = re.compile(r"vec([234])(?:<(\w+)>|([fiuh]))\Z")
 _MATRIX = re.compile(r"mat([234])x([234])(?:<(\w+)>|([fh]))\Z")
 _ARRAY = re.compile(r"array<(.+?)(?:,(\w+))?>\Z")
-_SCALARS = {"i32", "u32", "f32"}
+_ATOMIC = re.compile(r"atomic<(\w+)>\Z")
+_NAMES = {t: n for n, t in _SCALARS.items()}
+_ACCESSOR = re.compile(rf"^fn\s+(\w+)\({VALUE_PARAM}:\s*(\w+)\)\s*->\s*([\w<>]+)\s*\{{", re.M)
 
 #: The helper's module file, run by its path (``tools.child_boot``: no package import).
 _CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgsl_child.py")
@@ -59,48 +63,6 @@ def wgpu_problem() -> Optional[str]:
             "mesa-vulkan-drivers for a CPU adapter)")
 
 
-class _Probe:
-    """The probe shader's reads, one output word each."""
-
-    def __init__(self, decls: Dict[str, StructDecl]) -> None:
-        self.decls = decls
-        self.lines: List[str] = []
-
-    def read(self, expr: str) -> int:
-        self.lines.append(f"    sarek_shader_out[{len(self.lines)}] = {expr};")
-        return len(self.lines) - 1
-
-    def word(self, expr: str, ty: str, last: bool = False, depth: int = 0) -> Optional[str]:
-        """A ``u32`` expression of the first (or last) word of ``expr`` of type ``ty``."""
-        if depth > 32:
-            return None
-        if ty in _SCALARS:
-            return f"bitcast<u32>({expr})"
-        v = _VECTOR.match(ty)
-        if v:
-            elem = v.group(2) or {"f": "f32", "i": "i32", "u": "u32", "h": "f16"}[v.group(3)]
-            if elem not in _SCALARS:
-                return None
-            return f"bitcast<u32>({expr}[{int(v.group(1)) - 1 if last else 0}])"
-        mt = _MATRIX.match(ty)
-        if mt:
-            if (mt.group(3) or "f32") not in ("f32", "f") or mt.group(4) == "h":
-                return None
-            c, r = int(mt.group(1)), int(mt.group(2))
-            return f"bitcast<u32>({expr}[{c - 1 if last else 0}][{r - 1 if last else 0}])"
-        a = _ARRAY.match(ty)
-        if a:
-            n = _length(a.group(2))
-            if not n:
-                return None
-            return self.word(f"{expr}[{n - 1 if last else 0}]", a.group(1), last, depth + 1)
-        d = self.decls.get(ty)
-        if d is not None and d.members and not last:
-            m = d.members[0]
-            return self.word(f"{expr}.{m.name}", m.type, False, depth + 1)
-        return None
-
-
 def _length(text: Optional[str]) -> int:
     if not text:
         return 0
@@ -110,140 +72,223 @@ def _length(text: Optional[str]) -> int:
         return 0
 
 
-def _bound(ty: str, decls: Dict[str, StructDecl], memo: Dict[str, int], depth: int = 0) -> int:
-    """An upper bound of a type's size in bytes, from its spelling (-1: cannot be probed)."""
-    if depth > 32:
-        return -1
-    if ty in _SCALARS or _VECTOR.match(ty) or ty in ("f16", "bool"):
-        return 16
-    mt = _MATRIX.match(ty)
-    if mt:
-        return 16 * int(mt.group(1))
-    a = _ARRAY.match(ty)
-    if a:
-        n = _length(a.group(2))
-        inner = _bound(a.group(1), decls, memo, depth + 1)
-        return n * (inner + 16) if n and inner >= 0 else -1
-    d = decls.get(ty)
-    if d is None:
-        return -1
-    if ty not in memo:
-        memo[ty] = -1  # a struct that contains itself cannot be probed
-        parts = [_bound(m.type, decls, memo, depth + 1) for m in d.members]
-        memo[ty] = -1 if any(p < 0 for p in parts) else 16 + sum(p + 16 for p in parts)
-    return memo[ty]
+class Wgsl(ShadingLanguage):
+    name = "wgsl"
+    title = "WGSL"
+    suffixes = (".wgsl",)
+    lexicon = WGSL_LEXICON
+    member_syntax = "wgsl"
+    toolchain, tool, short = "webgpu", TOOL, "wgpu"
+    bool_why = "bool is not host-shareable in WGSL: naga refuses it in a buffer"
+    float64_note = ("(WGSL has no 64-bit float: keep its raw words, low word first, as "
+                    "`generate -t wgsl` does)")
+    atomics = True
+
+    def missing(self) -> Optional[str]:
+        return wgpu_problem()
+
+    def parse(self, spelling: str) -> Optional[GpuType]:
+        spelling = "".join(spelling.split())
+        if spelling in _SCALARS:
+            return _SCALARS[spelling]
+        v = _VECTOR.match(spelling)
+        if v:
+            elem = self.parse(v.group(2) or _SHORT[v.group(3)])
+            return None if elem is None else GpuType("vector", count=int(v.group(1)), elem=elem)
+        mt = _MATRIX.match(spelling)
+        if mt:
+            elem = self.parse(mt.group(3) or _SHORT.get(mt.group(4) or "f", "f32"))
+            column = GpuType("vector", count=int(mt.group(2)), elem=elem)
+            return None if elem is None else GpuType("matrix", count=int(mt.group(1)),
+                                                     elem=column)
+        at = _ATOMIC.match(spelling)
+        if at:
+            elem = self.parse(at.group(1))
+            return None if elem is None else GpuType("atomic", elem=elem)
+        a = _ARRAY.match(spelling)
+        if a and a.group(2) is not None:
+            elem = self.parse(a.group(1))
+            return None if elem is None else GpuType("array", count=_length(a.group(2)), elem=elem)
+        return None
+
+    def spell(self, t: GpuType) -> str:
+        if t.is_scalar:
+            return _NAMES.get(t, f"{t.kind}{t.bits}")
+        elem = t.elem
+        if t.kind == "vector" and elem is not None:
+            return f"vec{t.count}<{self.spell(elem)}>"
+        if t.kind == "matrix" and elem is not None and elem.elem is not None:
+            return f"mat{t.count}x{elem.count}<{self.spell(elem.elem)}>"
+        if t.kind == "atomic" and elem is not None:
+            return f"atomic<{self.spell(elem)}>"
+        if t.kind == "array" and elem is not None:
+            return f"array<{self.spell(elem)}, {t.count}>" if t.count else f"array<{self.spell(elem)}>"
+        return t.name or t.kind
+
+    def write(self, type_: str, name: str) -> str:
+        return f"{name}: {type_},"
+
+    def element(self, m) -> Tuple[str, int]:
+        a = _ARRAY.match(m.type)
+        return (a.group(1), _length(a.group(2))) if a and a.group(2) else (m.type, 0)
+
+    def vectors(self, n: int, is_float) -> Tuple[str, ...]:
+        if is_float is None:
+            return ()
+        return (f"vec{n}<{'f32' if is_float else 'i32'}>", f"vec{n}{'f' if is_float else 'i'}")
+
+    def no_member_type(self, m) -> str:
+        return (f"WGSL has no {m.size}-byte member type; keep it in a 32-bit word with its "
+                f"neighbours ({PACKED_PREFIX}<N>), as `generate -t wgsl` does")
+
+    def vec3_fix(self, what: str) -> str:
+        return (f"{what}: WGSL aligns vec3 to 16 bytes, where the schema's 3 scalars are "
+                f"aligned to 4: write three scalars (or a struct of them)")
+
+    def measure(self, shaders, decls, wanted, folder):
+        return measure_wgsl(shaders, decls, wanted, folder)
+
+    # --- the runtime probe of generated files ---------------------------------------------
+    word, pair, output = "u32", "vec2<u32>", "sarek_out"
+    scalar_bits = {"i32": "vec2<u32>(bitcast<u32>(_sarek_x))", "u32": "vec2<u32>(_sarek_x)",
+                   "f32": "vec2<u32>(bitcast<u32>(_sarek_x))", "vec2<u32>": "_sarek_x"}
+    scalar_size = {"i32": 4, "u32": 4, "f32": 4, "vec2<u32>": 8}
+    small_bits = {"u32": "_sarek_x", "f32": "pack2x16float(vec2<f32>(_sarek_x, 0.0))",
+                  "i32": "bitcast<u32>(_sarek_x)"}
+
+    def function(self, ret, name, params, body):
+        return (f"fn {name}({', '.join(f'{n}: {t}' for n, t in params)}) -> {ret} "
+                f"{{ {body} }}\n")
+
+    def local(self, name, type_, expr, mutable=False):
+        return f"{'var' if mutable else 'let'} {name} = {expr};"
+
+    def loop(self, n, body):
+        return f"for (var j = 0u; j < {n}u; j++) {{ {body} }}"
+
+    def accessors(self, text):
+        return {m.group(1): m.group(3) for m in _ACCESSOR.finditer(text)}
+
+    def runtime_probe(self, headers, types, functions, outputs):
+        # WGSL has no #include: the files are concatenated in the order given.
+        parts = [text + "\n" for _, text in headers.files]
+        parts += [f"struct SarekProbe{i} {{ a: u32, t: array<{t}, 2>, }}\n"
+                  for t, i in types.items()]
+        parts.append("struct SarekIn {\n")
+        parts += [f"    p{i}: SarekProbe{i},\n" for i in types.values()]
+        parts.append("}\n@group(0) @binding(0) var<storage, read> sarek_in: SarekIn;\n"
+                     "@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
+        parts += [functions, "@compute @workgroup_size(1)\nfn main() {\n"]
+        parts += [f"    {line}\n" for line in outputs]
+        return "".join(parts + ["}\n"])
 
 
-def _has_bool(ty: str, decls: Dict[str, StructDecl], depth: int = 0) -> bool:
-    if depth > 32:
-        return False
-    a = _ARRAY.match(ty)
-    if a:
-        return _has_bool(a.group(1), decls, depth + 1)
-    d = decls.get(ty)
-    if d is None:
-        return ty == "bool"
-    return any(_has_bool(m.type, decls, depth + 1) for m in d.members)
+WGSL = Wgsl()
 
 
-def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str
-                 ) -> Tuple[Dict[str, Measured], List[Problem], List[str]]:
+def _types(checks, answers, structs) -> Dict[str, Dict[str, GpuType]]:
+    """struct -> member -> the type naga built (a guess that held, or the type it named)."""
+    out: Dict[str, Dict[str, GpuType]] = {}
+    for c, a in zip(checks, answers):
+        if a == "dropped":
+            continue
+        t = c.guess if a == "guess" else revealed(WGSL, a.get("log", ""), structs)
+        out.setdefault(c.struct, {})[c.member] = t
+    return out
+
+
+def _probe(types: Dict[str, Dict[str, GpuType]]) -> Tuple[Probe, List[str], int]:
+    """The probe of every struct a buffer can hold, and its input words."""
+    probe = Probe(types)
+    memo: Dict[str, int] = {}
+    names = [t for t in types if not has_bool(GpuType("struct", name=t), types)
+             and bound(GpuType("struct", name=t), types, memo) >= 0]
+    for i, t in enumerate(names):
+        probe.struct(i, t)
+    words = sum(2 * bound(GpuType("struct", name=t), types, memo) // 4 + 8 for t in names)
+    return probe, names, words
+
+
+def measure_wgsl(shaders, decls: Dict[str, StructDecl], wanted, folder: str
+                 ) -> Tuple[Dict[str, CompiledStruct], List[Problem], List[str]]:
     given = shaders.given
     user = "".join(f.text if f.text.endswith("\n") else f.text + "\n" for f in given)
-    starts: List[Tuple[int, object]] = []
-    line = 1
+    starts, line = [], 1
     for f in given:
         starts.append((line, f))
         line += f.text.count("\n") + (0 if f.text.endswith("\n") else 1)
     structs = {n: d for n, d in decls.items() if d.kind == "struct"}
-    todo: Dict[str, None] = {}
-    memo: Dict[str, int] = {}
-    stack = sorted(wanted)
-    while stack:  # the wanted structs and those they contain: their sizes are needed
-        t = stack.pop(0)
-        if t in todo or t not in structs or _has_bool(t, structs) or _bound(t, structs, memo) < 0:
-            continue
-        todo[t] = None
-        stack += [_ARRAY.sub(r"\1", m.type) for m in structs[t].members]
-    words = sum(2 * _bound(t, structs, memo) // 4 + 8 for t in todo)
-    failures: List[str] = []
+    todo = used_structs(structs, sorted(wanted))
+    decl_lines, checks = type_checks(structs, todo, WGSL)
+    guessed = {c.struct: {} for c in checks}
+    for c in checks:
+        guessed[c.struct][c.member] = c.guess or GpuType("other")
+    probe, names, words = _probe(guessed)
+    first = f"{given[0].shown}: {TOOL}"
     if words > MAX_PROBE_WORDS:
-        failures.append(f"{given[0].shown}: {TOOL}: the structs are too large to probe "
-                        f"(more than {MAX_PROBE_WORDS * 4 >> 20} MiB)")
-        todo = {}
-    probe = _Probe(structs)
-    reads: Dict[str, dict] = {}
-    for i, t in enumerate(todo):
-        base = f"sarek_shader_in.p{i}"
-        first = probe.word(f"{base}.t[0]", t)
-        second = probe.word(f"{base}.t[1]", t)
-        if first is None or second is None:
-            continue
-        r: dict = {"a": probe.read(f"{base}.a"), "t0": probe.read(first),
-                   "t1": probe.read(second), "members": {}}
-        for m in structs[t].members:
-            expr = f"{base}.t[0].{m.name}"
-            f_ = probe.word(expr, m.type)
-            if f_ is None:
-                continue
-            entry: dict = {"first": probe.read(f_)}
-            last = probe.word(expr, m.type, last=True)
-            if last is not None and not _ARRAY.match(m.type):
-                entry["last"] = probe.read(last)
-            a = _ARRAY.match(m.type)
-            if a and _length(a.group(2)) > 1:
-                s = probe.word(f"{expr}[1]", a.group(1))
-                if s is not None:
-                    entry["second"] = probe.read(s)
-                    entry["n"] = _length(a.group(2))
-            entry["type"] = m.type
-            r["members"][m.name] = entry
-        reads[t] = r
-    source = ""
-    if reads:
-        names = list(todo)
-        source = user + "\n" + "".join(
-            f"struct SarekShaderProbe{i} {{ a: u32, t: array<{t}, 2>, }}\n"
-            for i, t in enumerate(names))
-        source += "struct SarekShaderIn {\n" + "".join(
-            f"    p{i}: SarekShaderProbe{i},\n" for i in range(len(names))) + "}\n"
-        source += (f"@group(0) @binding({BINDING}) var<storage, read> sarek_shader_in: "
-                   f"SarekShaderIn;\n@group(0) @binding({BINDING + 1}) var<storage, read_write> "
-                   f"sarek_shader_out: array<u32>;\n@compute @workgroup_size(1)\n"
-                   f"fn sarek_shader_probe() {{\n" + "\n".join(probe.lines) + "\n}\n")
-    answer, problem = _run_child({"user": user, "probe": source, "words": words,
-                                  "count": len(probe.lines), "binding": BINDING}, folder)
+        return {}, [], [f"{first}: the structs are too large to probe (more than "
+                        f"{MAX_PROBE_WORDS * 4 >> 20} MiB)"]
+    request = {"user": user, "decls": decl_lines,
+               "checks": [[c.guess_stmt, c.reveal_stmt] for c in checks],
+               "owner": [1 + todo.index(c.struct) for c in checks],
+               "probe": probe_source(user, names, probe) if probe.lines else "",
+               "words": words, "count": len(probe.lines), "binding": BINDING}
+    answer, problem = _run_child(request, folder)
+    if problem is None and answer.get("ok") and answer.get("values") is None and checks:
+        # A type was not the one its text spells: the probe again, with the types naga named.
+        probe, answer, problem = _probe_again(user, _types(checks, answer["checks"], structs),
+                                              answer, folder)
     if problem is not None:
-        return {}, [], failures + [f"{given[0].shown}: {TOOL}: {problem}"]
-    if not answer.get("ok"):
-        log = _readable(answer.get("log", ""), starts)
-        stage = {"user": "naga refuses the shader", "probe": "the probe shader failed",
-                 "device": "no WebGPU device"}.get(str(answer.get("stage")), "failed")
-        return {}, [], failures + [f"{given[0].shown}: {TOOL}: {stage}: {log}"]
-    values = answer["values"]
-    measured: Dict[str, Measured] = {}
-    for t, r in reads.items():
-        t0 = values[r["t0"]]
-        got = Measured(4 * (values[r["t1"]] - t0), 4 * (t0 - values[r["a"]]))
-        for name, e in r["members"].items():
-            offset = 4 * (values[e["first"]] - t0)
-            size = None
-            if "last" in e:
-                size = 4 * (values[e["last"]] - values[e["first"]] + 1)
-                if e["type"] in structs:
-                    size = None
-            if "second" in e:
-                size = 4 * (values[e["second"]] - values[e["first"]]) * e["n"]
-            got.members[name] = MeasuredMember(offset, size)
-        measured[t] = got
-    for t in reads:  # a struct member's size is that struct's array stride
-        for name, mm in list(measured[t].members.items()):
-            ty = reads[t]["members"][name]["type"]
-            if ty in measured and mm.size is None:
-                measured[t].members[name] = MeasuredMember(mm.offset, measured[ty].size)
-    for t in wanted:
-        measured.setdefault(t, Measured(None, None))  # spellings still compared
-    return measured, [], failures
+        return {}, [], [f"{first}: {problem}"]
+    if not answer.get("ok") and answer.get("stage") != "probe":
+        return {}, [], [f"{first}: {_stage(answer)}: {_readable(answer.get('log', ''), starts)}"]
+    types = _types(checks, answer.get("checks") or ["guess"] * len(checks), structs)
+    failures = [] if answer.get("ok") else [f"{first}: {_stage(answer)}: "
+                                            f"{_readable(answer.get('log', ''), starts)}"]
+    return _decode(types, probe, answer.get("values")), [], failures
+
+
+def _probe_again(user: str, types, answer: dict, folder: str
+                 ) -> Tuple[Probe, dict, Optional[str]]:
+    probe, names, words = _probe(types)
+    if not probe.lines or words > MAX_PROBE_WORDS:
+        return probe, answer, None
+    again, problem = _run_child({"user": user, "decls": [], "checks": [],
+                                 "probe": probe_source(user, names, probe), "words": words,
+                                 "count": len(probe.lines), "binding": BINDING}, folder)
+    return probe, {**again, "checks": answer["checks"]}, problem
+
+
+def _stage(answer: dict) -> str:
+    return {"user": "naga refuses the shader", "probe": "the probe shader failed",
+            "checks": "the type checks failed",
+            "device": "no WebGPU device"}.get(str(answer.get("stage")), "failed")
+
+
+def _decode(types: Dict[str, Dict[str, GpuType]], probe: Probe, values) -> Dict[str, CompiledStruct]:
+    """The compiled structs: naga's types, and where the probe found each member's bits."""
+    out: Dict[str, CompiledStruct] = {}
+    for t, members in types.items():
+        got = CompiledStruct(t, [CompiledMember(n, mt) for n, mt in members.items()])
+        r = probe.reads.get(t)
+        if values is not None and r is not None:
+            t0 = values[r["t0"]]
+            got.size, got.align = 4 * (values[r["t1"]] - t0), 4 * (t0 - values[r["a"]])
+            for cm in got.members:
+                e = r["members"].get(cm.name)
+                if e is None:
+                    continue
+                cm.offset = 4 * (values[e["first"]] - t0)
+                if "last" in e and e["type"].kind != "struct":
+                    cm.size = 4 * (values[e["last"]] - values[e["first"]] + 1)
+                if "second" in e:
+                    cm.size = 4 * (values[e["second"]] - values[e["first"]]) * e["n"]
+        out[t] = got
+    for got in out.values():  # a struct member's size is that struct's array stride
+        for cm in got.members:
+            if cm.type.kind == "struct" and cm.size is None and cm.type.name in out:
+                cm.size = out[cm.type.name].size
+    return out
 
 
 def _readable(log: str, starts) -> str:
@@ -272,6 +317,10 @@ def _readable(log: str, starts) -> str:
         if ln and ln not in words:
             words.append(ln)
     text = ": ".join(words[:4])[:500]
+    if "BINDING_ARRAY" in log:
+        text += (" (naga validates a binding_array only on a device with wgpu's "
+                 "texture-binding-array feature, which this adapter does not have: verify "
+                 "cannot check this shader here)")
     if "address space Uniform" in log:
         text += (" (a uniform buffer rounds array strides and struct alignments up to 16 bytes, "
                  "as GLSL's std140 does, where the schema needs the C layout: declare it "

@@ -1,0 +1,522 @@
+"""Per target, which names its language and compilers break on, and which it escapes: the one
+place that decides whether a name is kept, escaped or refused.
+
+``judge(target, name, place)`` gives how the target emits the identifier ``name`` at ``place``
+(``FIELD``: a record field, bare in a struct; ``ARM``: a variant's union arm ``<Ctor>_v``;
+``FILE``: a C name at file scope: a type, an enum constant, a ``make_…`` helper): kept, or
+escaped where its language has a way (``device_`` in Metal, ``r#type`` in Rust, ``@"type"`` in
+Zig, ``from_`` in Python), and why the target cannot emit it, if it cannot: a keyword of its
+language, a macro one of its compilers predefines (``predefined``), a name they declare at file
+scope (``declared``). A name is refused only for the targets it breaks: ``blockDim`` (a CUDA
+built-in variable) is a fine member name everywhere, ``kernel`` is refused in OpenCL C only and
+escaped in Metal. Every target consults it: ``targets.names.check_names`` (``generate``,
+``verify``), ``naming.escape`` (the views), the dialects' reserved words (defined here).
+
+What breaks where is measured with the real compilers: ``tests/targets/test_name_rules.py``
+compiles the words each target keeps and refuses. This module imports nothing of the package
+at load time (the dialects, ``naming`` and ``names`` import it).
+"""
+
+from __future__ import annotations
+
+import functools
+import keyword
+import re
+from dataclasses import dataclass
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Pattern, Sequence, Tuple
+
+__all__ = ["FIELD", "ARM", "FILE", "NAME_TARGETS", "judge", "language_problem", "spelling",
+           "problem", "refusals",
+           "explain", "shadowing_suffixes", "emits_ctor_names", "C_FAMILY_WORDS", "GLSL_RESERVED", "WGSL_RESERVED",
+           "MSL_RESERVED", "RUST_KEYWORDS", "RUST_NOT_RAW", "RUST_PRIMITIVES", "ZIG_RESERVED",
+           "ZIG_RESERVED_PATTERN"]
+
+#: Where a name is emitted: a record field (bare in a struct), a variant's union arm
+#: (``<Ctor>_v``), a C name at file scope (a type, an enum constant, a ``make_`` helper).
+FIELD, ARM, FILE = "field", "arm", "file"
+
+# --- the words of each language ------------------------------------------------------------
+
+# C99's keywords, which C++ and OpenCL C share (restrict is C's alone), and the names every C
+# and C++ program has: bool/true/false (C23 and C++ keywords, <stdbool.h> macros before), NULL.
+_C99 = """auto break case char const continue default do double else enum extern float for goto
+if inline int long register return short signed sizeof static struct switch typedef union
+unsigned void volatile while bool true false NULL"""
+_C_ONLY = "restrict"
+# C11's <stdalign.h> and <assert.h> macros, which C23 and C++ make keywords (C11's <stdnoreturn.h>
+# and <complex.h> macros are the C library's: ``predefined``).
+_C11 = "alignas alignof static_assert thread_local"
+# C23's typeof operators (gcc's and clang's GNU modes, C and C++, already have typeof).
+_C23 = "typeof typeof_unqual"
+
+_CPP = """and and_eq asm bitand bitor catch char16_t char32_t char8_t class compl concept consteval
+constexpr constinit const_cast co_await co_return co_yield decltype delete dynamic_cast explicit
+export friend mutable namespace new noexcept not not_eq nullptr operator or or_eq private
+protected public reinterpret_cast requires static_cast template this throw try typeid typename
+using virtual wchar_t xor xor_eq"""
+
+# OpenCL C: address-space and access qualifiers, kernel keywords, the image types (keywords in
+# clang) and the words OpenCL C 1.2 reserves (6.1.4: quad, complex, imaginary; 6.1.9: uniform).
+_OPENCL = """kernel global local constant private generic read_only write_only read_write pipe
+uniform half image1d_t image2d_t image3d_t image1d_array_t image1d_buffer_t image2d_array_t
+quad complex imaginary vec_step"""
+# ... and its built-in type names that are typedefs, not keywords: fine as members, declared at
+# file scope.
+_OPENCL_TYPES = """uchar ushort uint ulong size_t ptrdiff_t intptr_t uintptr_t sampler_t
+event_t"""
+
+# The fixed-width type names the generated C and CUDA headers' structs use: a member spelt like
+# a type its struct uses changes what that name means there, which C++ forbids
+# ([basic.scope.class]; g++ rejects it).
+_STDINT = "int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t"
+
+# Built-in vector types, declared at file scope: OpenCL C's (float4, uchar16…) and CUDA's,
+# which nvcc includes implicitly (float1, longlong2, ulonglong4…).
+_OPENCL_VECTOR = re.compile(
+    r"(?:char|uchar|short|ushort|int|uint|long|ulong|float|double|half|bool)(?:2|3|4|8|16)\Z")
+_CUDA_VECTOR = re.compile(r"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\Z")
+
+# Functions a device compiler declares before any user code: nvcc's implicit CUDA runtime
+# headers bring the C math library, CUDA's own math (min, max, rsqrt…) and a few C library
+# functions, OpenCL C its builtins. A type or enum constant named like one is an error ("max
+# has already been declared"), which only a type of module "" (no C prefix) can run into.
+_MATH = """acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh erf erfc exp exp2
+expm1 fabs fdim floor fma fmax fmin fmod frexp hypot ilogb ldexp lgamma llrint llround log
+log10 log1p log2 logb lrint lround modf nan nearbyint nextafter pow remainder remquo rint round
+scalbln scalbn sin sinh sqrt tan tanh tgamma trunc"""
+_DEVICE_FUNCTIONS = frozenset(
+    [f + suffix for f in _MATH.split() for suffix in ("", "f", "l")]
+    + """min max umin umax llmin llmax ullmin ullmax rsqrt rsqrtf rcbrt rcbrtf sincos sincosf
+    sincospi sincospif sinpi sinpif cospi cospif exp10 exp10f erfinv erfinvf erfcinv erfcinvf
+    normcdf normcdff normcdfinv normcdfinvf saturate j0 j1 jn y0 y1 yn j0f j1f jnf y0f y1f ynf
+    norm normf norm3d norm3df norm4d norm4df rnorm rnormf rhypot rhypotf isfinite isinf isnan
+    signbit abs labs llabs div ldiv lldiv malloc free memcpy memset printf clock clock64 assert
+    clamp dot cross mad mix step smoothstep sign degrees radians select""".split()
+)
+
+# Python: a keyword, or a name every class has through its metaclass (``mro``: a dataclass
+# field spelt like one would take the method as its default), gets a trailing '_'.
+_PYTHON_ESCAPED = frozenset(keyword.kwlist) | frozenset(n for n in dir(type) if not n.startswith("__"))
+
+#: The hand-kept word lists of the C family, by the language that reserves them (the macro
+#: tables are ``predefined``'s; the shading and host languages' words follow).
+C_FAMILY_WORDS: Dict[str, FrozenSet[str]] = {
+    "C99": frozenset(_C99.split()), "C": frozenset(_C_ONLY.split()),
+    "C11": frozenset(_C11.split()), "C23": frozenset(_C23.split()), "C++": frozenset(_CPP.split()),
+    "OpenCL C": frozenset(_OPENCL.split()), "OpenCL C types": frozenset(_OPENCL_TYPES.split()),
+    "stdint": frozenset(_STDINT.split()),
+}
+
+# --- the words of the languages that escape them -------------------------------------------
+
+#: Metal Shading Language words that are not C or C++ keywords (those are refused for metal,
+#: ``targets.names``): address spaces, function and attribute qualifiers, built-in types.
+MSL_RESERVED = frozenset("""
+device thread threadgroup threadgroup_imageblock constant ray_data object_data kernel vertex
+fragment visible stage_in patch metal uint ushort uchar ulong half bool2 bool3 bool4 half2 half3
+half4 short2 short3 short4 ushort2 ushort3 ushort4 packed_float2 packed_float3 packed_float4
+float2x2 float3x3 float4x4 half2x2 half3x3 half4x4 texture1d texture2d texture3d texturecube
+texture2d_array texturecube_array depth2d depth2d_array depthcube texture_buffer sampler array
+array_ref packed_int2 packed_int3 packed_int4 as_type access imageblock sample_mask
+""".split())
+
+GLSL_RESERVED = frozenset("""
+attribute const uniform varying buffer shared coherent volatile restrict readonly writeonly
+atomic_uint layout centroid flat smooth noperspective patch sample subroutine break continue do
+for while switch case default if else in out inout float double int void bool true false
+invariant precise discard return struct lowp mediump highp precision uint demote terminate
+mat2 mat3 mat4 dmat2 dmat3 dmat4 mat2x2 mat2x3 mat2x4 mat3x2 mat3x3 mat3x4 mat4x2 mat4x3 mat4x4
+dmat2x2 dmat2x3 dmat2x4 dmat3x2 dmat3x3 dmat3x4 dmat4x2 dmat4x3 dmat4x4 vec2 vec3 vec4 ivec2
+ivec3 ivec4 bvec2 bvec3 bvec4 dvec2 dvec3 dvec4 uvec2 uvec3 uvec4 i64vec2 i64vec3 i64vec4
+u64vec2 u64vec3 u64vec4 f64vec2 f64vec3 f64vec4 int8_t uint8_t int16_t uint16_t int32_t uint32_t
+int64_t uint64_t float16_t float32_t float64_t sampler1D sampler2D sampler3D samplerCube
+sampler1DShadow sampler2DShadow samplerCubeShadow sampler1DArray sampler2DArray sampler2DRect
+samplerBuffer sampler2DMS image1D image2D image3D imageCube imageBuffer image2DArray texture1D
+texture2D texture3D textureCube texture2DArray textureBuffer sampler samplerShadow subpassInput
+accelerationStructureEXT rayQueryEXT
+common partition active asm class union enum typedef template this resource goto inline noinline
+public static extern external interface long short half fixed unsigned superp input output hvec2
+hvec3 hvec4 fvec2 fvec3 fvec4 filter sizeof cast namespace using sampler3DRect
+length
+""".split()) | frozenset(
+    # Every opaque type of GLSL 4.60 (section 3.6 of the spec), in its float, int and uint
+    # forms: glslang reads each as a keyword, so a member named ``isampler2D`` or ``uimage3D``
+    # would not compile.
+    f"{p}{base}{dims}"
+    for p in ("", "i", "u")
+    for base, dim_list in (
+        ("sampler", ("1D", "2D", "3D", "Cube", "2DRect", "1DArray", "2DArray", "CubeArray",
+                     "Buffer", "2DMS", "2DMSArray")),
+        ("image", ("1D", "2D", "3D", "2DRect", "Cube", "Buffer", "1DArray", "2DArray",
+                   "CubeArray", "2DMS", "2DMSArray")),
+        ("texture", ("1D", "2D", "3D", "2DRect", "Cube", "Buffer", "1DArray", "2DArray",
+                     "CubeArray", "2DMS", "2DMSArray")),
+        ("subpassInput", ("", "MS")))
+    for dims in dim_list) | frozenset("""
+sampler2DRectShadow sampler1DArrayShadow sampler2DArrayShadow samplerCubeArrayShadow
+i8vec2 i8vec3 i8vec4 u8vec2 u8vec3 u8vec4 i16vec2 i16vec3 i16vec4 u16vec2 u16vec3 u16vec4
+i32vec2 i32vec3 i32vec4 u32vec2 u32vec3 u32vec4 f16vec2 f16vec3 f16vec4 f32vec2 f32vec3 f32vec4
+""".split())
+# `length` is not a keyword but `.length` after an expression is GLSL's array-length method:
+# glslang refuses `v.length` on a struct whose member is named so.
+
+# WGSL keywords, reserved words (WGSL spec, section 15) and predeclared type names.
+WGSL_RESERVED = frozenset("""
+alias break case const const_assert continue continuing default diagnostic discard else enable
+false fn for if let loop override requires return struct switch true var while
+NULL Self abstract active alignas alignof as asm asm_fragment async attribute auto await become
+binding_array cast catch class co_await co_return co_yield coherent column_major common compile
+compile_fragment concept const_cast consteval constexpr constinit crate debugger decltype delete
+demote demote_to_helper do dynamic_cast enum explicit export extends extern external
+fallthrough filter final finally friend from fxgroup get goto groupshared highp impl implements
+import inline instanceof interface layout lowp macro macro_rules match mediump meta mod module
+move mut mutable namespace new nil noexcept noinline nointerpolation noperspective null nullptr
+of operator package packoffset partition pass patch pixelfragment precise precision premerge
+priv protected pub public readonly ref regardless register reinterpret_cast require resource
+restrict self set shared sizeof smooth snorm static static_assert static_cast std subroutine
+super target template this thread_local throw trait try type typedef typeid typename typeof
+union unless unorm unsafe unsized use using varying virtual volatile wgsl where with writeonly
+yield
+bool f16 f32 i32 u32 vec2 vec3 vec4 vec2i vec3i vec4i vec2u vec3u vec4u vec2f vec3f vec4f vec2h
+vec3h vec4h mat2x2 mat2x3 mat2x4 mat3x2 mat3x3 mat3x4 mat4x2 mat4x3 mat4x4 mat2x2f mat3x3f
+mat4x4f array atomic ptr sampler sampler_comparison texture_1d texture_2d texture_2d_array
+texture_3d texture_cube texture_cube_array texture_multisampled_2d texture_storage_1d
+texture_storage_2d texture_storage_2d_array texture_storage_3d texture_depth_2d
+texture_depth_2d_array texture_depth_cube texture_depth_cube_array texture_depth_multisampled_2d
+texture_external bitcast select
+""".split())
+
+# Every keyword of the Rust reference (strict, reserved, weak), those of the 2018 edition
+# (async await dyn try) and the 2024 edition (gen): raw identifiers are valid in every edition.
+RUST_KEYWORDS = frozenset("""
+as break const continue crate else enum extern false fn for if impl in let loop match mod move
+mut pub ref return self Self static struct super trait true type unsafe use where while async
+await dyn abstract become box do final macro override priv typeof unsized virtual yield try
+gen union macro_rules raw safe
+""".split())
+
+#: The keywords Rust refuses even as raw identifiers (escaped ``self_``), and the primitive type
+#: names the generated module uses, which a type must not shadow.
+RUST_NOT_RAW = frozenset(("self", "Self", "super", "crate", "_"))
+RUST_PRIMITIVES = frozenset("i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f16 f32 f64 f128 "
+                            "bool char str".split())
+
+#: Zig 0.17's keywords (and the ones older releases had, async/await/suspend…: escaping them
+#: costs nothing), its primitive types other than ``iN``/``uN``, and its primitive values.
+ZIG_RESERVED = frozenset("""
+addrspace align allowzero and anyframe anytype asm async await break callconv catch comptime
+const continue defer else enum errdefer error export extern fn for if inline linksection
+noalias noinline nosuspend opaque or orelse packed pub resume return struct suspend switch
+test threadlocal try union unreachable usingnamespace var volatile while
+isize usize c_char c_short c_ushort c_int c_uint c_long c_ulong c_longlong c_ulonglong
+c_longdouble f16 f32 f64 f80 f128 bool anyopaque void noreturn type anyerror comptime_int
+comptime_float true false null undefined _
+""".split())
+#: Every ``iN``/``uN`` is a Zig integer type.
+ZIG_RESERVED_PATTERN = re.compile(r"[iu][0-9]+\Z")
+
+# --- the rules of each target ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """What one target refuses and escapes (built once, on first use)."""
+
+    #: word -> why the target cannot emit it, wherever it is emitted.
+    words: Mapping[str, str]
+    #: word -> why the target cannot emit it at file scope (beyond ``words`` and what its
+    #: compilers declare there, measured: ``declared``).
+    file_words: Mapping[str, str]
+    #: (pattern, why, places): names refused by their form.
+    patterns: Tuple[Tuple[Pattern[str], str, FrozenSet[str]], ...] = ()
+    #: The name as the target emits it (``None``: the target never escapes).
+    escape: Optional[Callable[[str], str]] = None
+    #: (suffix, why): what a generated macro or constant spells as ``<C name><suffix>`` for
+    #: every type, so that a member or parameter of that name would be rewritten or matched.
+    shadowing: Tuple[Tuple[str, str], ...] = ()
+    #: Whether the enum constants ``<C name>_<Ctor>`` and ``make_`` helpers are file-scope
+    #: names of the target (C family, GLSL, WGSL, Zig).
+    ctor_names: bool = True
+
+
+def _table(*groups: Tuple[Iterable[str], str]) -> Dict[str, str]:
+    """word -> why, from (words, why) groups: the first group that names a word says why."""
+    out: Dict[str, str] = {}
+    for words, why in groups:
+        for w in (words.split() if isinstance(words, str) else words):
+            out.setdefault(w, why)
+    return out
+
+
+_C_RESERVED = (re.compile(r"(?:__|_[A-Z])"), "is reserved for the implementation in C and C++ "
+               "(leading '__' or '_' + capital)", frozenset((FIELD, FILE)))
+_CPP_DUNDER = (re.compile(r".*__"), "contains '__', which C++ reserves for the implementation "
+               "anywhere in a name", frozenset((FIELD, FILE)))
+_MACRO_SHADOWING = (("_LAYOUT_ID", "macro"), ("_LAYOUT_OK", "macro"))
+
+_KW_C = "is a keyword of C"
+_KW_CPP = "is a keyword of C++"
+_KW_C11 = "is a keyword of C23 and C++, and a macro of C11's standard headers"
+_KW_C23 = "is a keyword of C23 and of gcc's and clang's GNU modes"
+_STD_NAMES = ("is a fixed-width type name the header's structs use, whose meaning a member "
+              "of that name would change in C++")
+
+
+@functools.lru_cache(maxsize=None)
+def _declared_names(target: str) -> FrozenSet[str]:
+    """What ``target``'s compilers declare at file scope (``declared``), read on first use."""
+    from .declared import declared_by
+
+    return frozenset().union(*declared_by(target).values())
+
+
+def _declared_problem(target: str, name: str) -> Optional[str]:
+    if name not in _declared_names(target):
+        return None
+    if name == "main":
+        return "is the program's entry point: no program that includes the header could define main"
+    from .declared import declared_by
+
+    where = ", ".join(t for t, names in declared_by(target).items() if name in names)
+    return f"is already declared at file scope where the header is compiled ({where})"
+
+
+def _c_family_macros(*families: str) -> List[Tuple[FrozenSet[str], str]]:
+    from . import predefined
+
+    tables = {
+        "gnu": (predefined.GNU_MACROS, "is a macro gcc and clang predefine in their default "
+                "(GNU) modes, which would rewrite it"),
+        "libc": (predefined.LIBC_MACROS, "is a macro of the C library's headers, which C, C++ "
+                 "and CUDA programs include, and which would rewrite it"),
+        "libc_c": (predefined.LIBC_C_MACROS, "is a macro of the C library's C headers, which C "
+                   "programs include, and which would rewrite it"),
+        "cuda": (predefined.CUDA_MACROS, "is a macro of the CUDA runtime, which nvcc includes "
+                 "in every translation unit, and which would rewrite it"),
+        "opencl": (predefined.OPENCL_MACROS, "is a macro that OpenCL C predefines (clang, "
+                   "PoCL), which would rewrite it"),
+    }
+    return [tables[f] for f in families]
+
+
+def _device_functions(pocl: bool) -> Dict[str, str]:
+    why = "is a function that CUDA or OpenCL C declares implicitly (nvcc refuses the clash)"
+    groups = [(_DEVICE_FUNCTIONS, why)]
+    if pocl:
+        from .predefined import RENAMED_BUILTINS
+
+        groups.append((RENAMED_BUILTINS, why))
+    return _table(*groups)
+
+
+def _suffix_escape(reserved: FrozenSet[str], prefix: str = "") -> Callable[[str], str]:
+    def escape(name: str) -> str:
+        if prefix and name.startswith(prefix):
+            return "sarek_" + name
+        return name + "_" if name in reserved else name
+
+    return escape
+
+
+def _c_rules() -> _Rules:
+    # One header for C11 and C++11 (gcc, g++, clang on every ABI, in strict and GNU modes).
+    return _Rules(
+        words=_table((_C99, _KW_C), (_C_ONLY, _KW_C), (_C11, _KW_C11), (_C23, _KW_C23),
+                     (_CPP, _KW_CPP),
+                     (_STDINT, _STD_NAMES), *_c_family_macros("gnu", "libc", "libc_c")),
+        file_words={},
+        patterns=(_C_RESERVED, _CPP_DUNDER),
+        shadowing=_MACRO_SHADOWING,
+    )
+
+
+def _cuda_rules() -> _Rules:
+    # CUDA C++ (nvcc's host pass is gcc's C++, its device pass EDG; NVRTC; hipcc).
+    vector = (_CUDA_VECTOR, "is a built-in vector type of CUDA", frozenset((FILE,)))
+    return _Rules(
+        words=_table((_C99, _KW_C), (_C11, _KW_C11), (_C23, _KW_C23), (_CPP, _KW_CPP),
+                     (_STDINT, _STD_NAMES), *_c_family_macros("gnu", "libc", "cuda")),
+        file_words=_device_functions(pocl=False),
+        patterns=(_C_RESERVED, _CPP_DUNDER, vector),
+        shadowing=_MACRO_SHADOWING,
+    )
+
+
+def _opencl_rules() -> _Rules:
+    # OpenCL C 1.2 and later (clang, PoCL): C99 and its own keywords; no <stdint.h>.
+    vector = (_OPENCL_VECTOR, "is a built-in vector type of OpenCL C", frozenset((FILE,)))
+    return _Rules(
+        words=_table((_C99, _KW_C), (_C_ONLY, _KW_C), (_OPENCL, "is a keyword or built-in "
+                     "type of OpenCL C"), *_c_family_macros("opencl")),
+        file_words={**_device_functions(pocl=True),
+                    **_table((_OPENCL_TYPES, "is a built-in type of OpenCL C"))},
+        patterns=(_C_RESERVED, vector),
+        shadowing=_MACRO_SHADOWING,
+    )
+
+
+def _metal_rules() -> _Rules:
+    # The Metal Shading Language is C++14; no Metal compiler runs here (the proxy is clang++),
+    # so it keeps every C-family macro, and escapes its own words (``device`` -> ``device_``).
+    return _Rules(
+        words=_table((_C99, _KW_C), (_C11, _KW_C11), (_C23, _KW_C23), (_CPP, _KW_CPP),
+                     (_STDINT, _STD_NAMES), *_c_family_macros("gnu", "libc", "libc_c", "cuda", "opencl")),
+        file_words={},
+        patterns=(_C_RESERVED, _CPP_DUNDER),
+        escape=_suffix_escape(MSL_RESERVED),
+        shadowing=_MACRO_SHADOWING,
+    )
+
+
+def _glsl_rules() -> _Rules:
+    # GLSL reserves the prefix ``gl_``: such a name gets ``sarek_`` before it.
+    return _Rules(words={}, file_words={},
+                  escape=_suffix_escape(GLSL_RESERVED, "gl_"))
+
+
+def _wgsl_rules() -> _Rules:
+    everywhere = frozenset((FIELD, ARM, FILE))
+    return _Rules(
+        words=_table(("_", "is '_', which WGSL does not accept as a name")),
+        file_words={},
+        patterns=((re.compile("__"), "starts with '__', which WGSL does not accept in a name",
+                   everywhere),),
+        escape=_suffix_escape(WGSL_RESERVED),
+    )
+
+
+def _zig_rules() -> _Rules:
+    def escape(name: str) -> str:
+        # Zig quotes a reserved name (``@"type"``): the name itself is unchanged, so no two
+        # names can meet once escaped.
+        reserved = name in ZIG_RESERVED or ZIG_RESERVED_PATTERN.match(name) is not None
+        return f'@"{name}"' if reserved else name
+
+    return _Rules(words={}, file_words={}, escape=escape)
+
+
+def _rust_rules() -> _Rules:
+    def escape(name: str) -> str:
+        # The keywords Rust refuses even as raw identifiers get a trailing '_' (``self_``).
+        if name in RUST_NOT_RAW:
+            return name + "_"
+        return "r#" + name if name in RUST_KEYWORDS else name
+
+    return _Rules(
+        words={},
+        file_words=_table((RUST_PRIMITIVES, "is a Rust primitive type, which the generated "
+                           "module uses")),
+        escape=escape,
+        # ``pub const <C name>_LAYOUT_ID: u64``: a parameter ``new(p_LAYOUT_ID: i32)`` is a
+        # pattern, and Rust reads a constant's name there as that constant.
+        shadowing=(("_LAYOUT_ID", "constant"),),
+        ctor_names=False,
+    )
+
+
+def _python_rules() -> _Rules:
+    dunder = (re.compile("__"), "starts with '__', which Python mangles inside a class (the "
+              "generated dataclass would not have that attribute)", frozenset((FIELD, ARM)))
+    return _Rules(words={}, file_words={}, patterns=(dunder,),
+                  escape=_suffix_escape(_PYTHON_ESCAPED), ctor_names=False)
+
+
+_BUILDERS: Dict[str, Callable[[], _Rules]] = {
+    "c": _c_rules, "cuda": _cuda_rules, "opencl": _opencl_rules, "metal": _metal_rules,
+    "glsl": _glsl_rules, "wgsl": _wgsl_rules, "zig": _zig_rules, "rust": _rust_rules,
+    "python": _python_rules,
+}
+
+#: The targets whose names are judged here (every target of the registry).
+NAME_TARGETS: Tuple[str, ...] = tuple(_BUILDERS)
+
+
+@functools.lru_cache(maxsize=None)
+def _rules(target: str) -> _Rules:
+    try:
+        return _BUILDERS[target]()
+    except KeyError:
+        raise ValueError(f"no name rules for target {target!r}") from None
+
+
+# --- the decision ----------------------------------------------------------------------------
+
+# Cached: a schema repeats a few names (x, y, f0…) thousands of times, and a name is judged by
+# its text alone, so each distinct (target, name, place) is judged once per process.
+@functools.lru_cache(maxsize=1 << 16)
+def judge(target: str, name: str, place: str) -> Tuple[str, Optional[str]]:
+    """``(spelling, problem)``: how ``target`` emits the identifier ``name`` at ``place``
+    (``FIELD``, ``ARM`` or ``FILE``; kept, or escaped), and why it cannot, or ``None``.
+
+    A name the target escapes is judged as escaped. Not judged here: a name's form and the
+    tool's own prefixes (``names.identifier_problem``, every target), a member named like a
+    layout fingerprint macro (``names.check_names``, which knows the schema), and collisions
+    between names (the resolver and the views)."""
+    return _judge(target, name, place, True)
+
+
+def language_problem(target: str, name: str, place: str) -> Optional[str]:
+    """``judge``'s problem without the measured file-scope declarations: what the language
+    and the macro tables refuse (``tests/helpers/declared_names.py`` measures the rest)."""
+    return _judge(target, name, place, False)[1]
+
+
+def _judge(target: str, name: str, place: str, measured: bool) -> Tuple[str, Optional[str]]:
+    rules = _rules(target)
+    spelt = rules.escape(name) if rules.escape is not None else name
+    why = rules.words.get(spelt)
+    if why is None and place == FILE:
+        why = rules.file_words.get(spelt)
+        if why is None and measured:
+            why = _declared_problem(target, spelt)
+    if why is None:
+        for pattern, reason, places in rules.patterns:
+            if place in places and pattern.match(spelt):
+                why = reason
+                break
+    return spelt, why
+
+
+def spelling(target: str, name: str) -> str:
+    """``name`` as ``target`` emits it: unchanged, or escaped where its language reserves it."""
+    return judge(target, name, FIELD)[0]
+
+
+def problem(target: str, name: str, place: str) -> Optional[str]:
+    """Why ``target`` cannot emit ``name`` at ``place``, or ``None`` (``judge``)."""
+    return judge(target, name, place)[1]
+
+
+def shadowing_suffixes(target: str) -> Tuple[Tuple[str, str], ...]:
+    """(suffix, kind) of the macros or constants ``target`` defines for every type's C name
+    that a member of that name would meet (``refusals``)."""
+    return _rules(target).shadowing
+
+
+def emits_ctor_names(target: str) -> bool:
+    """Whether ``target`` declares ``<C name>_<Ctor>`` and ``make_…`` at file scope."""
+    return _rules(target).ctor_names
+
+
+def refusals(targets: Sequence[str], name: str, place: str) -> List[Tuple[str, str]]:
+    """``[(target, why)]`` of the ``targets`` that cannot emit ``name`` at ``place``."""
+    out = []
+    for target in targets:
+        why = judge(target, name, place)[1]
+        if why is not None:
+            out.append((target, why))
+    return out
+
+
+def explain(refused: Sequence[Tuple[str, str]]) -> str:
+    """``[(target, why)]`` as one fragment, each reason followed by the targets it holds in:
+    ``is a keyword of C++ (targets c and cuda)``."""
+    by_reason: Dict[str, List[str]] = {}
+    for target, why in refused:
+        by_reason.setdefault(why, []).append(target)
+    parts = []
+    for why, targets in by_reason.items():
+        listed = targets[0] if len(targets) == 1 else (", ".join(targets[:-1]) + " and "
+                                                       + targets[-1])
+        parts.append(f"{why} ({'target' if len(targets) == 1 else 'targets'} {listed})")
+    return "; it ".join(parts)
