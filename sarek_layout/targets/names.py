@@ -117,6 +117,8 @@ def check_names(schema, targets: Sequence[str]) -> None:
             for f in st.decl.fields:
                 names.member(f.name, FIELD, "field name", "", "choose another name", f.location)
             continue
+        if st.decl.kind == "enum":  # no members: its values' C names are resolve's claims
+            continue
         for ctor in st.decl.ctors:
             where = f"constructor {st.qualified_name}.{ctor.name}"
             for c_name in (f"{st.c_name}_{ctor.name}", make_name(st.c_name, ctor.name)):
