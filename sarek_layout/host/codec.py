@@ -12,9 +12,16 @@ Value forms (SPEC §2), defined once here and accepted identically by both paths
   arguments are a tuple or list of exactly the constructor's arity (nothing else: not a
   dict keyed by index, not a string);
 - ``bool`` is a Python bool (``numpy.bool_`` is accepted too), ``unit`` is ``None``; integers
-  are range-checked against int32/int64.
+  are range-checked against int32/int64;
+- a fixed array, vector or matrix (SPEC §1b) is a list, a tuple or a numpy array of its
+  length, nested outermost first (``T[N][M]``: N sequences of M; a matrix: its columns, each
+  a sequence of its rows, ``m[col][row]``, or a numpy array of shape (C, R));
+- an enum value is a member of an IntEnum whose value is one of the enum's (the API's class
+  is ``HostSchema.enum``), a value name, or one of its integers (not a bool, not a float).
 
-Decoding gives dicts, ``(name, tuple)`` pairs, bools and ``None``. Offsets count bytes from
+Decoding gives dicts, ``(name, tuple)`` pairs, bools, ``None``, nested tuples for repeated
+members and members of the API's IntEnum class for enums (bytes holding another integer are
+a ``DecodeError``). Offsets count bytes from
 the start of a buffer and are never negative. Bytes are in the host's byte order, the order
 a C program on this host (and an OpenCL or CUDA device sharing its buffers) uses; every
 padding byte is zero.
@@ -177,15 +184,21 @@ def _write_member(type_name: str, m: PlanMember, x: object, path: str, buf: byte
 
 
 def _write_repeat(type_name: str, m: PlanMember, x: object, path: str, buf: bytearray, at: int) -> None:
-    """A fixed array, vector or matrix: every level's length and every element checked
-    (a record element by its codec, which accepts every record value form), then the
-    runtime packs it."""
+    """A fixed array, vector or matrix (a record element packed by its codec, which accepts
+    every record value form). The runtime packs it, checking every level's length and, with
+    ``struct``, every number; only a value it refuses is walked element by element, to name
+    the element (``problem``), so a valid array of a hundred million costs no Python step per
+    element here either."""
     repeat = repeat_runtime(m, path)
     encode = codec_of(m.record.key).encode if m.record is not None else None  # type: ignore[arg-type]
-    found = repeat.problem(x, encode)
-    if found is not None:
-        raise EncodeError(type_name, _sarek_join(path, found[0]), found[1])
-    buf[at:at + m.size] = repeat.pack(x, encode)
+    try:
+        data = repeat.pack(x, encode)
+    except Exception as e:
+        # pack and problem accept the same values; should they ever differ, the refusal
+        # still names the member and is an EncodeError.
+        found = repeat.problem(x, encode) or ("", _sarek_describe(e))
+        raise EncodeError(type_name, _sarek_join(path, found[0]), found[1]) from None
+    buf[at:at + m.size] = data
 
 
 def _split_variant(type_name: str, plan: VariantPlan, value: object) -> Tuple[CtorPlan, Sequence[object]]:

@@ -379,7 +379,7 @@ def _lines(fn) -> int:
     ("std140", "float32", [2.5]), ("std430", "material", ["B"]), ("c", "bool", [True])])
 def test_an_array_is_packed_and_read_with_repeat_counts(tmp_path, rules, element, item):
     """Encoding and decoding a 2048-element array runs the same Python lines as a 16-element
-    one (the fast path, the generated module): the elements go through ``struct`` formats
+    one (the fast path, the checking path, the generated module): the elements go through ``struct`` formats
     with repeat counts (``2048f``, rows of ``3f4x``) and C-level maps, never one Python step
     per element."""
     def schema_of(n):
@@ -398,7 +398,9 @@ def test_an_array_is_packed_and_read_with_repeat_counts(tmp_path, rules, element
         data = codec.encode(value)
         obj = module.A_r(**value)
         assert module.encode_A_r(obj) == data
+        assert codec._encode_slow(value) == data
         counts.append((_lines(lambda: codec.encode(value)), _lines(lambda: codec.decode(data)),
+                       _lines(lambda: codec._encode_slow(value)),
                        _lines(lambda: module.encode_A_r(obj)), _lines(lambda: module.decode_A_r(data))))
     assert counts[0] == counts[1]
     if rules == "c" and element == "float32":
