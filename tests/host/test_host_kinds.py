@@ -27,7 +27,7 @@ from sarek_layout.codegen import render_headers
 from sarek_layout.host import EncodeError, DecodeError, codec_of, dtype_of
 from sarek_layout.ir.types import (TEnum, TFixedArray, TFloat32, TInt32, TMatrix, TRecord,
                                    TUint8, TVector)
-from test_host_python_target import generate
+from test_host_python_target import generate, import_modules
 
 PARTICLES = {"module": "Sim", "rules": "std430", "types": [
     {"enum": "material", "base": "uint8", "values": [["Lambert", 0], ["Metal", 1], ["Glass", 7],
@@ -428,12 +428,7 @@ def test_enums_and_arrays_of_records_across_modules(tmp_path):
     paths = (str(tmp_path / "base.json"), str(tmp_path / "scene.json"))
     schema = sl.load(*paths)
     files = generate(tmp_path, *paths)
-    sys.path.insert(0, str(tmp_path))
-    try:
-        base = import_file(files["base_layout.py"], "base_layout")
-        scene = import_file(files["scene_layout.py"], "scene_layout")
-    finally:
-        sys.path.remove(str(tmp_path))
+    base, scene = import_modules(tmp_path, files, "base_layout", "scene_layout")
     assert [m.name for m in base.Base_kind] == ["from_", "mro_", "name_"]
     value = {"pts": [{"x": 1, "k": "from"}, {"x": 2, "k": "mro"}, {"x": 3, "k": 3}],
              "kinds": [["name", -1], [2, "from"]], "m": [[float(i + 4 * j) for i in range(4)] for j in range(4)]}
