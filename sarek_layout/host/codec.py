@@ -51,10 +51,7 @@ from ..ir.types import SCALARS, Scalar, TRecord, TVariant
 from . import _runtime
 from ._runtime import (
     _sarek_GC_PAUSE_MIN,
-    _sarek_BadValue,
     _sarek_byte_view,
-    _sarek_enum_int,
-    _sarek_enum_problem,
     _sarek_join,
     _sarek_describe,
     _sarek_many,
@@ -70,6 +67,7 @@ from ._runtime import (
     _sarek_stored,
     _sarek_unknown_tag,
 )
+from ._runtime_kinds import _sarek_BadValue, _sarek_enum_int, _sarek_enum_problem
 from .enums import enum_spec, repeat_runtime
 from .fast import Compiled, NotFast, ctor_functions, record_functions
 from .model import elttype_key, model_of

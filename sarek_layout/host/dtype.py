@@ -13,7 +13,8 @@ argument, ``<Ctor>_v`` is the argument itself (a scalar, or the nested record's 
 ``_1``… that spans the whole union. A fixed array, vector or matrix member is a sub-array
 (``('color', '<f4', (4,))``, a matrix ``(columns, rows)``), read from its strides: where an
 element is followed by padding up to the stride, the element is a struct of one field ``v``
-with the stride as its itemsize (``a['pts']['v']``). An enum member is its base integer.
+with the stride as its itemsize (``a['pts']['v']``). An enum member is its base integer; a
+``char[32]`` is a byte string ``S32`` (where its bytes are back to back).
 
 One path: ``dtype_of`` takes a resolved schema type (what ``HostSchema.dtype`` gives) or a
 bare elttype, whose member model ``host.model`` builds.
@@ -78,6 +79,9 @@ def _member_dtype(m: PlanMember) -> Any:
     # A scalar's numpy spelling is the scalar table's (``bool``/``unit``: 4-byte ints; an
     # enum: its base).
     element = _plan_dtype(m.record) if m.record is not None else m.scalar.numpy  # type: ignore[union-attr]
+    if m.scalar is not None and m.scalar.is_char and m.dims[-1].stride == 1:
+        # A char array's last level, back to back, is one byte string (``S32``).
+        return _repeated(_numpy().dtype(f"S{m.dims[-1].count}"), m.dims[:-1])
     return _repeated(_numpy().dtype(element), m.dims) if m.dims else element
 
 
@@ -107,8 +111,9 @@ def _members_dtype(members: Sequence[PlanMember], base: int, itemsize: int) -> A
             raise ValueError(
                 f"numpy cannot describe member {m.name!r}: its last element ends "
                 f"{_numpy().dtype(f).itemsize - m.size} bytes before its stride, past the end of "
-                f"the element (the scalar block layout does not pad the last element of an array); "
-                f"encode and decode it with the codec instead")
+                f"the element (its rule set does not pad an array's last element, as the scalar "
+                f"block layout and HLSL constant buffers do not); encode and decode it with the "
+                f"codec instead")
     return _struct_dtype([m.name for m in members], formats,
                          [m.offset - base for m in members], itemsize)
 

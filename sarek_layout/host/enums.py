@@ -21,7 +21,8 @@ from typing import Dict, Tuple, Type
 
 from ..ir.schema import SchemaType
 from ..ir.types import Scalar, TEnum
-from ._runtime import _sarek_enum_spec, _sarek_EnumSpec, _sarek_Repeat, _sarek_ScalarRow
+from ._runtime import _sarek_ScalarRow
+from ._runtime_kinds import _sarek_enum_spec, _sarek_EnumSpec, _sarek_Repeat
 from .plan import LIMIT, PlanMember, memoised
 from .python_target import enum_value_name, python_name
 

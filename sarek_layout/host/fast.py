@@ -22,14 +22,8 @@ import keyword
 import struct
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
-from ._runtime import (
-    _sarek_bool,
-    _sarek_enum_int,
-    _sarek_enum_member,
-    _sarek_object,
-    _sarek_OBJECTS,
-    _sarek_unit,
-)
+from ._runtime import _sarek_bool, _sarek_object, _sarek_OBJECTS, _sarek_unit
+from ._runtime_kinds import _sarek_enum_int, _sarek_enum_member
 from .enums import enum_spec, repeat_runtime
 from .plan import CtorPlan, PlanMember, RecordPlan, Slot
 

@@ -242,12 +242,13 @@ def _leaves(members: Sequence[PlanMember]) -> int:
     return sum(m.elements * (1 if m.record is None else m.record.leaves) for m in members)
 
 
-def _repeated(item: Member, step: Union[str, int], path: str) -> PlanMember:
+def _repeated(item: Member, step: Union[str, int]) -> PlanMember:
     """The plan member of a fixed array, vector or matrix: its element and its rows."""
     record = _nested(item.record) if item.record is not None else None
     element = item.scalar.size if item.scalar is not None else record.size  # type: ignore[union-attr]
-    char = item.scalar.struct_format if item.scalar is not None else None
-    repeat = repeat_of(item.dims, element, char, item.size, path)
+    # A char array's bytes are packed as byte values (its texts are turned into them).
+    char = None if item.scalar is None else "B" if item.scalar.is_char else item.scalar.struct_format
+    repeat = repeat_of(item.dims, element, char, item.size)
     return PlanMember(item.name, step, item.offset, item.size, item.scalar, record, False,
                       item.dims, repeat, item.enum)
 
@@ -272,43 +273,59 @@ def _build(st: SchemaType) -> Plan:
                     f"element types (an enum is the type of a member)")
 
 
-def repeat_of(dims: Sequence[Dim], element_size: int, char: Optional[str], size: int,
-              where: str) -> Repeat:
+def repeat_of(dims: Sequence[Dim], element_size: int, char: Optional[str], size: int) -> Repeat:
     """The rows of a member repeating an element of ``element_size`` bytes (a scalar of
     ``struct`` character ``char``, or a record: ``None``) as ``dims`` say, ``size`` bytes in
-    all. ``where`` names the member for the one refusal.
+    all.
 
     Levels whose elements follow each other exactly (a ``float32[4][4]``; a std430
-    ``vec3[2][3]``, whose inner array's stride is the outer one's element) merge into one,
-    so what is left is a run of elements back to back, then at most one level of rows (a
-    std430 ``vec3`` with its padding; a std140 ``float32`` and its 12 bytes)."""
+    ``vec3[2][3]``, whose inner array's stride is the outer one's element; any level of one
+    element) merge into one. What is left is a run of scalars back to back, or one element,
+    then the levels of padded elements: the outermost of them makes the rows, and the format
+    of one row spells the levels inside it (a wgsl-uniform ``mat3x3<float16>[N]``: rows of
+    three 6-byte columns 8 bytes apart, then the padding to 32), so the format grows with the
+    counts inside a padded level (a matrix's columns), never with the outer count."""
     shape = tuple(d.count for d in dims)
     count = 1
     for n in shape:
         count *= n
     levels: List[Tuple[int, int]] = []  # (count, stride), outermost first, merged
     for d in reversed(dims):
-        if levels and d.stride == levels[0][0] * levels[0][1]:
-            levels[0] = (d.count * levels[0][0], levels[0][1])
+        inner = levels[0][0] * levels[0][1] if levels else element_size
+        stride = d.stride if d.count > 1 else inner  # one element: no stride to keep
+        if stride == inner and (levels or char is not None):
+            if levels:
+                levels[0] = (d.count * levels[0][0], levels[0][1])
+            else:
+                levels.append((d.count, stride))
         else:
-            levels.insert(0, (d.count, d.stride))
-    run_count, run_stride = levels[-1]
-    if run_stride == element_size and char is not None:
-        run, rows_level = run_count, levels[:-1]  # scalars back to back
+            levels.insert(0, (d.count, stride))
+    if char is not None and levels and levels[-1][1] == element_size:
+        run, padded = levels[-1][0], levels[:-1]  # scalars back to back
     else:
-        run, rows_level = 1, levels  # each element, then the padding to its stride
-    if not rows_level:
-        rows, step = 1, run * element_size
-    elif len(rows_level) == 1:
-        rows, step = rows_level[0]
-    else:  # no rule set lays one out: positions that rows of one stride cannot reach
-        raise TypeError(f"{where}: the host cannot pack elements placed at {levels} "
-                        f"(count, stride) levels")
+        run, padded = 1, levels  # each element, then the padding to its stride
     item = f"{run}{char}" if char is not None else f"{element_size}s"
-    pad = step - run * element_size
-    row = item + (f"{pad}x" if pad else "")
-    inline = char is not None and rows == 1 and run * element_size == size
-    return Repeat(shape, count, row, run, rows, inline)
+    if not padded:
+        return Repeat(shape, count, item, run, 1, char is not None and run * element_size == size)
+    rows, step = padded[0]
+    tokens, extent = _row(padded[1:], item, run * element_size)
+    per_row = run
+    for n, _ in padded[1:]:
+        per_row *= n
+    row = tokens + (f"{step - extent}x" if step > extent else "")
+    return Repeat(shape, count, row, per_row, rows, False)
+
+
+def _row(levels: Sequence[Tuple[int, int]], item: str, item_size: int) -> Tuple[str, int]:
+    """The ``struct`` format of one element of the level around ``levels`` (each ``(count,
+    stride)``, outermost first, around ``item``), and the bytes it spans up to the end of
+    its last element."""
+    if not levels:
+        return item, item_size
+    n, stride = levels[0]
+    inner, extent = _row(levels[1:], item, item_size)
+    pad = f"{stride - extent}x" if stride > extent else ""
+    return (inner + pad) * (n - 1) + inner, (n - 1) * stride + extent
 
 
 def _record(st: SchemaType) -> RecordPlan:
@@ -366,7 +383,7 @@ def _place(
         step: Union[str, int] = int(name[1:]) if prefix else name
         path = prefix + name
         if item.dims:
-            m = _repeated(item, step, path)
+            m = _repeated(item, step)
             members.append(m)
             slots.append(Slot(path, offset, m.scalar, None, m.repeat.count if m.repeat.inline else 1, m))  # type: ignore[union-attr]
             _merge(tokens, (slots[-1].format,))

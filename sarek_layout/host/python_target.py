@@ -46,7 +46,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from .._version import __version__
 from ..errors import SchemaError, quoted
 from ..ir.schema import ModuleDecl, Schema, SchemaType, SourceLocation
-from ..ir.types import SCALARS, TEnum, TInt32
+from ..ir.types import ELEMENT_SCALARS, SCALARS, TEnum, TInt32
 from ..layout.fingerprint import layout_id_hex
 from ..targets.names import spelling
 from ._runtime import _sarek_GC_PAUSE_MIN
@@ -80,14 +80,18 @@ _RUNTIME_END = "# --- runtime: end "
 
 @functools.lru_cache(maxsize=None)
 def runtime_text() -> str:
-    """The shared runtime as every generated module carries it: the marked region of
-    ``host/_runtime.py``, markers included, verbatim."""
+    """The shared runtime as every generated module carries it: the marked regions of
+    ``host/_runtime.py`` and ``host/_runtime_kinds.py`` (which uses the first's names),
+    markers included, verbatim, in that order."""
     from importlib import resources
 
-    text = resources.files(__package__).joinpath("_runtime.py").read_text(encoding="utf-8")
-    begin = text.index(_RUNTIME_BEGIN)
-    end = text.index("\n", text.index(_RUNTIME_END)) + 1
-    return text[begin:end]
+    regions = []
+    for name in ("_runtime.py", "_runtime_kinds.py"):
+        text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+        begin = text.index(_RUNTIME_BEGIN)
+        end = text.index("\n", text.index(_RUNTIME_END)) + 1
+        regions.append(text[begin:end])
+    return "\n\n".join(regions)
 
 
 def python_name(name: str) -> str:
@@ -321,8 +325,10 @@ def _annotation(m: PlanMember) -> str:
     else:
         element = python_name(m.record.key.c_name)  # type: ignore[union-attr]
     # A repeated member decodes to nested tuples: one ``Tuple[…, ...]`` per level, however
-    # many elements (the encoders take lists and numpy arrays too).
-    for _ in m.dims:
+    # many elements (the encoders take lists and numpy arrays too); a char array's last
+    # level is its text, ``bytes``.
+    levels = m.dims[1:] if m.scalar is not None and m.scalar.is_char else m.dims
+    for _ in levels:
         element = f"_sarek_Tuple[{element}, ...]"
     return element
 
@@ -551,7 +557,9 @@ def _public_names(t: PyType) -> List[str]:
 
 
 def _scalar_rows() -> Tuple[Tuple[str, str, str, str], ...]:
-    return tuple((s.name, s.kind, s.struct_format, repr(s.int_range)) for s in SCALARS.values())
+    # char too: a char array's repeated-member object names its row.
+    return tuple((s.name, s.kind, s.struct_format, repr(s.int_range))
+                 for s in (*SCALARS.values(), *ELEMENT_SCALARS.values()))
 
 
 def python_view(schema: Schema, module: ModuleDecl, filename_of: Callable[[ModuleDecl], str]) -> PyModuleView:

@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 from helpers.host import _SCALAR_STRATEGY, py_attr, scalar_value, stored
 from helpers.kinds_oracle import C_SCALAR, CUDA_VEC_BASE
 from helpers.kinds_oracle import _dims as dims_of  # innermost kind, array counts outermost first
-from sarek_layout.ir.types import SCALARS
+from sarek_layout.ir.types import RULE_SET_NAMES, SCALARS
 
 Kind = tuple
-RULES = ("c", "std430", "std140", "scalar", "cuda")
+#: Every rule set the package lays out (its vocabulary: a new one is drawn here at once).
+RULES = RULE_SET_NAMES
 
 
 @dataclass
@@ -63,6 +64,11 @@ def spelling(kind: Kind) -> str:
     return text + "".join(f"[{n}]" for n in counts)
 
 
+def is_text(kind: Kind) -> bool:
+    """``char[N]``: one ``bytes`` of at most N bytes, not N values."""
+    return kind[0] == "array" and kind[1] == ("scalar", "char")
+
+
 def element_of(kind: Kind) -> Tuple[Kind, int]:
     """What a vector, matrix or array repeats, and how many times: a matrix is its columns."""
     if kind[0] == "vec":
@@ -77,8 +83,11 @@ def element_of(kind: Kind) -> Tuple[Kind, int]:
 
 def build(kind: Kind, types: Types, counter: List[int]):
     """A value of ``kind`` whose scalars are distinct (``helpers.host.scalar_value``), in
-    the encoders' form: lists, dicts, enum value names."""
+    the encoders' form: lists, dicts, enum value names, bytes for a ``char[N]``."""
     tag = kind[0]
+    if is_text(kind):
+        counter[0] += 1
+        return (b"t%d" % counter[0] * 3)[:kind[2] - counter[0] % 2]
     if tag == "scalar":
         counter[0] += 1
         return scalar_value(SCALARS[kind[1]], counter[0])
@@ -100,6 +109,8 @@ def build(kind: Kind, types: Types, counter: List[int]):
 def values(kind: Kind, types: Types):
     """A hypothesis strategy for values of ``kind``: sequences as lists or tuples."""
     tag = kind[0]
+    if is_text(kind):
+        return st.binary(max_size=kind[2])
     if tag == "scalar":
         return _SCALAR_STRATEGY[SCALARS[kind[1]]]
     if tag in ("vec", "mat", "array"):
@@ -113,8 +124,11 @@ def values(kind: Kind, types: Types):
 
 
 def expected(kind: Kind, value, types: Types):
-    """What ``value`` reads back as: nested tuples, stored floats, enum integer values."""
+    """What ``value`` reads back as: nested tuples, stored floats, enum integer values, a
+    text without its trailing zero bytes."""
     tag = kind[0]
+    if is_text(kind):
+        return bytes(value).rstrip(b"\0")
     if tag == "scalar":
         return stored(SCALARS[kind[1]], value)
     if tag in ("vec", "mat", "array"):
@@ -128,7 +142,7 @@ def generated(module, kind: Kind, value, types: Types, c_prefix: str = "K_"):
     """``value`` as the generated module's objects (its dataclasses; lists and tuples
     kept)."""
     tag = kind[0]
-    if tag in ("vec", "mat", "array"):
+    if tag in ("vec", "mat", "array") and not is_text(kind):
         inner = element_of(kind)[0]
         items = [generated(module, inner, v, types, c_prefix) for v in value]
         return tuple(items) if isinstance(value, tuple) else items
@@ -164,7 +178,7 @@ def c_decl(name: str, kind: Kind, rules: str, types: Types) -> str:
     elif tag == "mat":
         spelled, counts = C_SCALAR[base[3]], counts + [base[1], base[2]]
     elif tag == "scalar":
-        spelled = C_SCALAR[base[1]]
+        spelled = "char" if base[1] == "char" else C_SCALAR[base[1]]
     elif tag == "enum":
         spelled = C_SCALAR[types.enums[base[1]][0]]
     else:
@@ -184,9 +198,12 @@ _COMPONENTS = "xyzw"
 def scalar_leaves(lvalue: str, kind: Kind, value, types: Types, components: bool):
     """``(lvalue, scalar name, value)`` of every scalar of ``value`` (encoder form), in
     declaration order: a vector's components as ``.x``… (``components``: CUDA's vector
-    types, GLSL) or ``[i]``, a matrix's columns as ``[c]``, an enum as its base integer."""
+    types, GLSL) or ``[i]``, a matrix's columns as ``[c]``, an enum as its base integer, a
+    ``char[N]`` as one text (scalar ``char``, value ``bytes``)."""
     tag = kind[0]
-    if tag == "scalar":
+    if tag == "scalar" or is_text(kind):
+        if is_text(kind):
+            return [(lvalue, "char", bytes(value))]
         return [(lvalue, kind[1], value)]
     if tag == "enum":
         return [(lvalue, types.enums[kind[1]][0], expected(kind, value, types))]
@@ -199,10 +216,16 @@ def scalar_leaves(lvalue: str, kind: Kind, value, types: Types, components: bool
             for leaf in scalar_leaves(lvalue + part(i), inner, v, types, components)]
 
 
+def c_text(value: bytes) -> str:
+    """A C string literal of ``value`` (octal escapes: at most three digits, never greedy)."""
+    return '"' + "".join("\\%03o" % b for b in value) + '"'
+
+
 def c_stores(lvalue: str, kind: Kind, value, types: Types, rules: str, literal) -> List[str]:
     """C statements storing ``value`` (encoder form) in ``lvalue``, one per scalar;
     ``literal(scalar, v)`` spells a scalar."""
-    return [f"{lv} = {literal(SCALARS[s], v)};"
+    return [f"memcpy({lv}, {c_text(v)}, {len(v)});" if s == "char"
+            else f"{lv} = {literal(SCALARS[s], v)};"
             for lv, s, v in scalar_leaves(lvalue, kind, value, types, rules == "cuda")]
 
 
@@ -217,6 +240,8 @@ def numpy_value(a, kind: Kind, types: Types):
     tag = kind[0]
     if tag == "struct":
         return {f: numpy_value(a[f], k, types) for f, k in types.records[kind[1]]}
+    if is_text(kind) and a.dtype.kind == "S":
+        return a.item()
     if tag in ("vec", "mat", "array"):
         inner = element_of(kind)[0]
         return tuple(numpy_value(a[i], inner, types) for i in range(len(a)))
@@ -234,8 +259,10 @@ def f32(x: float) -> float:
 
 # --- random schemas --------------------------------------------------------------------------
 
-#: Scalars a vector or matrix may hold, and those of a matrix.
-NUMERIC = tuple(n for n in SCALARS if n not in ("bool", "unit"))
+#: Scalars a member may be (a char only as an array's element), a vector may hold, and a
+#: matrix.
+SCALAR_NAMES = [n for n in SCALARS if n != "char"]
+NUMERIC = tuple(n for n in SCALAR_NAMES if n not in ("bool", "unit"))
 FLOATS = ("float32", "float64", "float16")
 ENUM_BASES = ("int32", "uint8", "int16", "uint64", "int8")
 
@@ -251,7 +278,7 @@ def kind_types(draw, max_records: int = 3) -> Types:
         types.enums["en"] = (base, [(f"V{i}", v) for i, v in enumerate(values)])
 
     def leaf():
-        options = [st.sampled_from(list(SCALARS)).map(lambda s: ("scalar", s)),
+        options = [st.sampled_from(SCALAR_NAMES).map(lambda s: ("scalar", s)),
                    st.tuples(st.just("vec"), st.integers(2, 4), st.sampled_from(NUMERIC)),
                    st.tuples(st.just("mat"), st.integers(2, 4), st.integers(2, 4),
                              st.sampled_from(FLOATS))]
@@ -259,6 +286,7 @@ def kind_types(draw, max_records: int = 3) -> Types:
             options.append(st.just(("enum", "en")))
         if types.records:
             options.append(st.sampled_from(sorted(types.records)).map(lambda r: ("struct", r)))
+        options.append(st.integers(1, 6).map(lambda n: ("array", ("scalar", "char"), n)))
         return st.one_of(*options)
 
     def member():

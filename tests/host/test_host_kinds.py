@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 import sarek_layout as sl
 from helpers.host import import_file, py_attr
-from kinds_cases import (RULES, Types, element_of, expected, generated, kind_types, values,
-                         variant_values)
+from kinds_cases import (RULES, Types, expected, generated, is_text, kind_types,
+                         values, variant_values)
 from sarek_layout.codegen import render_headers
 from sarek_layout.host import EncodeError, DecodeError, codec_of, dtype_of
 from sarek_layout.ir.types import (TEnum, TFixedArray, TFloat32, TInt32, TMatrix, TRecord,
@@ -209,10 +209,12 @@ def test_numpy_dtype_has_sub_arrays_and_padded_elements(sim):
 
 def _bad_variants(types: Types, name: str, value):
     """Values of record ``name`` with one member made wrong: a repeated member one item
-    short, an enum member an integer that is no value of it."""
+    short, a text one byte too long, an enum member an integer that is no value of it."""
     out = []
     for f, kind in types.records[name]:
-        if kind[0] in ("vec", "mat", "array"):
+        if is_text(kind):
+            out.append((f, b"x" * (kind[2] + 1)))
+        elif kind[0] in ("vec", "mat", "array"):
             out.append((f, value[f][:-1]))
         elif kind[0] == "enum":
             base, pairs = types.enums[kind[1]]
@@ -256,8 +258,8 @@ def _check_paths_agree(types: Types, rules: str, tmp, data):
     for name in list(types.records) + list(types.variants):
         try:
             assert dtype_of(schema.type(name)).itemsize == schema.size(name)
-        except ValueError as e:  # the scalar block layout's unpadded last element
-            assert rules == "scalar" and "numpy cannot describe" in str(e)
+        except ValueError as e:  # an array's last element unpadded, at the record's end
+            assert rules in ("scalar", "hlsl-cbuffer") and "numpy cannot describe" in str(e)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -472,10 +474,14 @@ def test_generated_modules_with_kinds_are_mypy_clean(tmp_path):
     files = {}
     files.update(generate(tmp_path, str(tmp_path / "sim.json")))
     files.update(generate(tmp_path, str(tmp_path / "base.json"), str(tmp_path / "scene.json")))
+    (tmp_path / "txt.json").write_text(json.dumps({"module": "Txt", "types": [
+        {"record": "r", "fields": [["name", "char[8]"], ["tags", "char[2][4]"]]}]}))
+    files.update(generate(tmp_path, str(tmp_path / "txt.json")))
     for rules in RULES:
-        doc = dict(PARTICLES, module=f"Sim{rules}", rules=rules)
-        (tmp_path / f"sim{rules}.json").write_text(json.dumps(doc))
-        files.update(generate(tmp_path, str(tmp_path / f"sim{rules}.json")))
+        name = rules.replace("-", "_")
+        doc = dict(PARTICLES, module=f"Sim_{name}", rules=rules)
+        (tmp_path / f"sim_{name}.json").write_text(json.dumps(doc))
+        files.update(generate(tmp_path, str(tmp_path / f"sim_{name}.json")))
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *map(str, files.values())],
         cwd=str(tmp_path), capture_output=True, text=True,
@@ -492,3 +498,36 @@ def test_generate_python_takes_the_kinds(tmp_path, capsys):
     module = import_file(tmp_path / "out" / "sim_layout.py", "sim_cli_layout")
     value = module.Sim_particle(**particle(mat=module.Sim_material.Metal))
     assert module.decode_Sim_particle(module.encode_Sim_particle(value)) == module.Sim_particle(**READ_BACK)
+
+
+@pytest.mark.parametrize("rules", ["c", "std140"])
+def test_a_char_array_is_bytes(tmp_path, rules):
+    """``char[N]`` (SPEC §1b, from C's ``char name[32]``) is one ``bytes`` of at most N
+    bytes, zero-padded; it decodes without its trailing zero bytes (as numpy's ``S8``
+    reads it); ``char[2][4]`` is two of them. Under std140 each byte is 16 bytes apart."""
+    np = pytest.importorskip("numpy")
+    (tmp_path / "t.json").write_text(json.dumps({"module": "T", "rules": rules, "types": [
+        {"record": "r", "fields": [["name", "char[8]"], ["n", "int32"], ["tags", "char[2][4]"]]}]}))
+    schema = sl.load(str(tmp_path / "t.json"))
+    module = import_file(generate(tmp_path, str(tmp_path / "t.json"))["t_layout.py"], f"t_{rules}_layout")
+    value = {"name": b"ab\0c", "n": 7, "tags": [bytearray(b"xyz"), b""]}
+    data = schema.encode("r", value)
+    assert module.encode_T_r(module.T_r(**value)) == data == schema.codec("r")._encode_slow(value)
+    want = {"name": b"ab\0c", "n": 7, "tags": (b"xyz", b"")}
+    assert schema.decode("r", data) == want and module.decode_T_r(data) == module.T_r(**want)
+    at = dict(schema.type("r").layout.fields)
+    stride = 1 if rules == "c" else 16
+    assert data[at["name"]:at["name"] + 8 * stride:stride] == b"ab\0c\0\0\0\0"
+    row = np.frombuffer(data, schema.dtype("r"))[0]
+    if rules == "c":
+        assert schema.dtype("r").fields["name"][0] == np.dtype("S8")
+        assert row["name"] == b"ab\0c" and row["tags"].tolist() == [b"xyz", b""]
+    for bad, field, problem in (("abc", "name", "expected bytes of at most 8 bytes (char[8]), got 'abc' (str) (encode a str first"),
+                                (b"123456789", "name", "9 bytes do not fit char[8]")):
+        for encode in (lambda: schema.encode("r", dict(value, name=bad)),
+                       lambda: module.encode_T_r(module.T_r(**dict(value, name=bad)))):
+            with pytest.raises(ValueError) as e:
+                encode()
+            assert e.value.field == field and problem in e.value.problem
+    with pytest.raises(EncodeError, match=r"field 'tags\[1\]': 5 bytes do not fit char\[4\]"):
+        schema.encode("r", dict(value, tags=[b"", b"12345"]))

@@ -39,13 +39,16 @@ CUDA_INCLUDE = "/usr/local/cuda/include"
 
 def kinds_types(seed: int, count: int, scalars) -> Types:
     """``kinds_oracle``'s random structs, every third with an enum member and an array of
-    another enum."""
+    another enum, every fourth with ``char`` byte strings."""
     types = Types(enums=dict(ENUMS))
     for i, (name, members) in enumerate(kinds_oracle.random_structs(seed, count, scalars, glsl=False)):
         members = list(members)
         if i % 3 == 0:
             members.insert(i % len(members), ("e", ("enum", "e8")))
             members.append(("es", ("array", ("enum", "e16"), 3)))
+        if i % 4 == 1:  # byte strings: C's char name[7], char names[2][4]
+            members.insert(i % len(members), ("name", ("array", ("scalar", "char"), 7)))
+            members.append(("names", ("array", ("array", ("scalar", "char"), 4), 2)))
         types.records[name] = members
     return types
 

@@ -215,8 +215,12 @@ def test_generated_modules_carry_the_runtime_verbatim(tmp_path):
     cannot drift."""
     region = _marked_region(RUNTIME.read_text())
     assert "def _sarek_scalar_problem" in region and "class EncodeError" in region
+    # The member kinds' part (enums, repeated members), right after it.
+    kinds = _marked_region((RUNTIME.parent / "_runtime_kinds.py").read_text())
+    assert "class _sarek_Repeat" in kinds and "def _sarek_enum_spec" in kinds
     files = generate(tmp_path, str(EXAMPLES / "geometry.toml"))
     text = files["geometry_layout.py"].read_text()
+    region += "\n\n" + kinds
     assert text.count(region) == 1
     rest = text.replace(region, "")
     defined = {line.split("(")[0].split(":")[0].split()[1] for line in region.splitlines()
