@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import sarek_layout as sl
 from helpers.host import import_file, py_attr
-from kinds_cases import (RULES, Types, expected, generated, is_text, kind_types,
+from kinds_cases import (RULES, Types, build, expected, generated, is_text, kind_types,
                          values, variant_values)
 from sarek_layout.codegen import render_headers
 from sarek_layout.host import EncodeError, DecodeError, codec_of, dtype_of
@@ -223,6 +223,31 @@ def _bad_variants(types: Types, name: str, value):
     return out
 
 
+def _elements_at_their_strides(st, value, data: bytes, types: Types) -> None:
+    """Every scalar element of every repeated scalar member lies at the member's offset plus
+    its indices times the strides of ``Member.dims`` (the layout's, judged against the
+    compilers in tests/layout), in the format of the tests' own table."""
+    from helpers.host import FORMAT
+
+    kinds = dict(types.records[st.name])
+    for m in st.members:
+        kind = kinds[m.name]
+        if not m.dims or m.scalar is None or m.scalar.name == "char":
+            continue
+        want = expected(kind, value[m.name], types)
+        fmt = "=" + FORMAT[m.scalar]
+
+        def walk(v, level, at):
+            if level == len(m.dims):
+                got = struct.unpack_from(fmt, data, at)[0]
+                assert got == (0 if v is None else int(v) if isinstance(v, bool) else v), (m.name, at)
+                return
+            for i, item in enumerate(v):
+                walk(item, level + 1, at + i * m.dims[level].stride)
+
+        walk(want, 0, m.offset)
+
+
 def _check_paths_agree(types: Types, rules: str, tmp, data):
     (tmp / "k.json").write_text(json.dumps(types.schema(rules)))
     schema = sl.load(str(tmp / "k.json"))
@@ -235,6 +260,7 @@ def _check_paths_agree(types: Types, rules: str, tmp, data):
         assert codec._encode_slow(value) == encoded
         assert getattr(module, f"encode_K_{name}")(generated(module, kind, value, types)) == encoded
         want = expected(kind, value, types)
+        _elements_at_their_strides(schema.type(name), value, encoded, types)
         assert codec.decode(encoded) == want
         assert getattr(module, f"decode_K_{name}")(encoded) == generated(module, kind, want, types)
         for f, bad in _bad_variants(types, name, value):
@@ -531,3 +557,43 @@ def test_a_char_array_is_bytes(tmp_path, rules):
             assert e.value.field == field and problem in e.value.problem
     with pytest.raises(EncodeError, match=r"field 'tags\[1\]': 5 bytes do not fit char\[4\]"):
         schema.encode("r", dict(value, tags=[b"", b"12345"]))
+
+
+@pytest.mark.parametrize("rules, spelling", [
+    ("wgsl-uniform", "mat3x3<float16>[2]"),  # rows of three 8-byte columns, padded to 32
+    ("hlsl-cbuffer", "float32[3]"),          # 16 apart, the last one unpadded
+    ("hlsl-cbuffer", "int32[1]"),            # one element: no stride to keep
+    ("hlsl-cbuffer", "vec3<float32>[2][2]"),
+    ("scalar", "vec3<float16>[3][2]"),
+    ("std140", "mat2x3<float64>[2]"),
+])
+def test_padded_levels_of_every_rule_set(tmp_path, rules, spelling):
+    """Elements land at the member's offset plus the strides of its dims, through the API
+    and the generated module, and read back."""
+    types = Types(records={"r": [("a", _parse_kind(spelling)), ("b", ("scalar", "int8"))]})
+    (tmp_path / "k.json").write_text(json.dumps(types.schema(rules)))
+    schema = sl.load(str(tmp_path / "k.json"))
+    module = import_file(generate(tmp_path, str(tmp_path / "k.json"))["k_layout.py"], f"k_{id(tmp_path)}")
+    value = build(("struct", "r"), types, [0])
+    data = schema.encode("r", value)
+    _elements_at_their_strides(schema.type("r"), value, data, types)
+    assert module.encode_K_r(generated(module, ("struct", "r"), value, types)) == data
+    assert schema.decode("r", data) == expected(("struct", "r"), value, types)
+
+
+def _parse_kind(spelling: str):
+    """``mat3x3<float16>[2]`` as a kind tuple (the few spellings the test above uses)."""
+    base, _, rest = spelling.partition("[")
+    counts = [int(n) for n in rest.rstrip("]").split("][")] if rest else []
+    if base.startswith("mat"):
+        shape, scalar = base[3:].split("<")
+        cols, rows = shape.split("x")
+        kind = ("mat", int(cols), int(rows), scalar.rstrip(">"))
+    elif base.startswith("vec"):
+        n, scalar = base[3:].split("<")
+        kind = ("vec", int(n), scalar.rstrip(">"))
+    else:
+        kind = ("scalar", base)
+    for n in reversed(counts):
+        kind = ("array", kind, n)
+    return kind
