@@ -4,10 +4,9 @@ steps.
 * uniforms.toml: a record under the std140 rules (``layout(std140) uniform`` blocks);
   view.toml: one under the wgsl-uniform rules (WGSL's ``var<uniform>``). ``generate`` writes
   uniforms.h / uniforms.glsl and view.h / view.wgsl.
-* Python writes each record's bytes from the layout the tool gives it (``layout --json``:
-  every leaf's offset, count and stride; no offset is written here), and the C host
-  (uniform_host.c, with the generated headers) writes its own where a C compiler exists: the
-  two must be equal, byte for byte.
+* Python writes each record's bytes with the generated module (``uniforms_layout.py``,
+  ``view_layout.py``), and the C host (uniform_host.c, with the generated headers) writes its
+  own where a C compiler exists: the two must be equal, byte for byte.
 * kernels_uniform.comp reads the std140 block on Vulkan, kernels_uniform.wgsl the
   ``var<uniform>`` on wgpu; each copies every member's words to a storage buffer, which must
   be the values written.
@@ -15,7 +14,7 @@ steps.
 
 from __future__ import annotations
 
-import json
+import importlib
 import os
 import shutil
 import struct
@@ -34,7 +33,6 @@ WGSL_UNIFORM = HERE / "view.toml"
 VALUES: Dict[str, List[float]] = {
     "tint": [0.25, 0.5, 0.75, 1.0], "gain": [1.5], "weights": [1.0, 2.0, 4.0, 8.0],
     "offset": [-3.0, 0.125], "blend": [2], "frame": [77]}
-_FORMATS = {"float32": "<f", "int32": "<i", "uint32": "<I"}
 
 
 class Failed(Exception):
@@ -49,28 +47,32 @@ def _tool(*args: str) -> subprocess.CompletedProcess:
 
 
 def generate(out: Path) -> None:
-    """The headers of both records: C for the host, GLSL and WGSL for the kernels."""
-    for schema, targets in ((STD140, ("c", "glsl")), (WGSL_UNIFORM, ("c", "wgsl"))):
+    """The headers of both records: C and Python for the hosts, GLSL and WGSL for the
+    kernels."""
+    for schema, targets in ((STD140, ("c", "glsl", "python")),
+                            (WGSL_UNIFORM, ("c", "wgsl", "python"))):
         proc = _tool("generate", str(schema), "-o", str(out),
                      *[x for t in targets for x in ("-t", t)])
         if proc.returncode != 0:
             raise Failed(f"generate {schema.name} failed:\n{proc.stderr}")
 
 
-def python_bytes(schema: Path) -> bytes:
-    """The schema's record with ``VALUES``, laid out as ``layout --json`` says: every leaf at
-    its offset, each element of an array or vector at its stride; every other byte zero."""
-    proc = _tool("layout", "--json", str(schema))
-    if proc.returncode != 0:
-        raise Failed(f"layout --json {schema.name} failed:\n{proc.stderr}")
-    (record,) = [t for t in json.loads(proc.stdout)["types"] if t["kind"] == "record"]
-    buf = bytearray(record["size"])
-    for leaf in record["leaves"]:
-        values = VALUES[leaf["path"].rstrip("[]")]
-        count, stride = (leaf.get("count") or [1])[0], (leaf.get("stride") or [0])[0]
-        for i in range(count):
-            struct.pack_into(_FORMATS[leaf["type"]], buf, leaf["offset"] + i * stride, values[i])
-    return bytes(buf)
+def python_bytes(out: Path, schema: Path) -> bytes:
+    """The schema's record with ``VALUES``, encoded by the generated Python module
+    (``uniforms_layout`` / ``view_layout``): its rule set's offsets and strides, every other
+    byte zero."""
+    if str(out) not in sys.path:
+        sys.path.insert(0, str(out))
+    module = importlib.import_module(f"{schema.stem}_layout")
+    prefix = "Uniforms" if schema == STD140 else "View"
+    record = getattr(module, f"{prefix}_{'params' if schema == STD140 else 'view'}")
+    n = 3 if schema == STD140 else 4
+    fields = {"tint": VALUES["tint"][:n], "weights": VALUES["weights"],
+              "offset": VALUES["offset"], "blend": getattr(module, f"{prefix}_mode").Add,
+              "frame": VALUES["frame"][0]}
+    if schema == STD140:
+        fields["gain"] = VALUES["gain"][0]
+    return getattr(module, f"encode_{record.__name__}")(record(**fields))
 
 
 def c_bytes(out: Path) -> Optional[Dict[Path, bytes]]:
@@ -100,7 +102,7 @@ def expected_words(schema: Path) -> List[int]:
 
 def _written(out: Path, schema: Path) -> tuple:
     """Python's bytes, and what the C host says of them."""
-    data = python_bytes(schema)
+    data = python_bytes(out, schema)
     (out / f"uniform_{schema.stem}_python.bin").write_bytes(data)
     hosts = c_bytes(out)
     if hosts is None:

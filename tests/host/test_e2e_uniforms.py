@@ -1,6 +1,6 @@
 """The end-to-end example's uniform buffers (examples/e2e/uniforms.py, issue 33): a std140
 record in a ``layout(std140) uniform`` block read by Vulkan on lavapipe, a wgsl-uniform one
-in a WGSL ``var<uniform>`` read by wgpu, each written by Python (from ``layout --json``) and
+in a WGSL ``var<uniform>`` read by wgpu, each written by Python (the generated module) and
 by the C host (uniform_host.c with the generated headers), byte for byte alike; every
 member's words come back from the device as written. A record written with another rule
 set's strides is caught by the device's words."""
@@ -41,17 +41,29 @@ def test_a_uniform_written_with_storage_strides_is_caught(tmp_path, monkeypatch)
     host's bytes differ, and the Vulkan kernel reads other words than the values."""
     require_toolchain("glslang")
     require_toolchain("vulkan")
-    sys.path.insert(0, str(E2E))
+    # The example's module and the generated ones it imports, gone again after the test.
+    monkeypatch.setattr(sys, "path", [str(E2E), *sys.path])
+    names = ("uniforms", "uniforms_layout", "view_layout")
+    for name in names:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    try:
+        _caught(tmp_path, monkeypatch)
+    finally:
+        for name in names:
+            sys.modules.pop(name, None)
+
+
+def _caught(tmp_path, monkeypatch):
     import uniforms
     from sarek_layout.verify.drivers.vulkan import run_spirv
 
     uniforms.generate(tmp_path)
-    right = uniforms.python_bytes(uniforms.STD140)
+    right = uniforms.python_bytes(tmp_path, uniforms.STD140)
     wrong = bytearray(right)
     wrong[16:80] = bytes(64)
     for i in range(4):  # the weights at 16, 20, 24, 28
         wrong[16 + 4 * i:20 + 4 * i] = right[16 + 16 * i:20 + 16 * i]
-    monkeypatch.setattr(uniforms, "python_bytes", lambda schema: bytes(wrong))
+    monkeypatch.setattr(uniforms, "python_bytes", lambda out, schema: bytes(wrong))
     if require_toolchain_quietly("gcc"):
         with pytest.raises(uniforms.Failed, match="C host's 96 bytes differ from Python's 96 at byte 23"):
             uniforms.vulkan(tmp_path, "glslangValidator", run_spirv)
