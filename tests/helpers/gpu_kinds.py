@@ -85,3 +85,27 @@ def accepted(types: Dict[str, Tuple[dict, List[str]]], rules: str, target: str, 
             continue
         ok.append(name)
     return ok, refused
+
+
+def shape_types(rules: str) -> Dict[str, Tuple[dict, List[str]]]:
+    """The kinds' conformance enumeration (``kinds_shapes``: every kind alone, before each
+    follower, as constructor arguments; its enums and ``point``) under ``rules``, in the form
+    ``accepted`` takes: name -> (the type's JSON, the types it names)."""
+    import re
+
+    from . import kinds_shapes
+
+    doc = kinds_shapes.schema_document(rules)
+    names = {t.get("record") or t.get("variant") or t.get("enum") for t in doc["types"]}
+
+    def named(spelling: str) -> List[str]:
+        base = re.sub(r"\[\d+\]", "", spelling)
+        return [base] if base in names else []
+
+    out: Dict[str, Tuple[dict, List[str]]] = {}
+    for t in doc["types"]:
+        spellings = ([s for _, s in t["fields"]] if "record" in t else
+                     [s for _, args in t["constructors"] for s in args] if "variant" in t else [])
+        out[t.get("record") or t.get("variant") or t["enum"]] = (
+            t, [u for s in spellings for u in named(s)])
+    return out

@@ -9,7 +9,10 @@ structs, accessors and element strides), naga (validation).
 * every stride probe is live: a file whose array is spelled with another stride disagrees,
   naming the level;
 * a ``float32[100000000]`` member costs what a ``float32`` costs in the probe shaders, and
-  glslang measures it (the runtime toolchains leave a type too large for a probe buffer).
+  glslang measures it (the runtime toolchains leave a type too large for a probe buffer);
+* the generated GLSL and WGSL read back by ``verify --shader`` as hand-written shaders agree;
+* the Metal header holds every rule set's bytes (metal-proxy: clang++ for arm64 Apple) on
+  both kinds enumerations.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ import re
 import pytest
 
 from helpers.common import require_toolchain
-from helpers.gpu_kinds import accepted, kind_types, write
+from helpers.gpu_kinds import accepted, kind_types, shape_types, write
 from sarek_layout.codegen import render_headers
+from sarek_layout.errors import SchemaError
 from sarek_layout.ir.types import RULE_SET_NAMES
 from sarek_layout.resolve import load_schema
 from sarek_layout.verify.drivers import HeaderSet
@@ -236,15 +240,30 @@ def test_metal_holds_every_rule_set(rules, tmp_path):
     for name, why in refused.items():
         assert any(r in why for r in METAL_REASONS), f"{name}: {why}"
     files = [write(tmp_path / "all.json", rules, [types[t][0] for t in types if t in ok])]
+    shapes = kinds_shapes.schema_files(tmp_path / "shapes", [rules])
     try:
-        files += kinds_shapes.schema_files(tmp_path / "shapes", [rules])
-        load_schema(files[1:]) and render_headers(load_schema(files[1:]), ["metal"])
-    except Exception as e:  # noqa: BLE001 - a refusal of the shapes under these rules
+        render_headers(load_schema(shapes), ["metal"])
+        files += shapes
+    except SchemaError as e:  # the shapes refused under these rules, saying why
         assert any(r in str(e) for r in METAL_REASONS), str(e)
-        files = files[:1]
     schema = load_schema(files)
     report = verify_schema(schema, toolchains=["metal-proxy"])
     (result,) = report.results
     assert result.status == "agrees", report.format()
     assert result.values == len(probes_for(schema.types)) > 100
     assert not refused or rules in ("scalar", "hlsl-cbuffer"), refused
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("toolchain", ["glslang", "naga"])
+def test_the_conformance_enumeration_agrees_on_the_shader_toolchains(toolchain, rules, tmp_path):
+    """The kinds' conformance enumeration (``helpers.kinds_shapes``, as the C family's
+    toolchains take it) under each rule set: every type GLSL or WGSL emits agrees with
+    glslang's SPIR-V or passes naga; every other one is refused for a reason it names."""
+    types = shape_types(rules)
+    ok, refused = accepted(types, rules, TARGET[toolchain], tmp_path)
+    for name, why in refused.items():
+        assert any(r in why for r in REASONS), f"{name}: {why}"
+    assert ok, refused
+    path = write(tmp_path / "all.json", rules, [types[t][0] for t in types if t in ok])
+    _agrees(load_schema([path]), toolchain)

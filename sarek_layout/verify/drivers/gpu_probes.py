@@ -231,6 +231,8 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
         if quantity == OFFSET:
             a, b, c = (f"(({r} & 0xFFu) - 1u)" for r in reads)
             return f"({a} % 4u + 4u * ({a} / 4u + 29u * {b} + 841u * {c}))"
+        if lang.type_of(et, w.typed).kind == "array":  # words of packed scalars: every byte
+            return f"sarek_small_size_{_ident(et)}({expr_of(f'sarek_pat_A_{_ident(t)}({elem}, {start})')})"
         return " + ".join(f"{lang.word}((({reads[0]} >> {8 * k}u) & 0xFFu) != 0u)"
                           for k in range(4))
 
@@ -294,7 +296,7 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
         except _Unmeasured:
             unmeasured.append(k)
             outputs.append("0u")
-    helpers = _small_helpers(lang, structs, patterned, small_bits)
+    helpers = _small_helpers(lang, structs, patterned, small_bits, w.typed)
     source = _render(lang, headers, w, outputs, helpers)
     inputs = []
     for layout in _LAYOUTS:
@@ -322,7 +324,8 @@ _FILLS = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
           "C": "1u + _sarek_w / 841u"}
 
 
-def _small_helpers(lang: ShadingLanguage, structs: Structs, patterned, small_bits) -> str:
+def _small_helpers(lang: ShadingLanguage, structs: Structs, patterned, small_bits, typed
+                   ) -> str:
     """The pattern fills, the patterned copies of each type and the bits readers (module doc)."""
     if not patterned:
         return ""
@@ -349,13 +352,36 @@ def _small_helpers(lang: ShadingLanguage, structs: Structs, patterned, small_bit
             body = f"{lang.local('r', t, 'e', mutable=True)} {' '.join(lines)} return r;"
             out.append(lang.function(t, f"sarek_pat_{k}_{_ident(t)}", (("e", t), ("s", w)), body))
     for et in small_bits:
-        bits = lang.small_bits.get(et)
-        if bits is None:
+        readers = _small_bits(lang, et, typed)
+        if not readers:
             raise ProbeFailed(lang.name,
                               f"an accessor of a scalar smaller than a word returns {et}")
-        out.append(lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
-                                 f"return {bits};"))
+        out += readers
     return "".join(out)
+
+
+def _small_bits(lang: ShadingLanguage, et: str, typed) -> List[str]:
+    """The readers of an accessor's return type ``et``: its bits (an array of words, as the
+    scalar rules' ``uint16[4]`` is kept: its first word's), and for an array the number of
+    bytes its words hold (each byte of a patterned word is non-zero)."""
+    t = lang.type_of(et, typed)
+    w = lang.word
+    if t.kind == "array" and t.elem is not None and t.count:
+        bits = lang.small_bits.get(lang.spell(t.elem))
+        if bits is None:
+            return []
+        first = bits.replace("_sarek_x", "_sarek_x[0]")
+        count = " + ".join(f"{w}(((_sarek_x[j] >> {8 * k}u) & 0xFFu) != 0u)" for k in range(4))
+        return [lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
+                              f"return {first};"),
+                lang.function(w, f"sarek_small_size_{_ident(et)}", (("_sarek_x", et),),
+                              f"{lang.local('n', w, '0u', mutable=True)} "
+                              + lang.loop(t.count, f"n = n + {count};") + " return n;")]
+    bits = lang.small_bits.get(et)
+    if bits is None:
+        return []
+    return [lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
+                          f"return {bits};")]
 
 
 #: ``(arity, single)`` of ``arm_shapes``.
