@@ -269,3 +269,19 @@ def test_the_conformance_enumeration_agrees_on_the_shader_toolchains(toolchain, 
     assert ok, refused
     path = write(tmp_path / "all.json", rules, [types[t][0] for t in types if t in ok])
     _agrees(load_schema([path]), toolchain)
+
+
+@pytest.mark.parametrize("toolchain", ["vulkan"])
+def test_packed_small_scalar_arrays_are_read_through_their_accessor(toolchain, tmp_path):
+    """The scalar rules' ``uint16[4]`` argument is two words (``uint[2]``, the accessor's
+    return type): the probe reads where its first byte is and how many bytes its words hold;
+    an accessor that starts a word late is caught at that argument."""
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps({"module": "K", "rules": "scalar", "types": [
+        {"variant": "v", "constructors": [["Blend", ["uint16[4]", "float32"]], ["Off", []]]}]}))
+    schema = load_schema([str(path)])
+    headers = generated_headers(schema, ["glsl"])["glsl"]
+    assert _disagreements(toolchain, schema, headers) == {}
+    edited = _edited(headers, "_sarek_r[0] = _sarek_v.data[0]; _sarek_r[1] = _sarek_v.data[1];",
+                     "_sarek_r[0] = _sarek_v.data[1]; _sarek_r[1] = _sarek_v.data[2];")
+    assert _disagreements(toolchain, schema, edited) == {"K_v.data.Blend_v._0 offset": 8}
