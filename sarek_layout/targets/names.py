@@ -117,6 +117,14 @@ def check_names(schema, targets: Sequence[str]) -> None:
             for f in st.decl.fields:
                 names.member(f.name, FIELD, "field name", "", "choose another name", f.location)
             continue
+        if st.decl.kind == "enum":  # its values' constants, <C name>_<Value> (SPEC §1b)
+            for v in st.decl.values:
+                found = refusals(ctor_targets, f"{st.c_name}_{v.name}", FILE)
+                if found:
+                    names.refuse(f"C name {st.c_name}_{v.name!r} of enum value "
+                                 f"{st.qualified_name}.{v.name}", found,
+                                 "rename the value or its type", v.location)
+            continue
         for ctor in st.decl.ctors:
             where = f"constructor {st.qualified_name}.{ctor.name}"
             for c_name in (f"{st.c_name}_{ctor.name}", make_name(st.c_name, ctor.name)):
