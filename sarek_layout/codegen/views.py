@@ -21,7 +21,7 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequenc
 
 from .._version import __version__
 from ..targets.naming import SOURCE_PARAM, make_name, padding_name
-from ..targets.shape import Slot, Struct, shape_of
+from ..targets.shape import Array, Slot, Struct, shape_of
 from ..ir.schema import Arm, Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..ir.types import TFloat16, TFloat64
 from ..layout.fingerprint import layout_id_hex
@@ -435,7 +435,7 @@ def _ctor(c_name: str, arm: Arm, node: Optional[Union[Slot, Struct]]) -> Ctor:
     members: Tuple[Member, ...] = ()
     if node is None:
         slots: Tuple[Slot, ...] = ()
-    elif isinstance(node, Slot):
+    elif isinstance(node, (Slot, Array)):  # one argument (an array too) is the arm itself
         slots = (node,)
         single = _member(node.member)._replace_name(node.name)
     else:
