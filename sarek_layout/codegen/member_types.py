@@ -110,16 +110,17 @@ def designator_parts(designator: str) -> List[Tuple[str, int]]:
 
 
 def kind_checks(st: SchemaType) -> List[Tuple[str, str, int]]:
-    """``(quantity, designator, value)`` for every array member of ``st``'s shape: its
-    ``size`` (the whole member) and each level's ``stride`` (the size of its first element,
-    ``a[0]``, ``a[0].v[0]``: ``Array.designator``). The offsets are checked with every
-    member's."""
+    """``(quantity, designator, value)`` for every array member of ``st``'s shape: each
+    level's ``stride`` (the size of its first element, ``a[0]``, ``a[0].v[0]``:
+    ``Array.designator``), innermost first, then its ``size`` (the whole member): a wrong
+    stride is then the first check to fail (Zig reports only that one), not what it moves.
+    The offsets are checked with every member's."""
     out: List[Tuple[str, str, int]] = []
     for node in shape_of(st).nodes():
         if isinstance(node, Array):
+            out.extend(("stride", node.designator(k), node.levels[k].stride)
+                       for k in range(len(node.levels) - 1, -1, -1))
             out.append(("size", node.path, node.size))
-            out.extend(("stride", node.designator(k), level.stride)
-                       for k, level in enumerate(node.levels))
     return out
 
 

@@ -109,6 +109,22 @@ def _spelling(kind: tuple) -> str:
     return _spelling(kind) + "".join(f"[{d}]" for d in dims)
 
 
+def oracle_structs(rules: str, oracle: str, seed: int, folder: pathlib.Path):
+    """``kinds_oracle``'s random structs for ``rules`` and what ``oracle`` (``gcc``, ``nvcc``,
+    ``glslang``: the compiler implementing those rules natively) measured of them."""
+    from helpers import kinds_oracle
+
+    glsl = oracle == "glslang"
+    # CUDA's vector_types.h has no half vectors.
+    scalars = [s for s in kinds_oracle.SIZE if not (oracle == "nvcc" and s == "float16")]
+    structs = kinds_oracle.random_structs(seed=seed, count=60, scalars=scalars, glsl=glsl)
+    if glsl:
+        return structs, kinds_oracle.measure_glsl(structs, rules, folder)
+    if oracle == "nvcc":
+        return structs, kinds_oracle.measure_cuda(structs, folder)
+    return structs, kinds_oracle.measure_c(structs, folder)
+
+
 def oracle_schema_file(structs, rules: str, folder: pathlib.Path) -> str:
     """``kinds_oracle`` structs as the records of a schema laid out by ``rules``."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import kinds_oracle
 from helpers.common import require_toolchain
-from helpers.kind_samples import kind_sample_files, oracle_mismatches, oracle_schema_file
+from helpers.kind_samples import (kind_sample_files, oracle_mismatches, oracle_schema_file,
+                                  oracle_structs)
 from helpers.shapes import conformance_records, conformance_variants, flatten, nested_descriptions
 from helpers.verify import DATA, EXAMPLES, every_nth, schema_of
 from sarek_layout.resolve import load_schema
@@ -132,15 +132,7 @@ def test_rustc_measures_what_the_rules_own_compiler_measures(rules, oracle, tmp_
     blocks for glslang, read back with spirv-cross)."""
     tc = require_toolchain("rustc")
     require_toolchain(oracle)
-    glsl = oracle == "glslang"
-    scalars = [s for s in kinds_oracle.SIZE if not (oracle == "nvcc" and s == "float16")]
-    structs = kinds_oracle.random_structs(seed=21, count=60, scalars=scalars, glsl=glsl)
-    if glsl:
-        measured = kinds_oracle.measure_glsl(structs, rules, tmp_path)
-    elif oracle == "nvcc":
-        measured = kinds_oracle.measure_cuda(structs, tmp_path)
-    else:
-        measured = kinds_oracle.measure_c(structs, tmp_path)
+    structs, measured = oracle_structs(rules, oracle, 21, tmp_path)
     schema = load_schema([oracle_schema_file(structs, rules, tmp_path)])
     probes = probes_for(schema.types)
     m = driver_for(tc.name).measure(generated_headers(schema, ["rust"])["rust"], probes)
