@@ -41,8 +41,9 @@ from ..targets.names import spelling
 from ..targets.naming import (DATA_MEMBER, RUST_BYTES_TRAIT, RUST_ERROR_TYPE, RUST_SIZE_OF,
                               arm_name, arm_struct_name, padding_name, rust_union_name,
                               rust_view_name)
-from .member_types import Wrapper, designator_parts, kind_checks, members_of, refusal, spell_member, uses_kinds
 from ..targets.shape import shape_of
+from .member_types import (Wrapper, designator_parts, kind_checks, members_of, refusal,
+                           spell_member, uses_kinds)
 from .views import TOOL
 
 __all__ = ["rust_ident", "rust_path", "rust_view", "RField", "RStruct", "RCtor", "RType",
@@ -342,6 +343,7 @@ def _type(st: SchemaType, names: _Names, used: _Used) -> RType:
         if len(arm.args) > 1:
             struct_name = names.claim(arm_struct_name(c_name, arm.name), owner, where)
             arm_struct = RStruct(struct_name, max(a.align for a in arm.args), st.size - p,
+                                 # its wrappers are the arguments', named alike
                                  _fields(arm.items, _Kinds(c_name, used), p, labels))
         ctors.append(RCtor(name, arm.name, arm.tag, arm_name(arm.name) if arm.args else "",
                            args, arm_struct))

@@ -294,8 +294,8 @@ def test_a_rust_program_reads_python_framed_member_kinds_value_by_value(tmp_path
     (particle,) = schema.find("particle")
     data = host_kinds.framed_bytes(int(layout_id_hex(particle), 16), tmp_path)
     (tmp_path / "particles.bin").write_bytes(data)
-    values = ", ".join(f'format!("{{}}", {p})' if p == "p.kind.0" else f'format!("{{:?}}", {p} as f64)'
-                       for p in host_kinds.paths("rust"))
+    values = ", ".join(f'format!("{{}}", {p})' if p == "p.kind.0"
+                       else f'format!("{{:?}}", {p} as f64)' for p in host_kinds.paths("rust"))
     body = f"""
     let data = include_bytes!("particles.bin");
     let size = Host_particle::SIZE;
@@ -303,7 +303,8 @@ def test_a_rust_program_reads_python_framed_member_kinds_value_by_value(tmp_path
         let p = p.unwrap();
         let values: Vec<String> = vec![{values}];
         println!("{{}}", values.join(" "));
-        assert!(p.to_bytes()[..] == data[24 + i * size..24 + (i + 1) * size], "{{}}", sarek_test_hex(&[]));
+        let element = &data[24 + i * size..24 + (i + 1) * size];
+        assert!(p.to_bytes()[..] == element[..], "{{}}", sarek_test_hex(&[]));
     }}
 """
     modules = {f.filename: f.text for f in render_headers(schema, ["rust"])}

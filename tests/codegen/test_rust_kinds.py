@@ -239,3 +239,17 @@ def test_a_large_array_costs_what_a_small_one_does(target, tmp_path):
     assert _calls(lambda: render(large, "large")) == _calls(lambda: render(small, "small"))
     assert len(texts["large"].splitlines()) == len(texts["small"].splitlines())
     assert len(probes_for(large.types)) == len(probes_for(small.types))
+
+
+def test_the_kinds_example_in_docs_rust_runs(tmp_path):
+    require_toolchain("rustc")
+    import re
+
+    from helpers.common import ROOT
+
+    blocks = re.findall(r"```rust\n(.*?)```", (ROOT / "docs" / "rust.md").read_text(), re.S)
+    (block,) = [b for b in blocks if "Particles_particle::new" in b]
+    body = block + "    let _ = sarek_test_hex(&[]);\n"
+    built, ran = compile_crate(tmp_path, {"particles.rs": _particles()}, body, run=True)
+    assert built.returncode == 0, built.stderr[-4000:]
+    assert ran.returncode == 0, ran.stderr

@@ -58,7 +58,8 @@ def test_a_wrong_stride_fails_to_compile(env, tmp_path):
     comptime check names the level."""
     wrapper = ("pub const Particles_particle_trail_elem = extern struct {\n"
                "    v: [3]f32 align(16),\n    _sarek_pad0: [4]u8 = @splat(0),\n")
-    text = _module("particles.toml", lambda t: t.replace(wrapper, wrapper.replace("[4]u8", "[8]u8")))
+    text = _module("particles.toml",
+                   lambda t: t.replace(wrapper, wrapper.replace("[4]u8", "[8]u8")))
     write(tmp_path, {"particles.zig": text, "all.zig": reference_all(["particles.zig"])})
     proc = build(tmp_path, "all.zig", "x86_64-linux", env)
     assert proc.returncode != 0
@@ -99,9 +100,8 @@ def test_make_helpers_zero_the_padding_of_wrapped_elements(env, tmp_path):
     files = {"particles.zig": _module("particles.toml")}
     elem = ("m.Particles_emitter_Cone_0_elem{ .v = .{ 1.0, 2.0, 3.0 }, "
             "._sarek_pad0 = .{ 0xAA, 0xAA, 0xAA, 0xAA } }")
-    data = _exported(env, tmp_path, files,
-                     f"m.make_Particles_emitter_Cone(.{{ {elem}, {elem} }}, m.Particles_material_Glass)",
-                     64)
+    cone = f"m.make_Particles_emitter_Cone(.{{ {elem}, {elem} }}, m.Particles_material_Glass)"
+    data = _exported(env, tmp_path, files, cone, 64)
     assert b"\xaa" not in data
     one_two_three = bytes.fromhex("0000803f0000004000004040")
     # tag 1, then (16, 32) two vec3 at their stride of 16, the enum value 2 at 48.

@@ -243,7 +243,8 @@ def test_import_does_not_import_numpy():
 
 def _golden_schemas():
     # The cases using SPEC §1b's member kinds come with the Python API's support for them.
-    return [[os.path.join(EXAMPLES, "geometry.toml")]] + list(golden_cases(member_kinds=False).values())
+    cases = golden_cases(member_kinds=False).values()
+    return [[os.path.join(EXAMPLES, "geometry.toml")]] + list(cases)
 
 
 @pytest.mark.parametrize("paths", _golden_schemas(), ids=lambda p: os.path.basename(os.path.dirname(p[0])))

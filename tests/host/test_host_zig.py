@@ -153,7 +153,8 @@ const m = @import("{module_file}");
 const data = @embedFile("particles.bin");
 fn read() [{count * n}]f64 {{
     @setEvalBranchQuota(1_000_000);
-    if (!m.Host_particle_LAYOUT_OK(std.mem.readInt(u64, data[8..16], .little))) @compileError("layout id");
+    const id = std.mem.readInt(u64, data[8..16], .little);
+    if (!m.Host_particle_LAYOUT_OK(id)) @compileError("layout id");
     if (std.mem.readInt(u64, data[16..24], .little) != {count}) @compileError("count");
     const size = @sizeOf(m.Host_particle);
     var out: [{count * n}]f64 = undefined;

@@ -112,7 +112,8 @@ def test_a_wrong_stride_is_caught_with_both_numbers(tmp_path):
     schema = load_schema([str(GOLDEN / "host_kinds" / "particles.toml")])
     (name, text), = generated_headers(schema, ["rust"])["rust"].files
     start = text.index("pub struct Particles_particle_trail_elem {")
-    wrong = text[:start] + text[start:].replace("[u8; 4]", "[u8; 8]", 1).replace("[0; 4]", "[0; 8]", 1)
+    wrapper = text[start:].replace("[u8; 4]", "[u8; 8]", 1).replace("[0; 4]", "[0; 8]", 1)
+    wrong = text[:start] + wrapper
     path = tmp_path / name
     path.write_text(wrong)
     result = measure_with(tc, user_headers([str(path)]), probes_for(schema.types))
