@@ -60,7 +60,9 @@ _FIXED_WIDTH = {"int32": "int32_t", "int64": "int64_t", "float32": "float", "flo
                 "uint8": "uint8_t",
                 # The extension scalars (not Sarek element types): <stdint.h>'s own names.
                 "int8": "int8_t", "int16": "int16_t", "uint16": "uint16_t", "uint32": "uint32_t",
-                "uint64": "uint64_t"}
+                "uint64": "uint64_t",
+                # A byte string's element (``ir.types.ELEMENT_SCALARS``): C's own char.
+                "char": "char"}
 
 #: One header for C11 and C++11: the prelude defines the SAREK_LAYOUT_* macros per language.
 C = Dialect(
@@ -98,7 +100,7 @@ OPENCL = Dialect(
             "bool": "int", "unit": "int", "float16": FLOAT16_TYPEDEF, "uint8": "uchar",
             # OpenCL C's own fixed sizes (char is signed, 8 bits; ulong is 64 bits).
             "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
-            "uint64": "ulong"},
+            "uint64": "ulong", "char": "char"},
     align8_before="",
     align8_after=" __attribute__((aligned(8)))",
     alignof="__alignof__",
@@ -126,7 +128,7 @@ METAL = Dialect(
             "bool": "int", "unit": "int", "float16": "half", "uint8": "uchar",
             # MSL's fixed sizes, as in OpenCL C (ulong is 64-bit and 8-aligned).
             "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
-            "uint64": "ulong"},
+            "uint64": "ulong", "char": "char"},
     align8_before="alignas(8) ",
     align8_after="",
     alignof="alignof",
@@ -176,7 +178,7 @@ GLSL = ShaderDialect(
             # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
             # when signed); uint64 is GL_EXT_shader_explicit_arithmetic_types_int64's, as int64.
             "int8": "int", "int16": "int", "uint16": "uint", "uint32": "uint",
-            "uint64": "uint64_t"},
+            "uint64": "uint64_t", "char": "uint"},
     word="uint",
     word2="uvec2",
     raw64=frozenset(),
@@ -196,7 +198,7 @@ WGSL = ShaderDialect(
             # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
             # when signed); uint64 is its raw words, as int64.
             "int8": "i32", "int16": "i32", "uint16": "u32", "uint32": "u32",
-            "uint64": "vec2<u32>"},
+            "uint64": "vec2<u32>", "char": "u32"},
     word="u32",
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64", "uint64"}),
@@ -231,7 +233,8 @@ RUST = RustDialect(
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64", "bool": "i32",
             "unit": "i32", "float16": "u16", "uint8": "u8",
             # The extension scalars: Rust's own fixed-width integers.
-            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+            "char": "u8"},
     reserved_words=RUST_KEYWORDS,
     not_raw=RUST_NOT_RAW,
     primitives=RUST_PRIMITIVES,
@@ -265,7 +268,8 @@ ZIG = ZigDialect(
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64",
             "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8",
             # The extension scalars: Zig's own fixed-width integers.
-            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+            "char": "u8"},
     reserved_words=ZIG_RESERVED,
     reserved_pattern=ZIG_RESERVED_PATTERN,
 )
