@@ -119,11 +119,11 @@ def check_names(schema, targets: Sequence[str]) -> None:
             continue
         if st.decl.kind == "enum":  # its values' constants, <C name>_<Value> (SPEC §1b)
             for v in st.decl.values:
-                found = refusals(ctor_targets, f"{st.c_name}_{v.name}", FILE)
+                constant = f"{st.c_name}_{v.name}"
+                found = refusals(ctor_targets, constant, FILE)
                 if found:
-                    names.refuse(f"C name {st.c_name}_{v.name!r} of enum value "
-                                 f"{st.qualified_name}.{v.name}", found,
-                                 "rename the value or its type", v.location)
+                    names.refuse(f"C name {constant!r} of enum value {st.qualified_name}."
+                                 f"{v.name}", found, "rename the value or its type", v.location)
             continue
         for ctor in st.decl.ctors:
             where = f"constructor {st.qualified_name}.{ctor.name}"

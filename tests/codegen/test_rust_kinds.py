@@ -22,7 +22,7 @@ import sys
 import pytest
 
 from helpers.common import TESTS, require_toolchain
-from helpers.kind_samples import kind_sample_files
+from helpers.kind_samples import held_sample_file, kind_sample_files
 from helpers.rust import compile_crate
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
@@ -196,6 +196,41 @@ def test_layouts_rust_and_zig_cannot_hold_are_refused_in_one_line(target, tmp_pa
     assert "16 bytes apart but it ends 4 bytes before its last stride" in message
 
 
+def test_a_one_argument_constructor_off_the_payload_start_is_refused(tmp_path):
+    """hlsl-cbuffer's registers push a ``vec3`` that would straddle 16 bytes to the next
+    register: ``Alone``'s one argument is at 16 where the payload starts at 8, and a
+    one-argument constructor's union arm is the argument itself (the emitted shape)."""
+    path = tmp_path / "cb.json"
+    path.write_text(json.dumps({"module": "Cb", "rules": "hlsl-cbuffer", "types": [
+        {"variant": "v", "constructors": [["Alone", ["vec3<int32>"]],
+                                          ["Two", ["vec3<int32>", "vec2<float64>"]]]}]}))
+    schema = load_schema([str(path)])
+    alone = schema.types[0].arms[0].args[0]
+    assert (alone.offset, schema.types[0].payload_offset) == (16, 8)
+    for target in ("rust", "zig"):
+        with pytest.raises(SchemaError) as e:
+            render_headers(schema, [target])
+        assert str(e.value).count("\n") == 0
+        assert (f"the {target} target cannot hold constructor Cb.v.Alone: under the "
+                f"hlsl-cbuffer rules its one argument is at offset 16, after the payload's "
+                f"start at 8") in str(e.value)
+
+
+@pytest.mark.parametrize("rules", ["wgsl-uniform", "hlsl-cbuffer"])
+def test_the_uniform_rules_are_held_or_refused_type_by_type(rules, tmp_path):
+    """The kind sample under WGSL's uniform rules is held whole; under HLSL's constant
+    buffers most structures end mid-alignment (their size is not rounded up) and are refused,
+    each by name; what is held compiles with every check live."""
+    require_toolchain("rustc")
+    path, total, held = held_sample_file(tmp_path, rules, "rust")
+    if rules == "wgsl-uniform":
+        assert len(held) == total
+    else:
+        assert {"e8", "e16", "e32", "e64"} <= held and len(held) < total / 4
+    built, _ = compile_crate(tmp_path / "crate", _rust_files([path]))
+    assert built.returncode == 0, built.stderr[-4000:]
+
+
 def _calls(fn) -> int:
     """How many Python functions ``fn()`` enters (a profile hook: the work it does)."""
     count = [0]
@@ -253,3 +288,21 @@ def test_the_kinds_example_in_docs_rust_runs(tmp_path):
     built, ran = compile_crate(tmp_path, {"particles.rs": _particles()}, body, run=True)
     assert built.returncode == 0, built.stderr[-4000:]
     assert ran.returncode == 0, ran.stderr
+
+
+def test_enum_constants_are_judged_per_target(tmp_path):
+    """An enum's value is emitted as ``<C name>_<Value>``: with module "" an enum ``size`` of
+    value ``t`` is ``size_t``, which a C header cannot declare, while Rust and Zig can (the
+    names check read an enum's declaration as a variant's, and raised AttributeError)."""
+    from sarek_layout.targets.names import check_names
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"module": "", "types": [
+        {"enum": "size", "values": [["t", 0], ["u", 1]]}]}))
+    schema = load_schema([str(path)])
+    check_names(schema, ["rust", "zig"])
+    assert "pub const size_t: size = size(0);" in render_headers(schema, ["rust"])[0].text
+    with pytest.raises(SchemaError) as e:
+        check_names(schema, ["rust", "c"])
+    assert str(e.value).count("error:") == 1
+    assert "C name 'size_t' of enum value size.t" in str(e.value) and "(target c)" in str(e.value)

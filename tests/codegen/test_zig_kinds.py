@@ -17,7 +17,7 @@ import json
 import pytest
 
 from helpers.common import TESTS
-from helpers.kind_samples import kind_sample_files
+from helpers.kind_samples import held_sample_file, kind_sample_files
 from helpers.zig import assert_builds, build, exported_bytes, reference_all, write, zig_env
 from sarek_layout.codegen import render_headers
 from sarek_layout.resolve import load_schema
@@ -42,6 +42,17 @@ def test_the_kind_sample_compiles_on_every_abi(env, tmp_path):
     assert text.count("the stride of ") > 400 and text.count("the member size of ") > 400
     write(tmp_path, {**files, "all.zig": reference_all(sorted(files))})
     assert_builds(tmp_path, "all.zig", ZIG_TARGETS, env)
+
+
+@pytest.mark.parametrize("rules", ["wgsl-uniform", "hlsl-cbuffer"])
+def test_what_the_uniform_rules_hold_compiles_on_every_abi(rules, env, tmp_path):
+    """The kind sample under WGSL's uniform rules, whole, and what Zig holds of it under
+    HLSL's constant buffers (test_rust_kinds.py checks which types are held and refused)."""
+    path, total, held = held_sample_file(tmp_path, rules, "zig")
+    assert len(held) == total if rules == "wgsl-uniform" else len(held) < total / 4
+    files = _zig_files([path])
+    write(tmp_path / "out", {**files, "all.zig": reference_all(sorted(files))})
+    assert_builds(tmp_path / "out", "all.zig", ZIG_TARGETS, env)
 
 
 def _module(name: str, edit=None) -> str:

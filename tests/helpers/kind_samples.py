@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 import pathlib
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 #: The rule sets the sample is laid out by (``scalar`` is refused by Rust and Zig for some
 #: records: its own tests cover it).
@@ -67,16 +67,33 @@ def kind_sample_types() -> List[dict]:
     return types
 
 
-def kind_sample_files(folder: pathlib.Path) -> List[str]:
-    """Write one schema file per rule set of ``SAMPLE_RULES`` into ``folder``; their paths."""
+def kind_sample_files(folder: pathlib.Path, rules_sets=SAMPLE_RULES) -> List[str]:
+    """Write one schema file per rule set of ``rules_sets`` into ``folder``; their paths."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for rules in SAMPLE_RULES:
-        path = folder / f"k{rules}.json"
-        path.write_text(json.dumps({"module": f"K{rules}", "rules": rules,
+    for rules in rules_sets:
+        path = folder / f"k{rules.replace('-', '_')}.json"
+        path.write_text(json.dumps({"module": f"K{rules.replace('-', '_')}", "rules": rules,
                                     "types": kind_sample_types()}))
         paths.append(str(path))
     return paths
+
+
+def held_sample_file(folder: pathlib.Path, rules: str, target: str) -> Tuple[str, int, set]:
+    """The kind sample under ``rules`` less the types ``target`` (rust, zig) refuses (and
+    those using them): its path, how many types the whole sample has, and the names held."""
+    from sarek_layout.codegen.member_types import refusal
+    from sarek_layout.resolve import load_schema
+
+    (path,) = kind_sample_files(folder / "all", (rules,))
+    doc = json.loads(pathlib.Path(path).read_text())
+    schema = load_schema([path])
+    held = {st.name for st in schema.types if refusal(st, target) is None}
+    doc["types"] = [t for t in doc["types"]
+                    if (t.get("record") or t.get("variant") or t.get("enum")) in held]
+    out = folder / "held.json"
+    out.write_text(json.dumps(doc))
+    return str(out), len(schema.types), held
 
 
 def sample_counts() -> Dict[str, int]:
