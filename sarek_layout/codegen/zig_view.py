@@ -242,16 +242,19 @@ def _ctor(c: Ctor, arm, retyper: _Retyper) -> Ctor:
         assigns=_assigns(c.assigns, args, lambda a: a.source))
 
 
-def _copies(copies, schema: Schema):
+def _copies(t: TypeView, schema: Schema) -> TypeView:
+    """``t`` with the record copies its helpers call copying arrays element by element where
+    a copied record has arrays of records or of padded elements (whatever ``t``'s own
+    members: a variant of ``c`` rules may take a record that holds them)."""
     out = []
-    for c in copies:
+    for c in t.copies:
         record = schema.by_c_name(c.c_name)
         if any(uses_kinds(m) for m in record.members):
             models = {m.name: m for m in record.members}
             c = dataclasses.replace(c, assigns=_assigns(
                 c.assigns, models, lambda a: a.source[len(SOURCE_PARAM) + 1:]))
         out.append(c)
-    return tuple(out)
+    return dataclasses.replace(t, copies=tuple(out)) if t.copies else t
 
 
 def _enum(st: SchemaType) -> ZigEnum:
@@ -279,7 +282,7 @@ def _with_kinds(t: TypeView, st: SchemaType, schema: Schema) -> Tuple[TypeView, 
                          st.align, t.payload_offset if t.data_size else 1)
     arms = {arm.name: arm for arm in st.arms}
     ctors = tuple(_ctor(c, arms[c.name], retyper) for c in t.ctors)
-    t = dataclasses.replace(t, members=members, ctors=ctors, copies=_copies(t.copies, schema))
+    t = dataclasses.replace(t, members=members, ctors=ctors)
     return t, ZigKinds(tuple(retyper.wrappers), checks)
 
 
@@ -303,7 +306,7 @@ def zig_view(schema: Schema, module: ModuleDecl,
         if st.is_enum or any(uses_kinds(m) for m in members_of(st)) or st.rules != "c":
             t, kinds[t.c_name] = _with_kinds(t, st, schema)
             used.update(dict.fromkeys(_types_used(st)))
-        types.append(t)
+        types.append(_copies(t, schema))
     own = {t.c_name for t in view.types}
     by_file: Dict[str, List[str]] = {}
     for c_name in used:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import struct
 
 import pytest
 
@@ -137,3 +138,26 @@ def test_an_enum_is_non_exhaustive_and_names_every_value(env, tmp_path):
                      "m.E_r{ .s = @enumFromInt(42), .f = m.E_full_V200, "
                      ".ss = .{ m.E_small_Again, m.E_small_A, @enumFromInt(-7) } }", 5)
     assert data == bytes([42, 200, 5, 0xFF, 0xF9])
+
+
+def test_record_copies_zero_the_padding_inside_their_arrays(env, tmp_path):
+    """A record argument holding padded elements (std140: ``float32[2]`` 16 bytes apart, a
+    ``vec3`` array) and records: the helper's copy goes element by element, so the 0xAA in
+    every padding byte of the argument reaches no byte of the value."""
+    (path,) = kind_sample_files(tmp_path / "schemas", ("std140",))
+    files = _zig_files([path])
+    pad = lambda n: "@as([" + str(n) + "]u8, @splat(0xAA))"  # noqa: E731
+    holder = ("m.Kstd140_holder{ "
+              f".vs = .{{ .{{ .v = .{{ 1, 2, 3 }}, ._sarek_pad0 = {pad(4)} }}, "
+              f".{{ .v = .{{ 4, 5, 6 }}, ._sarek_pad0 = {pad(4)} }} }}, "
+              f".rs = .{{ .{{ .a = 7, .b = .{{ 8, 9 }}, ._sarek_pad0 = {pad(4)} }}, "
+              f".{{ .a = 10, .b = .{{ 11, 12 }}, ._sarek_pad0 = {pad(4)} }} }}, "
+              f".fs = .{{ .{{ .v = 13, ._sarek_pad0 = {pad(12)} }}, "
+              f".{{ .v = 14, ._sarek_pad0 = {pad(12)} }} }} }}")
+    size = load_schema([path]).find("held")[0].size
+    data = _exported(env, tmp_path / "out", {"kstd140.zig": files["kstd140.zig"]},
+                     f"m.make_Kstd140_held_H({holder}, 99)", size)
+    assert b"\xaa" not in data
+    floats = [x for x in range(1, 15)]
+    found = [v for v in struct.unpack(f"<{size // 4}f", data) if v]
+    assert found[:len(floats)] == floats

@@ -5,7 +5,8 @@ fields and constructor arguments, under the ``c``, ``std430``, ``std140`` and ``
 One schema file per rule set (module ``K<rules>``), each with the same types:
 
 * enums ``e8``/``e16``/``e32``/``e64`` over ``int8``, ``uint16``, ``int32``, ``int64`` (values
-  that repeat, a negative one), and a small record ``inner`` used as an array element;
+  that repeat, a negative one), a small record ``inner`` used as an array element, and a
+  record ``holder`` of arrays, an argument of the variant ``held``;
 * ``s<i>``: one record per member kind (alone), ``t<i>``: the kind between a ``uint8`` and a
   ``float32`` (what the rules put in a vector's or array's tail), ``p<i>``: every 16th pair
   of kinds;
@@ -53,6 +54,11 @@ def kind_sample_types() -> List[dict]:
     """The types of one rule set's file, in JSON form."""
     types: List[dict] = list(ENUMS)
     types.append({"record": "inner", "fields": [["a", "float32"], ["b", "vec2<float32>"]]})
+    # A record of arrays (padded elements, records) as an argument: its copy in Zig's make_
+    # helpers goes element by element.
+    types.append({"record": "holder", "fields": [["vs", "vec3<float32>[2]"], ["rs", "inner[2]"],
+                                                 ["fs", "float32[2]"]]})
+    types.append({"variant": "held", "constructors": [["H", ["holder", "int32"]], ["N", []]]})
     for i, kind in enumerate(KINDS):
         types.append({"record": f"s{i}", "fields": [["k", kind]]})
         types.append({"record": f"t{i}", "fields": [["pre", "uint8"], ["k", kind],
@@ -88,7 +94,11 @@ def held_sample_file(folder: pathlib.Path, rules: str, target: str) -> Tuple[str
     (path,) = kind_sample_files(folder / "all", (rules,))
     doc = json.loads(pathlib.Path(path).read_text())
     schema = load_schema([path])
-    held = {st.name for st in schema.types if refusal(st, target) is None}
+    held_c = set()
+    for st in schema.dependency_order():
+        if refusal(st, target) is None and all(d in held_c for d in st.depends_on):
+            held_c.add(st.c_name)
+    held = {st.name for st in schema.types if st.c_name in held_c}
     doc["types"] = [t for t in doc["types"]
                     if (t.get("record") or t.get("variant") or t.get("enum")) in held]
     out = folder / "held.json"
