@@ -154,7 +154,7 @@ class Kinds:
 
             def wrapper(i: int) -> str:
                 return self.names.claim(
-                    esc(element_struct_name(self.c_name, prefix + m.name, i)),
+                    esc(element_struct_name(f"{self.c_name}_{prefix}{m.name}", i)),
                     f"an element struct of {owner}", m.location)
 
             record = esc(m.record.c_name) if m.record is not None else ""

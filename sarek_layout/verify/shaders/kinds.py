@@ -60,7 +60,7 @@ def kind_spelling(lang, m: Member, rules: str, owner: str = "") -> str:
         record = lang.type_name(m.record.c_name) if m.record is not None else ""
         try:
             return spell_member(m, rules, dialect, record, lambda i: lang.type_name(
-                element_struct_name(owner, m.name, i))).value
+                element_struct_name(f"{owner}_{m.name}", i))).value
         except KindRefused:
             pass
     return lang.element_spelling(m) + "".join(f"[{d.count}]" for d in m.dims)

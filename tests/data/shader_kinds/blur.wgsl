@@ -6,10 +6,10 @@ struct Kernel {
     count: u32,
 }
 
-struct Ramp_stops_elem0 { @size(16) v: f32, }
+struct Ramp_stops_elem { @size(16) v: f32, }
 
 struct Ramp {
-    stops: array<Ramp_stops_elem0, 4>,
+    stops: array<Ramp_stops_elem, 4>,
     tint: vec4<f32>,
 }
 

@@ -75,18 +75,18 @@ fn sarek_layout_Scene_light_to_words(_sarek_p: Scene_light) -> array<u32, 12> {
 }
 
 // Scene.particle: record, size 512, align 16 (wgsl-uniform rules)
-struct Scene_particle_hist_elem0 { @size(16) v: i32, }
-struct Scene_particle_weights_elem0 { @size(16) v: vec2<u32>, }
+struct Scene_particle_hist_elem { @size(16) v: i32, }
+struct Scene_particle_weights_elem { @size(16) v: vec2<u32>, }
 struct Scene_particle {
     pos: vec3<f32>, // offset 0, vec3<float32>
     mass: f32, // offset 12
     model: mat4x4<f32>, // offset 16, mat4
     normal: mat3x3<f32>, // offset 80, mat3
-    hist: array<array<Scene_particle_hist_elem0, 3>, 2>, // offset 128, int32[2][3]
+    hist: array<array<Scene_particle_hist_elem, 3>, 2>, // offset 128, int32[2][3]
     trail: array<vec3<f32>, 4>, // offset 224, vec3<float32>[4]
     lights: array<Scene_light, 2>, // offset 288, light[2]
     tags: array<u32, 12>, // offset 384, material[3]
-    weights: array<Scene_particle_weights_elem0, 2>, // offset 432, float64[2]
+    weights: array<Scene_particle_weights_elem, 2>, // offset 432, float64[2]
     when: vec2<u32>, // offset 464, int64
     bytes: array<u32, 1>, // offset 472, vec4<uint8>
     _sarek_pad0: array<u32, 1>, // offset 476, padding
@@ -101,7 +101,7 @@ const Scene_particle_LAYOUT_ID: vec2<u32> = vec2<u32>(0x31d34ac9u, 0xf12e4b16u);
 fn Scene_particle_LAYOUT_OK(_sarek_id: vec2<u32>) -> bool { return all(_sarek_id == Scene_particle_LAYOUT_ID); }
 
 // Scene_particle with every padding word zero.
-fn make_Scene_particle(_sarek_pos: vec3<f32>, _sarek_mass: f32, _sarek_model: mat4x4<f32>, _sarek_normal: mat3x3<f32>, _sarek_hist: array<array<Scene_particle_hist_elem0, 3>, 2>, _sarek_trail: array<vec3<f32>, 4>, _sarek_lights: array<Scene_light, 2>, _sarek_tags: array<u32, 12>, _sarek_weights: array<Scene_particle_weights_elem0, 2>, _sarek_when: vec2<u32>, _sarek_bytes: array<u32, 1>, _sarek_pair: array<vec2<u32>, 2>, _sarek_prio: i32, _sarek_tail: u32) -> Scene_particle {
+fn make_Scene_particle(_sarek_pos: vec3<f32>, _sarek_mass: f32, _sarek_model: mat4x4<f32>, _sarek_normal: mat3x3<f32>, _sarek_hist: array<array<Scene_particle_hist_elem, 3>, 2>, _sarek_trail: array<vec3<f32>, 4>, _sarek_lights: array<Scene_light, 2>, _sarek_tags: array<u32, 12>, _sarek_weights: array<Scene_particle_weights_elem, 2>, _sarek_when: vec2<u32>, _sarek_bytes: array<u32, 1>, _sarek_pair: array<vec2<u32>, 2>, _sarek_prio: i32, _sarek_tail: u32) -> Scene_particle {
     return Scene_particle(_sarek_pos, _sarek_mass, _sarek_model, _sarek_normal, _sarek_hist, _sarek_trail, _sarek_lights, _sarek_tags, _sarek_weights, _sarek_when, _sarek_bytes, array<u32, 1>(), _sarek_pair, _sarek_prio, (_sarek_tail & 0xFFu), array<u32, 2>());
 }
 
@@ -156,7 +156,7 @@ const Scene_event_Lit: i32 = 1;
 const Scene_event_Sampled: i32 = 2;
 const Scene_event_Stamped: i32 = 3;
 const Scene_event_Quiet: i32 = 4;
-struct Scene_event_Sampled_1_elem0 { @size(16) v: f32, }
+struct Scene_event_Sampled_1_elem { @size(16) v: f32, }
 struct Scene_event {
     tag: i32, // offset 0
     _sarek_pad0: array<u32, 3>, // offset 4, padding
@@ -185,8 +185,8 @@ fn Scene_event_Sampled_0(_sarek_v: Scene_event) -> u32 {
 }
 
 // Argument 1 of Sampled; read it only when tag == Scene_event_Sampled.
-fn Scene_event_Sampled_1(_sarek_v: Scene_event) -> array<Scene_event_Sampled_1_elem0, 3> {
-    var _sarek_r: array<Scene_event_Sampled_1_elem0, 3>;
+fn Scene_event_Sampled_1(_sarek_v: Scene_event) -> array<Scene_event_Sampled_1_elem, 3> {
+    var _sarek_r: array<Scene_event_Sampled_1_elem, 3>;
     _sarek_r[0].v = bitcast<f32>(_sarek_v.data[1].x); _sarek_r[1].v = bitcast<f32>(_sarek_v.data[2].x); _sarek_r[2].v = bitcast<f32>(_sarek_v.data[3].x);
     return _sarek_r;
 }
@@ -221,7 +221,7 @@ fn make_Scene_event_Lit(_0: Scene_light) -> Scene_event {
     return Scene_event(Scene_event_Lit, array<u32, 3>(), array<vec4<u32>, 6>(vec4<u32>(_sarek_w[0], _sarek_w[1], _sarek_w[2], _sarek_w[3]), vec4<u32>(_sarek_w[4], _sarek_w[5], _sarek_w[6], _sarek_w[7]), vec4<u32>(_sarek_w[8], _sarek_w[9], _sarek_w[10], _sarek_w[11]), vec4<u32>(_sarek_w[12], _sarek_w[13], _sarek_w[14], _sarek_w[15]), vec4<u32>(_sarek_w[16], _sarek_w[17], _sarek_w[18], _sarek_w[19]), vec4<u32>(_sarek_w[20], _sarek_w[21], _sarek_w[22], _sarek_w[23])));
 }
 
-fn make_Scene_event_Sampled(_0: u32, _1: array<Scene_event_Sampled_1_elem0, 3>, _2: mat2x2<f32>, _3: u32) -> Scene_event {
+fn make_Scene_event_Sampled(_0: u32, _1: array<Scene_event_Sampled_1_elem, 3>, _2: mat2x2<f32>, _3: u32) -> Scene_event {
     var _sarek_w: array<u32, 24>;
     _sarek_w[0] |= (_0 & 0xFFu);
     var _sarek_a1 = _1;
