@@ -58,7 +58,7 @@ PARTICLE = [{"record": "particle", "fields": [["pos", "vec3<float32>"], ["mass",
     ("std430", ["vec3 pos;", "vec4 color;", "mat3 m;", "float w[4][2];", "int ids[3];"],
      ["pos: vec3<f32>,", "color: vec4<f32>,", "m: mat3x3<f32>,", "w: array<array<f32, 2>, 4>,"]),
     ("std140", ["vec3 pos;", "vec4 color;", "mat3 m;", "float w[4][2];", "int ids[3];"],
-     ["ids: array<K_particle_ids_elem0, 3>,", "struct K_particle_ids_elem0 { @size(16) v: i32, }"]),
+     ["ids: array<K_particle_ids_elem, 3>,", "struct K_particle_ids_elem { @size(16) v: i32, }"]),
     ("scalar", ["vec3 pos;", "vec4 color;", "mat3 m;", "float w[4][2];"],
      ["pos: array<f32, 3>,", "color: array<f32, 4>,", "m: array<array<f32, 3>, 3>,"]),
     # Sarek's layout: a vector is an array of its scalars (vec4 is 16 bytes, 4-aligned).
