@@ -70,6 +70,26 @@ def list_toolchains() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _refuse_kinds(schema, args: argparse.Namespace) -> None:
+    """SPEC §1b's member kinds and rule sets are checked by the toolchains of the targets that
+    emit them (``Target.member_kinds``) and by ``--shader`` for the shading languages that read
+    them (``ShadingLanguage.member_kinds``); the rest of verify refuses a schema that uses one."""
+    import os
+
+    from ..resolve.support import refuse_extensions
+    from ..targets.registry import TARGETS
+    from ..verify.shaders.registry import LANGUAGES
+    from ..verify.toolchains import TOOLCHAINS
+
+    named = [TOOLCHAINS.get(n) for n in args.toolchain if n != "list"]
+    takes = {s for lang in LANGUAGES.values() if lang.member_kinds for s in lang.suffixes}
+    shaders_take = all(os.path.splitext(p)[1].lower() in takes for p in args.shader)
+    toolchains_take = all(tc is not None and TARGETS[tc.target].member_kinds for tc in named)
+    if args.header or args.object or not shaders_take or not toolchains_take or not (
+            named or args.shader):
+        refuse_extensions(schema.types, "verify")
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -89,9 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.schemas:
         raise UsageError("verify needs at least one SCHEMA file")
     schema = load(args.schemas, args)
-    from ..resolve.support import refuse_extensions
-
-    refuse_extensions(schema.types, "verify")
+    _refuse_kinds(schema, args)
     if args.types and not args.shader:
         raise UsageError("--type narrows --shader; give a --shader FILE")
     shader_status = None

@@ -117,6 +117,15 @@ def check_names(schema, targets: Sequence[str]) -> None:
             for f in st.decl.fields:
                 names.member(f.name, FIELD, "field name", "", "choose another name", f.location)
             continue
+        if st.decl.kind == "enum":  # SPEC §1b: each value's constant <c_name>_<Value>
+            for value in st.decl.values:
+                c_name = f"{st.c_name}_{value.name}"
+                found = refusals(ctor_targets, c_name, FILE)
+                if found:
+                    names.refuse(f"C name {c_name!r} of value {st.qualified_name}.{value.name}",
+                                 found, "rename the value or its type",
+                                 getattr(value, "location", None) or st.decl.location)
+            continue
         for ctor in st.decl.ctors:
             where = f"constructor {st.qualified_name}.{ctor.name}"
             for c_name in (f"{st.c_name}_{ctor.name}", make_name(st.c_name, ctor.name)):

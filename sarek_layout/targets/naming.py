@@ -39,6 +39,7 @@ __all__ = [
     "accessor_name",
     "field_accessor_name",
     "arm_struct_name",
+    "element_struct_name",
     "escape",
     "memo_escape",
     "rust_union_name",
@@ -131,6 +132,13 @@ def field_accessor_name(c_name: str, field: str) -> str:
 def arm_struct_name(c_name: str, ctor: str) -> str:
     """GLSL's overlay struct of one constructor (the whole element, typed as that arm)."""
     return f"{c_name}_{ctor}_arm"
+
+
+def element_struct_name(c_name: str, member: str, level: int) -> str:
+    """The struct that pads an array element to its stride where a language cannot say the
+    stride otherwise (WGSL: ``struct <c_name>_<member>_elem<level> { @size(16) v: f32 }``);
+    ``member`` is a field, or ``<Ctor>_<i>`` for a constructor's argument."""
+    return f"{c_name}_{member}_elem{level}"
 
 
 def escape(name: str, dialect) -> str:

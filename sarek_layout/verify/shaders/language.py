@@ -65,6 +65,9 @@ class ShadingLanguage:
     #: Whether it has atomic types (WGSL ``atomic<u32>``, MSL ``atomic_uint``): laid out as
     #: their scalar, so accepted where the schema has that 32-bit integer.
     atomics = False
+    #: Whether ``verify --shader`` judges SPEC §1b's member kinds and rule sets in it (a
+    #: schema using one is refused for the languages that do not).
+    member_kinds = False
 
     @property
     def dialect(self):
