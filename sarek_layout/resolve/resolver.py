@@ -33,7 +33,7 @@ from typing import Dict, List, Sequence, Set, Tuple, Union
 from ..errors import (LayoutError, SchemaError, UnsupportedField, layout_error_message, quoted,
                       raise_collected)
 from ..targets.names import LAYOUT_ID_SUFFIXES, MAX_NAME_LENGTH, identifier_problem
-from ..targets.naming import ARM_SUFFIX, arm_name, make_name
+from ..targets.naming import ARM_SUFFIX, arm_name, enum_constant, make_name
 from ..ir.schema import (
     ArrayType,
     ContainerType,
@@ -533,8 +533,8 @@ class _Resolver:
                 # Every target names an enum's values <c_name>_<Value> (SPEC §1b).
                 c_name = c_name_of(*key)
                 for value in decl.values:
-                    claim(f"{c_name}_{value.name}", f"enum value {_display(key)}.{value.name}",
-                          value.location)
+                    claim(enum_constant(c_name, value.name),
+                          f"enum value {_display(key)}.{value.name}", value.location)
             if key not in refused and isinstance(decl, VariantDecl):
                 c_name = c_name_of(*key)
                 for ctor in decl.ctors:

@@ -23,7 +23,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..errors import SchemaError, raise_collected
 from .name_rules import (ARM, FIELD, FILE, NAME_TARGETS, emits_ctor_names, explain, judge,
                          problem, refusals, shadowing_suffixes, spelling)
-from .naming import FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX, arm_name, make_name
+from .naming import (FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX, arm_name, enum_constant,
+                     make_name)
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -117,14 +118,14 @@ def check_names(schema, targets: Sequence[str]) -> None:
             for f in st.decl.fields:
                 names.member(f.name, FIELD, "field name", "", "choose another name", f.location)
             continue
-        if st.decl.kind == "enum":  # SPEC §1b: each value's constant <c_name>_<Value>
+        if st.decl.kind == "enum":  # its values' constants, as a variant's tags (SPEC §1b)
             for value in st.decl.values:
-                c_name = f"{st.c_name}_{value.name}"
+                c_name = enum_constant(st.c_name, value.name)
                 found = refusals(ctor_targets, c_name, FILE)
                 if found:
-                    names.refuse(f"C name {c_name!r} of value {st.qualified_name}.{value.name}",
-                                 found, "rename the value or its type",
-                                 getattr(value, "location", None) or st.decl.location)
+                    names.refuse(f"C name {c_name!r} of enum value {st.qualified_name}."
+                                 f"{value.name}", found, "rename the value or its type",
+                                 value.location)
             continue
         for ctor in st.decl.ctors:
             where = f"constructor {st.qualified_name}.{ctor.name}"
