@@ -52,7 +52,7 @@ __all__ = ["STRUCTURED", "CBUFFER", "NATIVE", "context_of", "KindRefused", "Leve
            "Wrapper", "Spelled", "spell_member", "scalar_type", "natural_type", "padding",
            "Component", "walk_components", "read_value", "write_value", "assign_value", "each",
            "check_place", "read_scalar", "write_scalar", "ByteAt", "WORD",
-           "loop_var", "TEMP", "WORDS", "INDEX", "RESULT"]
+           "loop_var", "TEMP", "WORDS", "INDEX", "RESULT", "PARAM"]
 
 #: Bytes in one 32-bit word.
 WORD = 4
@@ -66,6 +66,9 @@ WORDS = PADDING_PREFIX + "w"
 TEMP = PADDING_PREFIX + "t"
 INDEX = PADDING_PREFIX + "k"
 RESULT = PADDING_PREFIX + "r"
+#: The prefix of a record's make_ parameters (``_sarek_a_<field>``): never one of the locals
+#: above, whatever the field is named (a field ``r`` would shadow ``_sarek_r`` otherwise).
+PARAM = PADDING_PREFIX + "a_"
 
 
 def loop_var(depth: int) -> str:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .._version import __version__
 from ..errors import SchemaError
@@ -45,7 +45,7 @@ from ..targets.dialects import HLSL
 from ..targets.naming import (MAKE_PREFIX, OWN_PREFIX, PACKED_PREFIX, PADDING_PREFIX, VALUE_PARAM,
                               accessor_name, arm_struct_name, element_struct_name,
                               field_accessor_name, make_name)
-from .hlsl_kinds import (CBUFFER, INDEX, NATIVE, RESULT, STRUCTURED, WORD, WORDS, ByteAt,
+from .hlsl_kinds import (CBUFFER, INDEX, NATIVE, PARAM, RESULT, STRUCTURED, WORD, WORDS, ByteAt,
                          KindRefused, Spelled, assign_value, check_place, context_of, each,
                          padding, read_scalar, read_value, scalar_type, spell_member,
                          write_scalar, write_value)
@@ -187,6 +187,7 @@ def _struct(types: _Types, members: Sequence[Member], size: int, rules: str, own
     wrappers: List[HStruct] = []
     fields: List[_Field] = []
     seen: Dict[str, str] = {}
+    declared: Set[str] = set()  # the packed words declared so far
     cursor, pads, align = 0, 0, 1
 
     def pad(end: int) -> None:
@@ -210,7 +211,13 @@ def _struct(types: _Types, members: Sequence[Member], size: int, rules: str, own
                 raise _fail(owner, m, f"HLSL has no 8-bit type, so its 32-bit word "
                                       f"(bytes {word} to {word + WORD}) is kept whole, past the "
                                       f"{size} bytes of the type", location)
+            if cursor > word and packed_at[word] not in declared:
+                # The word's first bytes belong to a member of another type (a vec3<int16>
+                # before a uint8): no packed word can hold them both.
+                raise _fail(owner, m, "HLSL has no 8-bit type, and its 32-bit word shares "
+                                      "bytes with the member before it", location)
             if cursor <= word:
+                declared.add(packed_at[word])
                 pad(word)
                 parts = [x.name for x in members if x.offset - x.offset % WORD == word]
                 decls.append(HMember(HLSL.word, packed_at[word], "", word,
@@ -285,10 +292,10 @@ def _record_functions(types: _Types, st: SchemaType, c_name: str, fields: List[_
     v, r, n = VALUE_PARAM, RESULT, types.words(st)
     words_of = types.words
     out: List[HFunction] = []
-    params = ", ".join(_param(f.spelled, PADDING_PREFIX + f.name, f.member) for f in fields)
+    params = ", ".join(_param(f.spelled, PARAM + f.name, f.member) for f in fields)
     body = [f"{c_name} {r} = ({c_name})0;"]
     for f in fields:
-        source = PADDING_PREFIX + f.name
+        source = PARAM + f.name
         if f.spelled is None:
             stmt = write_scalar(f.member.scalar, ByteAt(f.member.offset - f.word), source)
             body.append(stmt.replace(f"{WORDS}[0u]", f"{r}.{f.packed}"))

@@ -90,6 +90,9 @@ def _stride(node: Node, designator: str) -> Optional[int]:
     return value
 
 
+#: The scalars HLSL has no type of (``dialects.HLSL``): their arrays are words.
+_WORDS = frozenset(("int8", "uint8", "char"))
+
 #: A constructor's arm in a probe's member: ``data.<Ctor>_v`` and what follows it.
 _ARM = re.compile(r"data\.(\w+)_v(\..*|\[.*|)\Z")
 
@@ -134,7 +137,8 @@ class _Measured:
         if node is None:
             return -1
         if p.quantity == SIZE:
-            return node.size
+            # An enum of an 8-bit base is a typedef of uint: HLSL has no type of its size.
+            return None if node.kind == "scalar" and p.expected < 4 else node.size
         if p.quantity == ALIGN:
             return node.align if self.context.get(t) == "cbuffer" else None
         name = re.match(r"\w+", designator).group() if designator else ""  # type: ignore[union-attr]
@@ -149,6 +153,8 @@ class _Measured:
         if p.quantity == MEMBER_SIZE:
             return member.size
         if p.quantity == STRIDE:
+            if p.scalar in _WORDS:
+                return None  # an 8-bit array is kept as the 32-bit words its bytes reach
             return _stride(member, designator[len(name):])
         return -1
 
@@ -206,6 +212,8 @@ GLSLANG_HLSL_ARGS = ("glslangValidator", "-D", "-V", "-S", "comp", "-e", "main")
 
 #: What glslang's HLSL front end cannot read (measured: ``tests/verify/test_verify_hlsl.py``).
 _UNREADABLE = re.compile(r"\b(?:u?int(?:16|64)_t|float16_t)\b")
+#: HLSL's asuint(double, out uint, out uint) (DXC and Slang have it; glslang does not).
+_DOUBLE_BITS = re.compile(r"\basuint\([^(),]*,[^(),]*,")
 
 
 class GlslangHlslDriver(Driver):
@@ -223,6 +231,11 @@ class GlslangHlslDriver(Driver):
                     f"{os.path.basename(name)} uses {found.group()}, which glslang's HLSL front "
                     f"end does not have (no 16-bit or 64-bit integer types); the slang "
                     f"toolchain checks it")
+            if _DOUBLE_BITS.search(text):
+                raise ProbeSkipped(
+                    f"{os.path.basename(name)} splits a double into words with asuint(double, "
+                    f"out uint, out uint), which glslang's HLSL front end does not have; the "
+                    f"slang toolchain checks it")
         start = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="sarek-glslang-hlsl-") as folder:
             _lay_out(headers, folder)

@@ -20,12 +20,13 @@ import glob
 import importlib.util
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Tuple
 
 __all__ = ["INSTALL", "slang_library", "slang_problem", "run_slang", "Reflection", "Node",
-           "SlangAnswer"]
+           "SlangAnswer", "condensed"]
 
 INSTALL = "pip install slangpy"
 
@@ -94,9 +95,37 @@ def run_slang(folder: str, unit: str, search: Tuple[str, ...] = (),
         tail = " ".join(run.stderr.strip().splitlines()[-3:])
         return SlangAnswer(None, run.stderr, f"the Slang helper process exited with status "
                                              f"{run.returncode}: {tail}"[:600])
+    log = condensed(answer.get("log", ""))
     if not answer.get("ok"):
-        return SlangAnswer(None, answer.get("log", ""))
-    return SlangAnswer(Reflection(answer["params"], answer["structs"]), answer.get("log", ""))
+        return SlangAnswer(None, log)
+    return SlangAnswer(Reflection(answer["params"], answer["structs"]), log)
+
+
+_HEAD = re.compile(r"^(error|warning)(\[\w+\])?: (.*)$")
+_AT = re.compile(r"^\s*--> (.+?):(\d+):(\d+)\s*$")
+_SOURCE = re.compile(r"^\s*\d+ \| (.*)$")
+
+
+def condensed(log: str) -> str:
+    """Slang's diagnostics, one line each: ``FILE:LINE:COL: error[E…]: message: source
+    line`` (Slang writes the place and the line under the message, on lines of their own)."""
+    out: List[str] = []
+    head: Optional[List[str]] = None
+    for line in log.splitlines():
+        m = _HEAD.match(line)
+        if m:
+            head = [f"{m.group(1)}{m.group(2) or ''}: {m.group(3)}", "", ""]
+            out.append(head[0])
+            continue
+        at, src = _AT.match(line), _SOURCE.match(line)
+        if head is not None and at and not head[1]:
+            head[1] = f"{at.group(1)}:{at.group(2)}:{at.group(3)}: "
+        elif head is not None and src and not head[2]:
+            head[2] = f": {src.group(1).strip()}"[:300]
+        else:
+            continue
+        out[-1] = head[1] + head[0] + head[2]
+    return "\n".join(out) if out else log
 
 
 class Node:
