@@ -225,7 +225,7 @@ def _member(c: _Check, cm: CompiledMember) -> None:
             and not (name in c.exp.free and cm.size >= m.size)):
         parts.append(f"is {cm.size} bytes ({c.tool}), the schema's {m.size}")
     shown = _shown(c, cm)[0]
-    is_vec3 = bool(VEC3.match(shown))
+    is_vec3 = bool(VEC3.match(shown)) and c.lang.vec3_trap
     if parts and (len(parts) > 1 or not typed or is_vec3):
         parts[-1] += _why(c, m, shown, typed, is_vec3)
     if parts:

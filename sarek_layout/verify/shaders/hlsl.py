@@ -84,10 +84,10 @@ class Hlsl(ShadingLanguage):
     tool = "Slang"
     short = "slang"
     member_kinds = True
+    vec3_trap = False
     bool_why = ("an HLSL bool is a 32-bit value in a buffer whose bits the compiler chooses; "
                 "the generated HLSL keeps a Sarek bool as int")
     float64_note = "(HLSL double needs the device's double precision)"
-    vec3_big = "in a constant buffer, like a float4 register"
 
     def missing(self) -> Optional[str]:
         from ..drivers.slang import slang_problem
@@ -178,11 +178,6 @@ class Hlsl(ShadingLanguage):
     def no_member_type(self, m: Member) -> str:
         return ("HLSL has no 8-bit type: keep it in a 32-bit word with its neighbours "
                 "(_sarek_bytes<N>, as `generate -t hlsl` writes it)")
-
-    def vec3_fix(self, what: str) -> str:
-        return (f"{what}: a constant buffer starts a vector that would straddle a 16-byte "
-                f"register in the next one: declare the type with the hlsl-cbuffer rules, or "
-                f"pin the members with packoffset")
 
     # --- the compiler -------------------------------------------------------------------------
 
