@@ -89,8 +89,10 @@ def scalar_type(s: Scalar) -> str:
     return HLSL.scalar[s.name]
 
 
-#: HLSL's matrix scalars (a matrix of another scalar has no HLSL type).
-_MATRIX_SCALARS = {"float32": "float", "float16": "float16_t", "float64": "double"}
+def _matrix_scalar(s: Scalar) -> Optional[str]:
+    """HLSL's spelling of a matrix's scalar: its floats' (a matrix of another scalar has no
+    HLSL type)."""
+    return HLSL.scalar[s.name] if s.is_float else None
 
 
 class Level(NamedTuple):
@@ -166,7 +168,7 @@ def natural_type(leaf: Leaf) -> str:
     if leaf.kind == "vector":
         return f"{base}{leaf.n}"
     if leaf.kind == "matrix":
-        return f"{_MATRIX_SCALARS[leaf.scalar.name]}{leaf.n}x{leaf.cols}"  # type: ignore[union-attr]
+        return f"{_matrix_scalar(leaf.scalar)}{leaf.n}x{leaf.cols}"  # type: ignore[arg-type]
     return base
 
 
@@ -183,7 +185,7 @@ def _leaf(member: Member, context: str, rules: RuleSet, record_shape: Callable[[
     assert s is not None
     if len(dims) >= 2 and dims[-2].kind == MATRIX:
         cols, cs, rows = dims[-2].count, dims[-2].stride, dims[-1].count
-        base = _MATRIX_SCALARS.get(s.name)
+        base = _matrix_scalar(s)
         if base is None:
             raise KindRefused(f"HLSL has no matrix of {s.name}")
         own = array_shape(native, vector_shape(native, s.size, rows), cols)

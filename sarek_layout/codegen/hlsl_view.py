@@ -198,6 +198,26 @@ def _struct(types: _Types, members: Sequence[Member], size: int, rules: str, own
             pads += len(made)
             cursor = end
 
+    def packed(m: Member, word: int) -> None:
+        """An 8-bit scalar: its word declared once, with every small scalar in it."""
+        nonlocal cursor, align
+        if word + WORD > size:
+            raise _fail(owner, m, f"HLSL has no 8-bit type, so its 32-bit word "
+                                  f"(bytes {word} to {word + WORD}) is kept whole, past the "
+                                  f"{size} bytes of the type", location)
+        if cursor > word and packed_at[word] not in declared:
+            # The word's first bytes belong to a member of another type (a vec3<int16>
+            # before a uint8): no packed word can hold them both.
+            raise _fail(owner, m, "HLSL has no 8-bit type, and its 32-bit word shares "
+                                  "bytes with the member before it", location)
+        if cursor <= word:
+            declared.add(packed_at[word])
+            pad(word)
+            parts = [x.name for x in members if x.offset - x.offset % WORD == word]
+            decls.append(HMember(HLSL.word, packed_at[word], "", word,
+                                 "holds " + ", ".join(parts)))
+            cursor, align = word + WORD, max(align, WORD)
+
     for m in members:
         field_name = esc(m.name)
         if field_name in seen:
@@ -207,22 +227,7 @@ def _struct(types: _Types, members: Sequence[Member], size: int, rules: str, own
         seen[field_name] = m.name
         word = m.offset - m.offset % WORD
         if word in packed_at and not m.dims and m.size < WORD:
-            if word + WORD > size:
-                raise _fail(owner, m, f"HLSL has no 8-bit type, so its 32-bit word "
-                                      f"(bytes {word} to {word + WORD}) is kept whole, past the "
-                                      f"{size} bytes of the type", location)
-            if cursor > word and packed_at[word] not in declared:
-                # The word's first bytes belong to a member of another type (a vec3<int16>
-                # before a uint8): no packed word can hold them both.
-                raise _fail(owner, m, "HLSL has no 8-bit type, and its 32-bit word shares "
-                                      "bytes with the member before it", location)
-            if cursor <= word:
-                declared.add(packed_at[word])
-                pad(word)
-                parts = [x.name for x in members if x.offset - x.offset % WORD == word]
-                decls.append(HMember(HLSL.word, packed_at[word], "", word,
-                                     "holds " + ", ".join(parts)))
-                cursor, align = word + WORD, max(align, WORD)
+            packed(m, word)
             fields.append(_Field(m, field_name, None, packed_at[word], word))
             continue
         if m.offset < cursor or (m.end > word + WORD and word in packed_at and m.offset < word + WORD):

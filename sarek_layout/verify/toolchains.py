@@ -416,7 +416,7 @@ def _module_problem(tc: Toolchain) -> Optional[str]:
 
 def _slang_problem(tc: Toolchain) -> Optional[str]:
     """Slang is the library inside the slangpy wheel (found, not imported)."""
-    from .drivers.slang import slang_problem
+    from .shaders.slang import slang_problem
 
     return slang_problem(tc.name)
 

@@ -15,7 +15,7 @@ import tempfile
 
 import pytest
 
-from sarek_layout.verify.drivers.slang import INSTALL, Reflection, run_slang, slang_library
+from sarek_layout.verify.shaders.slang import INSTALL, Reflection, run_slang, slang_library
 
 __all__ = ["INSTALL", "library", "require_slang", "reflect", "compile_error"]
 

@@ -123,7 +123,7 @@ def test_a_type_changed_by_a_macro_is_what_slang_built(tmp_path):
     assert "vertex_offset is double (`REAL` is double here), 8 bytes, where the schema has " \
            "int32, 4 bytes" in lines, lines
     member = _reflect("macro_double.hlsl").buffer("cmds").field("vertex_offset")[1]
-    assert (member.scalar, member.size) == ("float64", 8)
+    assert (member.scalar, member.size) == ("f64", 8)  # Slang's kind and bits
     assert kinds_oracle.measure_c([CMD], tmp_path)["H_cmd"].offsets["vertex_offset"] == 12
 
 

@@ -28,12 +28,13 @@ import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ...ir.types import scalar_named
 from ...targets.naming import arm_struct_name, escape
 from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, STRIDE, Probe
 from ..tools import run_tool
 from . import Driver, HeaderSet, Measurement, ProbeFailed, ProbeSkipped, error_excerpt
 from . import with_assertion_fallback
-from .slang import Node, Reflection, run_slang
+from ..shaders.slang import Node, Reflection, run_slang
 
 __all__ = ["SlangDriver", "GlslangHlslDriver", "contexts", "GLSLANG_HLSL_ARGS"]
 
@@ -89,9 +90,6 @@ def _stride(node: Node, designator: str) -> Optional[int]:
             t = None if found is None else found[1]
     return value
 
-
-#: The scalars HLSL has no type of (``dialects.HLSL``): their arrays are words.
-_WORDS = frozenset(("int8", "uint8", "char"))
 
 #: A constructor's arm in a probe's member: ``data.<Ctor>_v`` and what follows it.
 _ARM = re.compile(r"data\.(\w+)_v(\..*|\[.*|)\Z")
@@ -153,7 +151,7 @@ class _Measured:
         if p.quantity == MEMBER_SIZE:
             return member.size
         if p.quantity == STRIDE:
-            if p.scalar in _WORDS:
+            if p.scalar and scalar_named(p.scalar).size == 1:  # type: ignore[union-attr]
                 return None  # an 8-bit array is kept as the 32-bit words its bytes reach
             return _stride(member, designator[len(name):])
         return -1

@@ -1,6 +1,6 @@
 """HLSL: the language object, and hand-written HLSL shaders measured by Slang's reflection.
 
-Slang (PyPI ``slangpy``: ``drivers.slang``, its C API in a child process, confined to the
+Slang (PyPI ``slangpy``: ``slang``, its C API in a child process, confined to the
 compile folder, column-major matrices as FXC and DXC default) compiles, for each given file,
 a probe that includes it and declares each schema struct ``T`` it declares in the two kinds
 of buffer HLSL has::
@@ -55,12 +55,8 @@ _SCALARS: Dict[str, GpuType] = {
     "float64_t": GpuType("float", 64),
 }
 _NAMES = {t: n for n, t in reversed(list(_SCALARS.items()))}
-#: Slang's scalar names (``slang_child``) -> compiled types.
-_SLANG = {"bool": GpuType(BOOL, 32), "int32": GpuType("int", 32), "uint32": GpuType("uint", 32),
-          "int64": GpuType("int", 64), "uint64": GpuType("uint", 64),
-          "float16": GpuType("float", 16), "float32": GpuType("float", 32),
-          "float64": GpuType("float", 64), "int16": GpuType("int", 16),
-          "uint16": GpuType("uint", 16), "int8": GpuType("int", 8), "uint8": GpuType("uint", 8)}
+#: Slang's scalar kinds (``slang_child``: ``f32``, ``u16``, ``b32``…) -> compiled kinds.
+_KINDS = {"i": "int", "u": "uint", "f": "float", "b": BOOL}
 _VECTOR = re.compile(r"([a-z]\w*?)([1-4])\Z")
 _MATRIX = re.compile(r"([a-z]\w*?)([1-4])x([1-4])\Z")
 _TEMPLATE = re.compile(r"(vector|matrix)\s*<\s*(\w+)\s*,\s*([1-4])\s*(?:,\s*([1-4])\s*)?>\Z")
@@ -90,7 +86,7 @@ class Hlsl(ShadingLanguage):
     float64_note = "(HLSL double needs the device's double precision)"
 
     def missing(self) -> Optional[str]:
-        from ..drivers.slang import slang_problem
+        from .slang import slang_problem
 
         return slang_problem("verify --shader (HLSL)")
 
@@ -137,12 +133,15 @@ class Hlsl(ShadingLanguage):
         if m.record is not None:
             t = GpuType("struct", name=self.type_name(m.record.c_name))
         else:
-            scalar = m.scalar
-            if scalar is None or scalar.size == 1:
+            from ...targets.dialects import HLSL as DIALECT
+
+            if m.scalar is None or m.scalar.size == 1:
                 return None
-            kind = ("float" if scalar.is_float else "int" if scalar.name in ("bool", "unit")
-                    or not scalar.is_unsigned else "uint")
-            t = GpuType(kind, scalar.size * 8)
+            # The generated HLSL's spelling (bool and unit are int there), as compiled.
+            found = self.parse(DIALECT.scalar[m.scalar.name])
+            if found is None:
+                return None
+            t = found
         for d in reversed(m.dims):
             if d.kind == VECTOR:
                 t = vector(t, d.count)
@@ -171,19 +170,21 @@ class Hlsl(ShadingLanguage):
             out.add(padded)
         if m.record is not None and not m.dims:
             out.add(GpuType("struct", name=m.record.c_name))
-        if m.scalar is not None and m.scalar.name == "bool" and not m.dims:
+        if m.scalar is not None and m.scalar.kind == BOOL and not m.dims:
             out |= {GpuType("int", 32), GpuType("uint", 32)}
         return frozenset(out)
 
     def no_member_type(self, m: Member) -> str:
-        return ("HLSL has no 8-bit type: keep it in a 32-bit word with its neighbours "
-                "(_sarek_bytes<N>, as `generate -t hlsl` writes it)")
+        from ...targets.naming import PACKED_PREFIX
+
+        return (f"HLSL has no 8-bit type: keep it in a 32-bit word with its neighbours "
+                f"({PACKED_PREFIX}<N>, as `generate -t hlsl` writes it)")
 
     # --- the compiler -------------------------------------------------------------------------
 
     def measure(self, shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str
                 ) -> Tuple[Dict[str, CompiledStruct], List[Problem], List[str]]:
-        from ..drivers.slang import run_slang
+        from .slang import run_slang
         from .hlsl_blocks import block_problems, own_contexts
 
         compiled: Dict[str, CompiledStruct] = {}
@@ -256,18 +257,23 @@ def _gpu_type(node, depth: int = 0) -> GpuType:
     if depth > _DEPTH:
         return GpuType("other", name="(too deep)")
     if node.kind == "scalar":
-        return _SLANG.get(node.scalar, GpuType("other", name=node.scalar))
+        return _scalar(node.scalar)
     if node.kind == "vector":
-        return vector(_SLANG.get(node.scalar, GpuType("other", name=node.scalar)), node.count)
+        return vector(_scalar(node.scalar), node.count)
     if node.kind == "matrix":
-        return _matrix(_SLANG.get(node.scalar, GpuType("other", name=node.scalar)), node.rows,
-                       node.cols)
+        return _matrix(_scalar(node.scalar), node.rows, node.cols)
     if node.kind == "array" and node.element is not None:
         return GpuType("array", count=node.count, elem=_gpu_type(_unwrapped(node.element),
                                                                   depth + 1))
     if node.kind == "struct":
         return GpuType("struct", name=node.name)
     return GpuType("other", name=node.name or node.kind)
+
+
+def _scalar(code: str) -> GpuType:
+    kind = _KINDS.get(code[:1])
+    return GpuType(kind, int(code[1:])) if kind and code[1:].isdigit() else \
+        GpuType("other", name=code)
 
 
 def _unwrapped(node):

@@ -76,13 +76,13 @@ def run_slang(folder: str, unit: str, search: Tuple[str, ...] = (),
     ``search``, folders of ``folder``) with Slang for the HLSL target, column-major, with the
     compute entry point ``entry`` (none when empty), in a child process under
     ``run_tool``'s bounds, confined to ``folder``."""
-    from ..shaders.sandbox import confined
+    from .sandbox import confined
     from ..tools import child_boot, run_tool
 
     library = slang_library()
     if library is None:
         return SlangAnswer(None, "", f"the Slang compiler (slangpy) is not installed; {INSTALL}")
-    request = {"library": library, "unit": unit, "search": list(search), "entry": entry}
+    request = {"library": library, "source": unit, "search": list(search), "entry": entry}
     argv = confined([sys.executable, "-I", "-S", "-c", child_boot(_CHILD)], folder,
                     also=(os.path.dirname(library), _CHILD))
     run = run_tool(argv, cwd=folder, stdin_data=json.dumps(request).encode(),
@@ -160,7 +160,8 @@ class Node:
 
     @property
     def scalar(self) -> str:
-        """A scalar's, vector's or matrix's scalar (schema names: ``float32``…)."""
+        """A scalar's, vector's or matrix's scalar, as its kind and bits: ``f32``, ``i64``,
+        ``u16``, ``b32`` (a bool: 32 bits in HLSL's buffers)."""
         return self.raw.get("s", "")
 
     @property

@@ -1,4 +1,4 @@
-"""What ``verify`` runs in a child process to ask Slang about HLSL (``drivers.slang`` starts
+"""What ``verify`` runs in a child process to ask Slang about HLSL (``shaders.slang`` starts
 it under ``tools.run_tool``'s time and memory bounds, confined to its compile folder where
 the kernel allows it): the Slang compiler of PyPI's ``slangpy`` wheel (``libslang-compiler``),
 driven through its C API with ctypes, compiles one translation unit for the HLSL target
@@ -7,13 +7,13 @@ global parameter, and the layout of every struct, array, vector, matrix and scal
 it, as Slang laid it out in that parameter (a ``cbuffer``'s packing, a
 ``StructuredBuffer``'s).
 
-Protocol: one JSON request on stdin (``library``: the library's path; ``unit``: the file to
+Protocol: one JSON request on stdin (``library``: the library's path; ``source``: the file to
 compile, relative to the working folder; ``search``: the include folders, relative too;
 ``entry``: the compute entry point's name), one JSON answer on the original stdout:
 ``{"ok": true, "params": [...], "structs": {...}, "log": diagnostics}`` or ``{"ok": false,
 "log": …}``. A parameter is ``{"name", "kind": "cbuffer" | "structured" | "bytes" |
 "other", "t": node}``; a node ``{"k": kind, "size", "align", "stride"}`` with, by kind,
-``s`` (a scalar's type), ``n`` and ``s`` (a vector), ``r``, ``c``, ``s`` and ``row_major``
+``s`` (a scalar's kind and bits: ``f32``, ``u16``, ``b32`` for bool), ``n`` and ``s`` (a vector), ``r``, ``c``, ``s`` and ``row_major``
 (a matrix), ``n``, ``es`` (the element stride) and ``e`` (an array), ``ref`` (a struct: a
 key of ``structs``, ``{"name", "fields": [{"name", "off", "t"}]}``). Each struct is walked
 once per parameter kind (its layout is the same wherever it is nested in one kind of
@@ -62,9 +62,10 @@ SLANG_HLSL, SOURCE_HLSL, STAGE_COMPUTE, COLUMN_MAJOR, ROW_MAJOR = 5, 2, 6, 2, 1
 UNIFORM = 8  # SLANG_PARAMETER_CATEGORY_UNIFORM: byte offsets and sizes
 #: SlangTypeKind
 STRUCT, ARRAY, MATRIX, VECTOR, SCALAR, CONSTANT_BUFFER, RESOURCE, TEXTURE_BUFFER = 1, 2, 3, 4, 5, 6, 7, 9
-#: SlangScalarType -> the schema's scalar names (bool is Slang's own: 4 bytes in HLSL).
-_SCALARS = {2: "bool", 3: "int32", 4: "uint32", 5: "int64", 6: "uint64", 7: "float16",
-            8: "float32", 9: "float64", 10: "int8", 11: "uint8", 12: "int16", 13: "uint16"}
+#: SlangScalarType -> its kind and bits (``b``: bool, 32 bits in HLSL's buffers; ``i``, ``u``,
+#: ``f``: signed, unsigned, float).
+_SCALARS = {2: "b32", 3: "i32", 4: "u32", 5: "i64", 6: "u64", 7: "f16", 8: "f32", 9: "f64",
+            10: "i8", 11: "u8", 12: "i16", 13: "u16"}
 #: SlangResourceShape's base shapes (the low four bits).
 _STRUCTURED, _BYTES = 6, 7
 #: Nesting followed (Slang itself refuses far less deep nesting).
@@ -162,7 +163,7 @@ def _answer(request: dict) -> dict:
     for folder in request.get("search", []):
         api.AddSearchPath(req, folder.encode())
     unit = api.AddTranslationUnit(req, SOURCE_HLSL, b"sarek")
-    api.AddTranslationUnitSourceFile(req, unit, request["unit"].encode())
+    api.AddTranslationUnitSourceFile(req, unit, request["source"].encode())
     if request.get("entry"):
         api.AddEntryPoint(req, unit, request["entry"].encode(), STAGE_COMPUTE)
     failed = api.Compile(req) != 0
