@@ -158,3 +158,19 @@ def test_other_languages_still_refuse_the_kinds(tmp_path):
     comp.write_text("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n")
     run = run_verify([str(SCHEMA), "--shader", str(comp)], tmp_path)
     assert run.status == 2 and "verify --shader" in run.one_line_error(), run
+
+
+def test_a_shader_slang_refuses_is_a_failure_naming_the_line(tmp_path):
+    """Hostile: a shader that does not compile exits 1 with Slang's diagnostic at its line;
+    one that includes a file outside what was given exits 2 with one line, nothing read."""
+    require_toolchain("slang")
+    bad = tmp_path / "bad.hlsl"
+    bad.write_text("struct H_cmd {\n    uint index_count\n};\n")
+    run = run_verify([str(SCHEMA), "--shader", str(bad)], tmp_path)
+    assert run.status == 1, run
+    assert f"error: {bad}: Slang: {bad}:3:1: error[E" in run.out, run.out
+    assert "Traceback" not in run.err and not run.tmp_left
+    outside = tmp_path / "outside.hlsl"
+    outside.write_text('#include "/etc/passwd"\nstruct H_cmd { uint index_count; };\n')
+    run = run_verify([str(SCHEMA), "--shader", str(outside)], tmp_path)
+    assert run.status == 2 and "/etc/passwd" in run.one_line_error(), run

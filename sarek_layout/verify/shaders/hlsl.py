@@ -206,7 +206,7 @@ class Hlsl(ShadingLanguage):
                     for i, t in enumerate(todo)))
             answer = run_slang(folder, probe, ("src", "inc", "."), "")
             if answer.reflection is None:
-                why = answer.problem or answer.log.replace(folder + os.sep, "")
+                why = shaders.readable(answer.problem or answer.log, folder)
                 failures.append(f"{f.shown}: Slang: {' '.join(why.split())[:600]}")
                 continue
             r = answer.reflection
