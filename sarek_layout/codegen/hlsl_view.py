@@ -236,7 +236,8 @@ def _struct(types: _Types, members: Sequence[Member], size: int, rules: str, own
         try:
             spelled = spell_member(
                 m, RULE_SETS[rules], context,
-                lambda k: types.names.claim(esc(element_struct_name(prefix, ctor + m.name, k)),
+                lambda k: types.names.claim(esc(element_struct_name(
+                    f"{prefix}_{ctor}{m.name}", k)),
                                             f"the array element struct of {owner} member {m.name!r}",
                                             m.location or location),
                 lambda r: types.shapes[id(r)], types.name, enum)

@@ -105,12 +105,12 @@ TARGETS: Dict[str, Target] = {
         # Host languages (issue 21): Zig's extern structs, proven by zig build-obj per ABI.
         Target("zig", ".zig", "zig.zig.j2",
                "Zig 0.14+ module: extern structs and unions, constructors, comptime layout checks",
-               view="zig", dialect=ZIG),
+               view="zig", dialect=ZIG, may_refuse=True, member_kinds=True),
         # Host languages (issue #21, docs/rust.md)
         Target("rust", ".rs", "rust.rs.j2",
                "Rust 1.77+ module, no crate needed: repr(C) structs, variant views, byte codecs, "
                "const layout checks",
-               view="rust", dialect=RUST, may_refuse=True),
+               view="rust", dialect=RUST, may_refuse=True, member_kinds=True),
     )
 }
 

@@ -128,20 +128,20 @@ struct Scene_particle_hist_elem1 {
 typedef int sarek_layout_check_Scene_particle_hist_elem1_size[(sizeof(Scene_particle_hist_elem1) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_particle_hist_elem1) must be 16
 #endif
 // an element of type 'Scene.particle' member 'trail', padded to its 16-byte stride
-struct Scene_particle_trail_elem0 {
+struct Scene_particle_trail_elem {
     float3 v; // offset 0, the element
     uint _sarek_pad0; // padding
 };
 #if defined(__SLANG__) && !defined(SAREK_LAYOUT_NO_CHECKS)
-typedef int sarek_layout_check_Scene_particle_trail_elem0_size[(sizeof(Scene_particle_trail_elem0) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_particle_trail_elem0) must be 16
+typedef int sarek_layout_check_Scene_particle_trail_elem_size[(sizeof(Scene_particle_trail_elem) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_particle_trail_elem) must be 16
 #endif
 // an element of type 'Scene.particle' member 'weights', padded to its 16-byte stride
-struct Scene_particle_weights_elem0 {
+struct Scene_particle_weights_elem {
     double v; // offset 0, the element
     uint _sarek_pad0[2]; // padding
 };
 #if defined(__SLANG__) && !defined(SAREK_LAYOUT_NO_CHECKS)
-typedef int sarek_layout_check_Scene_particle_weights_elem0_size[(sizeof(Scene_particle_weights_elem0) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_particle_weights_elem0) must be 16
+typedef int sarek_layout_check_Scene_particle_weights_elem_size[(sizeof(Scene_particle_weights_elem) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_particle_weights_elem) must be 16
 #endif
 // Scene.particle: record, size 512, align 16, wgsl-uniform rules: for structured buffers
 struct Scene_particle {
@@ -150,10 +150,10 @@ struct Scene_particle {
     column_major float4x4 model; // offset 16, mat4
     column_major float4x3 normal; // offset 80, mat3
     Scene_particle_hist_elem1 hist[2][3]; // offset 128, int32[2][3]
-    Scene_particle_trail_elem0 trail[4]; // offset 224, vec3<float32>[4]
+    Scene_particle_trail_elem trail[4]; // offset 224, vec3<float32>[4]
     Scene_light lights[2]; // offset 288, light[2]
     uint tags[12]; // offset 384, material[3]
-    Scene_particle_weights_elem0 weights[2]; // offset 432, float64[2]
+    Scene_particle_weights_elem weights[2]; // offset 432, float64[2]
     Scene_stamp when; // offset 464, stamp
     uint bytes[1]; // offset 472, vec4<uint8>
     uint _sarek_pad0; // padding
@@ -306,20 +306,20 @@ void sarek_layout_Scene_particle_to_words(Scene_particle _sarek_r, out uint _sar
 }
 
 // an element of constructor Scene.event.Moved member '_0', padded to its 16-byte stride
-struct Scene_event_Moved_0_elem0 {
+struct Scene_event_Moved_0_elem {
     float3 v; // offset 0, the element
     uint _sarek_pad0; // padding
 };
 #if defined(__SLANG__) && !defined(SAREK_LAYOUT_NO_CHECKS)
-typedef int sarek_layout_check_Scene_event_Moved_0_elem0_size[(sizeof(Scene_event_Moved_0_elem0) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_event_Moved_0_elem0) must be 16
+typedef int sarek_layout_check_Scene_event_Moved_0_elem_size[(sizeof(Scene_event_Moved_0_elem) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_event_Moved_0_elem) must be 16
 #endif
 // an element of constructor Scene.event.Sampled member '_1', padded to its 16-byte stride
-struct Scene_event_Sampled_1_elem0 {
+struct Scene_event_Sampled_1_elem {
     float v; // offset 0, the element
     uint _sarek_pad0[3]; // padding
 };
 #if defined(__SLANG__) && !defined(SAREK_LAYOUT_NO_CHECKS)
-typedef int sarek_layout_check_Scene_event_Sampled_1_elem0_size[(sizeof(Scene_event_Sampled_1_elem0) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_event_Sampled_1_elem0) must be 16
+typedef int sarek_layout_check_Scene_event_Sampled_1_elem_size[(sizeof(Scene_event_Sampled_1_elem) == 16) ? 1 : -1]; // sarek-layout: sizeof(Scene_event_Sampled_1_elem) must be 16
 #endif
 static const int Scene_event_Moved = 0;
 static const int Scene_event_Lit = 1;
@@ -339,7 +339,7 @@ typedef int sarek_layout_check_Scene_event_size[(sizeof(Scene_event) == 112) ? 1
 struct Scene_event_Moved_arm {
     int tag; // offset 0, int32
     uint _sarek_pad0[3]; // padding
-    Scene_event_Moved_0_elem0 _0[2]; // offset 16, vec3<float32>[2]
+    Scene_event_Moved_0_elem _0[2]; // offset 16, vec3<float32>[2]
     uint _sarek_pad1[16]; // padding
 };
 #if defined(__SLANG__) && !defined(SAREK_LAYOUT_NO_CHECKS)
@@ -361,7 +361,7 @@ struct Scene_event_Sampled_arm {
     uint _sarek_pad0[3]; // padding
     uint _sarek_bytes0; // offset 16, holds _0
     uint _sarek_pad1[3]; // padding
-    Scene_event_Sampled_1_elem0 _1[3]; // offset 32, float32[3]
+    Scene_event_Sampled_1_elem _1[3]; // offset 32, float32[3]
     column_major float2x2 _2; // offset 80, mat2
     uint _sarek_bytes1; // offset 96, holds _3
     uint _sarek_pad2[3]; // padding
