@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Mapping, Optional, Tuple, Union
 
-from .dialects import (C, CUDA, GLSL, METAL, OPENCL, RUST, WGSL, ZIG, Dialect, RustDialect,
-                       ShaderDialect, ZigDialect)
+from .dialects import (C, CUDA, GLSL, HLSL, METAL, OPENCL, RUST, WGSL, ZIG, Dialect,
+                       RustDialect, ShaderDialect, ZigDialect)
 from .spellings import C_FAMILY_READ, C_FAMILY_WHY, OPENCL_READ, OPENCL_WHY
 
 __all__ = ["Target", "TARGETS", "DEFAULT_TARGETS", "PROBE_DIALECTS", "HEADER_SUFFIXES",
@@ -97,6 +97,11 @@ TARGETS: Dict[str, Target] = {
                view="wgsl", dialect=WGSL, word_based=True, gpu_api=True, member_kinds=True),
         Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
                view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True,
+               member_kinds=True),
+        # HLSL (issue 33, docs/hlsl.md): structured and constant buffers, proven by Slang.
+        Target("hlsl", ".hlsl", "hlsl.hlsl.j2",
+               "HLSL structs for structured buffers and constant buffers (hlsl-cbuffer), with "
+               "payload accessors", view="hlsl", dialect=HLSL, gpu_api=True, may_refuse=True,
                member_kinds=True),
         # Host languages (issue 21): Zig's extern structs, proven by zig build-obj per ABI.
         Target("zig", ".zig", "zig.zig.j2",

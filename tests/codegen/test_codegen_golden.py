@@ -41,7 +41,7 @@ def _schemas(case: str):
 
 
 #: Every header target has goldens (the python target has its own tests).
-GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "zig", "rust")
+GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "hlsl", "zig", "rust")
 
 
 def _targets(schema):

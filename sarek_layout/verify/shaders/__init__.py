@@ -188,6 +188,7 @@ def _check_set(s, every: Dict[str, Expected], chosen: Dict[str, Expected],
     if not wanted:
         return
     lang = s.language
+    s.expected = every
     folder = tempfile.mkdtemp(prefix=f"sarek-shader-{lang.name}-")
     try:
         rules = {n: chosen[n].schema.rules for n in wanted}
