@@ -26,6 +26,7 @@ DATA_FILES = [
     "sarek_layout/frontends/c/fake_libc/stdint.h",
     "sarek_layout/targets/declared.json",
     "sarek_layout/codegen/typescript_runtime.ts",
+    "sarek_layout/verify/drivers/typescript_probe.mjs",
 ]
 
 
