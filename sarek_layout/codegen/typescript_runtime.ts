@@ -45,17 +45,6 @@ interface _sarek_Codec<T> {
   unpackFramed(bytes: Uint8Array | ArrayBuffer, offset?: number): T[];
 }
 
-/** One member across a buffer of elements, in a typed array over the whole buffer: element
- * `i`'s value is `array[index + i * stride]`; for an array member, its element `[j][k]` is
- * `array[index + i * stride + j * dims[0][1] + k * dims[1][1]]` (`dims`: each level's count
- * and stride, in array elements, outermost first). */
-interface _sarek_Column<A> {
-  readonly array: A;
-  readonly index: number;
-  readonly stride: number;
-  readonly dims: readonly (readonly [number, number])[];
-}
-
 /** A problem found inside an element: `where` is its path from the element (`.pos.x`). */
 class _sarek_Bad extends Error {
   where: string;
@@ -213,7 +202,7 @@ function _sarek_enum_get<T>(name: string, values: object, get: _sarek_Get<unknow
 /** Writes the nested arrays `x` (one level per entry of `dims`) with `put` per element. */
 function _sarek_put_array(view: DataView, at: number, x: unknown, dims: _sarek_Dims,
                           put: _sarek_Put, level = 0): void {
-  const [count, stride] = dims[level];
+  const [count, stride] = dims[level] as readonly [number, number];
   if (typeof x !== "object" || x === null || (x as ArrayLike<unknown>).length !== count) {
     throw _sarek_type_error(`an array of ${count}`, x);
   }
@@ -233,7 +222,7 @@ function _sarek_put_array(view: DataView, at: number, x: unknown, dims: _sarek_D
 /** Reads nested arrays (one level per entry of `dims`), each element with `get`. */
 function _sarek_get_array<T>(view: DataView, at: number, dims: _sarek_Dims, get: _sarek_Get<T>,
                              level = 0): unknown[] {
-  const [count, stride] = dims[level];
+  const [count, stride] = dims[level] as readonly [number, number];
   const out: unknown[] = new Array(count);
   let i = 0;
   try {
@@ -317,7 +306,7 @@ function _sarek_codec<T>(type: string, size: number, align: number, layoutId: bi
     const view = new DataView(out.buffer);
     for (let i = 0; i < values.length; i++) {
       try {
-        put(view, i * size, values[i]);
+        put(view, i * size, values[i] as T);
       } catch (e) {
         throw _sarek_public(_sarek_in(e, `[${i}]`), type);
       }
@@ -445,12 +434,22 @@ class _sarek_Lanes {
   }
 }
 
-/** The column of a member at byte `at` of element 0 (`stride` bytes apart; `dims` its array
+/** One member across a buffer of elements, in a typed array over the whole buffer: element
+ * `i`'s value is `array[index + i * stride]`; for an array member, its element `[j][k]` is
+ * `array[index + i * stride + j * dims[0][1] + k * dims[1][1]]` (`dims`: each level's count
+ * and stride, in array elements, outermost first). The column of a member at byte `at` of element 0 (`stride` bytes apart; `dims` its array
  * levels, in bytes), in elements of the typed array `kind`. */
 function _sarek_column<A>(lanes: _sarek_Lanes,
                           kind: { new(buffer: ArrayBufferLike, byteOffset: number, length: number): A;
                                   readonly BYTES_PER_ELEMENT: number },
-                          at: number, stride: number, dims: _sarek_Dims): _sarek_Column<A> {
+                          at: number, stride: number, dims: _sarek_Dims): {
+  // Spelt out, not a named interface: a module whose records nest another module's gets
+  // this type through that module, and declaration files can only name what it exports.
+  readonly array: A;
+  readonly index: number;
+  readonly stride: number;
+  readonly dims: readonly (readonly [number, number])[];
+} {
   const n = kind.BYTES_PER_ELEMENT;
   return {
     array: lanes.lane(kind),
@@ -470,4 +469,10 @@ function _sarek_lanes(type: string, size: number, align: number, buffer: ArrayBu
   }
   return new _sarek_Lanes(buffer, byteOffset, count * size);
 }
+// Every helper read once, so that a project compiling with noUnusedLocals accepts a module
+// that needs only some of them.
+void [_sarek_int, _sarek_bigint, _sarek_float, _sarek_bool, _sarek_unit, _sarek_half_bits,
+      _sarek_half_value, _sarek_enum_put, _sarek_enum_get, _sarek_put_array, _sarek_get_array,
+      _sarek_bad_tag, _sarek_unknown_tag, _sarek_object, _sarek_codec, _sarek_column,
+      _sarek_lanes];
 // --- sarek-layout runtime: end

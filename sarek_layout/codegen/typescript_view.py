@@ -122,9 +122,9 @@ class TsType:
     #: ``0x`` and 16 hex digits (``layout.fingerprint``); the module writes it as a bigint.
     layout_id: str
     members: Tuple[TsMember, ...] = ()
-    #: A variant's tag: its offset and ``DataView`` accessor.
+    #: A variant's tag: its offset and scalar (an int32).
     tag_offset: int = 0
-    tag_accessor: str = ""
+    tag_scalar: str = ""
     ctors: Tuple[TsCtor, ...] = ()
     #: Whether the record has ``columns`` (every stride a multiple of its scalars' sizes).
     columns: bool = False
@@ -272,7 +272,7 @@ class _ModuleWalk:
                                      arm.location or st.decl.location)
             ctors.append(TsCtor(arm.name, arm.tag, iface, tuple(self.member(a) for a in arm.args)))
         return TsType(kind="variant", tag_offset=tag.offset,
-                      tag_accessor=TYPESCRIPT.accessor[tag.scalar.name],  # type: ignore[union-attr]
+                      tag_scalar=tag.scalar.name,  # type: ignore[union-attr]
                       ctors=tuple(ctors), **common)
 
     def enum(self, st: SchemaType, common: dict) -> TsType:
