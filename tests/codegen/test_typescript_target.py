@@ -279,3 +279,290 @@ def test_the_kinds_comparison_is_live(tmp_path):
                                           + kinds_bytes.js_value(structs, "S0")
                                           + ')).toString("hex");'), tmp_path, "again.mjs")
     assert _mismatches({"S0": bytes.fromhex(json.loads(answer.stdout)["S0"])}, theirs)
+
+
+# --- float16, framed data, value checks, columns ---------------------------------------------
+
+_HALF = typescript.READ_STDIN + """
+import { K_h } from "./js/half.js";
+const bits = (hex) => new DataView(Uint8Array.from(Buffer.from(hex, "hex")).buffer).getFloat64(0, true);
+const encoded = input.map((hex) => {
+  try { return Buffer.from(K_h.toBytes({ h: bits(hex) })).toString("hex"); }
+  catch (e) { return e instanceof RangeError ? "RangeError" : String(e); }
+});
+const decoded = [];
+const one = new Uint8Array(2);
+for (let h = 0; h < 65536; h++) {
+  one[0] = h & 0xff; one[1] = h >> 8;
+  const v = new DataView(new ArrayBuffer(8));
+  v.setFloat64(0, K_h.fromBytes(one).h, true);
+  decoded.push(Buffer.from(v.buffer).toString("hex"));
+}
+process.stdout.write(JSON.stringify({ encoded, decoded }));
+"""
+
+
+def _half_inputs():
+    import random
+
+    rng = random.Random(16)
+    values = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, -math.nan, 65504.0,
+              65519.99, 65520.0, -65520.0, 1e300, 5e-324, 2.0 ** -24, 2.0 ** -25,
+              3 * 2.0 ** -25, 2.0 ** -14, 2.0 ** -14 - 2.0 ** -25, 1 + 2.0 ** -11,
+              1 + 3 * 2.0 ** -11, 2048 + 1.0, 2048 + 3.0, 0.1, 1 / 3]
+    for _ in range(3000):  # halfway points and their neighbours, and plain doubles
+        h = rng.randrange(0, 0x7bff)
+        a = struct.unpack("<e", struct.pack("<H", h))[0]
+        b = struct.unpack("<e", struct.pack("<H", h + 1))[0]
+        mid = (a + b) / 2
+        values += [mid, math.nextafter(mid, 0), math.nextafter(mid, math.inf), -mid]
+        values.append(rng.uniform(-70000, 70000) * 2.0 ** rng.randint(-30, 0))
+    return values
+
+
+def test_float16_is_binary16_as_pythons_struct_converts_it(tmp_path):
+    """Every value of the list rounds (to nearest, ties to even, from the double) to the bits
+    ``struct.pack("<e")`` gives, or is refused where struct overflows; every one of the 65,536
+    bit patterns decodes to ``struct.unpack("<e")``'s number (any NaN to a NaN)."""
+    typescript.programs()
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps({"module": "K", "types": [{"record": "h", "fields": [["h", "float16"]]}]}))
+    _generate(tmp_path, path)
+    values = _half_inputs()
+    answer = typescript.node_json(_HALF, tmp_path, [struct.pack("<d", v).hex() for v in values])
+    wrong = []
+    for v, got in zip(values, answer["encoded"]):
+        try:
+            want = struct.pack("<e", v).hex()
+        except OverflowError:
+            want = "RangeError"
+        if got != want:
+            wrong.append(f"{v!r}: typescript {got}, struct {want}")
+    assert wrong == [] and len(values) > 15_000
+    for h, got in enumerate(answer["decoded"]):
+        want = struct.unpack("<e", struct.pack("<H", h))[0]
+        value = struct.unpack("<d", bytes.fromhex(got))[0]
+        assert (math.isnan(value) and math.isnan(want)) or struct.pack("<d", value) == struct.pack("<d", want), h
+
+
+_FRAMED = typescript.READ_STDIN + """
+import { Geometry_point, Geometry_shape } from "./js/geometry.js";
+const bytes = (hex) => Uint8Array.from(Buffer.from(hex, "hex"));
+const hex = (b) => Buffer.from(b).toString("hex");
+const refused = (f) => { try { f(); return "read"; } catch (e) { return `${e.constructor.name}: ${e.message}`; } };
+const shapes = Geometry_shape.unpackFramed(bytes(input.shapes));
+const other = bytes(input.shapes); other[8] ^= 1;
+const offset = new Uint8Array(5 + input.shapes.length / 2); offset.set(bytes(input.shapes), 5);
+process.stdout.write(JSON.stringify({
+  again: hex(Geometry_shape.packFramed(shapes)),
+  count: Geometry_shape.checkHeader(bytes(input.shapes)),
+  at5: Geometry_shape.unpackFramed(offset, 5).length,
+  points: hex(Geometry_point.packFramed([{ x: 1, y: 2 }, { x: -3.5, y: 4 }])),
+  empty: hex(Geometry_point.packFramed([])),
+  other: refused(() => Geometry_shape.unpackFramed(other)),
+  truncated: refused(() => Geometry_shape.unpackFramed(bytes(input.shapes).subarray(0, 40))),
+  short: refused(() => Geometry_shape.unpackFramed(bytes(input.shapes).subarray(0, 20))),
+  bare: refused(() => Geometry_point.unpackFramed(bytes(input.bare))),
+  point_as_shape: refused(() => Geometry_shape.unpackFramed(Geometry_point.packFramed([]))),
+}));
+"""
+
+
+def test_framed_data_crosses_between_python_and_node(tmp_path):
+    """Python's pack_framed is read by Node and written again byte for byte; Node's is read by
+    Python; another layout, a truncated frame and bytes without the header are refused with
+    the messages of docs/fingerprint.md."""
+    typescript.programs()
+    from helpers.verify import EXAMPLES
+
+    geometry = tmp_path / "geometry.toml"
+    geometry.write_text((EXAMPLES / "geometry.toml").read_text())
+    _generate(tmp_path, geometry)
+    schema = sarek_layout.load(str(geometry))
+    shapes = [("Circle", ({"x": 1.0, "y": 2.0}, 3.0)), ("Empty", ()),
+              ("Weighted", (2.5, -7))]
+    framed = schema.pack_framed("shape", shapes)
+    answer = typescript.node_json(_FRAMED, tmp_path, {
+        "shapes": framed.hex(), "bare": schema.pack("point", [{"x": 1.0, "y": 2.0}] * 3).hex()})
+    assert answer["again"] == framed.hex() and answer["count"] == 3 and answer["at5"] == 3
+    assert schema.unpack_framed("point", bytes.fromhex(answer["points"])) == [
+        {"x": 1.0, "y": 2.0}, {"x": -3.5, "y": 4.0}]
+    assert schema.unpack_framed("point", bytes.fromhex(answer["empty"])) == []
+    ids = {n: f"0x{schema.layout_id(n):016x}" for n in ("point", "shape")}
+    assert answer["other"].startswith("RangeError: Geometry.shape: the data was written under layout")
+    assert f"but this program's Geometry.shape has layout {ids['shape']}" in answer["other"]
+    assert answer["point_as_shape"].startswith(
+        f"RangeError: Geometry.shape: the data was written under layout {ids['point']}")
+    assert "3 elements need 72 bytes, only 16" in answer["truncated"]
+    assert "cannot hold the 24-byte sarek-layout header" in answer["short"]
+    assert "no sarek-layout header at offset 0" in answer["bare"]
+
+
+CHECKED = {"module": "K", "types": [
+    {"enum": "mode", "base": "uint8", "values": [["Off", 0], ["On", 1]]},
+    {"enum": "big", "base": "int64", "values": [["Lo", -5], ["Hi", 9007199254740993]]},
+    {"record": "q", "fields": [["i", "int16"], ["u", "uint32"], ["l", "int64"], ["f", "float32"],
+                               ["b", "bool"], ["n", "unit"], ["m", "mode"], ["g", "big"],
+                               ["v", "vec2<float32>"], ["a", "int32[2][2]"]]},
+    {"variant": "w", "constructors": [["One", ["q"]], ["Two", ["float64", "q[2]"]]]}]}
+
+_CHECKS = """import { K_q, K_w, K_mode, K_big } from "./js/checked.js";
+const ok = { i: -2, u: 4000000000, l: -(2n ** 63n), f: 1.5, b: true, n: null, m: K_mode.On,
+             g: K_big.Hi, v: [1, 2], a: [[1, 2], [3, 4]] };
+const cases = {
+  string: { ...ok, f: "1.5" }, range: { ...ok, i: 40000 }, fraction: { ...ok, u: 1.5 },
+  number_for_int64: { ...ok, l: 5 }, int64_range: { ...ok, l: 2n ** 63n },
+  float32_overflow: { ...ok, f: 1e39 }, bool_as_int: { ...ok, b: 1 }, unit_as_zero: { ...ok, n: 0 },
+  short_array: { ...ok, a: [[1, 2], [3]] }, missing: (({ m, ...rest }) => rest)(ok),
+  not_a_value: { ...ok, m: 7 }, not_an_object: 5, array_for_record: [1, 2],
+};
+const out = {};
+const say = (f) => { try { f(); return "ok"; } catch (e) { return `${e.constructor.name}: ${e.message}`; } };
+for (const [name, value] of Object.entries(cases)) out[name] = say(() => K_q.toBytes(value));
+out.nested = say(() => K_w.toBytes({ tag: "Two", _0: 1, _1: [ok, { ...ok, v: [1, "x"] }] }));
+out.tag = say(() => K_w.toBytes({ tag: "Three" }));
+const bytes = K_q.toBytes(ok);
+out.round = JSON.stringify(K_q.fromBytes(bytes), (k, v) => typeof v === "bigint" ? `${v}n` : v);
+bytes[28] = 9;  // m, an enum of uint8
+out.bad_enum = say(() => K_q.fromBytes(bytes));
+out.offset = say(() => K_q.encode(ok, new DataView(new ArrayBuffer(100)), 90));
+out.negative = say(() => K_q.decode(new DataView(new ArrayBuffer(100)), -1));
+out.fit = say(() => K_q.encode(ok, new DataView(new ArrayBuffer(100), 10), 100 - 10 - K_q.SIZE));
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_encoders_check_values_and_say_where(tmp_path):
+    """Each wrong value is refused with a TypeError (the wrong kind of value) or a RangeError
+    (a value out of range, an enum value the enum lacks, bytes that do not fit), naming the
+    type and the member's path."""
+    typescript.programs()
+    path = tmp_path / "checked.json"
+    path.write_text(json.dumps(CHECKED))
+    _generate(tmp_path, path)
+    got = typescript.node_json(_CHECKS, tmp_path)
+    want = {
+        "string": 'TypeError: K.q.f: expected a number, got the string "1.5"',
+        "range": "RangeError: K.q.i: 40000 is outside -32768..32767",
+        "fraction": "TypeError: K.q.u: expected an integer, got 1.5",
+        "number_for_int64": "TypeError: K.q.l: expected a bigint (64-bit integers are bigints), got 5",
+        "int64_range": "RangeError: K.q.l: 9223372036854775808n is outside "
+                       "-9223372036854775808n..9223372036854775807n",
+        "float32_overflow": "RangeError: K.q.f: 1e+39 is too large for a float32",
+        "bool_as_int": "TypeError: K.q.b: expected a boolean, got 1",
+        "unit_as_zero": "TypeError: K.q.n: expected null (a unit value), got 0",
+        "short_array": "TypeError: K.q.a[1]: expected an array of 2, got an array of 1",
+        "missing": "RangeError: K.q.m: undefined is not a value of K.mode",
+        "not_a_value": "RangeError: K.q.m: 7 is not a value of K.mode",
+        "not_an_object": "TypeError: K.q: expected an object, got 5",
+        "array_for_record": "TypeError: K.q: expected an object, got an array of 2",
+        "nested": 'TypeError: K.w._1[1].v[1]: expected a number, got the string "x"',
+        "tag": 'TypeError: K.w.tag: expected one of "One", "Two", got the string "Three"',
+        "bad_enum": "RangeError: K.q.m: 9 (at byte 28) is not a value of K.mode",
+        "offset": "RangeError: K.q: 64 bytes at offset 90 do not fit in a view of 100 bytes",
+        "negative": "RangeError: K.q: 64 bytes at offset -1 do not fit in a view of 100 bytes",
+        "fit": "ok",
+    }
+    assert {k: got[k] for k in want} == want
+    assert got["round"] == ('{"i":-2,"u":4000000000,"l":"-9223372036854775808n","f":1.5,"b":true,'
+                            '"n":null,"m":1,"g":"9007199254740993n","v":[1,2],"a":[[1,2],[3,4]]}')
+
+
+COLUMNS = {"module": "C", "rules": "std430", "types": [
+    {"enum": "kind", "base": "int32", "values": [["A", 3], ["B", 4]]},
+    {"record": "pt", "fields": [["p", "vec3<float32>"], ["w", "float32"]]},
+    {"record": "body", "fields": [["id", "uint32"], ["kind", "kind"], ["pts", "pt[3]"],
+                                  ["m", "mat2"], ["mass", "float64"], ["big", "int64"],
+                                  ["alive", "bool"], ["h", "float16"], ["c", "uint8[2]"]]}]}
+SCALAR_RULES = {"module": "S", "rules": "scalar", "types": [
+    {"record": "odd", "fields": [["d", "float64"], ["f", "float32"]]},
+    {"record": "even", "fields": [["d", "float32"], ["f", "float32"]]}]}
+
+_COLUMNS = """import { C_body } from "./js/columns.js";
+import * as S from "./js/scalar_rules.js";
+const n = 3;
+const body = (i) => ({ id: 7 + i, kind: i % 2 ? 4 : 3,
+  pts: [0, 1, 2].map((j) => ({ p: [i, j, i * j], w: i + j / 2 })),
+  m: [[i, 1], [2, i]], mass: i / 4, big: BigInt(i) << 40n, alive: i % 2 === 0, h: i + 0.5, c: [i, 255 - i] });
+const bytes = C_body.pack([0, 1, 2].map(body));
+const buffer = new ArrayBuffer(bytes.length + 32);
+new Uint8Array(buffer, 32).set(bytes);
+const c = C_body.columns(buffer, 32, n);
+const at = (col, i, ...idx) => col.array[col.index + i * col.stride + idx.reduce((s, k, l) => s + k * col.dims[l][1], 0)];
+const read = [];
+for (let i = 0; i < n; i++) {
+  read.push({ id: at(c.id, i), kind: at(c.kind, i),
+    pts: [0, 1, 2].map((j) => ({ p: [0, 1, 2].map((k) => at(c.pts.p, i, j, k)), w: at(c.pts.w, i, j) })),
+    m: [0, 1].map((col) => [0, 1].map((row) => at(c.m, i, col, row))), mass: at(c.mass, i),
+    big: String(at(c.big, i)), alive: at(c.alive, i), h: at(c.h, i), c: [at(c.c, i, 0), at(c.c, i, 1)] });
+}
+const decoded = C_body.unpack(bytes).map((b) => ({ ...b, big: String(b.big) }));
+const arrays = [c.id.array, c.kind.array, c.mass.array, c.big.array, c.h.array, c.c.array].map((a) => a.constructor.name);
+process.stdout.write(JSON.stringify({ read, decoded, arrays, dims: c.pts.p.dims,
+  odd: "columns" in S.S_odd, even: "columns" in S.S_even,
+  misaligned: (() => { try { C_body.columns(buffer, 4, 1); return "ok"; } catch (e) { return e.constructor.name; } })() }));
+"""
+
+
+def test_columns_read_what_decode_reads(tmp_path):
+    """Each member's typed array over a buffer of three records reads, at ``index + i *
+    stride`` (and each array level's step), the value ``unpack`` decodes; a record whose
+    size is no multiple of its float64's (``scalar`` rules: 12 bytes) has no columns."""
+    typescript.programs()
+    (tmp_path / "columns.json").write_text(json.dumps(COLUMNS))
+    (tmp_path / "scalar_rules.json").write_text(json.dumps(SCALAR_RULES))
+    _generate(tmp_path, tmp_path / "columns.json", tmp_path / "scalar_rules.json")
+    got = typescript.node_json(_COLUMNS, tmp_path)
+    assert got["arrays"] == ["Uint32Array", "Int32Array", "Float64Array", "BigInt64Array",
+                             "Uint16Array", "Uint8Array"]
+    assert got["dims"] == [[3, 4], [3, 1]]  # pts: 16 bytes (4 floats) apart; a vec3's components
+    assert len(got["read"]) == len(got["decoded"]) == 3
+    for read, decoded in zip(got["read"], got["decoded"]):
+        # A column holds what is stored: a float16's bits, a bool's int32.
+        decoded["h"] = struct.unpack("<H", struct.pack("<e", decoded["h"]))[0]
+        decoded["alive"] = int(decoded["alive"])
+        assert read == decoded
+    assert (got["odd"], got["even"], got["misaligned"]) == (False, True, "RangeError")
+
+
+# --- work: linear in members, never in element counts ----------------------------------------
+
+
+def _render_calls(tmp_path, member: str):
+    import sys
+
+    path = tmp_path / f"w{abs(hash(member))}.json"
+    path.write_text(json.dumps({"module": "W", "rules": "std430", "types": [
+        {"record": "big", "fields": [["n", "int32"], ["a", member], ["z", "float64"]]},
+        {"variant": "v", "constructors": [["A", ["big", member]], ["B", []]]}]}))
+    schema = load_schema([str(path)])
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    render_headers(schema, ["typescript"])  # templates compiled, runtime read: not counted
+    sys.setprofile(count)
+    try:
+        text = render_headers(schema, ["typescript"])[0].text
+    finally:
+        sys.setprofile(None)
+    return calls, text
+
+
+def test_a_huge_array_member_costs_what_a_scalar_costs_in_generate(tmp_path):
+    """The Python calls made by rendering a module whose members are ``float32[100000000]``
+    (400 MB each), ``float32[4]`` and ``float32``: the same count for both arrays (the view
+    and template print an array's levels, never its elements), a few dozen more than for the
+    scalar (its level list printed, twice), and texts that differ only in numbers."""
+    import re
+
+    huge, huge_text = _render_calls(tmp_path, "float32[100000000]")
+    small, small_text = _render_calls(tmp_path, "float32[4]")
+    scalar, _ = _render_calls(tmp_path, "float32")
+    assert huge == small and 0 < huge - scalar < 150, (huge, small, scalar)
+    digits = re.compile(r"[0-9]+")
+    assert digits.sub("N", huge_text) == digits.sub("N", small_text)
+    assert "[[100000000, 4]]" in huge_text
