@@ -14,7 +14,14 @@ Limits, each a ``ValueError`` (never silently different text):
   x86-64), not the ABI-pinned header ``generate`` writes; ``array``/``vector`` members cannot
   be written, and ``bool``/``unit`` become ``int32_t`` (C has no 4-byte bool), so they read
   back as ``int32``; ``float16`` members are ``sarek_layout_float16``, whose typedef the text
-  declares as generated headers do. The module is the header's stem: write the file as ``file_name(m, "c")``.
+  declares as generated headers do. Fixed arrays are C arrays (``float m[4][4]``, ``char
+  name[32]``); an enum of base int32 is ``typedef enum <C name> { <C name>_<Value> = v, … }
+  <C name>;`` (C gives an enum an int's size: another base cannot be written); a type of the
+  ``cuda`` rules writes its vectors as CUDA's vector types (``float4``, from
+  ``<vector_types.h>``), which the C reader reads back as vectors of that rule set (the
+  structs connected to such a type by holding are ``cuda`` too, ``frontends.c.namespace``);
+  matrices, and vectors under other rules, cannot be written (C has no such types). The
+  module is the header's stem: write the file as ``file_name(m, "c")``.
 """
 
 from __future__ import annotations
@@ -37,7 +44,11 @@ from .ir.schema import (
     c_name_of,
 )
 from .targets.naming import FLOAT16_TYPEDEF, arm_name
-from .ir.types import scalar_named
+from .ir.types import TInt32, scalar_named
+
+#: The rule set whose vectors C spells as CUDA's vector types, and the header declaring them.
+_CUDA_RULES = "cuda"
+_CUDA_VECTOR_TYPES = "vector_types.h"
 
 __all__ = ["to_json", "to_toml", "to_ocaml", "to_c", "file_name", "WRITERS", "SUFFIXES"]
 
@@ -278,14 +289,36 @@ def _c_order(module: ModuleDecl) -> List[TypeDecl]:
     return ordered
 
 
-def _c_member_type(module: ModuleDecl, expr: TypeExpr, where: str) -> str:
-    """How a generated header spells a member of type ``expr`` (``ValueError`` for a
-    container, which has no C member form)."""
+def _c_member(module: ModuleDecl, expr: TypeExpr, name: str, where: str, rules: str) -> str:
+    """The declaration of the member ``name`` of type ``expr``: ``float m[4][4]``."""
+    dims = ""
+    while isinstance(expr, ArrayType):
+        dims += f"[{expr.count}]"
+        expr = expr.elem
+    return f"{_c_member_type(module, expr, where, rules)} {name}{dims}"
+
+
+def _cuda_vector_spelling(expr: VectorType, where: str) -> str:
+    """CUDA's name of the vector ``expr`` (``vec4<float32>`` is ``float4``)."""
+    from .frontends.c.vectors import CUDA_COMPONENTS
+
+    for stem, component in CUDA_COMPONENTS.items():
+        if component.name == expr.elem:
+            return f"{stem}{expr.n}"
+    raise ValueError(f"{where} is {expr}, which CUDA has no vector type for")
+
+
+def _c_member_type(module: ModuleDecl, expr: TypeExpr, where: str, rules: str = "c") -> str:
+    """How a C header spells a member (or an array's element) of type ``expr``
+    (``ValueError`` for a container, which has no C member form)."""
     if isinstance(expr, ContainerType):
         raise ValueError(f"{where} is a {expr.kind}, which has no C member form")
+    if isinstance(expr, VectorType) and rules == _CUDA_RULES:
+        return _cuda_vector_spelling(expr, where)
     if isinstance(expr, _EXTENSION_EXPRS):
-        raise ValueError(f"{where} is {expr}; the C writer does not write SPEC §1b's member "
-                         f"kinds yet (write the schema as JSON or TOML)")
+        raise ValueError(f"{where} is {expr}, which C has no type for (a vector is written, "
+                         f"as CUDA's, only in a type of the cuda rules); write the schema as JSON "
+                         f"or TOML")
     scalar = scalar_named(expr.name) if expr.module is None else None
     if scalar is not None:
         from .targets.dialects import C
@@ -297,13 +330,16 @@ def _c_member_type(module: ModuleDecl, expr: TypeExpr, where: str) -> str:
 
 
 def _c_includes(module: ModuleDecl) -> Tuple[List[str], bool]:
-    """The headers of the other modules ``module`` uses, and whether it stores a float16."""
+    """The headers ``module`` includes (CUDA's vector types, the other modules it uses), and
+    whether it stores a float16."""
     includes: List[str] = []
     uses_float16 = False
     for decl in module.decls:
         for expr in _members(decl):
             while isinstance(expr, (ContainerType, ArrayType)):
                 expr = expr.elem
+            if isinstance(expr, VectorType) and _CUDA_VECTOR_TYPES not in includes:
+                includes.insert(0, _CUDA_VECTOR_TYPES)
             if not isinstance(expr, NamedType):
                 continue
             scalar = scalar_named(expr.name) if expr.module is None else None
@@ -315,16 +351,25 @@ def _c_includes(module: ModuleDecl) -> Tuple[List[str], bool]:
     return includes, uses_float16
 
 
+def _c_enum(module: ModuleDecl, decl: EnumDecl) -> str:
+    """``typedef enum <C name> { <C name>_<Value> = v, … } <C name>;`` (SPEC §1b's names)."""
+    c_name = c_name_of(module.name, decl.name)
+    if decl.base not in (TInt32.name, "int"):
+        raise ValueError(f"enum {decl.name!r} has base {decl.base}: C gives an enum the size of "
+                         f"an int, so only an int32 enum can be written in C")
+    values = ", ".join(f"{c_name}_{v.name} = {v.value}" for v in decl.values)
+    return f"typedef enum {c_name} {{ {values} }} {c_name};"
+
+
 def _c_body(module: ModuleDecl, decl: TypeDecl) -> List[str]:
     """The struct of ``decl`` (and a variant's enum constants)."""
     c_name = c_name_of(module.name, decl.name)
+    rules = decl.rules or module.rules
     lines = [f"struct {c_name} {{"]
     if isinstance(decl, RecordDecl):
         for f in decl.fields:
-            lines.append(
-                f"    {_c_member_type(module, f.type, f'field {f.name!r} of {decl.name!r}')} "
-                f"{f.name};"
-            )
+            member = _c_member(module, f.type, f.name, f"field {f.name!r} of {decl.name!r}", rules)
+            lines.append(f"    {member};")
     else:
         lines.append("    int32_t tag;")
         arms = [c for c in decl.ctors if c.args]
@@ -332,14 +377,14 @@ def _c_body(module: ModuleDecl, decl: TypeDecl) -> List[str]:
             lines.append("    union {")
             for c in arms:
                 if len(c.args) == 1:  # the one argument is the arm itself (SPEC §4)
-                    spelled = _c_member_type(module, c.args[0], f"argument 0 of {c.name!r}")
-                    lines.append(f"        {spelled} {arm_name(c.name)};")
+                    spelled = _c_member(module, c.args[0], arm_name(c.name),
+                                        f"argument 0 of {c.name!r}", rules)
+                    lines.append(f"        {spelled};")
                     continue
                 lines.append("        struct {")
                 for i, a in enumerate(c.args):
-                    lines.append(
-                        f"            {_c_member_type(module, a, f'argument {i} of {c.name!r}')} _{i};"
-                    )
+                    spelled = _c_member(module, a, f"_{i}", f"argument {i} of {c.name!r}", rules)
+                    lines.append(f"            {spelled};")
                 lines.append(f"        }} {arm_name(c.name)};")
             lines.append("    } data;")
     lines.append("};")
@@ -350,12 +395,12 @@ def _c_body(module: ModuleDecl, decl: TypeDecl) -> List[str]:
 
 
 def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
-    """A C header declaring the types as ``typedef struct``s (variants in SPEC §4's shape)."""
+    """A C header declaring the types as ``typedef struct``s (variants in SPEC §4's shape) and
+    ``typedef enum``s."""
     for decl in module.decls:
-        if isinstance(decl, EnumDecl) or (decl.rules or module.rules) != "c":
-            raise ValueError(f"type {decl.name!r} uses SPEC §1b's extensions (an enum or a rule "
-                             f"set), which the C writer does not write yet (write the schema as "
-                             f"JSON or TOML)")
+        if (decl.rules or module.rules) not in ("c", _CUDA_RULES):
+            raise ValueError(f"type {decl.name!r} is laid out by the {decl.rules or module.rules} "
+                             f"rules, which C does not follow (write the schema as JSON or TOML)")
     includes, uses_float16 = _c_includes(module)
     guard = f"SAREK_SCHEMA_{(module.name or 'TYPES').upper()}_H"
     lines = []
@@ -368,16 +413,19 @@ def to_c(module: ModuleDecl, comment: Optional[str] = None) -> str:
         # The typedef generated headers declare: float16 members hold binary16 bits.
         lines += ["#ifndef SAREK_LAYOUT_FLOAT16", "#define SAREK_LAYOUT_FLOAT16",
                   f"typedef uint16_t {FLOAT16_TYPEDEF};", "#endif", ""]
-    # Typedefs first, in declaration order (the order the reader reports), then the struct
-    # bodies in dependency order, as C needs a member's type complete before its use.
+    # Typedefs first, in declaration order (the order the reader reports; an enum is defined
+    # there whole, C has no incomplete enum), then the struct bodies in dependency order, as
+    # C needs a member's type complete before its use.
     lines += [
+        _c_enum(module, d) if isinstance(d, EnumDecl) else
         f"typedef struct {c_name_of(module.name, d.name)} {c_name_of(module.name, d.name)};"
         for d in module.decls
     ]
     lines.append("")
     for decl in _c_order(module):
-        lines += _c_body(module, decl)
-        lines.append("")
+        if not isinstance(decl, EnumDecl):
+            lines += _c_body(module, decl)
+            lines.append("")
     lines.append(f"#endif /* {guard} */")
     return "\n".join(lines) + "\n"
 

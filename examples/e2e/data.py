@@ -77,3 +77,35 @@ def transform_reading_wgsl(r: Reading) -> Reading:
     if isinstance(r, T.Telemetry_reading_Located):
         return T.Telemetry_reading_Located(Vec2(r._0.y, r._0.x), r._1)
     return transform_reading(r)
+
+
+# --- frames (frames.toml): a vec4, a float[5] and an enum, under the std430 rules ---------------
+
+
+def frames_module():
+    """The generated frames_layout module (imported when the frames are used)."""
+    import frames_layout
+
+    return frames_layout
+
+
+def frame(i: int):
+    F = frames_module()
+    return F.Frames_frame(id=i * 5 - 7,
+                          color=(f32(i * 0.25), f32(-i * 0.5), f32(1.0 + i), f32(i * 0.125)),
+                          hist=tuple(f32(i + k * 0.5) for k in range(5)),
+                          level=F.Frames_severity(i % 3))
+
+
+def frames(n: int) -> list:
+    return [frame(i) for i in range(n)]
+
+
+def transform_frame(f):
+    """frame_transform.h in Python: the colour reversed and halved, the histogram reversed
+    with each bin plus its index, the severity one step up (Alarm back to Quiet)."""
+    F = frames_module()
+    level = (F.Frames_severity.Quiet if f.level == F.Frames_severity.Alarm
+             else F.Frames_severity(f.level + 1))
+    return F.Frames_frame(id=f.id * 3 - 1, color=tuple(f32(f.color[3 - k] * 0.5) for k in range(4)),
+                          hist=tuple(f32(f.hist[4 - k] + k) for k in range(5)), level=level)

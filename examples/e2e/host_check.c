@@ -1,10 +1,13 @@
 /* C side of the end-to-end example: reads the bytes Python wrote, with the generated
- * telemetry.h, and checks every member and every byte against values built here in C.
+ * telemetry.h and frames.h, and checks every member and every byte against values built here
+ * in C.
  *
  *   host_check N inputs.bin [outputs.bin]
+ *   host_check --frames N frames.bin [frames_out.bin...]
  *
- * inputs.bin: N samples then N readings, as data.py defines them. outputs.bin (optional): what
- * a device made of them, checked against transform.h applied here on the host.
+ * inputs.bin: N samples then N readings, as data.py defines them; frames.bin: N frames
+ * (frames.toml: a vec4, a float[5] and an enum). The outputs (optional): what a device made of
+ * them, checked against transform.h and frame_transform.h applied here on the host.
  * Exit 0 when everything matches, 1 on the first mismatch (named), 2 on bad usage. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,8 +15,12 @@
 #include <string.h>
 
 #define E2E_FN static inline
+/* A frame's colour is sarek_layout_float4: in C, an array of its four floats. */
+#define E2E_COMPONENT(v, k) ((v)[k])
 #include "telemetry.h"
+#include "frames.h"
 #include "transform.h"
+#include "frame_transform.h"
 
 /* The inputs, as data.py builds them (keep the two in step). */
 static Telemetry_sample expected_sample(int i)
@@ -46,6 +53,23 @@ static Telemetry_reading expected_reading(int i)
     default:
         return make_Telemetry_reading_Missing();
     }
+}
+
+/* The frames, as data.py builds them. */
+static Frames_frame expected_frame(int i)
+{
+    Frames_frame f;
+    int k;
+    memset(&f, 0, sizeof f);
+    f.id = i * 5 - 7;
+    f.color[0] = (float)i * 0.25f;
+    f.color[1] = (float)(-i) * 0.5f;
+    f.color[2] = 1.0f + (float)i;
+    f.color[3] = (float)i * 0.125f;
+    for (k = 0; k < 5; k++)
+        f.hist[k] = (float)i + (float)k * 0.5f;
+    f.level = (Frames_severity)(i % 3);
+    return f;
 }
 
 static int failures = 0;
@@ -103,6 +127,21 @@ static void check_reading(const char *what, int i, const Telemetry_reading *got,
     }
 }
 
+static void check_frame(const char *what, int i, const Frames_frame *got, const Frames_frame *want)
+{
+    int k;
+    EXPECT(what, i, got->id, want->id, "%" PRId32);
+    for (k = 0; k < 4; k++)
+        EXPECT(what, i, got->color[k], want->color[k], "%.9g");
+    for (k = 0; k < 5; k++)
+        EXPECT(what, i, got->hist[k], want->hist[k], "%.9g");
+    EXPECT(what, i, got->level, want->level, "%" PRId32);
+    if (memcmp(got, want, sizeof *got) != 0) {
+        fprintf(stderr, "c host: %s %d: bytes differ (padding?)\n", what, i);
+        failures++;
+    }
+}
+
 static unsigned char *read_file(const char *path, size_t size)
 {
     unsigned char *buf = malloc(size + 1);
@@ -117,10 +156,41 @@ static unsigned char *read_file(const char *path, size_t size)
     return buf;
 }
 
+/* host_check --frames N frames.bin [outputs...]: the frames Python wrote, and what each
+ * device made of them. */
+static int check_frames(int argc, char **argv)
+{
+    int n = atoi(argv[2]);
+    size_t total = sizeof(Frames_frame) * (size_t)n;
+    unsigned char *in = read_file(argv[3], total);
+    unsigned char *outs[8] = {0};
+    int outputs = argc - 4 < 8 ? argc - 4 : 8;
+    for (int o = 0; o < outputs; o++)
+        outs[o] = read_file(argv[4 + o], total);
+    for (int i = 0; i < n && failures < 10; i++) {
+        Frames_frame f = expected_frame(i);
+        Frames_frame t = transform_frame(f);
+        check_frame("input frame", i, (const Frames_frame *)in + i, &f);
+        for (int o = 0; o < outputs; o++)
+            check_frame(argv[4 + o], i, (const Frames_frame *)outs[o] + i, &t);
+    }
+    free(in);
+    for (int o = 0; o < outputs; o++)
+        free(outs[o]);
+    if (failures)
+        return 1;
+    printf("c host: %d frames (a vec4, a float[5] and an enum) match, member by member and byte "
+           "for byte%s\n", n, outputs ? " (inputs and device outputs)" : "");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && strcmp(argv[1], "--frames") == 0)
+        return check_frames(argc, argv);
     if (argc != 3 && argc != 4) {
-        fprintf(stderr, "usage: %s N inputs.bin [outputs.bin]\n", argv[0]);
+        fprintf(stderr, "usage: %s N inputs.bin [outputs.bin] | --frames N frames.bin [outputs...]\n",
+                argv[0]);
         return 2;
     }
     int n = atoi(argv[1]);

@@ -1,19 +1,24 @@
-/* CUDA side of the end-to-end example: the same kernels with the generated telemetry.cuh, and
- * a host main that runs them on a file Python wrote.
+/* CUDA side of the end-to-end example: the same kernels with the generated telemetry.cuh and
+ * frames.cuh, and a host main that runs them on files Python wrote.
  *
  *   kernels N inputs.bin outputs.bin SAMPLE_LAYOUT_ID READING_LAYOUT_ID
+ *           [frames.bin frames_out.bin FRAME_LAYOUT_ID]
  *
  * inputs.bin holds N samples then N readings (as run_e2e.py writes them); outputs.bin gets
- * the transformed arrays in the same order. The two hex fingerprints are the layouts the data
- * was written under: a kernel built for another layout refuses it (exit 4, naming both). Exit 3
- * when no CUDA device is present. */
+ * the transformed arrays in the same order; frames.bin, when given, N frames (frames.toml:
+ * a vec4, which is CUDA's own float4 here, a float[5] and an enum). The hex fingerprints are
+ * the layouts the data was written under: a kernel built for another layout refuses it (exit
+ * 4, naming both). Exit 3 when no CUDA device is present. */
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #define E2E_FN static inline __host__ __device__
+#define E2E_COMPONENT(v, k) ((&(v).x)[k])
 #include "telemetry.cuh"
+#include "frames.cuh"
 #include "transform.h"
+#include "frame_transform.h"
 
 __global__ void transform_samples(const Telemetry_sample *in, Telemetry_sample *out, int n,
                                   unsigned long long layout_id, unsigned long long *refused)
@@ -39,6 +44,19 @@ __global__ void transform_readings(const Telemetry_reading *in, Telemetry_readin
     }
     if (i < n)
         out[i] = transform_reading(in[i]);
+}
+
+__global__ void transform_frames(const Frames_frame *in, Frames_frame *out, int n,
+                                 unsigned long long layout_id, unsigned long long *refused)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (!Frames_frame_LAYOUT_OK(layout_id)) {
+        if (i == 0)
+            *refused = Frames_frame_LAYOUT_ID;
+        return;
+    }
+    if (i < n)
+        out[i] = transform_frame(in[i]);
 }
 
 #define CHECK(call)                                                                        \
@@ -79,9 +97,9 @@ static int run(K kernel, const char *what, const unsigned char *in_bytes,
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        std::fprintf(stderr, "usage: %s N inputs.bin outputs.bin SAMPLE_LAYOUT_ID READING_LAYOUT_ID\n",
-                     argv[0]);
+    if (argc != 6 && argc != 9) {
+        std::fprintf(stderr, "usage: %s N inputs.bin outputs.bin SAMPLE_LAYOUT_ID READING_LAYOUT_ID "
+                     "[frames.bin frames_out.bin FRAME_LAYOUT_ID]\n", argv[0]);
         return 2;
     }
     int n = std::atoi(argv[1]);
@@ -115,6 +133,27 @@ int main(int argc, char **argv)
         return 2;
     }
     std::fclose(f);
-    std::printf("cuda: %d samples and %d readings transformed\n", n, n);
+    if (argc == 9) {
+        size_t frames = sizeof(Frames_frame) * (size_t)n;
+        std::vector<unsigned char> fin(frames), fout(frames);
+        f = std::fopen(argv[6], "rb");
+        if (!f || std::fread(fin.data(), 1, frames, f) != frames) {
+            std::fprintf(stderr, "cuda: cannot read %zu bytes from %s\n", frames, argv[6]);
+            return 2;
+        }
+        std::fclose(f);
+        status = run<Frames_frame>(transform_frames, "Frames.frame", fin.data(), fout.data(), n,
+                                   std::strtoull(argv[8], nullptr, 16));
+        if (status)
+            return status;
+        f = std::fopen(argv[7], "wb");
+        if (!f || std::fwrite(fout.data(), 1, frames, f) != frames) {
+            std::fprintf(stderr, "cuda: cannot write %s\n", argv[7]);
+            return 2;
+        }
+        std::fclose(f);
+    }
+    std::printf("cuda: %d samples and %d readings%s transformed\n", n, n,
+                argc == 9 ? " and frames" : "");
     return 0;
 }

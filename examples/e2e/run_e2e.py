@@ -4,15 +4,22 @@
 
     python examples/e2e/run_e2e.py [--out DIR] [-n N] [--steps pocl,c,cuda] [--require ...]
 
-1. ``sarek-layout generate`` writes telemetry.h / .clh / .cuh and telemetry_layout.py to DIR;
+1. ``sarek-layout generate`` writes telemetry.h / .clh / .cuh and telemetry_layout.py to DIR,
+   and frames.h / .clh / .cuh and frames_layout.py (frames.toml: SPEC §1b's member kinds, a
+   vec4, a float[5] and an enum, under the std430 rules);
 2. Python builds N samples (a record) and N readings (a variant), with telemetry_layout only
-   (data.py), and writes their bytes to DIR/inputs.bin;
-3. ``pocl``: kernels.cl (including telemetry.clh) runs on PoCL; Python decodes the results
-   and checks every field, and that the bytes equal its own encoding of the expected values;
-4. ``c``: host_check.c (including telemetry.h) reads inputs.bin, and the PoCL outputs when
-   there are some, and checks every member and byte against values it builds in C;
-5. ``cuda``: kernels.cu (including telemetry.cuh) is compiled with nvcc, and run and checked
-   like PoCL's where a CUDA device exists;
+   (data.py), and writes their bytes to DIR/inputs.bin; and N frames, with frames_layout, to
+   DIR/frames.bin (where the python target emits the kinds: else the frames are skipped,
+   saying why);
+3. ``pocl``: kernels.cl (including telemetry.clh and frames.clh) runs on PoCL; Python decodes
+   the results and checks every field, and that the bytes equal its own encoding of the
+   expected values (the frames too);
+4. ``c``: host_check.c (including telemetry.h and frames.h) reads inputs.bin and frames.bin,
+   and the PoCL outputs when there are some, and checks every member and byte against values
+   it builds in C;
+5. ``cuda``: kernels.cu (including telemetry.cuh and frames.cuh, where a frame's colour is
+   CUDA's own float4) is compiled with nvcc, and run and checked like PoCL's where a CUDA
+   device exists;
 6. ``vulkan``: kernels.comp (including telemetry.glsl) is compiled to SPIR-V by glslangValidator
    and run on a Vulkan device (Mesa's lavapipe on a CPU) through the ``vulkan`` package;
 7. ``webgpu``: kernels.wgsl (after telemetry.wgsl) runs through ``wgpu`` (lavapipe too); WGSL
@@ -55,6 +62,10 @@ from typing import Callable, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SCHEMA = HERE / "telemetry.toml"
+#: SPEC §1b's member kinds (a vec4, a float[5], an enum): the C family's steps carry them.
+FRAMES = HERE / "frames.toml"
+#: Why Python cannot write the frames (the python target refused them), or None.
+FRAMES_PROBLEM: Optional[str] = None
 STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal", "zig", "rust")
 
 
@@ -69,16 +80,28 @@ class Failed(Exception):
 # --- generation and the inputs ----------------------------------------------------------
 
 
-def generate(out: Path) -> None:
+def _generate(out: Path, schema: Path, targets: List[str]) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     # Works from a source checkout as well as with sarek-layout installed.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(REPO)]))
-    cmd = [sys.executable, "-m", "sarek_layout", "generate", str(SCHEMA), "-o", str(out),
-           "-t", "c", "-t", "opencl", "-t", "cuda", "-t", "python", "-t", "glsl", "-t", "wgsl", "-t", "metal",
-           "-t", "zig", "-t", "rust"]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    cmd = [sys.executable, "-m", "sarek_layout", "generate", str(schema), "-o", str(out)]
+    for t in targets:
+        cmd += ["-t", t]
+    return subprocess.run(cmd, env=env, capture_output=True, text=True)
+
+
+def generate(out: Path) -> None:
+    global FRAMES_PROBLEM
+    proc = _generate(out, SCHEMA, ["c", "opencl", "cuda", "python", "glsl", "wgsl", "metal",
+                                   "zig", "rust"])
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
+    proc = _generate(out, FRAMES, ["c", "opencl", "cuda"])
+    if proc.returncode != 0:
+        raise SystemExit(f"generate failed:\n{proc.stderr}")
+    proc = _generate(out, FRAMES, ["python"])
+    FRAMES_PROBLEM = None if proc.returncode == 0 else (
+        "frames skipped: " + proc.stderr.strip().splitlines()[-1])
 
 
 def load_modules(out: Path):
@@ -96,7 +119,39 @@ def write_inputs(out: Path, n: int) -> bytes:
     T, data = load_modules(out)
     inputs = T.pack_Telemetry_sample(data.samples(n)) + T.pack_Telemetry_reading(data.readings(n))
     (out / "inputs.bin").write_bytes(inputs)
+    if FRAMES_PROBLEM is None:
+        F = data.frames_module()
+        (out / "frames.bin").write_bytes(F.pack_Frames_frame(data.frames(n)))
     return inputs
+
+
+def frames_input(out: Path) -> Optional[bytes]:
+    """The frames Python wrote, or None (the python target did not emit them)."""
+    path = out / "frames.bin"
+    return path.read_bytes() if path.exists() else None
+
+
+def check_frames(label: str, out: Path, result: bytes, n: int) -> str:
+    """A device's frames decoded with frames_layout and compared with data.py, and byte for
+    byte with Python's own encoding of the expected frames."""
+    _, data = load_modules(out)
+    F = data.frames_module()
+    want = [data.transform_frame(f) for f in data.frames(n)]
+    got = F.unpack_Frames_frame(result)
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            raise Failed(f"{label}: frame {i} is {g}, expected {w}")
+    if len(got) != len(want):
+        raise Failed(f"{label}: {len(got)} frames, expected {len(want)}")
+    if result != F.pack_Frames_frame(want):
+        at = next(i for i, (a, b) in enumerate(zip(result, F.pack_Frames_frame(want))) if a != b)
+        raise Failed(f"{label}: frames match but byte {at} differs (padding written by the device?)")
+    return f"{n} frames (a vec4, a float[5] and an enum) as expected"
+
+
+def frame_layout_id(out: Path) -> int:
+    _, data = load_modules(out)
+    return SENT_LAYOUT_ID if SENT_LAYOUT_ID is not None else data.frames_module().LAYOUT_ID_Frames_frame
 
 
 def check_outputs(label: str, out: Path, result: bytes, n: int, wgsl: bool = False) -> str:
@@ -207,7 +262,25 @@ def step_pocl(out: Path, n: int, inputs: bytes) -> str:
         results.append(host.tobytes())
     result = b"".join(results)
     (out / "outputs_pocl.bin").write_bytes(result)
-    return f"on {device.name.strip()}: " + check_outputs("pocl", out, result, n)
+    message = f"on {device.name.strip()}: " + check_outputs("pocl", out, result, n)
+    frames = frames_input(out)
+    if frames is None:
+        return f"{message}; {FRAMES_PROBLEM}"
+    src = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=frames)
+    dst = cl.Buffer(ctx, mf.WRITE_ONLY, len(frames))
+    refused = np.zeros(1, np.uint64)
+    refused_buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=refused)
+    sent = frame_layout_id(out)
+    program.transform_frames(queue, (n,), None, src, dst, np.int32(n), np.uint64(sent),
+                             refused_buf)
+    host = np.empty(len(frames), np.uint8)
+    cl.enqueue_copy(queue, host, dst)
+    cl.enqueue_copy(queue, refused, refused_buf)
+    queue.finish()
+    if refused[0]:
+        raise refusal("pocl", "Frames.frame", int(refused[0]), sent)
+    (out / "outputs_frames_pocl.bin").write_bytes(host.tobytes())
+    return f"{message}; " + check_frames("pocl", out, host.tobytes(), n)
 
 
 def _compile(argv: List[str], what: str) -> None:
@@ -229,7 +302,15 @@ def step_c(out: Path, n: int, inputs: bytes) -> str:
     proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode != 0:
         raise Failed(proc.stderr.strip() or f"host_check exited {proc.returncode}")
-    return proc.stdout.strip()
+    message = proc.stdout.strip()
+    if frames_input(out) is None:
+        return f"{message}; {FRAMES_PROBLEM}"
+    outputs = [str(p) for p in sorted(out.glob("outputs_frames_*.bin"))]
+    proc = subprocess.run([str(exe), "--frames", str(n), str(out / "frames.bin"), *outputs],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Failed(proc.stderr.strip() or f"host_check --frames exited {proc.returncode}")
+    return f"{message}; {proc.stdout.strip()}"
 
 
 def step_cuda(out: Path, n: int, inputs: bytes) -> str:
@@ -240,13 +321,23 @@ def step_cuda(out: Path, n: int, inputs: bytes) -> str:
     _compile([nvcc, f"-I{out}", f"-I{HERE}", str(HERE / "kernels.cu"), "-o", str(exe)], "kernels.cu")
     result_path = out / "outputs_cuda.bin"
     sample_id, reading_id = host_layout_ids(out)
-    proc = subprocess.run([str(exe), str(n), str(out / "inputs.bin"), str(result_path),
-                           f"{sample_id:x}", f"{reading_id:x}"], capture_output=True, text=True)
+    argv = [str(exe), str(n), str(out / "inputs.bin"), str(result_path), f"{sample_id:x}",
+            f"{reading_id:x}"]
+    frames = frames_input(out) is not None
+    if frames:
+        argv += [str(out / "frames.bin"), str(out / "outputs_frames_cuda.bin"),
+                 f"{frame_layout_id(out):x}"]
+    proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode == 3:
-        return "kernels.cu compiled with nvcc (host and device passes); not run: no CUDA device"
+        return ("kernels.cu (with the frames' float4) compiled with nvcc (host and device "
+                "passes); not run: no CUDA device")
     if proc.returncode != 0:
         raise Failed(proc.stderr.strip() or f"kernels_cuda exited {proc.returncode}")
-    return "ran on the GPU: " + check_outputs("cuda", out, result_path.read_bytes(), n)
+    message = "ran on the GPU: " + check_outputs("cuda", out, result_path.read_bytes(), n)
+    if not frames:
+        return f"{message}; {FRAMES_PROBLEM}"
+    return f"{message}; " + check_frames("cuda", out, (out / "outputs_frames_cuda.bin")
+                                         .read_bytes(), n)
 
 
 def _gpu_buffers(out: Path, n: int, inputs: bytes) -> List[object]:

@@ -18,46 +18,15 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..ir.schema import Arm, Member, Schema, SchemaType, SourceLocation
 from ..layout.fingerprint import layout_id_hex
-from .rules import BREAKING, COMPATIBLE, RULES
+from .change import Change
+from .kinds import dims_change, enum_changes, enum_shape
+from .rules import BREAKING, COMPATIBLE
 
 __all__ = ["Change", "DiffReport", "diff_schemas"]
-
-Value = Union[int, str, None]
-
-
-@dataclass(frozen=True)
-class Change:
-    """One difference between OLD and NEW: under type ``type_name`` at member path ``where``
-    (``""`` for the type itself, ``Circle`` for a constructor, ``Circle._1`` for its
-    argument), what changed (``what``) from ``old`` to ``new``, by ``rule``."""
-
-    rule: str
-    type_name: str
-    where: str
-    what: str
-    old: Value = None
-    new: Value = None
-    #: Where to look: the NEW declaration when there is one, else the OLD one.
-    location: Optional[SourceLocation] = field(default=None, compare=False)
-    #: A breaking change the user accepted with ``--allow``.
-    allowed: bool = False
-
-    @property
-    def severity(self) -> str:
-        return RULES[self.rule].severity
-
-    @property
-    def breaking(self) -> bool:
-        return self.severity == BREAKING and not self.allowed
-
-    @property
-    def subject(self) -> str:
-        """``Geometry.particle.mass``: the type, then the member path."""
-        return f"{self.type_name}.{self.where}" if self.where else self.type_name
 
 
 @dataclass
@@ -115,6 +84,14 @@ class DiffReport:
 
 _WORST = {"compatible": 0, "breaking (allowed)": 1, "breaking": 2}
 
+#: What a member may hold, in the order a change between two of them names them.
+_KINDS = ("scalar", "enum", "record")
+
+
+def _element_kind(m: Member) -> str:
+    """What a member holds (or repeats): an enum, a scalar or a record."""
+    return "enum" if m.enum is not None else "scalar" if m.scalar is not None else "record"
+
 
 def _record(m: Member) -> SchemaType:
     """The record a member of record type has (the member model sets exactly one of
@@ -158,6 +135,9 @@ class _Differ:
         if old.kind != new.kind:
             return [Change("kind-changed", name, "", "kind changed", old.kind, new.kind, at)]
         out: List[Change] = []
+        if old.rules != new.rules:
+            out.append(Change("rules-changed", name, "", "rule set changed", old.rules,
+                              new.rules, at))
         if old.size != new.size:
             out.append(Change("size-changed", name, "", "size changed", old.size, new.size, at))
         if old.align != new.align:
@@ -165,6 +145,8 @@ class _Differ:
                               new.align, at))
         if old.kind == "record":
             self._members(out, name, "", old.members, new.members, 0, old.size)
+        elif old.kind == "enum":
+            out.extend(enum_changes(name, old, new, at))
         else:
             self._variant(out, name, old, new)
         return out
@@ -227,9 +209,13 @@ class _Differ:
             if m.offset != n.offset:
                 out.append(Change("member-moved", type_name, path, "offset changed", m.offset,
                                   n.offset, _location(n, m)))
-            type_change = self._type_change(type_name, path, m, n, room_end[m.name])
-            if type_change is not None:
-                out.append(type_change)
+            at = _location(n, m)
+            element = self._element_change(type_name, path, m, n, room_end[m.name], at)
+            if element is not None:
+                out.append(element)
+            shape = dims_change(type_name, path, m, n, room_end[m.name], at)
+            if shape is not None:
+                out.append(shape)
 
     def _added_members(self, out: List[Change], type_name: str, prefix: str,
                        old_members: Sequence[Member], new_members: Sequence[Member],
@@ -253,29 +239,66 @@ class _Differ:
 
     @staticmethod
     def _spelling(m: Member) -> str:
+        if m.dims or m.enum is not None:
+            return m.spelling
         return m.scalar.name if m.scalar is not None else _record(m).qualified_name
 
     def _same_type(self, m: Member, n: Member) -> bool:
-        """Whether two members read the same bytes the same way (names of records aside)."""
-        if m.scalar is not None or n.scalar is not None:
-            return m.scalar is not None and n.scalar is not None and m.scalar.name == n.scalar.name
-        return not any(c.severity == BREAKING for c in self.pair(_record(m), _record(n)))
+        """Whether two members read the same bytes the same way (names of records and enums
+        aside)."""
+        if m.dims != n.dims or _element_kind(m) != _element_kind(n):
+            return False
+        if m.enum is not None:
+            return not self._breaking(m.enum, n.enum)  # type: ignore[arg-type]
+        if m.scalar is not None:
+            return m.scalar.name == n.scalar.name  # type: ignore[union-attr]
+        return not self._breaking(_record(m), _record(n))
 
-    def _type_change(self, type_name: str, path: str, m: Member, n: Member,
-                     room_end: int) -> Optional[Change]:
-        """The change of one member's type; ``room_end`` ends the OLD bytes free after it."""
-        at = _location(n, m)
-        if m.scalar is not None and n.scalar is not None:
-            if m.scalar.name == n.scalar.name:
+    def _breaking(self, old: SchemaType, new: SchemaType) -> List[Change]:
+        return [c for c in self.pair(old, new) if c.severity == BREAKING]
+
+    def _element_change(self, type_name: str, path: str, m: Member, n: Member,
+                        room_end: int, at: Optional[SourceLocation]) -> Optional[Change]:
+        """The change of one member's element type (the scalar, enum or record it holds, or
+        repeats); ``room_end`` ends the OLD bytes free after it."""
+        kind = _element_kind(m)
+        if kind != _element_kind(n):
+            first, second = sorted((kind, _element_kind(n)), key=_KINDS.index)
+            return Change("member-kind-changed", type_name, path,
+                          f"changed between {first} and {second}", self._spelling(m),
+                          self._spelling(n), at)
+        if kind == "scalar":
+            if m.scalar.name == n.scalar.name:  # type: ignore[union-attr]
                 return None
-            return Change("member-type-changed", type_name, path, "type changed",
-                          m.scalar.name, n.scalar.name, at)
-        if m.scalar is not None or n.scalar is not None:
-            return Change("member-kind-changed", type_name, path, "changed between scalar and "
-                          "record", self._spelling(m), self._spelling(n), at)
+            old, new = ((m.spelling, n.spelling) if m.dims or n.dims
+                        else (m.scalar.name, n.scalar.name))  # type: ignore[union-attr]
+            return Change("member-type-changed", type_name, path, "type changed", old, new, at)
+        if kind == "enum":
+            return self._enum_member_change(type_name, path, m, n, at)
+        return self._record_change(type_name, path, m, n, room_end, at)
+
+    def _enum_member_change(self, type_name: str, path: str, m: Member, n: Member,
+                            at: Optional[SourceLocation]) -> Optional[Change]:
+        old_enum, new_enum = m.enum, n.enum
+        assert old_enum is not None and new_enum is not None
+        breaking = self._breaking(old_enum, new_enum)
+        if breaking:
+            first = breaking[0]
+            return Change("member-enum-changed", type_name, path,
+                          f"its enum type changed incompatibly ({first.subject}: {first.what}; "
+                          f"listed under {new_enum.qualified_name})",
+                          old_enum.qualified_name, new_enum.qualified_name, at)
+        if old_enum.qualified_name != new_enum.qualified_name:
+            return Change("member-enum-replaced", type_name, path,
+                          "enum type replaced by one that reads every OLD value alike",
+                          old_enum.qualified_name, new_enum.qualified_name, at)
+        return None  # the same enum, changed compatibly: its own lines say how
+
+    def _record_change(self, type_name: str, path: str, m: Member, n: Member, room_end: int,
+                       at: Optional[SourceLocation]) -> Optional[Change]:
         old_rec, new_rec = m.record, n.record
         assert old_rec is not None and new_rec is not None
-        breaking = [c for c in self.pair(old_rec, new_rec) if c.severity == BREAKING]
+        breaking = self._breaking(old_rec, new_rec)
         if breaking and self._grew_in_place(breaking, m, n, room_end):
             return Change("nested-record-grew", type_name, path,
                           f"its record type {new_rec.qualified_name} grew into bytes unused "
@@ -307,6 +330,7 @@ class _Differ:
         old_rec, new_rec = m.record, n.record
         assert old_rec is not None and new_rec is not None
         if (old_rec.qualified_name != new_rec.qualified_name or m.offset != n.offset
+                or m.dims or n.dims  # an array of it: the stride moved its elements
                 or new_rec.size <= old_rec.size or n.offset + new_rec.size > room_end):
             return False
         growth = {"size-changed", "align-changed", "member-added-outside-padding"}
@@ -384,9 +408,12 @@ class _Shapes:
         if found is not None:
             return found
         def member_key(m: Member) -> tuple:
-            kind = m.scalar.name if m.scalar is not None else self.of(_record(m))
-            return (m.name, m.offset, kind)
-        key: tuple = (st.kind, st.size, st.align, tuple(member_key(m) for m in st.members),
+            kind = (self.of(m.enum) if m.enum is not None else m.scalar.name
+                    if m.scalar is not None else self.of(_record(m)))
+            return (m.name, m.offset, kind, m.dims)
+        key: tuple = (st.kind, st.size, st.align, st.rules,
+                      enum_shape(st) if st.is_enum else (),
+                      tuple(member_key(m) for m in st.members),
                       tuple((a.name, a.tag, tuple(member_key(m) for m in a.args))
                             for a in st.arms))
         shape = self._ids.setdefault(key, len(self._ids))

@@ -134,9 +134,6 @@ def _compare(args, old_paths, new_paths, display=None, notes=(), originals=None,
                          if not display else list(args.paths) + list(new_paths))
     old = _load(old_paths, display, old_args or args, originals)
     new = _load(new_paths, {}, args)
-    from ..resolve.support import refuse_extensions
-
-    refuse_extensions(old.types + new.types, "diff")
     report = diff_schemas(old, new)
     if args.allow:
         report = report.allow(_allowed_names(args.allow, old, new))

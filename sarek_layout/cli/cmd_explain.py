@@ -63,11 +63,15 @@ def _paste(advice) -> str:
     return head + "\n" + record_declaration(st.source, st.decl, advice.order) + "\n"
 
 
+#: Said of a record no order found is smaller than, when that is not proved.
+NOT_PROVED = "/* no smaller field order found (the search was bounded: not proved) */"
+
+
 def _advice_lines(advice) -> list:
     if advice is None:
         return []
     if not advice.saved:
-        return ["/* no field order is smaller */"]
+        return ["/* no field order is smaller */" if advice.smallest else NOT_PROVED]
     return [
         f"/* reordered, it takes {advice.new_size} bytes (saves {advice.saved}): "
         f"{', '.join(advice.field_names)} */"
@@ -75,14 +79,16 @@ def _advice_lines(advice) -> list:
 
 
 def _hint_lines(walk) -> list:
-    """The plain report's line for a record a reorder would shrink: arithmetic, no search."""
+    """The plain report's line for a record a reorder would shrink: arithmetic, no search
+    (but for members whose sizes are not multiples of their alignments, a std430 vec3)."""
     from ..explain.reorder import smallest_size_of
 
-    smallest = smallest_size_of(walk.type)
-    if smallest is None:
+    found = smallest_size_of(walk.type)
+    if found is None:
         return []
+    smallest, proved = found
     if smallest >= walk.size:
-        return ["/* no field order is smaller */"]
+        return ["/* no field order is smaller */" if proved else NOT_PROVED]
     return [f"/* a field order of {smallest} bytes exists (saves {walk.size - smallest}): "
             f"explain --suggest prints it */"]
 
@@ -100,9 +106,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--check needs --svg or --html (it checks those files)")
     schema = load(args.schemas, args)
     types = select_types(schema, args.type)
-    from ..resolve.support import refuse_extensions
-
-    refuse_extensions(types, "explain")
     # The picture paths are judged before anything is printed: a refused --svg/--html is
     # the whole answer (exit 2), not a report followed by an error.
     wanted = _picture_outputs(args)

@@ -1,8 +1,8 @@
 """``sarek-layout import-c HEADER... [--json] [-o DIR] [--type NAME]... [-I DIR]
 [-D NAME[=VALUE]] [--c-module HEADER=MODULE]``.
 
-Reads existing C headers' ``typedef struct`` and plain ``struct tag`` declarations (see
-``frontends.c``), each type on its own: the ones the rules can express are checked as a
+Reads existing C headers' ``typedef struct`` and plain ``struct tag`` declarations and their
+enums (see ``frontends.c``), each type on its own: the ones the rules can express are checked as a
 schema (all headers together, so they may refer to each other) and printed as TOML (JSON
 with ``--json``); every refused type is reported on stderr at its place, all in one run
 (``frontends.c.refusals``). C has no 4-byte ``bool``, so such fields come back as ``int32``.
@@ -34,8 +34,10 @@ def add_parser(sub) -> None:
         description="Read the 'typedef struct' and plain 'struct tag {...};' declarations "
         "of C headers (members int8_t ... uint64_t, float, double or other such structs, "
         "where int8_t, int16_t, uint16_t, uint32_t and uint64_t are extension scalars, not "
-        "Sarek element types; tagged "
-        "variants in the shape 'generate' writes) and print them as a schema, each type on "
+        "Sarek element types; fixed arrays of them, 'char name[N]' byte strings, enums and "
+        "CUDA's vector types such as float4; tagged "
+        "variants in the shape 'generate' writes), and their enums with their values, and "
+        "print them as a schema, each type on "
         "its own: a type the rules cannot express (or whose layout an extension changes, or "
         "that uses such a type) is reported on stderr with its place and reason, and the "
         "others are written. bool and unit cannot be told apart from int32_t in C: they "

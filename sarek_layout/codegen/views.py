@@ -20,15 +20,18 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from .._version import __version__
-from ..targets.naming import SOURCE_PARAM, make_name, padding_name
-from ..targets.shape import Slot, Struct, shape_of
+from ..targets.naming import SOURCE_PARAM, enum_constant, make_name, padding_name
+from ..targets.shape import Array, Slot, Struct, shape_of
 from ..ir.schema import Arm, Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..ir.types import TFloat16, TFloat64
 from ..layout.fingerprint import layout_id_hex
+from .declarations import (PINNED_ALIGN, Assign, Decl, Param, declaration, kinds_assign,
+                           kinds_used, param, pin_of, refuse_unheld, struct_pin)
 
 __all__ = [
     "TOOL",
     "Member",
+    "Decl",
     "Param",
     "Assign",
     "Check",
@@ -50,17 +53,15 @@ TOOL = "sarek-layout"
 #: one per member and per check of every type (``_new(Check, (kind, ...))``).
 _new = tuple.__new__
 
-#: Members at least this aligned carry an explicit alignment specifier, so that ABIs where
-#: 8-byte scalars are only 4-aligned inside structs (i386) agree with the rest.
-_PINNED_ALIGN = 8
-
 
 class Member(NamedTuple):
     """One member of a generated struct: a field, a constructor argument, the tag, or padding.
 
-    ``kind`` is ``scalar`` (``type`` is the scalar's schema name), ``record`` (``type`` is the
-    record's C name) or ``padding`` (``type`` is empty; ``size`` bytes). ``offset`` is from the
-    start of the enclosing top-level element; ``align8`` asks for the alignment specifier.
+    ``kind`` is ``scalar`` (``type`` is the scalar's schema name), ``record`` or ``enum``
+    (``type`` is the record's or the enum's C name), ``decl`` (a member of SPEC §1b's kinds:
+    ``type`` is its ``declarations.Decl``) or ``padding`` (``type`` is empty; ``size``
+    bytes). ``offset`` is from the start of the enclosing top-level element; ``pin`` is the
+    alignment its specifier asks for (0: none; ``declarations.pin_of``).
     A named tuple, not a frozen dataclass: a 10,000-type header has 80,000 of them, and a
     tuple is built in half the time; the templates unpack it (``_macros.j2``), one call per
     member instead of an attribute lookup per field. Copies with changes: ``_replace``.
@@ -68,36 +69,19 @@ class Member(NamedTuple):
 
     name: str
     kind: str
-    type: str
+    type: Union[str, Decl]
     offset: int
     size: int
-    align8: bool = False
+    pin: int = 0
+
+    @property
+    def align8(self) -> bool:
+        """Whether it carries an alignment specifier (the views of the targets that pin
+        only 8-byte members read this)."""
+        return bool(self.pin)
 
     def _replace_name(self, name: str) -> "Member":
         return self._replace(name=name)
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of a ``make_`` helper (``_0``, ``_1``…), typed like a ``Member``."""
-
-    name: str
-    kind: str
-    type: str
-
-
-@dataclass(frozen=True)
-class Assign:
-    """``value.<target> = <source>`` in a ``make_`` helper or a record copy.
-
-    ``copy`` is empty for a scalar (``source`` is assigned as it is) or names the copy
-    function of a record (``copy(source)`` is assigned, so that the record's padding is zero
-    whatever the argument's padding held).
-    """
-
-    target: str
-    source: str
-    copy: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,6 +168,11 @@ class TypeView:
     copies: Tuple[Copy, ...] = ()
     #: The layout fingerprint, ``0x`` + 16 hex digits (``layout.fingerprint``).
     layout_id: str = ""
+    #: An enum (kind ``enum``): its base scalar's schema name, and its constants
+    #: ``(<c_name>_<Value>, value, whether it is its base's minimum)``: C spells the most
+    #: negative value of a type as an expression (``-2147483647 - 1``).
+    base: str = ""
+    constants: Tuple[Tuple[str, int, bool], ...] = ()
 
     @property
     def guard(self) -> str:
@@ -207,6 +196,12 @@ class ModuleView:
     uses_float64: bool
     #: The C-family preludes then declare the float16 typedef (``dialects.FLOAT16_TYPEDEF``).
     uses_float16: bool = False
+    #: The alignment pins other than 8 its members carry (the C header then defines their
+    #: ``SAREK_LAYOUT_ALIGN<n>`` macros), and the vectors they hold, as
+    #: ``(scalar, components, alignment)`` (the C and CUDA headers then declare those CUDA
+    #: holds natively, ``naming.vector_typedef``).
+    pins: Tuple[int, ...] = ()
+    vectors: Tuple[Tuple[str, int, int], ...] = ()
 
     def held(self) -> "ModuleView":
         """This view with its types built once and kept, for a reader that goes through
@@ -282,9 +277,10 @@ def _prefix_pairs(types: Sequence[SchemaType]) -> bool:
 # --- members and padding -----------------------------------------------------------------
 
 
-def _struct_members(items: Sequence[Item]) -> Tuple[Member, ...]:
+def _struct_members(items: Sequence[Item], rules: str) -> Tuple[Member, ...]:
     """The model's members and holes as struct members: each run of holes is one padding
-    member (``_sarek_pad0``, ``_sarek_pad1``… in this struct)."""
+    member (``_sarek_pad0``, ``_sarek_pad1``… in this struct); the members of a type laid
+    out by ``rules``."""
     # One pass with the member conversion inlined: this runs once per member of every type.
     out: List[Member] = []
     append = out.append
@@ -302,20 +298,33 @@ def _struct_members(items: Sequence[Item]) -> Tuple[Member, ...]:
                                  pad_end - pad_start, False)))
             count += 1
             pad_start = -1
-        append(_member(item))
+        append(_member(item, rules))
     if pad_start >= 0:
         append(_new(Member, (padding_name(count), "padding", "", pad_start,
                              pad_end - pad_start, False)))
     return tuple(out)
 
 
-def _member(m: ModelMember) -> Member:
+def _member(m: ModelMember, rules: str) -> Member:
     scalar = m.scalar
+    if m.dims:
+        return _new(Member, (m.name, "decl", declaration(m, rules), m.offset, m.size,
+                             pin_of(m)))
+    if m.enum is not None:
+        return _new(Member, (m.name, "enum", m.enum.c_name, m.offset, m.size, pin_of(m)))
     if scalar is not None:
         return _new(Member, (m.name, "scalar", scalar.name, m.offset, m.size,
-                             m.align >= _PINNED_ALIGN))
+                             m.align if m.align >= PINNED_ALIGN else 0))
     return _new(Member, (m.name, "record", m.record.c_name, m.offset,  # type: ignore[union-attr]
-                         m.size, m.align >= _PINNED_ALIGN))
+                         m.size, m.align if m.align >= PINNED_ALIGN else 0))
+
+
+def _pinned_first(members: Tuple[Member, ...], st: SchemaType) -> Tuple[Member, ...]:
+    """``members`` with the first one pinned as ``declarations.struct_pin`` says."""
+    pin = struct_pin(st)
+    if not pin or not members:
+        return members
+    return (members[0]._replace(pin=pin),) + members[1:]
 
 
 def type_guard(c_name: str, layout_id: str) -> str:
@@ -333,10 +342,14 @@ def copy_function_name(c_name: str) -> str:
     return f"sarek_layout_copy_{c_name}"
 
 
-def _assign(target: str, source: str, m: ModelMember) -> Assign:
-    if m.record is None:
-        return Assign(target, source)
-    return Assign(target, source, copy_function_name(m.record.c_name))
+def _assign(target: str, source: str, m: ModelMember, rules: str, flat: bool = False) -> Assign:
+    """``target = source`` for member ``m``: a record through its copy; a member of SPEC
+    §1b's kinds element by element, from a pointer to its values (``flat``, a ``make_``
+    argument) or from the same member of another value."""
+    copy = copy_function_name(m.record.c_name) if m.record is not None else ""
+    if m.dims:
+        return kinds_assign(target, source, m, rules, copy, flat)
+    return Assign(target, source, copy)
 
 
 def _copy(st: SchemaType) -> Copy:
@@ -344,7 +357,8 @@ def _copy(st: SchemaType) -> Copy:
         c_name=st.c_name,
         function=copy_function_name(st.c_name),
         guard=f"SAREK_LAYOUT_COPY_{st.c_name}",
-        assigns=tuple(_assign(m.name, f"{SOURCE_PARAM}.{m.name}", m) for m in st.members),
+        assigns=tuple(_assign(m.name, f"{SOURCE_PARAM}.{m.name}", m, st.rules)
+                      for m in st.members),
     )
 
 
@@ -386,8 +400,9 @@ class _Checks:
         self.items.append(Check("offset", member, value, label, self._ident(member + "_offset")))
 
     def offsets(self, nodes: Iterable) -> None:
-        """``offset`` of each member of the shape (``targets.shape`` nodes, by path): the
-        loop of every type, with the lookups hoisted."""
+        """``offset`` of each member of the shape (``targets.shape`` nodes, by path), and
+        the stride of each array level of an ``Array`` (``sizeof`` its first element,
+        ``Array.designator``): the loop of every type, with the lookups hoisted."""
         label = self.c_name + "::"
         prefix, used, append = self._prefix, self.used, self.items.append
         for node in nodes:
@@ -397,6 +412,15 @@ class _Checks:
                 ident = _next_free(ident, used)
             used.add(ident)
             append(_new(Check, ("offset", path, node.offset, label + path, ident)))
+            if type(node) is Array:
+                for k, level in enumerate(node.levels):
+                    element = node.designator(k)
+                    ident = prefix + _ident_part(f"{element}_stride")
+                    if ident in used:
+                        ident = _next_free(ident, used)
+                    used.add(ident)
+                    append(_new(Check, ("stride", element, level.stride, label + element,
+                                        ident)))
 
 
 def _next_free(base: str, used: set) -> str:
@@ -411,10 +435,12 @@ def _next_free(base: str, used: set) -> str:
 
 
 def _record_view(st: SchemaType, used: set) -> TypeView:
+    nodes = shape_of(st, keep=False).members
+    refuse_unheld(st, nodes)
     checks = _Checks(st.c_name, used)
     checks.size(st.size)
     checks.align(st.align)
-    checks.offsets(shape_of(st, keep=False).members)
+    checks.offsets(nodes)
     return TypeView(
         kind="record",
         name=st.name,
@@ -422,25 +448,52 @@ def _record_view(st: SchemaType, used: set) -> TypeView:
         c_name=st.c_name,
         size=st.size,
         align=st.align,
-        members=_struct_members(st.items),
+        members=_pinned_first(_struct_members(st.items, st.rules), st),
         checks=tuple(checks.items),
         layout_id=layout_id_hex(st),
     )
 
 
-def _ctor(c_name: str, arm: Arm, node: Optional[Union[Slot, Struct]]) -> Ctor:
+def _enum_view(st: SchemaType, used: set) -> TypeView:
+    """An enum: a typedef of its base scalar and its values as constants (SPEC §1b); a
+    member of it is that fixed-width base, whatever size the ABI gives a C ``enum``. Its
+    size is checked; its alignment is its members' (pinned where they are declared: alone,
+    an 8-byte integer is 4-aligned on i386, and C cannot pin a typedef)."""
+    checks = _Checks(st.c_name, used)
+    checks.size(st.size)
+    base = st.elttype.base  # type: ignore[union-attr]
+    low = base.int_range[0] if base.int_range is not None else 0
+    return TypeView(
+        kind="enum",
+        name=st.name,
+        qualified_name=st.qualified_name,
+        c_name=st.c_name,
+        size=st.size,
+        align=st.align,
+        members=(),
+        checks=tuple(checks.items),
+        layout_id=layout_id_hex(st),
+        base=base.name,
+        constants=tuple((enum_constant(st.c_name, name), value, value == low and low < 0)
+                        for name, value in st.elttype.values),  # type: ignore[union-attr]
+    )
+
+
+def _ctor(st: SchemaType, arm: Arm, node) -> Ctor:
     """The view of constructor ``arm``, whose arm in the shape is ``node`` (``None`` for a
-    constant constructor): the argument itself (a ``Slot``), or a struct of them."""
+    constant constructor): the argument itself (a ``Slot``, or an ``Array``), or a struct
+    of them."""
+    c_name, rules = st.c_name, st.rules
     single: Optional[Member] = None
     members: Tuple[Member, ...] = ()
     if node is None:
-        slots: Tuple[Slot, ...] = ()
-    elif isinstance(node, Slot):
+        slots: Tuple = ()
+    elif isinstance(node, (Slot, Array)):
         slots = (node,)
-        single = _member(node.member)._replace_name(node.name)
+        single = _member(node.member, rules)._replace_name(node.name)
     else:
         slots = node.members
-        members = _struct_members(node.items)
+        members = _struct_members(node.items, rules)
     return Ctor(
         name=arm.name,
         tag=arm.tag,
@@ -448,10 +501,10 @@ def _ctor(c_name: str, arm: Arm, node: Optional[Union[Slot, Struct]]) -> Ctor:
         make_name=make_name(c_name, arm.name),
         arm=node.name if node is not None else "",
         members=members,
-        params=tuple(Param(a.name, "scalar" if a.scalar is not None else "record", a.type_name)
-                     for a in arm.args),
+        params=tuple(param(a) for a in arm.args),
         # Each argument is assigned where the shape puts it: the arm, or the arm's ``_N``.
-        assigns=tuple(_assign(slot.path, slot.member.name, slot.member) for slot in slots),
+        assigns=tuple(_assign(slot.path, slot.member.name, slot.member, rules, flat=True)
+                      for slot in slots),
         payload_size=arm.payload_size,
         single=single,
     )
@@ -461,13 +514,15 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
     p = st.payload_offset
     has_data = st.has_payload
     shape = shape_of(st, keep=False)
+    nodes = tuple(shape.nodes())
+    refuse_unheld(st, nodes)
 
     checks = _Checks(st.c_name, used)
     checks.size(st.size)
     checks.align(st.align)
-    checks.offsets(shape.nodes())
+    checks.offsets(nodes)
 
-    ctors = [_ctor(st.c_name, arm, node) for arm, node in shape.arms()]
+    ctors = [_ctor(st, arm, node) for arm, node in shape.arms()]
     first = next((c for c in ctors if c.arm), None)
     data_size = st.size - p if has_data else 0
     data_bytes = first is not None and first.single is not None and first.single.size < data_size
@@ -478,7 +533,7 @@ def _variant_view(st: SchemaType, used: set, copies: List[Copy]) -> TypeView:
         c_name=st.c_name,
         size=st.size,
         align=st.align,
-        members=_struct_members(st.items),
+        members=_pinned_first(_struct_members(st.items, st.rules), st),
         checks=tuple(checks.items),
         layout_id=layout_id_hex(st),
         payload_offset=p,
@@ -526,6 +581,8 @@ def type_view(st: SchemaType, used_idents: Optional[set] = None,
     used = set() if used_idents is None else used_idents
     if st.kind == "record":
         return _record_view(st, used)
+    if st.kind == "enum":
+        return _enum_view(st, used)
     defined = set() if copies_defined is None else copies_defined
     return _variant_view(st, used, _copies_needed(st, defined))
 
@@ -567,6 +624,7 @@ def module_dependencies(schema: Schema, module: ModuleDecl) -> Tuple[ModuleDecl,
 def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:
     """The target-independent view of ``module``'s header: its types in dependency order."""
     types = schema.dependency_order(schema.module_types(module))
+    pins, vectors = kinds_used(types)
     return ModuleView(
         tool=TOOL,
         version=__version__,
@@ -575,4 +633,6 @@ def module_view(schema: Schema, module: ModuleDecl) -> ModuleView:
         types=TypeViews(types),
         uses_float64=_uses_scalar(types, TFloat64.name),
         uses_float16=_uses_scalar(types, TFloat16.name),
+        pins=pins,
+        vectors=vectors,
     )

@@ -39,10 +39,17 @@ def _cut(text: str, syntax: str) -> str:
 
 def record_declaration(module: ModuleDecl, decl: RecordDecl, order: Sequence[int]) -> str:
     """``decl`` of ``module`` with its fields in ``order`` (declaration indices), in the
-    module's own syntax (JSON for a format without a writer)."""
+    module's own syntax (JSON for a format without a writer, or whose writer cannot write
+    one of its members: a member kind of SPEC §1b in a C header, said in a line before it)."""
     from ..schema_writers import WRITERS
 
     syntax = module.format if module.format in WRITERS else "json"
     reordered = dataclasses.replace(decl, fields=tuple(decl.fields[i] for i in order))
-    text = WRITERS[syntax](dataclasses.replace(module, decls=(reordered,)))
-    return _cut(text, syntax)
+    alone = dataclasses.replace(module, decls=(reordered,))
+    try:
+        return _cut(WRITERS[syntax](alone), syntax)
+    except ValueError as e:
+        if syntax == "json":
+            raise
+        why = f"({SYNTAX_NAMES[syntax]} cannot be written: {e}; as a JSON entry)"
+        return why + "\n" + _cut(WRITERS["json"](dataclasses.replace(alone, format="json")), "json")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Sequence, Tuple
 
 from ..codegen.output_paths import printable
+from ..ir.schema import ARRAY, MATRIX, VECTOR
 from .walk import HOLE, TAIL, Hole, Item, Member, TypeWalk
 
 __all__ = ["Box", "Tick", "Row", "Panel", "Picture", "picture", "render_svg", "render_html"]
@@ -74,6 +75,8 @@ class Box:
     size: int = 0
     #: x of each byte boundary strictly inside the box (the cell dividers).
     cells: Tuple[float, ...] = ()
+    #: The elements of a fixed array, vector or matrix, drawn as this one box (0 otherwise).
+    count: int = 0
 
 
 @dataclass(frozen=True)
@@ -168,13 +171,14 @@ class _Painter:
         while todo:
             st = todo[-1]
             pending = [m.record for m in st.members
-                       if m.record is not None and id(m.record) not in self._boxes]
+                       if m.record is not None and not m.dims and id(m.record) not in self._boxes]
             if pending:
                 todo.extend(pending)
                 continue
             todo.pop()
             self._boxes[id(st)] = sum(
-                1 if isinstance(i, Hole) or i.record is None else 1 + self._boxes[id(i.record)]
+                1 if isinstance(i, Hole) or i.record is None or i.dims
+                else 1 + self._boxes[id(i.record)]
                 for i in st.items
             )
         return self._boxes[id(record)]
@@ -208,12 +212,37 @@ class _Painter:
             else:
                 fill = TAG_FILL if item.path == "tag" else PALETTE[colour[0] % len(PALETTE)]
                 colour[0] += item.path != "tag"
-                boxes.append(Box("member", x, y, width, ROW_HEIGHT, fill,
-                                 item.name if _fits(item.name, width) else "",
-                                 f"{item.path}: {item.spelling}, offset {item.offset}, {item.size} bytes",
-                                 path=item.path, offset=item.offset, size=item.size,
-                                 cells=self.cells(item.offset, item.size)))
+                boxes.append(Box("member", x, y, width, ROW_HEIGHT, fill, _member_label(item, width),
+                                 _member_title(item), path=item.path, offset=item.offset,
+                                 size=item.size, cells=self.cells(item.offset, item.size),
+                                 count=item.dims[0].count if item.dims else 0))
         return used
+
+
+def _member_label(member: Member, width: float) -> str:
+    """The name, with the element count of an array drawn as one box (``color ×4``), as
+    much of it as fits."""
+    if member.dims:
+        counted = f"{member.name} ×{member.dims[0].count}"
+        if _fits(counted, width):
+            return counted
+    return member.name if _fits(member.name, width) else ""
+
+
+#: What the outermost repetition of a member repeats, by the kind of its ``Dim``.
+_REPEATED = {ARRAY: "element", VECTOR: "component", MATRIX: "column"}
+
+
+def _member_title(member: Member) -> str:
+    title = f"{member.path}: {member.spelling}, offset {member.offset}, {member.size} bytes"
+    if not member.dims:
+        return title
+    outer = member.dims[0]
+    title += f", {outer.count} {_REPEATED[outer.kind]}{'s' if outer.count != 1 else ''} {outer.stride} apart"
+    for size, times, where in member.inner_padding():
+        inside = "stride padding" if where == "stride" else "padding inside each element"
+        title += f"; {size} byte{'s' if size != 1 else ''} of {inside} × {times}"
+    return title
 
 
 def _cell(largest: int) -> float:
@@ -230,6 +259,15 @@ def _tick_step(cell: float) -> int:
     while step * cell < MIN_TICK_SPACING and step < (1 << 62):
         step *= 2
     return step if cell < MIN_CELL else 8
+
+
+def _enum_value(walk: TypeWalk) -> Member:
+    """An enum drawn as the one value of its base it holds (its values are in the report)."""
+    st = walk.type
+    base = st.elttype.base  # type: ignore[union-attr]
+    count = len(st.elttype.values)  # type: ignore[union-attr]
+    return Member("value", "value", f"{base.name}, {count} value{'s' if count != 1 else ''}", 0,
+                  walk.size, walk.align, scalar=base)
 
 
 def _title(walk: TypeWalk) -> str:
@@ -253,6 +291,8 @@ def picture(walks: Sequence[TypeWalk], source: str = "") -> Picture:
         rows = []
         if walk.kind == "record":
             rows.append(painter.row(walk.type.name, row_y, walk.items))
+        elif walk.kind == "enum":
+            rows.append(painter.row(walk.type.name, row_y, (_enum_value(walk),)))
         else:
             p = walk.payload_offset or 0
             region = Box("payload", painter.x(p), row_y, (walk.size - p) * cell, ROW_HEIGHT, "none",

@@ -74,6 +74,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..ir.schema import RecordDecl, SchemaType
 from ..ir.types import TRecord
 from ..layout.core import RecordLayout, align_up, member_size_align
+from ..layout.rules import DEFAULT_RULES, RuleSet, rules_named, struct_shape
 
 __all__ = ["Advice", "best_order", "suggested_order", "smallest_size", "smallest_size_of", "order_size", "inversions", "advise"]
 
@@ -83,15 +84,26 @@ _INF = float("inf")
 State = Tuple[Tuple[int, ...], int]
 
 
-def order_size(members: Sequence[Tuple[int, int]], order: Sequence[int]) -> int:
-    """Size of a record whose ``(size, align)`` members are placed in ``order`` (C rules)."""
+def order_size(members: Sequence[Tuple[int, int]], order: Sequence[int],
+               rules: RuleSet = DEFAULT_RULES) -> int:
+    """Size of a record whose ``(size, align)`` members are placed in ``order``, by the
+    rule set ``rules`` (C struct rules by default: each member at its offset rounded up to
+    its alignment, the end rounded up to the record's alignment, or not under ``scalar``)."""
     offset = 0
     max_align = 1
     for i in order:
         size, align = members[i]
         offset = align_up(offset, align) + size
         max_align = max(max_align, align)
-    return align_up(offset, max_align)
+    return struct_shape(rules, offset, max_align).size
+
+
+def _lower_bound(members: Sequence[Tuple[int, int]], rules: RuleSet) -> int:
+    """The size of a record of ``members`` with no hole between them: no order is smaller,
+    and when every size is a multiple of its alignment, the members by decreasing
+    alignment take exactly that."""
+    big = max(align for _, align in members)
+    return struct_shape(rules, sum(size for size, _ in members), big).size
 
 
 def inversions(order: Sequence[int]) -> int:
@@ -151,33 +163,44 @@ def _band_budget(n: int) -> int:
             + _BAND_STATES_PER_FIELD_BEYOND * max(0, n - _BAND_FIELDS))
 
 
-def smallest_size(members: Sequence[Tuple[int, int]]) -> int:
-    """The smallest size of any order of the ``(size, align)`` members.
+def smallest_size(members: Sequence[Tuple[int, int]], rules: RuleSet = DEFAULT_RULES) -> int:
+    """The smallest size of any order of the ``(size, align)`` members under ``rules``.
 
     Arithmetic whenever sizes are multiples of alignments (largest alignment first leaves no
-    hole), so the plain report can say whether a reorder would help without searching.
+    hole), so the plain report can say whether a reorder would help without searching;
+    otherwise (a std430 ``vec3``: 12 bytes, 16-aligned) the size of the suggested order.
     """
     _validate(members)
     if not members:
         return 0
-    big = max(align for _, align in members)
     if _whole_kinds(members):
-        return align_up(sum(size for size, _ in members), big)
-    return order_size(members, best_order(members))
+        return _lower_bound(members, rules)
+    return order_size(members, best_order(members, rules), rules)
 
 
-def best_order(members: Sequence[Tuple[int, int]]) -> Tuple[int, ...]:
+def best_order(members: Sequence[Tuple[int, int]],
+               rules: RuleSet = DEFAULT_RULES) -> Tuple[int, ...]:
     """The suggested order (declaration indices) of ``(size, align)`` members; see the module doc."""
-    return suggested_order(members)[0]
+    return suggested_order(members, rules)[0]
 
 
-def suggested_order(members: Sequence[Tuple[int, int]]) -> Tuple[Tuple[int, ...], bool]:
+def suggested_order(members: Sequence[Tuple[int, int]],
+                    rules: RuleSet = DEFAULT_RULES) -> Tuple[Tuple[int, ...], bool]:
     """``(order, exact)``: the suggested order, and whether it is proved the best by the
-    documented key (always, but for very large records with 1- or 2-byte members)."""
+    documented key (always, but for very large records with 1- or 2-byte members, or with
+    members whose sizes are not multiples of their alignments)."""
+    order, exact, _ = _suggest(members, rules)
+    return order, exact
+
+
+def _suggest(members: Sequence[Tuple[int, int]], rules: RuleSet
+             ) -> Tuple[Tuple[int, ...], bool, bool]:
+    """``(order, exact, smallest)``: ``smallest`` says the order's size is proved the
+    smallest of any order (``exact`` implies it)."""
     _validate(members)
     n = len(members)
     if n == 0:
-        return (), True
+        return (), True, True
     big = max(align for _, align in members)
     total = sum(size for size, _ in members)
     by_kind: Dict[Tuple[int, int], List[int]] = {}
@@ -185,22 +208,86 @@ def suggested_order(members: Sequence[Tuple[int, int]]) -> Tuple[Tuple[int, ...]
         by_kind.setdefault((size % big, align), []).append(i)
     kinds = list(by_kind)
     queues = [by_kind[k] for k in kinds]
-    budget = align_up(total, big) - total
+    # The holes an order of the smallest conceivable size may leave: the rounding slack
+    # (none where the rules do not round a record's size up).
+    budget = _lower_bound(members, rules) - total
     if _parity_kinds(members, big):
         order = _search(kinds, queues, n, big, budget, _band(kinds, queues, big))
-        if order is None:  # the band argument says this cannot happen
-            raise AssertionError(f"reorder: no order within the band for {list(members)}")
-        return order, True
+        if order is not None:  # the band argument says it always is
+            return order, True, True
     states = budget + 1
     for queue in queues:
         states *= len(queue) + 1
-    if _whole_kinds(members) and states > _SMALL_SEARCH:
-        return _banded_best(members, kinds, queues, big, budget)
-    while True:
-        order = _search(kinds, queues, n, big, budget, None)
-        if order is not None:
-            return order, True
-        budget += big  # the next possible size; declaration order bounds the loop
+    if _whole_kinds(members):
+        if states > _SMALL_SEARCH:
+            order, exact = _banded_best(members, kinds, queues, big, budget)
+            return order, exact, True
+        return _search(kinds, queues, n, big, budget, None), True, True  # type: ignore[return-value]
+    return _uneven(members, kinds, queues, big, budget, rules)
+
+
+#: Work (states times widenings) the exact search may do for a record whose member sizes
+#: are not multiples of their alignments, beyond which a greedy order is suggested instead.
+_UNEVEN_WORK = 400_000
+
+
+def _uneven(members: Sequence[Tuple[int, int]], kinds: List[Tuple[int, int]],
+            queues: List[List[int]], big: int, budget: int, rules: RuleSet
+            ) -> Tuple[Tuple[int, ...], bool, bool]:
+    """The best order of members some of whose sizes are not multiples of their alignments
+    (a std430 ``vec3<float32>``: 12 bytes, 16-aligned, so the next member may use its last
+    4 bytes). No arithmetic gives the smallest size here, so the exact search widens the
+    holes it allows, one possible size at a time, from the smallest conceivable one: at most
+    up to the declared order's holes, which bounds the loop. When that could be more than
+    ``_UNEVEN_WORK`` states in all, the greedy order is suggested (not proved)."""
+    n = len(members)
+    declared = order_size(members, range(n), rules)
+    total = sum(size for size, _ in members)
+    lower = total + budget
+    # Each possible size is one step further: the record's alignment where it is rounded
+    # up to it, a byte where it ends at its last member (``scalar``).
+    step = struct_shape(rules, 1, big).size if rules.struct_size_rounded else 1
+    states = declared - total + 1
+    for queue in queues:
+        states *= len(queue) + 1
+    if states * ((declared - lower) // step + 1) <= _UNEVEN_WORK:
+        while True:
+            order = _search(kinds, queues, n, big, budget, None)
+            if order is not None:
+                return order, True, True
+            budget += step
+    candidates = [_greedy(members), tuple(range(n)),
+                  tuple(sorted(range(n), key=lambda i: -members[i][1]))]
+    best = min(candidates, key=lambda o: (order_size(members, o, rules), inversions(o), o))
+    return best, False, order_size(members, best, rules) == lower
+
+
+def _greedy(members: Sequence[Tuple[int, int]]) -> Tuple[int, ...]:
+    """An order that places, each time, the member (the first not placed of its kind) that
+    leaves the smallest hole before it, the most aligned first among equals: the tail of a
+    ``vec3`` gets the 4-byte member that fits it. Linear in members times kinds."""
+    by_kind: Dict[Tuple[int, int], List[int]] = {}
+    for i, (size, align) in enumerate(members):
+        by_kind.setdefault((size, align), []).append(i)
+    queues = list(by_kind.values())
+    heads = [0] * len(queues)
+    order: List[int] = []
+    offset = 0
+    for _ in members:
+        best = None
+        for j, queue in enumerate(queues):
+            if heads[j] < len(queue):
+                i = queue[heads[j]]
+                size, align = members[i]
+                key = (-offset % align, -align, i)
+                if best is None or key < best[0]:
+                    best = (key, j)
+        assert best is not None
+        (hole, _, i), j = best
+        heads[j] += 1
+        order.append(i)
+        offset += hole + members[i][0]
+    return tuple(order)
 
 
 def _banded_best(members: Sequence[Tuple[int, int]], kinds: List[Tuple[int, int]],
@@ -490,9 +577,11 @@ class Advice:
     order: Tuple[int, ...]
     size: int
     new_size: int
-    #: Whether the order is proved the best by the documented key (module docstring); the
-    #: size is the smallest either way.
+    #: Whether the order is proved the best by the documented key (module docstring).
     exact: bool = True
+    #: Whether ``new_size`` is proved the smallest of any order (always, but for very large
+    #: records whose member sizes are not multiples of their alignments).
+    smallest: bool = True
 
     @property
     def saved(self) -> int:
@@ -509,18 +598,31 @@ class Advice:
 
 
 def _members(st: SchemaType) -> Optional[List[Tuple[int, int]]]:
-    """The ``(size, align)`` of a record's fields (``None`` for a variant: its arguments'
-    order is its meaning)."""
+    """The ``(size, align)`` of a record's fields under its own rule set (``None`` for a
+    variant: its arguments' order is its meaning)."""
     if not isinstance(st.layout, RecordLayout) or not isinstance(st.decl, RecordDecl):
         return None
     assert isinstance(st.elttype, TRecord)
-    return [member_size_align(t) for _, t in st.elttype.fields]
+    return [member_size_align(t, st.rules) for _, t in st.elttype.fields]
 
 
-def smallest_size_of(st: SchemaType) -> Optional[int]:
-    """The smallest size of any field order of a record, without searching for the order."""
+def _rules_of(st: SchemaType) -> RuleSet:
+    return rules_named(st.rules) or DEFAULT_RULES
+
+
+def smallest_size_of(st: SchemaType) -> Optional[Tuple[int, bool]]:
+    """``(size, proved)``: the smallest size of any field order of a record that is known
+    without suggesting an order (arithmetic, when every member's size is a multiple of its
+    alignment), or else the size of the suggested order and whether it is proved the
+    smallest; ``None`` for a variant."""
     members = _members(st)
-    return None if members is None else smallest_size(members)
+    if members is None:
+        return None
+    if not members or _whole_kinds(members):
+        return smallest_size(members, _rules_of(st)), True
+    advice = advise(st)
+    assert advice is not None
+    return advice.new_size, advice.smallest
 
 
 def advise(st: SchemaType) -> Optional[Advice]:
@@ -528,5 +630,6 @@ def advise(st: SchemaType) -> Optional[Advice]:
     members = _members(st)
     if members is None:
         return None
-    order, exact = suggested_order(members)
-    return Advice(st, order, st.layout.size, order_size(members, order), exact)
+    rules = _rules_of(st)
+    order, exact, smallest = _suggest(members, rules)
+    return Advice(st, order, st.layout.size, order_size(members, order, rules), exact, smallest)

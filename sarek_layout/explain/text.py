@@ -67,13 +67,16 @@ def opened_lines(record: SchemaType) -> int:
         if st in lines:
             todo.pop()
             continue
-        pending = [m.record for m in st.members if m.record is not None and m.record not in lines]
+        pending = [m.record for m in st.members
+                   if m.record is not None and not m.dims and m.record not in lines]
         if pending:
             todo.extend(pending)
             continue
         todo.pop()
+        # An array of records stays closed: one line, and a line per kind of gap inside it.
         lines[st] = 2 + sum(
-            1 if isinstance(i, ModelHole) or i.record is None else lines[i.record]
+            1 if isinstance(i, ModelHole) or i.record is None
+            else len(i.dims) + 2 if i.dims else lines[i.record]
             for i in st.items
         )
     return lines[record]
@@ -110,6 +113,20 @@ def _item_lines(items: Sequence[Item], indent: str, opener) -> List[str]:
         else:
             text = f"{indent}{item.spelling:<12} {item.name};"
             lines.append(_with_comment(text, _place(item.offset, item.size)))
+            lines.extend(_inner_padding_lines(item, indent))
+    return lines
+
+
+def _inner_padding_lines(member: Member, indent: str) -> List[str]:
+    """The padding inside an array, vector or matrix, once per kind of gap with how many
+    times it occurs (never one line per element)."""
+    lines = []
+    for size, times, where in member.inner_padding():
+        if where == "stride":
+            what = f"{_plural(size, 'byte')} of stride padding"
+        else:
+            what = f"{_plural(size, 'byte')} of padding inside each {member.record.qualified_name}"  # type: ignore[union-attr]
+        lines.append(f"{indent}/* XXX {what}{f' × {times}' if times > 1 else ''} */")
     return lines
 
 
@@ -159,6 +176,11 @@ def _enum_lines(walk: TypeWalk, extra: Sequence[str]) -> List[str]:
     return lines
 
 
+def _rules_note(st: SchemaType) -> str:
+    """Which rule set lays the type out, when it is not Sarek's own (SPEC §1b)."""
+    return "" if st.rules == "c" else f", {st.rules} rules"
+
+
 def render_walk(walk: TypeWalk, expand: bool, extra: Sequence[str] = (),
                 budget: int = EXPAND_BUDGET) -> List[str]:
     """The lines of one type's block; ``extra`` lines go just before the closing brace.
@@ -167,7 +189,7 @@ def render_walk(walk: TypeWalk, expand: bool, extra: Sequence[str] = (),
     if walk.kind == "enum":
         return _enum_lines(walk, extra)
     opener = _Opener(budget) if expand else None
-    lines = [f"{walk.kind} {st.qualified_name} {{  /* C: {st.c_name} */"]
+    lines = [f"{walk.kind} {st.qualified_name} {{  /* C: {st.c_name}{_rules_note(st)} */"]
     lines.extend(_item_lines(walk.items, INDENT, opener))
     if walk.kind == "variant":
         region = walk.size - (walk.payload_offset or 0)

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
-from ..ir.schema import HOLE, TAIL, UNUSED, Hole, SchemaType
+from ..ir.schema import HOLE, TAIL, UNUSED, Dim, Hole, SchemaType
 from ..ir.schema import Item as ModelItem
 from ..ir.schema import Member as ModelMember
+from ..ir.types import Scalar
+from ..layout.rules import rules_named
 from ..targets.naming import arm_name
+from .databytes import DataBytes, record_data_bytes
 
 __all__ = ["HOLE", "TAIL", "UNUSED", "Member", "Hole", "Item", "Arm", "TypeWalk", "walk_type",
            "walk_types", "data_bytes"]
@@ -33,7 +36,8 @@ class Member:
     ``record`` is the nested record's laid-out type (``None`` for a scalar); its members and
     holes, at this member's place, are ``items``. ``path`` is the dotted path of the layout
     core's leaves (``pos.x``, ``Circle._0.x``, ``tag``). A fixed array, vector or matrix
-    (``elements`` > 1) is one member, never opened: its elements are alike.
+    (``dims``, ``elements`` of them) is one member, never opened: its elements are alike,
+    and the padding inside it is described once per kind of gap (``inner_padding``).
     """
 
     name: str
@@ -44,6 +48,13 @@ class Member:
     align: int
     record: Optional[SchemaType] = None
     elements: int = 1
+    #: The repetitions of a fixed array, vector or matrix, outermost first (SPEC §1b).
+    dims: Tuple[Dim, ...] = ()
+    #: The element's scalar (an enum's base), for a member that is not a record.
+    scalar: Optional[Scalar] = None
+    #: Its rule set ends an array at its last element's end (``scalar``: no stride
+    #: padding after the last element).
+    tail_unpadded: bool = False
 
     @property
     def end(self) -> int:
@@ -51,15 +62,44 @@ class Member:
 
     @property
     def is_record(self) -> bool:
-        return self.record is not None and self.elements == 1
+        return self.record is not None and not self.dims
 
     @cached_property
     def items(self) -> Tuple["Item", ...]:
         """The nested record's members and holes, shifted to this member's offset (empty for
-        a scalar)."""
-        if self.record is None:
+        a scalar, and for an array, vector or matrix: its elements are alike)."""
+        if not self.is_record:
             return ()
-        return _shifted(self.record.items, self.offset, self.path + ".")
+        return _shifted(self.record.items, self.offset, self.path + ".",  # type: ignore[union-attr]
+                        self.tail_unpadded)
+
+    def inner_padding(self) -> List[Tuple[int, int, str]]:
+        """The padding inside an array, vector or matrix, once per kind of gap: ``(bytes,
+        times, where)``, ``where`` being ``"stride"`` (the gap after each element of one
+        level: 4 bytes × 4 in a std430 ``vec3<float32>[4]``) or ``"element"`` (the padding
+        inside each record element). Computed from the dims alone: a
+        ``float32[100000000]`` costs what a ``float32[2]`` does."""
+        if not self.dims:
+            return []
+        element = self.scalar.size if self.record is None else self.record.size  # type: ignore[union-attr]
+        # The size of one element of each level, innermost level first.
+        sizes = [element]
+        for d in reversed(self.dims[1:]):
+            last = (d.count - 1) * d.stride + sizes[-1] if self.tail_unpadded else d.count * d.stride
+            sizes.append(last)
+        sizes.reverse()
+        out: List[Tuple[int, int, str]] = []
+        instances = 1
+        for d, size in zip(self.dims, sizes):
+            gaps = d.count - 1 if self.tail_unpadded else d.count
+            if d.stride > size and gaps:
+                out.append((d.stride - size, instances * gaps, "stride"))
+            instances *= d.count
+        if self.record is not None:
+            inside = self.record.size - record_data_bytes(self.record)
+            if inside:
+                out.append((inside, self.elements, "element"))
+        return out
 
 
 Item = Union[Member, Hole]
@@ -137,165 +177,61 @@ def _holes(items: Sequence[Item]) -> Iterator[Hole]:
             yield from _holes(item.items)
 
 
-def _member(m: ModelMember, base: int, prefix: str) -> Member:
+def _member(m: ModelMember, base: int, prefix: str, tail_unpadded: bool) -> Member:
     return Member(m.name, prefix + m.name, m.spelling, base + m.offset, m.size, m.align, m.record,
-                  m.elements)
+                  m.elements, m.dims, m.scalar, tail_unpadded)
 
 
-def _shifted(items: Sequence[ModelItem], base: int, prefix: str) -> Tuple[Item, ...]:
+def _shifted(items: Sequence[ModelItem], base: int, prefix: str,
+             tail_unpadded: bool) -> Tuple[Item, ...]:
     """The model's items as walk items, ``base`` bytes further and below path ``prefix``."""
     return tuple(
-        Hole(base + i.offset, i.size, i.kind) if isinstance(i, Hole) else _member(i, base, prefix)
+        Hole(base + i.offset, i.size, i.kind) if isinstance(i, Hole)
+        else _member(i, base, prefix, tail_unpadded)
         for i in items
     )
 
 
-# --- data bytes ------------------------------------------------------------------------------
-
-
-class _DataBytes:
-    """Bytes that hold a scalar, per record (summed once per record type) and, for variants,
-    the union over constructors (a byte mask, built once per record type, only when two or
-    more constructors have arguments and so may overlap)."""
-
-    def __init__(self) -> None:
-        self._sums: Dict[int, int] = {}
-        self._masks: Dict[int, bytes] = {}
-
-    def of_record(self, st: SchemaType) -> int:
-        return self._sum(st.members)
-
-    def _sum(self, members: Sequence[ModelMember]) -> int:
-        total = 0
-        for m in members:
-            if m.dims:  # a fixed array, vector or matrix: each element's data, not the strides'
-                element = m.scalar.size if m.record is None else self._record_sum(m.record)  # type: ignore[union-attr]
-                total += m.elements * element
-            elif m.record is None:
-                total += m.size
-            else:
-                total += self._record_sum(m.record)
-        return total
-
-    def _record_sum(self, record: SchemaType) -> int:
-        key = id(record)
-        if key not in self._sums:
-            self._sums[key] = self._sum(record.members)
-        return self._sums[key]
-
-    def _mask(self, st: SchemaType) -> bytes:
-        key = id(st)
-        if key not in self._masks:
-            mask = bytearray(st.size)
-            self._paint(mask, st.members, 0)
-            self._masks[key] = bytes(mask)
-        return self._masks[key]
-
-    def _paint(self, mask: bytearray, members: Sequence[ModelMember], base: int) -> None:
-        """Set (OR in) the data bytes of ``members`` placed ``base`` bytes further."""
-        for m in members:
-            start = base + m.offset
-            if m.record is None or m.dims:
-                # An array's strides are painted as data here: painting element by element
-                # would cost its element count (only overlapping constructor arguments that
-                # the structural union cannot separate come here).
-                mask[start:start + m.size] = b"\1" * m.size
-            else:
-                inner = self._mask(m.record)
-                end = start + len(inner)
-                # Bytewise OR of 0/1 bytes, at C speed through big integers.
-                both = int.from_bytes(mask[start:end], "little") | int.from_bytes(inner, "little")
-                mask[start:end] = both.to_bytes(len(inner), "little")
-
-    def of_variant(self, st: SchemaType) -> int:
-        tag = st.members[0].size
-        with_args = [arm for arm in st.arms if arm.args]
-        if len(with_args) <= 1:
-            return tag + sum(self._sum(arm.args) for arm in with_args)
-        placed = [(m.offset, m) for arm in with_args for m in arm.args]
-        return tag + self._union(placed, _UNION_BUDGET)
-
-    def _union(self, placed: Sequence[Tuple[int, ModelMember]], budget: int) -> int:
-        """Data bytes of members that may overlap (the arguments of several constructors).
-
-        The same record (or scalar) at the same place counts once, and a member that
-        overlaps no other counts its own sum: so the usual shapes (constructors that share
-        a leading argument, or differ only in a tail) cost one step per member, however
-        deep the records nest. Only a run of members that really overlap differently is
-        opened, one level at a time, while ``budget`` members remain; past that, its byte
-        mask (linear in its bytes) decides."""
-        unique = {}
-        for start, m in placed:
-            unique.setdefault((start, id(m.record) if m.record is not None else -m.size),
-                              (start, m))
-        ordered = sorted(unique.values(), key=lambda item: (item[0], item[0] + item[1].size))
-        total, i = 0, 0
-        while i < len(ordered):
-            start, m = ordered[i]
-            end, j = start + m.size, i + 1
-            while j < len(ordered) and ordered[j][0] < end:
-                end = max(end, ordered[j][0] + ordered[j][1].size)
-                j += 1
-            run = ordered[i:j]
-            if len(run) == 1:
-                total += self._sum((m,))
-            else:
-                total += self._overlapping(run, start, end, budget)
-            i = j
-        return total
-
-    def _overlapping(self, run, start: int, end: int, budget: int) -> int:
-        opened: List[Tuple[int, ModelMember]] = []
-        for base, m in run:
-            if m.record is None or m.dims:
-                opened.append((base, m))
-            else:
-                opened.extend((base + inner.offset, inner) for inner in m.record.members)
-        if len(opened) <= budget and any(m.record is not None and not m.dims for _, m in run):
-            return self._union(opened, budget - len(opened))
-        mask = bytearray(end - start)
-        for base, m in run:
-            self._paint(mask, (m,), base - m.offset - start)
-        return mask.count(1)
-
-
-#: Members the structural union of overlapping constructor arguments may open in all
-#: before it falls back to byte masks (bounds the work of adversarial overlaps).
-_UNION_BUDGET = 4096
+def _tail_unpadded(st: SchemaType) -> bool:
+    """Whether ``st``'s rule set ends an array at its last element (``scalar``)."""
+    rules = rules_named(st.rules)
+    return bool(rules is not None and rules.array_tail_unpadded)
 
 
 def data_bytes(st: SchemaType) -> int:
     """Bytes of ``st`` that some scalar occupies (in at least one constructor, for a variant)."""
-    return _walk(st, _DataBytes()).data_bytes
+    return _walk(st, DataBytes()).data_bytes
 
 
 # --- building --------------------------------------------------------------------------------
 
 
-def _record_walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
-    items = _shifted(st.items, 0, "")
+def _record_walk(st: SchemaType, counter: DataBytes) -> TypeWalk:
+    items = _shifted(st.items, 0, "", _tail_unpadded(st))
     return TypeWalk(st, st.size, st.align, items, data_bytes=counter.of_record(st))
 
 
-def _arm_items(arm) -> Tuple[Item, ...]:
+def _arm_items(arm, tail_unpadded: bool) -> Tuple[Item, ...]:
     """An arm's members and holes. A constructor of one argument is that argument, named
     as the generated headers declare it (SPEC §4: ``float Value_v``, read
     ``v.data.Value_v``), not a struct of one ``_0``; its path stays the leaf path."""
-    items = _shifted(arm.items, 0, arm.name + ".")
+    items = _shifted(arm.items, 0, arm.name + ".", tail_unpadded)
     if len(arm.args) != 1:
         return items
     return tuple(replace(i, name=arm_name(arm.name)) if isinstance(i, Member) else i
                  for i in items)
 
 
-def _variant_walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
+def _variant_walk(st: SchemaType, counter: DataBytes) -> TypeWalk:
     largest = max((arm.payload_size for arm in st.arms), default=0)
+    unpadded = _tail_unpadded(st)
     arms = [
-        Arm(arm.name, arm.tag, arm.payload_size, largest - arm.payload_size, _arm_items(arm))
+        Arm(arm.name, arm.tag, arm.payload_size, largest - arm.payload_size,
+            _arm_items(arm, unpadded))
         for arm in st.arms
     ]
     return TypeWalk(
-        st, st.size, st.align, _shifted(st.items, 0, ""), payload_offset=st.payload_offset,
+        st, st.size, st.align, _shifted(st.items, 0, "", unpadded), payload_offset=st.payload_offset,
         arms=tuple(arms), data_bytes=counter.of_variant(st),
     )
 
@@ -308,11 +244,11 @@ def walk_type(st: SchemaType, context: Sequence[SchemaType] = ()) -> TypeWalk:
 
 def walk_types(types: Sequence[SchemaType], context: Sequence[SchemaType] = ()) -> List[TypeWalk]:
     """The walks of ``types`` (sharing the per-record data counts)."""
-    counter = _DataBytes()
+    counter = DataBytes()
     return [_walk(st, counter) for st in types]
 
 
-def _walk(st: SchemaType, counter: _DataBytes) -> TypeWalk:
+def _walk(st: SchemaType, counter: DataBytes) -> TypeWalk:
     if st.kind == "record":
         return _record_walk(st, counter)
     if st.kind == "enum":  # its base scalar: all data, no members

@@ -34,6 +34,8 @@ __all__ = [
     "TUint32",
     "TUint64",
     "SCALARS",
+    "TChar",
+    "ELEMENT_SCALARS",
     "ALIASES",
     "scalar_named",
     "scalars_where",
@@ -110,7 +112,12 @@ class Scalar(ElementType):
     def is_signed_int(self) -> bool:
         """Stored as a signed two's-complement integer: int8, int16, int32, int64, bool and
         unit (which every target stores as an int32)."""
-        return not self.is_float and not self.is_unsigned
+        return not self.is_float and not self.is_unsigned and not self.is_char
+
+    @property
+    def is_char(self) -> bool:
+        """A byte string's element (``char``): text, not a number."""
+        return self.kind == "bytes"
 
     @property
     def sub_word(self) -> bool:
@@ -164,6 +171,16 @@ TUint64 = Scalar("uint64", 8, 8, "int", "Q", "=u8", "int", _uint_range(64), exte
 SCALARS = {s.name: s for s in (TInt32, TInt64, TFloat32, TFloat64, TBool, TUnit, TFloat16,
                                TUint8, TInt8, TInt16, TUint16, TUint32, TUint64)}
 
+# A C ``char`` as the element of a byte string (SPEC §1b): ``char name[32]`` is 32 bytes of text
+# (Python ``bytes``), since a char is 1 byte on every ABI. It is only ever an array's element
+# (written ``char[32]``): a single char has no integer meaning a schema could give it (whether
+# it is signed depends on the ABI), so it is not in ``SCALARS``, the scalars a member, a
+# vector's component or an enum's base may be.
+TChar = Scalar("char", 1, 1, "bytes", "c", "=S1", "bytes", extension=True)
+
+#: The scalars that exist only as the element of a fixed array, by their schema spelling.
+ELEMENT_SCALARS = {TChar.name: TChar}
+
 #: Other spellings of scalars that type expressions accept. ``float`` is Sarek's GPU float:
 #: its PPX marshals a ``float`` record field as 4 bytes (``"float" -> 4 (* GPU float32 *)``)
 #: and upstream's ``test_ir_fields.ml`` pins ``{flt_f : float}`` at 4 bytes; C agrees.
@@ -176,8 +193,9 @@ def scalars_where(predicate) -> "frozenset[str]":
 
 
 def scalar_named(name: str) -> Optional[Scalar]:
-    """The scalar a type expression's name means (``int32``, ``int``…), or ``None``."""
-    return SCALARS.get(name) or ALIASES.get(name)
+    """The scalar a type expression's name means (``int32``, ``int``…, and ``char``, which
+    only an array's element may be), or ``None``."""
+    return SCALARS.get(name) or ALIASES.get(name) or ELEMENT_SCALARS.get(name)
 
 Field = Tuple[str, ElementType]
 Constructor = Tuple[str, Tuple[ElementType, ...]]
@@ -312,7 +330,7 @@ EXTENSION_KINDS = (TFixedArray, TVector, TMatrix, TEnum)
 
 #: The rule sets a schema may name (SPEC §1b), ``c`` (Sarek's own) first: the vocabulary
 #: of ``TRecord.rules``; their arithmetic is the layout stage's (``layout.rules``).
-RULE_SET_NAMES = ("c", "std430", "std140", "scalar", "cuda")
+RULE_SET_NAMES = ("c", "std430", "std140", "scalar", "cuda", "wgsl-uniform", "hlsl-cbuffer")
 
 ElementTypeLike = Union[Scalar, TRecord, TVariant, TArray, TVec, TFixedArray, TVector, TMatrix,
                         TEnum]

@@ -22,7 +22,7 @@ from ..errors import (LayoutError, MisalignedField, MixedRules, NestedVariant, T
                       UnsupportedField)
 from ..ir.types import (ElementType, Scalar, TArray, TEnum, TFixedArray, TMatrix, TRecord,
                         TVariant, TVec, TVector)
-from .rules import (LARGEST_SIZE, RULE_SETS, RuleSet, Shape, array_shape, matrix_shape,
+from .rules import (LARGEST_SIZE, RULE_SETS, RuleSet, Shape, array_shape, matrix_shape, place,
                     scalar_shape, struct_shape, vector_shape)
 
 __all__ = [
@@ -385,9 +385,11 @@ def _place(
     for name, t in members:
         if type(t) is Scalar:  # the hot loop: Sarek's own scalars first
             size = align = t.size  # type: ignore[attr-defined]
+            offset = (offset + align - 1) & -align  # align_up, inlined
         else:
-            size, align, _ = member_shape(t, rules, type_name, path_prefix + name)
-        offset = (offset + align - 1) & -align  # align_up, inlined
+            shape = member_shape(t, rules, type_name, path_prefix + name)
+            size, align = shape.size, shape.align
+            offset = place(rules, offset, shape)
         offsets.append(offset)
         offset += size
         if align > max_align:

@@ -117,7 +117,8 @@ def _record_members(decl: RecordDecl, layout: RecordLayout,
             m = new(Member, (f.name, offset, t.size, t.align, t, None, t.name, f.location, (),
                              None))
         elif type(t) is tuple:
-            size, align, _ = member_shape(t[0], rules)
+            shape = member_shape(t[0], rules)
+            size, align = shape.size, shape.align
             m = _kind_member(f.name, offset, size, align, t[0], t[1], str(f.type), f.location,
                              rules)
         else:

@@ -22,6 +22,17 @@ GLSL block layouts; ``tests/layout/test_rule_sets.py``):
 * ``scalar``: ``VK_EXT_scalar_block_layout``/``GL_EXT_scalar_block_layout`` as glslang lays it
   out: everything aligned to its scalar, a structure's size is *not* rounded up (DXC#7894: so
   it is not C's layout), and the member after an array starts right after its last element.
+* ``wgsl-uniform``: WGSL's uniform address space (the WGSL specification's "Address Space
+  Layout Constraints"): std430's sizes and alignments, with every array stride and every
+  structure member 16-aligned and the member after a structure at least ``roundUp(16,
+  SizeOf(S))`` further (std140's arithmetic), but matrices as in storage (a ``mat2x2<f32>``'s
+  columns 8 bytes apart, where std140 puts them 16 apart).
+* ``hlsl-cbuffer``: HLSL constant buffer packing (FXC's and DXC's, as Slang's reflection
+  gives it for the HLSL target with column-major matrices): 16-byte registers; scalars and
+  vectors aligned to their component and never crossing a register (a larger vector starts
+  one); arrays, structures and matrices (arrays of their columns) start a register, array
+  elements are 16 bytes apart, and the member after an array or a structure may use the
+  rest of its last register (no tail padding: ``float a[3]`` is 36 bytes).
 * ``cuda``: C struct rules, with vectors as CUDA's ``vector_types.h`` declares them: a
   2-vector aligned to its size (``float2`` 8, ``double2`` 16), a 3-vector to its scalar
   (``float3`` 12 bytes, 4-aligned), a 4-vector to its size but at most 16 (``float4`` 16,
@@ -47,6 +58,7 @@ __all__ = [
     "array_shape",
     "matrix_shape",
     "struct_shape",
+    "place",
 ]
 
 #: The largest type any rule set lays out: a type must compile on every 32-bit ABI.
@@ -72,6 +84,13 @@ class RuleSet:
     #: Which GLSL block layout qualifier means these rules, where GLSL has one.
     glsl_qualifier: Optional[str] = None
     vector_align_cap: int = 0
+    #: HLSL's 16-byte constant registers: a vector never crosses a multiple of ``register``
+    #: (it moves to the next one), and one larger than a register starts on one (0: none).
+    register: int = 0
+    #: A matrix's columns are strided as the column vector's own size rounded to its
+    #: alignment, even where arrays round their stride to ``aggregate_align`` (WGSL's
+    #: uniform space: a ``mat2x2<f32>``'s columns are 8 bytes apart).
+    matrix_columns_natural: bool = False
 
     def __str__(self) -> str:
         return self.name
@@ -95,6 +114,14 @@ RULE_SETS: Dict[str, RuleSet] = {
         RuleSet("cuda", "C struct rules with CUDA's vector types (vector_types.h)",
                 vector_align=(2, 1, 4), aggregate_align=1, struct_size_rounded=True,
                 array_tail_unpadded=False, vector_align_cap=16),
+        RuleSet("wgsl-uniform", "WGSL's uniform address space: array strides and structure "
+                "members 16-aligned, matrices as in storage",
+                vector_align=(2, 4, 4), aggregate_align=16, struct_size_rounded=True,
+                array_tail_unpadded=False, matrix_columns_natural=True),
+        RuleSet("hlsl-cbuffer", "HLSL constant buffers: 16-byte registers no vector straddles, "
+                "arrays and structures starting one, the last element unpadded",
+                vector_align=(1, 1, 1), aggregate_align=16, struct_size_rounded=False,
+                array_tail_unpadded=True, register=16),
     )
 }
 
@@ -119,6 +146,19 @@ class Shape(NamedTuple):
     size: int
     align: int
     stride: int = 0
+    #: A vector: ``place`` keeps it within one of a rule set's registers.
+    vector: bool = False
+
+
+def place(rules: RuleSet, cursor: int, shape: Shape) -> int:
+    """Where a member of ``shape`` goes at or after ``cursor``: the next multiple of its
+    alignment; under a rule set of registers (HLSL), a vector that would cross one moves to
+    the next, and one larger than a register starts on one."""
+    offset = (cursor + shape.align - 1) & -shape.align
+    register = rules.register
+    if register and shape.vector and offset % register + shape.size > register:
+        offset = (offset + register - 1) & -register
+    return offset
 
 
 def _align_up(offset: int, align: int) -> int:
@@ -136,7 +176,7 @@ def vector_shape(rules: RuleSet, scalar_size: int, n: int) -> Shape:
     if rules.vector_align_cap and align > rules.vector_align_cap:
         align = rules.vector_align_cap
     size = scalar_size * n
-    return Shape(size, align)
+    return Shape(size, align, 0, True)
 
 
 def array_shape(rules: RuleSet, elem: Shape, count: int) -> Shape:
@@ -158,6 +198,9 @@ def matrix_shape(rules: RuleSet, scalar_size: int, cols: int, rows: int) -> Shap
     Under ``c`` a column is ``T[R]``, so the matrix is ``T[C][R]``; under the GLSL rules it
     is the rule set's array of ``vecR`` (std140: columns 16 apart)."""
     column = vector_shape(rules, scalar_size, rows)
+    if rules.matrix_columns_natural:
+        stride = _align_up(column.size, column.align)
+        return Shape(stride * cols, column.align, stride)
     return array_shape(rules, column, cols)
 
 

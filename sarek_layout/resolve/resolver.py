@@ -32,8 +32,8 @@ from typing import Dict, List, Sequence, Set, Tuple, Union
 
 from ..errors import (LayoutError, SchemaError, UnsupportedField, layout_error_message, quoted,
                       raise_collected)
-from ..targets.names import LAYOUT_ID_SUFFIXES, identifier_problem
-from ..targets.naming import ARM_SUFFIX, arm_name, make_name
+from ..targets.names import LAYOUT_ID_SUFFIXES, MAX_NAME_LENGTH, identifier_problem
+from ..targets.naming import ARM_SUFFIX, arm_name, enum_constant, make_name
 from ..ir.schema import (
     ArrayType,
     ContainerType,
@@ -52,8 +52,8 @@ from ..ir.schema import (
     c_name_of,
 )
 from ..ir.types import ALIASES as _ALIASES
-from ..ir.types import (SCALARS, ElementType, Scalar, TArray, TEnum, TFixedArray, TFloat32, TMatrix,
-                        TRecord, TVariant, TVec, TVector)
+from ..ir.types import (ELEMENT_SCALARS, SCALARS, ElementType, Scalar, TArray, TEnum, TFixedArray,
+                        TFloat32, TMatrix, TRecord, TVariant, TVec, TVector)
 from ..layout.core import Layout as CoreLayout
 from ..layout.core import ScalarLayout, record_layout, variant_layout
 from ..layout.members import members_of
@@ -70,6 +70,11 @@ _BARE_VECTOR_MATRIX = re.compile(r"(?:vec([234])|mat([234])(?:x([234]))?)\Z")
 #: Deepest chain of records inside records accepted (real GPU element types nest a few levels).
 MAX_NESTING = 100
 
+#: Longest enum value name. Real C enums name their values beyond the 63 characters C
+#: guarantees significant (Vulkan's ``VK_STRUCTURE_TYPE_…`` up to 84), and every compiler
+#: that builds those headers reads them: an enum value may be this long.
+MAX_ENUM_VALUE_LENGTH = 255
+
 
 Key = Tuple[str, str]  # (module name, type name)
 
@@ -81,6 +86,13 @@ def _check_name(
     emit it (and the C names it is part of) is judged when a target is emitted, for that
     target (``targets.names.check_names``)."""
     problem = identifier_problem(name, file_scope=file_scope)
+    if problem is not None and what == "enum value name" and isinstance(name, str) \
+            and MAX_NAME_LENGTH < len(name) <= MAX_ENUM_VALUE_LENGTH:
+        # the same judgement, of the name's first MAX_NAME_LENGTH characters and the rest
+        rest = name[MAX_NAME_LENGTH:]
+        problem = identifier_problem(name[:MAX_NAME_LENGTH], file_scope=file_scope) or (
+            None if rest.isascii() and (rest.replace("_", "a").isalnum()) else
+            "is not a valid identifier (letters, digits and '_', not starting with a digit)")
     if problem is not None:
         raise SchemaError(f"{what} {quoted(name)} {problem}; choose another name", location)
 
@@ -224,7 +236,8 @@ def _scalar_spelt(name: str) -> "str | None":
         table = getattr(target.dialect, "scalar", None) or {}
         spelt = [s for s, spelling in table.items() if spelling == name]
         for s in spelt:
-            if SCALARS[s].is_float or SCALARS[s].int_range is not None:  # a number
+            scalar = SCALARS.get(s)  # (a byte string's char is no number, nor in SCALARS)
+            if scalar is not None and (scalar.is_float or scalar.int_range is not None):
                 votes[s] = votes.get(s, 0.0) + 1 / len(spelt)
     ranked = sorted(votes.items(), key=lambda kv: -kv[1])
     if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
@@ -287,7 +300,10 @@ class _Resolver:
         """A scalar, a vector or matrix elttype, a ``(module, name)`` key,
         ``("array"|"vector", inner)`` (Sarek's), or ``(FIXED, count, inner)``."""
         if isinstance(expr, ArrayType):
-            return (FIXED, expr.count, self.resolve_expr(expr.elem, module))
+            elem = expr.elem
+            if type(elem) is NamedType and elem.module is None and elem.name in ELEMENT_SCALARS:
+                return (FIXED, expr.count, ELEMENT_SCALARS[elem.name])  # ``char[32]``
+            return (FIXED, expr.count, self.resolve_expr(elem, module))
         if isinstance(expr, VectorType):
             return TVector(SCALARS[expr.elem], expr.n)
         if isinstance(expr, MatrixType):
@@ -303,6 +319,11 @@ class _Resolver:
                 return (module, expr.name)
             if module and expr.name in self.by_module.get("", {}):
                 return ("", expr.name)  # the module-less namespace, as C's global one
+            if expr.name in ELEMENT_SCALARS:
+                raise SchemaError(
+                    f"{quoted(expr.name)} is only a byte string's element: write the string as "
+                    f"a fixed array, `{expr.name}[32]` (a one-byte integer is int8 or uint8)",
+                    expr.location)
             builtin = _BARE_VECTOR_MATRIX.match(expr.name)
             if builtin is not None and self.formats.get(module) != "ocaml":
                 # ``vec3``, ``mat4``: no type of the schema has the name (a Sarek source
@@ -512,8 +533,8 @@ class _Resolver:
                 # Every target names an enum's values <c_name>_<Value> (SPEC §1b).
                 c_name = c_name_of(*key)
                 for value in decl.values:
-                    claim(f"{c_name}_{value.name}", f"enum value {_display(key)}.{value.name}",
-                          value.location)
+                    claim(enum_constant(c_name, value.name),
+                          f"enum value {_display(key)}.{value.name}", value.location)
             if key not in refused and isinstance(decl, VariantDecl):
                 c_name = c_name_of(*key)
                 for ctor in decl.ctors:

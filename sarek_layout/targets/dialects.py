@@ -9,13 +9,14 @@ live in the scalar table, ``ir.types``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, FrozenSet, Mapping, Pattern
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Mapping, Pattern, Tuple
 
 from .name_rules import (GLSL_RESERVED, MSL_RESERVED, RUST_KEYWORDS, RUST_NOT_RAW, RUST_PRIMITIVES,
                          TS_GLOBALS, TS_RESERVED, WGSL_RESERVED, ZIG_RESERVED,
                          ZIG_RESERVED_PATTERN)
-from .naming import FLOAT16_TYPEDEF
+from ..ir.types import SCALARS
+from .naming import FLOAT16_TYPEDEF, vector_typedef
 
 __all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL",
            "ZigDialect", "ZIG", "RustDialect", "RUST", "TypeScriptDialect", "TYPESCRIPT"]
@@ -47,6 +48,32 @@ class Dialect:
     #: The suffix of a 64-bit unsigned literal (the ``<c_name>_LAYOUT_ID`` fingerprints):
     #: ``ULL`` in C and C++; ``UL`` where ``long`` is always 64-bit (OpenCL C, Metal).
     u64_suffix: str = "ULL"
+    #: An alignment pin of ``n`` bytes written before / after a member's declaration, as
+    #: formats of ``n`` (``align8_before`` is the one of 8, kept for the older views).
+    pin_before: str = ""
+    pin_after: str = ""
+    #: ``(scalar, components) -> (spelling, alignment)``: the vectors the language holds
+    #: natively, where a member of that alignment is spelt so (``vector_type``); any other
+    #: vector is an array of its scalar.
+    vectors: Mapping[Tuple[str, int], Tuple[str, int]] = field(default_factory=dict)
+    #: ``vectors`` are spelt through ``naming.vector_typedef``s that the header declares
+    #: (``(scalar, components) -> the language's own name``), not by their own names.
+    vector_natives: Mapping[Tuple[str, int], str] = field(default_factory=dict)
+    #: The suffix that makes an integer literal of a scalar's range (the enums' constants).
+    int_suffix: Mapping[str, str] = field(default_factory=dict)
+    #: Every vector type name of the language -> ``(scalar, components)``: what a header
+    #: read back (``verify --header``) may hold a ``vecN<T>`` as.
+    read_vectors: Mapping[str, Tuple[str, int]] = field(default_factory=dict)
+
+    def pin(self, n: int) -> Tuple[str, str]:
+        """What goes before and after a member declaration to align it to ``n``."""
+        return self.pin_before.format(n=n), self.pin_after.format(n=n)
+
+    def vector_type(self, scalar: str, n: int, align: int) -> str:
+        """The native spelling of a ``vec<n><scalar>`` member aligned to ``align``, or ``""``
+        when the language has none of that alignment (it is then ``scalar[n]``)."""
+        native = self.vectors.get((scalar, n))
+        return native[0] if native is not None and native[1] == align else ""
 
 
 # A float16 member of a C-family header is the typedef its prelude declares
@@ -61,7 +88,37 @@ _FIXED_WIDTH = {"int32": "int32_t", "int64": "int64_t", "float32": "float", "flo
                 "uint8": "uint8_t",
                 # The extension scalars (not Sarek element types): <stdint.h>'s own names.
                 "int8": "int8_t", "int16": "int16_t", "uint16": "uint16_t", "uint32": "uint32_t",
-                "uint64": "uint64_t"}
+                "uint64": "uint64_t",
+                # A byte string's element (``ir.types.ELEMENT_SCALARS``): C's own char.
+                "char": "char"}
+
+#: CUDA's vector types (``vector_types.h``) by component: ``float4``, ``uchar2``, ``double2``…
+#: Their alignment is the ``cuda`` rule set's (a 2-vector its size, a 3-vector its component,
+#: a 4-vector its size but at most 16), measured by nvcc and NVRTC (docs/verify.md). The
+#: 4-vectors of 8-byte components are left out: CUDA 13 deprecates ``double4``/``longlong4``
+#: and HIP aligns them to 32, so such a member is an array of its components everywhere.
+_CUDA_COMPONENTS = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort",
+                    "int32": "int", "uint32": "uint", "int64": "longlong",
+                    "uint64": "ulonglong", "float32": "float", "float64": "double"}
+_CUDA_NATIVE = {(scalar, n): f"{stem}{n}" for scalar, stem in _CUDA_COMPONENTS.items()
+                for n in (2, 3, 4) if not (n == 4 and SCALARS[scalar].size == 8)}
+_CUDA_VECTORS = {key: (vector_typedef(name), min(SCALARS[key[0]].size * (2, 1, 4)[key[1] - 2], 16))
+                 for key, name in _CUDA_NATIVE.items()}
+#: Every vector type of CUDA and of OpenCL C, by name, for the readers.
+_CUDA_READ = {f"{stem}{n}": (scalar, n) for scalar, stem in _CUDA_COMPONENTS.items()
+              for n in (2, 3, 4)}
+
+#: OpenCL C's vectors of 2 and 4 components (aligned to their size); its 3-component ones are
+#: 16 bytes and hold no rule set's ``vec3``.
+_OPENCL_COMPONENTS = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort",
+                      "int32": "int", "uint32": "uint", "int64": "long", "uint64": "ulong",
+                      "float32": "float", "float64": "double"}
+_OPENCL_VECTORS = {(scalar, n): (f"{stem}{n}", SCALARS[scalar].size * n)
+                   for scalar, stem in _OPENCL_COMPONENTS.items() for n in (2, 4)}
+_OPENCL_READ = {f"{stem}{n}": (scalar, n) for scalar, stem in _OPENCL_COMPONENTS.items()
+                for n in (2, 3, 4)}
+#: Integer literals of the enums' constants beyond ``int``'s range.
+_C_INT_SUFFIX = {"uint32": "U", "int64": "LL", "uint64": "ULL"}
 
 #: One header for C11 and C++11: the prelude defines the SAREK_LAYOUT_* macros per language.
 C = Dialect(
@@ -75,6 +132,11 @@ C = Dialect(
     assert_name="SAREK_LAYOUT_STATIC_ASSERT",
     fn="SAREK_LAYOUT_FN",
     zero="SAREK_LAYOUT_ZERO",
+    pin_before="SAREK_LAYOUT_ALIGN{n} ",
+    vectors=_CUDA_VECTORS,
+    vector_natives=_CUDA_NATIVE,
+    int_suffix=_C_INT_SUFFIX,
+    read_vectors=_CUDA_READ,
 )
 
 #: CUDA C++ for nvcc and NVRTC (the prelude picks offsetof or the builtin under NVRTC).
@@ -89,6 +151,11 @@ CUDA = Dialect(
     assert_name="static_assert",
     fn="static inline __host__ __device__",
     zero="{}",
+    pin_before="alignas({n}) ",
+    vectors=_CUDA_VECTORS,
+    vector_natives=_CUDA_NATIVE,
+    int_suffix=_C_INT_SUFFIX,
+    read_vectors=_CUDA_READ,
 )
 
 #: OpenCL C 1.2 and later: no <stdint.h> (long is 64-bit, long long 128), no offsetof, no
@@ -99,7 +166,7 @@ OPENCL = Dialect(
             "bool": "int", "unit": "int", "float16": FLOAT16_TYPEDEF, "uint8": "uchar",
             # OpenCL C's own fixed sizes (char is signed, 8 bits; ulong is 64 bits).
             "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
-            "uint64": "ulong"},
+            "uint64": "ulong", "char": "char"},
     align8_before="",
     align8_after=" __attribute__((aligned(8)))",
     alignof="__alignof__",
@@ -109,6 +176,10 @@ OPENCL = Dialect(
     fn="static inline",
     zero="{0}",
     u64_suffix="UL",
+    pin_after=" __attribute__((aligned({n})))",
+    vectors=_OPENCL_VECTORS,
+    int_suffix={"uint32": "U", "int64": "L", "uint64": "UL"},
+    read_vectors=_OPENCL_READ,
 )
 
 DIALECTS: Dict[str, Dialect] = {d.name: d for d in (C, CUDA, OPENCL)}
@@ -127,7 +198,7 @@ METAL = Dialect(
             "bool": "int", "unit": "int", "float16": "half", "uint8": "uchar",
             # MSL's fixed sizes, as in OpenCL C (ulong is 64-bit and 8-aligned).
             "int8": "char", "int16": "short", "uint16": "ushort", "uint32": "uint",
-            "uint64": "ulong"},
+            "uint64": "ulong", "char": "char"},
     align8_before="alignas(8) ",
     align8_after="",
     alignof="alignof",
@@ -177,7 +248,7 @@ GLSL = ShaderDialect(
             # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
             # when signed); uint64 is GL_EXT_shader_explicit_arithmetic_types_int64's, as int64.
             "int8": "int", "int16": "int", "uint16": "uint", "uint32": "uint",
-            "uint64": "uint64_t"},
+            "uint64": "uint64_t", "char": "uint"},
     word="uint",
     word2="uvec2",
     raw64=frozenset(),
@@ -197,7 +268,7 @@ WGSL = ShaderDialect(
             # 8- and 16-bit integers live in packed words like uint8 (read sign-extended
             # when signed); uint64 is its raw words, as int64.
             "int8": "i32", "int16": "i32", "uint16": "u32", "uint32": "u32",
-            "uint64": "vec2<u32>"},
+            "uint64": "vec2<u32>", "char": "u32"},
     word="u32",
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64", "uint64"}),
@@ -232,7 +303,8 @@ RUST = RustDialect(
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64", "bool": "i32",
             "unit": "i32", "float16": "u16", "uint8": "u8",
             # The extension scalars: Rust's own fixed-width integers.
-            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+            "char": "u8"},
     reserved_words=RUST_KEYWORDS,
     not_raw=RUST_NOT_RAW,
     primitives=RUST_PRIMITIVES,
@@ -266,7 +338,8 @@ ZIG = ZigDialect(
     scalar={"int32": "i32", "int64": "i64", "float32": "f32", "float64": "f64",
             "bool": "i32", "unit": "i32", "float16": "u16", "uint8": "u8",
             # The extension scalars: Zig's own fixed-width integers.
-            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64"},
+            "int8": "i8", "int16": "i16", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+            "char": "u8"},
     reserved_words=ZIG_RESERVED,
     reserved_pattern=ZIG_RESERVED_PATTERN,
 )

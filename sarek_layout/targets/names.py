@@ -24,7 +24,8 @@ from ..errors import SchemaError, raise_collected
 from .name_rules import (ARM, FIELD, FILE, NAME_TARGETS, emits_bare_enum_values,
                          emits_ctor_names, explain, judge, problem, refusals, shadowing_suffixes,
                          spelling)
-from .naming import FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX, arm_name, make_name
+from .naming import (FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX, arm_name, enum_constant,
+                     make_name)
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -118,12 +119,18 @@ def check_names(schema, targets: Sequence[str]) -> None:
             for f in st.decl.fields:
                 names.member(f.name, FIELD, "field name", "", "choose another name", f.location)
             continue
-        if st.decl.kind == "enum":
-            # A target that emits the values bare (TypeScript's const object) judges them as
-            # members; the C names ``<C name>_<Value>`` are the resolver's to keep unique.
-            for v in st.decl.values:
-                names.member(v.name, FIELD, "enum value", f" of enum {st.qualified_name}",
-                             "rename the value", v.location, names.bare_value_targets)
+        if st.decl.kind == "enum":  # its values' constants, as a variant's tags (SPEC §1b)
+            for value in st.decl.values:
+                c_name = enum_constant(st.c_name, value.name)
+                found = refusals(ctor_targets, c_name, FILE)
+                if found:
+                    names.refuse(f"C name {c_name!r} of enum value {st.qualified_name}."
+                                 f"{value.name}", found, "rename the value or its type",
+                                 value.location)
+                # A target that emits the values bare (TypeScript's const object) judges
+                # them as members too.
+                names.member(value.name, FIELD, "enum value", f" of enum {st.qualified_name}",
+                             "rename the value", value.location, names.bare_value_targets)
             continue
         for ctor in st.decl.ctors:
             where = f"constructor {st.qualified_name}.{ctor.name}"

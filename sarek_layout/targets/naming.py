@@ -31,6 +31,10 @@ __all__ = [
     "OWN_PREFIX",
     "FLOAT16_TYPEDEF",
     "arm_name",
+    "enum_constant",
+    "vector_typedef",
+    "loop_index",
+    "COMPONENT_INDEX",
     "ctor_of_arm",
     "make_name",
     "make_prefix_of",
@@ -85,6 +89,28 @@ OWN_PREFIX = "sarek_layout_"
 #: target can store, and the name tells a reader of the header (``import-c``,
 #: ``verify --header``) that those 16 bits are a float16.
 FLOAT16_TYPEDEF = OWN_PREFIX + TFloat16.name
+
+#: The loop counter over a vector's components in the C-family helpers that copy a member of
+#: SPEC §1b's kinds (``_sarek_k``); the array levels' counters are ``loop_index(k)``.
+COMPONENT_INDEX = PADDING_PREFIX + "k"
+
+
+def loop_index(level: int) -> str:
+    """The loop counter over array level ``level`` in a C-family copy helper: ``_sarek_i0``."""
+    return f"{PADDING_PREFIX}i{level}"
+
+
+def enum_constant(c_name: str, value: str) -> str:
+    """An enum's value as a constant of the C family (SPEC §1b): ``<c_name>_<Value>``."""
+    return f"{c_name}_{value}"
+
+
+def vector_typedef(native: str) -> str:
+    """The C and CUDA headers' name of a vector that CUDA holds natively (``float4`` ->
+    ``sarek_layout_float4``): CUDA's own type where a CUDA compiler reads the header, its
+    components (``float[4]``) elsewhere, so that the ``.h`` and the ``.cuh`` declare one type
+    alike in any translation unit (``templates/_macros.j2``, ``vector_typedefs``)."""
+    return OWN_PREFIX + native
 
 
 def arm_name(ctor: str) -> str:

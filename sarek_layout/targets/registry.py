@@ -77,15 +77,15 @@ TARGETS: Dict[str, Target] = {
     for t in (
         Target("c", ".h", "c.h.j2", "one header for C11 and C++11", dialect=C,
                read_spellings=C_FAMILY_READ, header_suffixes=(".h", ".hh", ".hpp", ".hxx"),
-               near_misses=C_FAMILY_WHY["c"], probe_dialects=("c", "c++")),
+               near_misses=C_FAMILY_WHY["c"], probe_dialects=("c", "c++"), member_kinds=True),
         Target("cuda", ".cuh", "cuda.cuh.j2", "CUDA C++ for nvcc and NVRTC", dialect=CUDA,
                read_spellings=C_FAMILY_READ, read_defines=_CUDA_DEFINES,
                header_suffixes=(".cuh", ".cu"), near_misses=C_FAMILY_WHY["cuda"],
-               probe_dialects=("c++", "nvrtc")),
+               probe_dialects=("c++", "nvrtc"), member_kinds=True),
         Target("opencl", ".clh", "opencl.clh.j2", "OpenCL C 1.2 and later", dialect=OPENCL,
                read_spellings=OPENCL_READ, read_defines=_OPENCL_DEFINES,
                header_suffixes=(".clh", ".cl"), near_misses=OPENCL_WHY,
-               probe_dialects=("opencl",)),
+               probe_dialects=("opencl",), member_kinds=True),
         Target("python", "_layout.py", "python.py.j2",
                "standalone Python module: dataclasses and struct codecs", view="python"),
         # GPU API targets (issue #14, docs/gpu-apis.md)

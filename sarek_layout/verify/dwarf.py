@@ -43,11 +43,14 @@ MAX_SECTIONS = 1_000_000
 MAX_UNITS = 1_000_000
 #: Longest typedef/qualifier chain followed (a cycle in a malformed file stops here).
 MAX_CHAIN = 64
-#: How deep unions and the structs inside them are opened (variant ``data`` -> arm -> args).
-MAX_OPEN_DEPTH = 3
+#: How deep unions and the structs inside them are opened (variant ``data`` -> arm -> args;
+#: an array's wrapped element -> its ``v`` -> a vector struct, a level of each per dimension).
+MAX_OPEN_DEPTH = 8
 #: Largest array element count or size believed (no address space holds more); past it an
 #: array's size is unknown, and the product of its dimensions is not computed further.
 MAX_ARRAY = 1 << 64
+#: Most enumerators of one enum read (Vulkan's largest enum has about 1,400).
+MAX_ENUMERATORS = 100_000
 #: DIEs that references resolved recently are kept for reuse, at most this many.
 _REF_CACHE = 4096
 
@@ -83,6 +86,13 @@ class TypeInfo:
     names: Tuple[str, ...] = ()
     members: Tuple["MemberInfo", ...] = ()
     align: Optional[int] = None
+    #: An array: each dimension's count (``DW_TAG_subrange_type``, outermost first; through
+    #: typedefs of arrays: ``rgba c[2]`` is ``(2, 4)``, ``None`` where not a constant) and
+    #: the type its innermost dimension holds (a struct's members read).
+    dims: Tuple[Optional[int], ...] = ()
+    element: Optional["TypeInfo"] = None
+    #: An enum: its enumerators' names and values (``DW_TAG_enumerator``), in order.
+    enumerators: Tuple[Tuple[str, int], ...] = ()
 
     @property
     def spelling(self) -> str:
@@ -124,6 +134,8 @@ class ObjectImage:
     has_dwarf: bool = False
     #: Per wanted C name: each distinct definition and the compile units that have it.
     structs: Dict[str, Dict[StructInfo, List[str]]] = field(default_factory=dict)
+    #: The same for a name that is a typedef of a scalar or a C enum (an enum type).
+    scalars: Dict[str, Dict[TypeInfo, List[str]]] = field(default_factory=dict)
 
 
 # --- files ---------------------------------------------------------------------------------
@@ -460,7 +472,8 @@ class _UnitReader:
                 if tag == "DW_TAG_namespace" and depth < 8:
                     scopes.append((die, depth + 1))
                     continue
-                if tag != "DW_TAG_typedef" and tag not in _STRUCT_TAGS:
+                if tag != "DW_TAG_typedef" and tag not in _STRUCT_TAGS \
+                        and tag != "DW_TAG_enumeration_type":
                     continue
                 name = _name(die)
                 if name not in wanted_set:
@@ -473,6 +486,12 @@ class _UnitReader:
             # What C code means by the name: the typedef, else the struct tag.
             for die in (typedefs.get(name), tags.get(name)):
                 target = self.definition(self.strip(die)[0]) if die is not None else None
+                if target is not None and target.tag in ("DW_TAG_base_type",
+                                                         "DW_TAG_enumeration_type"):
+                    # An enum type (SPEC §1b): a typedef of its base, or a C enum.
+                    info = self.type(die, 0, False)
+                    image.scalars.setdefault(name, {}).setdefault(info, []).append(unit_name)
+                    break
                 if target is None or target.tag not in _STRUCT_TAGS \
                         or "DW_AT_declaration" in target.attributes:
                     continue  # absent, not a struct, or only declared in this unit
@@ -503,11 +522,10 @@ class _UnitReader:
             return self.ref(die, "DW_AT_signature")
         return die
 
-    def array_size(self, die, element: Optional[int]) -> Optional[int]:
-        size = _int(die.attributes, "DW_AT_byte_size")
-        if size is not None or element is None:
-            return size
-        count: Optional[int] = 1
+    def array_dims(self, die) -> Tuple[Optional[int], ...]:
+        """Each dimension's count (``None``: a flexible or variable-length one), past
+        ``MAX_ARRAY`` unknown too."""
+        dims: List[Optional[int]] = []
         for sub in self.children(die):
             if sub.tag != "DW_TAG_subrange_type":
                 continue
@@ -515,15 +533,34 @@ class _UnitReader:
             upper = _int(sub.attributes, "DW_AT_upper_bound")
             if n is None and upper is not None:
                 n = upper + 1
-            if n is None or n < 0:
+            dims.append(n if n is not None and 0 <= n <= MAX_ARRAY else None)
+        return tuple(dims)
+
+    @staticmethod
+    def array_size(dims: Tuple[Optional[int], ...], element: Optional[int]) -> Optional[int]:
+        """The size of ``dims`` of ``element`` bytes; past MAX_ARRAY the product stops (its
+        size is unknown: no type is that large), so that a thousand dimensions never make a
+        thousand-digit number."""
+        count: Optional[int] = 1
+        for n in dims:
+            if n is None:
                 return None  # a flexible or variable-length array
             if n == 0:
                 return 0
             if count is not None:
-                # Past MAX_ARRAY the product stops (its size is unknown: no type is that
-                # large), so that a thousand dimensions never make a thousand-digit number.
                 count = count * n if count * n <= MAX_ARRAY else None
-        return count * element if count is not None and count * element <= MAX_ARRAY else None
+        if count is None or element is None:
+            return None
+        return count * element if count * element <= MAX_ARRAY else None
+
+    def enumerators(self, die) -> Tuple[Tuple[str, int], ...]:
+        out: List[Tuple[str, int]] = []
+        for child in self.children(die):
+            if child.tag == "DW_TAG_enumerator" and len(out) < MAX_ENUMERATORS:
+                value = _int(child.attributes, "DW_AT_const_value")
+                if value is not None:
+                    out.append((_name(child), value))
+        return tuple(out)
 
     def type(self, die, depth: int, open_structs: bool) -> TypeInfo:
         """The ``TypeInfo`` of a DW_AT_type target (``die`` may be None: void)."""
@@ -545,14 +582,33 @@ class _UnitReader:
         if kind == "pointer" and size is None:
             size = target.cu.header["address_size"]
         if kind == "array":
-            element = self.type(self.ref(target, "DW_AT_type"), depth, False)
-            return TypeInfo("array", self.array_size(target, element.size), element.encoding,
-                            all_names or (f"{element.spelling}[]",), align=align)
+            element = self.type(self.ref(target, "DW_AT_type"), depth, True)
+            dims = self.array_dims(target)
+            if element.kind == "array":  # an array of a typedef of an array
+                dims, element = dims + element.dims, element.element  # type: ignore[assignment]
+            if size is None:
+                size = self.array_size(dims, element.size if element is not None else None)
+            return TypeInfo("array", size, element.encoding if element is not None else None,
+                            all_names or (f"{element.spelling if element else '?'}[]",),
+                            align=align, dims=dims, element=element)
+        if kind == "enum":
+            return TypeInfo("enum", size, None, all_names, align=align,
+                            enumerators=self.enumerators(target))
         members: Tuple[MemberInfo, ...] = ()
         if kind in ("struct", "union") and depth < MAX_OPEN_DEPTH and (
-                kind == "union" or open_structs or not own):
+                kind == "union" or open_structs or not own or self.small(target)):
             members = self.members(target, depth + 1, inside_union=kind == "union")
         return TypeInfo(kind, size, None, all_names, members, align)
+
+    def small(self, die) -> bool:
+        """A struct of at most four members: a vector type (CUDA's ``float4`` is a struct of
+        ``x``, ``y``, ``z``, ``w``), read where it is used; a record is read as its own type."""
+        count = 0
+        for child in self.children(die):
+            count += child.tag == "DW_TAG_member"
+            if count > 4:
+                return False
+        return True
 
     def members(self, die, depth: int, inside_union: bool) -> Tuple[MemberInfo, ...]:
         out = []

@@ -24,8 +24,9 @@ from typing import Dict, List, Optional, Sequence, Union
 from ..ir.schema import Member, Schema, SchemaType
 from ..ir.types import SCALARS
 from ..targets.naming import DATA_MEMBER, is_padding
-from ..targets.shape import Shape, Slot, Struct, Union as ShapeUnion, shape_of
+from ..targets.shape import Array, Shape, Slot, Struct, Union as ShapeUnion, shape_of
 from .dwarf import MemberInfo, StructInfo, TypeInfo, read_object, shown_name
+from .objects_kinds import KindsObjectChecks
 
 __all__ = ["ObjectDifference", "ObjectResult", "ObjectReport", "verify_objects"]
 
@@ -38,7 +39,7 @@ class ObjectDifference:
 
     c_type: str
     member: str  # C member path ("mass", "data.Circle_v._1"); "" for the type itself
-    what: str  # size | alignment | offset | member size | type | member
+    what: str  # size | alignment | offset | member size | type | member | count | stride | value
     expected: Union[int, str]
     found: Union[int, str]
     who: str  # "build/geo.o", "libgeo.a(geo.o) [geo.c]"
@@ -153,8 +154,9 @@ def _capped(lines: List[str], most: int, more: str) -> List[str]:
 # --- comparing one definition -----------------------------------------------------------------
 
 
-class _Checker:
-    """Compares one DWARF definition with one schema type, collecting differences."""
+class _Checker(KindsObjectChecks):
+    """Compares one DWARF definition with one schema type, collecting differences (the
+    member kinds of SPEC §1b and the enums: ``objects_kinds``)."""
 
     def __init__(self, st: SchemaType, who: str) -> None:
         self.st = st
@@ -227,9 +229,9 @@ class _Checker:
             self.value(path, "offset", arm.offset, None if found.offset is None
                        else base + found.offset)
             arm_base = base + (found.offset or 0)
-            if isinstance(arm, Slot) and _is_the_argument(arm.member, found.type):
+            if isinstance(arm, (Slot, Array)) and _is_the_argument(arm.member, found.type):
                 # SPEC §4: a one-argument arm is the argument itself (a record too).
-                self.member_type(path, arm.member, found)
+                self.member_type(path, arm.member, found, getattr(arm, "levels", ()))
             elif found.type.kind == "struct" and found.type.members:
                 # A struct of the arguments. One argument wrapped in a struct (not SPEC §4's
                 # shape, but the same bytes) is compared as a struct of that argument, by
@@ -238,8 +240,8 @@ class _Checker:
                 args = arm.members if isinstance(arm, Struct) else \
                     (arm._replace(path=f"{path}.{inner}", name=inner, ctor=None),)
                 self.members(path + ".", args, found.type.members, arm_base)
-            elif isinstance(arm, Slot):
-                self.member_type(path, arm.member, found)
+            elif isinstance(arm, (Slot, Array)):
+                self.member_type(path, arm.member, found, getattr(arm, "levels", ()))
             else:
                 self.differ(path, "type", f"a struct of {len(arm.members)} arguments",
                             found.type.spelling)
@@ -265,7 +267,7 @@ class _Checker:
                 self.differ(path, "type", m.spelling, f"a bit-field of {d.type.spelling}")
                 continue
             self.value(path, "offset", m.offset, None if d.offset is None else base + d.offset)
-            self.member_type(path, m, d)
+            self.member_type(path, m, d, getattr(slot, "levels", ()))
         names = {slot.name for slot in expected}
         for d in _visible(found):
             if d.name not in names:
@@ -273,20 +275,32 @@ class _Checker:
                             "the layout has no such member",
                             f"has one ({d.type.spelling} at offset {base + (d.offset or 0)})")
 
-    def member_type(self, path: str, m: Member, d: MemberInfo) -> None:
+    def member_type(self, path: str, m: Member, d: MemberInfo, levels=()) -> None:
         self.value(path, "member size", m.size, d.type.size)
         self.value(path, "alignment", m.align, d.align)
         t = d.type
+        if m.dims:
+            self.kinds_member(path, m, levels, t)
+            return
         if m.scalar is not None:
             if not _scalar_matches(m.scalar.name, t):
                 self.differ(path, "type", m.scalar.name, _describe(t))
         elif m.record is not None and (t.kind != "struct" or m.record.c_name not in t.names):
             self.differ(path, "type", m.record.c_name, _describe(t))
+        if m.enum is not None and t.kind == "enum":
+            self.enum_values(path, m.enum, t)
+
+    @staticmethod
+    def scalar_matches(scalar: str, t: TypeInfo) -> bool:
+        return _scalar_matches(scalar, t)
 
 
 def _is_the_argument(arg: Member, t: TypeInfo) -> bool:
     """Whether the arm of type ``t`` is the constructor's one argument ``arg`` itself, not a
-    struct of ``_0``: a scalar, or the argument's record by its C name."""
+    struct of ``_0``: a scalar, the argument's record by its C name, or a member of SPEC
+    §1b's kinds (an array, or a vector: CUDA's is a struct, of ``x``…, not of ``_0``)."""
+    if arg.dims:
+        return not (t.kind == "struct" and any(m.name == "_0" for m in t.members))
     if arg.record is None:
         return t.kind != "struct"
     return t.kind == "struct" and arg.record.c_name in t.names
@@ -338,7 +352,10 @@ def _check_file(schema: Schema, path: str) -> ObjectResult:
     found: Dict[str, int] = {}
     for image in images:
         for c_name in types:  # schema order, so reports are stable
-            definitions = image.structs.get(c_name)
+            if types[c_name].is_enum:
+                definitions = image.scalars.get(c_name)  # type: ignore[assignment]
+            else:
+                definitions = image.structs.get(c_name)
             if not definitions:
                 continue
             found[c_name] = found.get(c_name, 0) + 1
@@ -350,7 +367,10 @@ def _check_file(schema: Schema, path: str) -> ObjectResult:
                                                      if len(units) > 3 else "")
                     who += f" [{shown}]"
                 checker = _Checker(types[c_name], who)
-                checker.check(info)
+                if types[c_name].is_enum:
+                    checker.enum_type(types[c_name], info)  # type: ignore[arg-type]
+                else:
+                    checker.check(info)
                 result.values += checker.values
                 result.differences.extend(checker.out)
     result.types_found = len(found)

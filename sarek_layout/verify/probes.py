@@ -61,6 +61,11 @@ def probes_for_type(st: SchemaType) -> List[Probe]:
     """Every probe of one schema type, in a stable order (size, alignment, then each member
     of its shape, parents first)."""
     c = st.c_name
+    if st.is_enum:
+        # An enum is a typedef of its base: alone, an 8-byte integer is 4-aligned on i386
+        # (as int64_t is), and no language pins a typedef's alignment portably; a member of
+        # it is pinned, and probed as a member of the type that holds it.
+        return [Probe(c, "", SIZE, st.size)]
     out: List[Probe] = [Probe(c, "", SIZE, st.size), Probe(c, "", ALIGN, st.align)]
     for node in shape_of(st).nodes():
         if isinstance(node, Slot):

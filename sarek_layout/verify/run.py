@@ -104,13 +104,18 @@ def rendered_headers(schema: Schema, targets: Sequence[str]
     (``codegen.shader_views``); the C-family targets' other refusals (schema files whose headers
     would clash) are raised."""
     from ..codegen import render_headers
+    from ..codegen.declarations import Unrepresentable
+    from ..resolve.support import refuse_extensions
     from ..targets.names import check_names
 
     wanted = list(dict.fromkeys(targets))
-    # A name one target cannot emit (a keyword of its language…) refuses that target only.
+    # A name one target cannot emit (a keyword of its language…), or a member kind of SPEC
+    # §1b it does not emit yet (``Target.member_kinds``), refuses that target only.
     refused: Dict[str, SchemaError] = {}
     for target in wanted:
         try:
+            if not TARGETS[target].member_kinds:
+                refuse_extensions(schema.types, f"the {target} target")
             check_names(schema, [target])
         except SchemaError as e:
             refused[target] = e
@@ -119,7 +124,13 @@ def rendered_headers(schema: Schema, targets: Sequence[str]
     # word target alone, so that its refusal leaves the others.
     alone = [t for t in wanted_now if t in WORD_TARGETS or TARGETS[t].may_refuse]
     c_family = [t for t in wanted_now if t not in alone]
-    files = render_headers(schema, c_family) if c_family else []
+    files = []
+    try:
+        files = render_headers(schema, c_family) if c_family else []
+    except Unrepresentable:
+        # A type one of them cannot declare (the scalar rules' unrounded structs in C): each
+        # alone, so that the refusal is that target's.
+        alone += c_family
     for target in alone:
         try:
             files += render_headers(schema, [target])

@@ -39,11 +39,12 @@ from ..errors import SchemaError, UsageError
 from ..frontends.c import CDeclarations, parse, preprocessed, spellings_of
 from ..ir.schema import Member, SchemaType, SourceLocation
 from ..targets.naming import is_padding
-from ..targets.shape import Node, Slot, Struct, Union as ShapeUnion, shape_of
+from ..targets.shape import Array, Node, Slot, Struct, Union as ShapeUnion, shape_of
 from ..targets.registry import HEADER_SUFFIXES, TARGETS
 from ..targets.spellings import NEAR_MISS_SCALARS
 from .compare import StructureProblem
 from .headers import CompileFolder, HeaderSet, shown
+from .structure_kinds import KindsChecks
 from .tools import timeout_seconds
 
 __all__ = ["check_headers", "check_header_set", "target_of_header", "HEADER_SUFFIXES",
@@ -139,7 +140,7 @@ def _members(body) -> List[object]:
 # --- the check -------------------------------------------------------------------------------
 
 
-class _Checker:
+class _Checker(KindsChecks):
     def __init__(self, parsed: ParsedHeaders, target: str, by_name: Dict[str, SchemaType],
                  where_missing: str) -> None:
         self.parsed = parsed
@@ -214,14 +215,22 @@ class _Checker:
         self.probeable = True
         c = st.c_name
         if self.parsed.typedef(c) is None:
-            shape = "its fields" if st.kind == "record" else "tag and data"
+            shape = {"record": "its fields", "variant": "tag and data"}.get(st.kind)
+            if shape is None:  # an enum
+                self.problems.append(StructureProblem(
+                    self.where_missing, f"{c}: not declared in the header (schema type "
+                    f"{st.qualified_name}, an enum of {st.elttype.base.name}; expected "  # type: ignore[union-attr]
+                    f"`typedef {self.accepted[st.elttype.base.name][0]} {c};`)"))  # type: ignore[union-attr]
+                return False
             self.problems.append(StructureProblem(
                 self.where_missing, f"{c}: not declared in the header (schema type "
                 f"{st.qualified_name}, a {st.kind}; expected `typedef struct {c} {{…}} {c};` "
                 f"with {shape})"))
             return False
-        spelled = self.parsed.spell(self.parsed.typedef(c), self.all_accepted)
         place = self.parsed.locations.get(c, "")
+        if st.is_enum:
+            return self.check_enum_type(st, place)
+        spelled = self.parsed.spell(self.parsed.typedef(c), self.all_accepted)
         if spelled.kind != "struct" or spelled.body is None:
             what = "an incomplete struct" if spelled.kind == "struct" else spelled.text
             self.problem(place, f"{c}: header declares {what}, schema says a struct ({st.kind})")
@@ -237,7 +246,9 @@ class _Checker:
             return
         for node in nodes:
             decl = decls[node.name]
-            if isinstance(node, Slot):
+            if isinstance(node, Array) or (isinstance(node, Slot) and node.member.dims):
+                self.check_kinds(c, node, decl)  # SPEC §1b's kinds (structure_kinds)
+            elif isinstance(node, Slot):
                 self.check_slot(c, node, decl)
             else:
                 self.check_aggregate(c, node, decl)
@@ -301,7 +312,13 @@ class _Checker:
             self.problem(decl, f"{c}.{path}: header declares a bit-field, schema says a whole "
                                f"{scalar.name if scalar is not None else 'record'}")
             return
-        spelled = self.parsed.spell(decl.type, self.all_accepted)
+        self.check_spelled(c, path, self.parsed.spell(decl.type, self.all_accepted), m, decl)
+
+    def check_spelled(self, c: str, path: str, spelled, m: Member, decl) -> None:
+        """The header's type (``spelled`` by the C reader; declared at ``decl``) holding one
+        of ``m``'s values: a scalar spelt as one on every ABI of the target, or the very
+        struct declared under the record's C name (an array's element, too)."""
+        scalar, record = m.scalar, m.record
         if scalar is not None:
             if spelled.kind == "scalar" and spelled.text in self.accepted[scalar.name]:
                 return

@@ -349,20 +349,54 @@ def run_batch(examples: Sequence[Example], tmp: pathlib.Path) -> None:
         regions = {n: j for j, n in enumerate(names)}
         max_regions = max(max_regions, len(names))
         values = Values()
-        for which in ("old", "new"):
-            sources[which].append(sides[which].writer(f"{which}_write_{stem}", regions, values))
-            sources[which].append(sides[which].reader(f"{which}_read_{stem}", regions))
-            main.append(f"void {which}_write_{stem}(unsigned char *);")
-            main.append(f"void {which}_read_{stem}(const unsigned char *);")
-        calls.append(f'  memset(buf, 0, sizeof buf); new_write_{stem}(buf); puts("= F {i}"); '
-                     f"old_read_{stem}(buf);")
-        calls.append(f'  memset(buf, 0, sizeof buf); old_write_{stem}(buf); puts("= B {i}"); '
-                     f"new_read_{stem}(buf);")
+        add_program(i, sides, regions, values, sources, main, calls)
         prepared.append((ex, sides, schemas, values))
     main.append("int main(void) {")
     main.append(f"  static unsigned char buf[{max_regions * REGION}];")
     main.extend(calls)
     main.append("  return 0;\n}")
+    sections = build_and_run(tmp, sources, main)
+    failures = []
+    for i, (ex, sides, schemas, values) in enumerate(prepared):
+        misread = misread_both(_misread_types, sections, i, sides, values)
+        problem = claim_failure(f"{ex.label} (E{i})", ex.old, ex.new, ex.rules,
+                                diff_schemas(schemas["old"], schemas["new"]), misread)
+        if problem:
+            failures.append(problem)
+    assert not failures, "\n\n".join(failures)
+
+
+def add_program(i: int, sides, regions: Dict[str, int], values: Values,
+                sources: Dict[str, List[str]], main: List[str], calls: List[str]) -> None:
+    """Example ``i``'s writer and reader of each side, and the two runs of ``main``: NEW's
+    writer then OLD's reader (``= F i``), OLD's writer then NEW's reader (``= B i``)."""
+    stem = f"e{i}"
+    for which in ("old", "new"):
+        sources[which].append(sides[which].writer(f"{which}_write_{stem}", regions, values))
+        sources[which].append(sides[which].reader(f"{which}_read_{stem}", regions))
+        main.append(f"void {which}_write_{stem}(unsigned char *);")
+        main.append(f"void {which}_read_{stem}(const unsigned char *);")
+    calls.append(f'  memset(buf, 0, sizeof buf); new_write_{stem}(buf); puts("= F {i}"); '
+                 f"old_read_{stem}(buf);")
+    calls.append(f'  memset(buf, 0, sizeof buf); old_write_{stem}(buf); puts("= B {i}"); '
+                 f"new_read_{stem}(buf);")
+
+
+def misread_both(misread_types, sections, i: int, sides, values: Values) -> Dict[str, str]:
+    """The types of example ``i`` misread in either direction (``misread_types`` judges
+    one direction's lines), with the first misread value of each."""
+    misread = misread_types(sections.get(("F", i), []), sides["new"], sides["old"], values,
+                            forward=True)
+    for name, why in misread_types(sections.get(("B", i), []), sides["old"], sides["new"],
+                                   values, forward=False).items():
+        misread.setdefault(name, why)
+    return misread
+
+
+def build_and_run(tmp: pathlib.Path, sources: Dict[str, List[str]],
+                  main: List[str]) -> Dict[Tuple[str, int], List[str]]:
+    """Build ``old.c``, ``new.c`` and ``main.c`` with one gcc, run the program: the lines
+    it printed after each ``= F i`` / ``= B i`` marker, by (direction, example)."""
     for which in ("old", "new"):
         (tmp / f"{which}.c").write_text("\n".join(sources[which]) + "\n")
     (tmp / "main.c").write_text("\n".join(main) + "\n")
@@ -382,31 +416,25 @@ def run_batch(examples: Sequence[Example], tmp: pathlib.Path) -> None:
             current = sections.setdefault((direction, int(index)), [])
         else:
             current.append(line)
+    return sections
 
-    failures = []
-    for i, (ex, sides, schemas, values) in enumerate(prepared):
-        misread = _misread_types(sections.get(("F", i), []), sides["new"], sides["old"],
-                                 values, forward=True)
-        for name, why in _misread_types(sections.get(("B", i), []), sides["old"],
-                                        sides["new"], values, forward=False).items():
-            misread.setdefault(name, why)
-        report = diff_schemas(schemas["old"], schemas["new"])
-        module = f"E{i}"
-        breaking = {c.type_name.split(".", 1)[1] for c in report.changes
-                    if c.severity == BREAKING}
-        rules = {c.rule for c in report.changes}
-        lines = [f"  {c.severity}: {c.subject}: {c.what} {c.old!r} -> {c.new!r} [{c.rule}]"
-                 for c in report.changes]
-        problem = None
-        if breaking != set(misread):
-            problem = (f"diff calls {sorted(breaking)} breaking, the C programs misread "
-                       f"{misread}")
-        elif ex.rules is not None and not ex.rules <= rules:
-            problem = f"expected rules {sorted(ex.rules)}, diff reported {sorted(rules)}"
-        if problem:
-            failures.append(f"{ex.label} ({module}): {problem}\n  OLD {ex.old}\n  NEW {ex.new}\n"
-                            + "\n".join(lines))
-    assert not failures, "\n\n".join(failures)
+
+def claim_failure(label: str, old: Sequence[Desc], new: Sequence[Desc],
+                  expected_rules: Optional[Set[str]], report,
+                  misread: Dict[str, str]) -> Optional[str]:
+    """Why the claim fails for one example (``None`` when it holds): diff calls exactly the
+    misread types breaking, and reports the ``expected_rules`` (when given)."""
+    breaking = {c.type_name.split(".", 1)[1] for c in report.changes if c.severity == BREAKING}
+    rules = {c.rule for c in report.changes}
+    lines = [f"  {c.severity}: {c.subject}: {c.what} {c.old!r} -> {c.new!r} [{c.rule}]"
+             for c in report.changes]
+    if breaking != set(misread):
+        problem = f"diff calls {sorted(breaking)} breaking, the C programs misread {misread}"
+    elif expected_rules is not None and not expected_rules <= rules:
+        problem = f"expected rules {sorted(expected_rules)}, diff reported {sorted(rules)}"
+    else:
+        return None
+    return f"{label}: {problem}\n  OLD {old}\n  NEW {new}\n" + "\n".join(lines)
 
 
 # --- hand-picked cases: one per rule the bytes can show ----------------------------------------

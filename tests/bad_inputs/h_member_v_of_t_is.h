@@ -1,2 +1,2 @@
 #include <stdint.h>
-typedef struct T { float v[3]; } T;
+typedef struct T { float *v[3]; } T;

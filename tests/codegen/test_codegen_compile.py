@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers.compile import (
+    BYTE_CHECK,
     COMPILE_TOOLCHAINS,
     STRICT,
     STRICT_IN_VERIFY,
@@ -156,19 +157,7 @@ def _helper_program(schema) -> str:
     byte, with an image assembled from the layout core's leaf offsets (the rest zero)."""
     lines = ["#include <stdio.h>", "#include <string.h>"]
     lines += [f'#include "{os.path.splitext(os.path.basename(m.path))[0]}.h"' for m in schema.modules]
-    lines += ["static int failures;",
-              "static void check(const void *got, const unsigned char *want, size_t n, const char *what)",
-              "{",
-              "    size_t i;",
-              "    for (i = 0; i < n; i++)",
-              "        if (((const unsigned char *)got)[i] != want[i]) {",
-              '            printf("%s: byte %u is %u, want %u\\n", what, (unsigned)i,',
-              "                   ((const unsigned char *)got)[i], want[i]);",
-              "            failures++;",
-              "            return;",
-              "        }",
-              "}",
-              "int main(void)", "{"]
+    lines += [*BYTE_CHECK, "int main(void)", "{"]
     value = itertools.count(1)
     for st_ in (t for t in schema.types if t.kind == "variant"):
         args_of = dict(st_.elttype.ctors)

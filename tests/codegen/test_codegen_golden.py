@@ -2,8 +2,11 @@
 
 A case folder holds its schema files (``*.toml``/``*.json``, given together in name order)
 and ``expected/``, the headers ``generate`` must produce for every target, byte for byte.
-The goldens are also compiled with every toolchain, so their assertions run. To accept a
-deliberate change of the output, refresh them with:
+The goldens are also compiled with every toolchain, so their assertions run. A case whose
+schema uses SPEC §1b's member kinds has the headers of the targets that emit them
+(``Target.member_kinds``); the kinds' cases are measured by every C-family toolchain too
+(``test_kinds_goldens_agree``). To accept a deliberate change of the output, refresh them
+with:
 
     SAREK_UPDATE_GOLDENS=1 python -m pytest tests/codegen/test_codegen_golden.py
 """
@@ -17,9 +20,13 @@ import pathlib
 import pytest
 
 from helpers import typescript
+from helpers.common import require_toolchain
 from helpers.compile import COMPILE_TOOLCHAINS, assert_compiles, header_suffix
+from helpers.verify import ALL_TOOLCHAINS
 from sarek_layout.codegen import render_headers
 from sarek_layout.resolve import load_schema
+from sarek_layout.resolve.support import first_extension
+from sarek_layout.targets.registry import TARGETS
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
@@ -36,8 +43,21 @@ def _schemas(case: str):
 GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "zig", "rust", "typescript")
 
 
+def _targets(schema):
+    """The golden targets that take ``schema``: all, unless it uses a member kind of SPEC
+    §1b, which only the targets with ``member_kinds`` emit (the others refuse it)."""
+    if first_extension(schema.types) is None:
+        return GOLDEN_TARGETS
+    return tuple(t for t in GOLDEN_TARGETS if TARGETS[t].member_kinds)
+
+
 def _render(case: str):
-    return render_headers(load_schema(_schemas(case)), GOLDEN_TARGETS)
+    schema = load_schema(_schemas(case))
+    return render_headers(schema, _targets(schema))
+
+
+#: The cases of the member kinds (one per rule set).
+KINDS_CASES = [c for c in CASES if c.startswith("kinds_")]
 
 
 def test_cases_are_found():
@@ -105,3 +125,27 @@ def test_golden_typescript_modules_compile_under_strict(tmp_path, extra):
     assert {p.parts[-3] for p in modules} == set(CASES), f"run {REFRESH}"
     typescript.assert_compiles(modules, tmp_path, *extra,
                                out_dir=str(tmp_path / "out") if extra else "")
+
+
+@pytest.mark.parametrize("toolchain", ALL_TOOLCHAINS)
+def test_kinds_goldens_agree(toolchain):
+    """The member kinds' golden headers, as committed, on every C-family toolchain (NVRTC,
+    PoCL, hipcc, cffi and zig's foreign ABIs besides the compilers above): compiled with
+    their assertions live (one build), every size, alignment, offset and stride measured."""
+    from sarek_layout.verify import AGREES
+    from sarek_layout.verify.probes import probes_for
+    from sarek_layout.verify.run import measure_with, user_headers
+
+    tc = require_toolchain(toolchain)
+    suffix = header_suffix(toolchain)
+    assert len(KINDS_CASES) >= 5, KINDS_CASES
+    for case in KINDS_CASES:
+        schema = load_schema(_schemas(case))
+        headers = sorted(str(p) for p in (GOLDEN / case / "expected").glob("*" + suffix)
+                         if not p.name.endswith("_metal.h"))
+        probes = probes_for(schema.types)
+        result = measure_with(tc, user_headers(headers), probes)
+        assert result.status == AGREES, (case, result.error, [str(d) for d in
+                                                              result.differences[:10]])
+        assert result.builds == 1, (case, result.note)
+        assert result.values == len(probes) * (len(tc.passes) or 1)

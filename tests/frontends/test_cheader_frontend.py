@@ -92,6 +92,14 @@ fields = [
   ["first", "Reading"],
   ["count", "int32"],
 ]
+
+[[types]]
+enum = "sensor_kind"
+base = "int32"
+values = [
+  ["SENSOR_TEMP", 0],
+  ["SENSOR_PRESSURE", 1],
+]
 '''
 
 

@@ -79,3 +79,23 @@ def cpu_seconds_of_children() -> float:
 
 
 __all__ = ["run_cpu_bounded", "cpu_seconds_of_children", "HANG_FACTOR"]
+
+
+def python_calls(fn: Callable[[], object]) -> int:
+    """How many Python calls ``fn()`` makes: a bound on work that holds whatever the
+    machine's load (a work-counting test compares two inputs' counts)."""
+    import sys
+
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return count

@@ -36,6 +36,24 @@ COMPILE_TOOLCHAINS = C_TOOLCHAINS + _with_driver("NvccDriver", "ClangOpenCLDrive
 
 STRICT = ("-Wall", "-Wextra", "-Werror", "-pedantic", "-Wpadded")
 
+#: The start of a C program that compares values the make_ helpers returned with byte images
+#: (``check(got, want, n, what)``, counting ``failures``), after ``#include <stdio.h>`` and
+#: ``<string.h>``.
+BYTE_CHECK = [
+    "static int failures;",
+    "static void check(const void *got, const unsigned char *want, size_t n, const char *what)",
+    "{",
+    "    size_t i;",
+    "    for (i = 0; i < n; i++)",
+    "        if (((const unsigned char *)got)[i] != want[i]) {",
+    '            printf("%s: byte %u is %u, want %u\\n", what, (unsigned)i,',
+    "                   ((const unsigned char *)got)[i], want[i]);",
+    "            failures++;",
+    "            return;",
+    "        }",
+    "}",
+]
+
 #: The C compilers on which verify's conformance enumeration (test_verify_drivers.py) runs in
 #: full: there it compiles with STRICT too (``measure_strictly``), so one compile per part both
 #: proves the headers strictly clean and measures them, and the codegen conformance test leaves

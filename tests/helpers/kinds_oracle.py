@@ -252,3 +252,58 @@ def random_structs(seed: int, count: int, scalars: Sequence[str], glsl: bool) ->
         members = [(f"m{j}", member()) for j in range(rng.randint(1, 5))]
         structs.append((f"S{i}", members))
     return structs
+
+
+# --- HLSL ------------------------------------------------------------------------------------
+
+HLSL_SCALAR = {
+    "int32": "int", "uint32": "uint", "float32": "float", "float64": "double",
+    "int64": "int64_t", "uint64": "uint64_t", "int16": "int16_t", "uint16": "uint16_t",
+    "float16": "half", "bool": "bool",
+}
+#: HLSL has no 8-bit types: the random HLSL structs leave int8 and uint8 out.
+HLSL_SCALARS = list(HLSL_SCALAR)
+
+
+def _hlsl_decl(name: str, kind: Kind) -> str:
+    """HLSL's spelling: ``float3``; a ``matCxR<T>`` (C columns of R rows) is ``TRxC``."""
+    base, dims = _dims(kind)
+    if base[0] == "scalar":
+        spelled = HLSL_SCALAR[base[1]]
+    elif base[0] == "vec":
+        spelled = f"{HLSL_SCALAR[base[2]]}{base[1]}"
+    elif base[0] == "mat":
+        spelled = f"{HLSL_SCALAR[base[3]]}{base[2]}x{base[1]}"
+    else:
+        spelled = base[1]
+    return f"{spelled} {name}{''.join(f'[{d}]' for d in dims)};"
+
+
+def measure_hlsl(structs: Sequence[Struct]) -> Dict[str, Measured]:
+    """Every struct's size, alignment, member offsets, member sizes (as ``sizes``) and
+    array strides in an HLSL constant buffer, from Slang's reflection (tests/helpers/
+    slang_oracle.py): each struct is the second member of a cbuffer of its own, after a
+    ``float``, so its offset there is its alignment."""
+    from . import slang_oracle
+
+    lines = [f"struct {name} {{ {' '.join(_hlsl_decl(f, k) for f, k in members)} }};"
+             for name, members in structs]
+    for i, (name, _) in enumerate(structs):
+        lines.append(f"cbuffer Probe{i} {{ float pre{i}; {name} s{i}; }};")
+    lines += ["RWStructuredBuffer<float> sarek_out;", "[numthreads(1, 1, 1)]",
+              "void main() { sarek_out[0] = pre0; }"]
+    reflection = slang_oracle.reflect("\n".join(lines) + "\n")
+    by_name = {p["name"]: p for p in reflection["parameters"]}
+    result: Dict[str, Measured] = {}
+    for i, (name, _) in enumerate(structs):
+        fields = {f["name"]: f for f in by_name[f"Probe{i}"]["type"]["elementType"]["fields"]}
+        s = fields[f"s{i}"]
+        m = Measured(s["binding"]["size"], s["binding"]["offset"])
+        m.sizes = {}
+        for member in s["type"]["fields"]:
+            m.offsets[member["name"]] = member["binding"]["offset"]
+            m.sizes[member["name"]] = member["binding"]["size"]
+            if member["type"].get("kind") == "array":
+                m.strides[member["name"]] = member["type"]["uniformStride"]
+        result[name] = m
+    return result

@@ -7,16 +7,20 @@ The corpus is what the machine's -dev packages installed (Vulkan, OpenCL, Linux 
   system include folders, then ``resolve`` with the resolver's refusals taken out), giving
   the types that import and every refusal;
 * ``gcc_probe``: one gcc compile and run of a probe that includes the ORIGINAL header with the
-  system's own libc and prints ``sizeof``, ``_Alignof`` and every ``offsetof`` of the imported
-  types, compared with the schema's numbers by the caller (nothing here computes a layout);
-  ``compiler_numbers`` does the same for any structs, with any compiler and options;
+  system's own libc and prints ``sizeof``, ``_Alignof``, every ``offsetof`` and every array
+  stride (``sizeof m[0]``, ``sizeof m[0][0]``…, a vector's component) of the imported types,
+  and every value of their enums, compared with the schema's numbers by the caller (nothing
+  here computes a layout); ``compiler_numbers`` does the same for any structs, with any
+  compiler and options; ``nvcc_agrees`` compiles the same numbers as ``static_assert``s with
+  nvcc (host and device passes), for the headers that use CUDA's vector types;
 * ``i386_differences_by_gcc``: the imported types ``gcc -m32`` lays out otherwise than
   ``gcc`` in the original header, to check ``import-c``'s i386 note against.
 
 Run as a script it measures a list of headers (``--all``: every struct-bearing header of
 ``/usr/include`` and its ``linux/ vulkan/ CL/ GL/`` folders, the issue's corpus) and prints
-one line per header, ``imported refused header``; with ``--strict`` it counts as the
-code before issue 22 did (a header imports all its types or none), the "before" column.
+one line per header, ``imported refused vectors header`` (``vectors``: CUDA's vector types
+the header declares, read as ``vecN`` members rather than types); with ``--strict`` it counts
+as the code before issue 22 did (a header imports all its types or none).
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ SYSTEM_INCLUDE = "/usr/include"
 #: The multiarch folder glibc's ``bits/`` and the kernel's ``asm/`` live in.
 MULTIARCH_INCLUDE = "/usr/include/x86_64-linux-gnu"
 INCLUDE_DIRS = tuple(d for d in (SYSTEM_INCLUDE, MULTIARCH_INCLUDE) if os.path.isdir(d))
+#: The CUDA toolkit's headers (``vector_types.h``), where nvcc's installer puts them.
+CUDA_INCLUDE = next((d for d in (os.path.join(os.environ.get("CUDA_HOME", "/nonexistent"),
+                                              "include"), "/usr/local/cuda/include")
+                     if os.path.isfile(os.path.join(d, "vector_types.h"))), None)
 
 #: Headers of the corpus named in issue 22, by path under /usr/include, with the Debian
 #: package that installs each (the tests skip a header whose package is absent).
@@ -51,7 +59,28 @@ NAMED = {
     "linux/virtio_ring.h": "linux-libc-dev",
     "linux/fb.h": "linux-libc-dev",
     "GL/glxint.h": "mesa-common-dev",
+    # issue 32: arrays (``__u8 pad[3]``), enums, CUDA's vector types
+    "linux/io_uring.h": "linux-libc-dev",
+    "linux/if_link.h": "linux-libc-dev",
+    "linux/virtio_gpu.h": "linux-libc-dev",
+    "linux/videodev2.h": "linux-libc-dev",
+    "libdrm/drm.h": "libdrm-dev",
+    "cuda/vector_types.h": "the CUDA toolkit (nvcc)",
 }
+
+#: Headers of ``NAMED`` outside /usr/include: (path, include folders), or None when absent.
+ELSEWHERE = {
+    "cuda/vector_types.h": (os.path.join(CUDA_INCLUDE, "vector_types.h"), (CUDA_INCLUDE,))
+    if CUDA_INCLUDE else None,
+}
+
+
+def located(name: str) -> Tuple[str, Tuple[str, ...]]:
+    """Where the header ``name`` of ``NAMED`` is, and the include folders it needs."""
+    if name in ELSEWHERE:
+        found = ELSEWHERE[name]
+        return found if found is not None else ("/nonexistent/" + name, ())
+    return os.path.join(SYSTEM_INCLUDE, name), ()
 
 _STRUCT_BODY = re.compile(rb"\bstruct\b\s*(?:[A-Za-z_]\w*\s*)?\{")
 
@@ -66,6 +95,10 @@ class HeaderResult:
     spellings: Dict[str, str] = field(default_factory=dict)
     #: The imported types ``import-c`` says the original header lays out otherwise on i386.
     i386: List[str] = field(default_factory=list)
+    #: How the header spells each value of each imported enum type (C name -> names).
+    enumerators: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    #: CUDA's vector types the header declares: C name -> (component scalar, N).
+    vectors: Dict[str, Tuple[object, int]] = field(default_factory=dict)
 
     @property
     def counts(self) -> Tuple[int, int]:
@@ -96,13 +129,14 @@ def issue_corpus() -> List[str]:
     return struct_bearing(paths)
 
 
-def import_one(path: str, strict: bool = False) -> HeaderResult:
-    """``path`` read as ``import-c`` reads it (``strict``: as a schema command, all or none)."""
+def import_one(path: str, strict: bool = False, include_dirs: Sequence[str] = ()) -> HeaderResult:
+    """``path`` read as ``import-c`` reads it (``strict``: as a schema command, all or none),
+    with the system include folders after ``include_dirs``."""
     from sarek_layout.errors import SchemaError
     from sarek_layout.frontends.c import CHeaderOptions
     from sarek_layout.resolve import resolve
 
-    options = CHeaderOptions(INCLUDE_DIRS)
+    options = CHeaderOptions(tuple(include_dirs) + INCLUDE_DIRS)
     result = HeaderResult(path)
     try:
         if strict:
@@ -114,8 +148,11 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
         from sarek_layout.frontends.c import import_headers
 
         imported = import_headers([path], options)
-        result.spellings = {c: f"struct {c}" for unit in imported.units
-                            for c, td in unit.h.struct_typedefs.items() if td.plain}
+        result.spellings = {c: f"{td.kind} {c}" for unit in imported.units
+                            for c, td in unit.h.types.items() if td.plain}
+        own = os.path.realpath(path)
+        result.vectors = {c: v for unit in imported.units for c, td in unit.h.struct_typedefs.items()
+                          if os.path.realpath(td.file) == own and (v := unit.cuda_vector(c))}
         from sarek_layout.frontends.c.i386 import i386_differences
 
         for _ in range(8):
@@ -127,49 +164,113 @@ def import_one(path: str, strict: bool = False) -> HeaderResult:
         result.imported = list(schema)
         result.refusals = imported.refusals
         result.i386 = i386_differences(schema, imported.units)
+        result.enumerators = {c: names for unit in imported.units
+                              for c, names in unit.enum_spellings.items()}
     except SchemaError as e:
         result.failure = str(e).splitlines()[0]
     return result
 
 
-def gcc_probe(path: str, types: Sequence[object], c_spelling: Dict[str, str],
-              workdir: str, flags: Sequence[str] = ()) -> Dict[str, int]:
-    """gcc's numbers for ``types`` in the ORIGINAL header ``path`` (compiled against the
-    system libc, as a user's program is): ``{"T": size, "T@align": align, "T.m": offset}``,
-    from one compile and one run. ``c_spelling`` maps a C name to how C spells the type
-    (``struct tag`` for a plain struct); ``flags`` go to gcc (``-m32``: the i386 ABI)."""
-    probes = {}
-    for t in types:
-        if t.kind == "record":
-            members = [m.name for m in t.members]
+#: A probe's questions about one type: (C spelling, member names, array strides as
+#: ``(key, member designator)`` like ``("m[]", "m[0]")``, enum values as ``(key, C name)``).
+Probe = Tuple[str, Sequence[str], Sequence[Tuple[str, str]], Sequence[Tuple[str, str]]]
+
+
+def _stride_designators(m) -> List[Tuple[str, str]]:
+    """``(key, designator)`` of each repetition of the member ``m``: ``m[0]`` for an array's
+    element, ``m[0][0]`` for the next, ``m.x`` for a vector's component (SPEC §1b's dims)."""
+    out, key, designator = [], m.name, m.name
+    for dim in m.dims:
+        if dim.kind == "vector":
+            key, designator = key + ".x", designator + ".x"
         else:
-            members = ["tag", "data"] if t.has_payload else ["tag"]
-        probes[t.c_name] = (c_spelling.get(t.c_name, t.c_name), members)
-    return compiler_numbers(path, probes, workdir, flags=flags)
+            key, designator = key + "[]", designator + "[0]"
+        out.append((key, designator))
+    return out
 
 
-def compiler_numbers(path: str, probes: Dict[str, Tuple[str, Sequence[str]]], workdir: str,
-                     compiler: str = "gcc", flags: Sequence[str] = ()) -> Dict[str, int]:
-    """What ``compiler`` (with ``flags``) lays out in the header ``path``: for each
-    ``name -> (C spelling, member names)`` of ``probes``, ``{"name": size, "name@align":
-    align, "name.m": offset}``, from one compile and one run of a probe that includes it."""
+def probe_of(t, c_spelling: Dict[str, str], enumerators: Dict[str, Sequence[str]]) -> Probe:
+    """What to ask a compiler about the imported type ``t``."""
+    c = c_spelling.get(t.c_name, t.c_name)
+    if t.is_enum:
+        return c, (), (), [(v.name, e) for v, e in zip(t.decl.values, enumerators.get(t.c_name, ()))]
+    if t.kind == "record":
+        return c, [m.name for m in t.members], [s for m in t.members
+                                                for s in _stride_designators(m)], ()
+    return c, (["tag", "data"] if t.has_payload else ["tag"]), (), ()
+
+
+def gcc_probe(path: str, types: Sequence[object], c_spelling: Dict[str, str],
+              workdir: str, flags: Sequence[str] = (),
+              enumerators: Optional[Dict[str, Sequence[str]]] = None,
+              include_dirs: Sequence[str] = ()) -> Dict[str, int]:
+    """gcc's numbers for ``types`` in the ORIGINAL header ``path`` (compiled against the
+    system libc, as a user's program is): ``{"T": size, "T@align": align, "T.m": offset,
+    "T.m[]": stride, "T=V": value}``, from one compile and one run. ``c_spelling`` maps a C
+    name to how C spells the type (``struct tag`` for a plain struct), ``enumerators`` an
+    enum type to how the header spells its values; ``flags`` go to gcc (``-m32``: the i386
+    ABI)."""
+    probes = {t.c_name: probe_of(t, c_spelling, enumerators or {}) for t in types}
+    return compiler_numbers(path, probes, workdir, flags=flags, include_dirs=include_dirs)
+
+
+def _probe_lines(path: str, probes: Dict[str, tuple]) -> List[str]:
     lines = ["#include <stddef.h>", "#include <stdio.h>", f'#include "{os.path.abspath(path)}"',
              "int main(void) {"]
-    for name, (c, members) in probes.items():
+    for name, (c, members, *more) in probes.items():
+        strides, values = (more + [(), ()])[:2]
         lines.append(f'  printf("%s %zu\\n", "{name}", sizeof({c}));')
         lines.append(f'  printf("%s %zu\\n", "{name}@align", _Alignof({c}));')
         for m in members:
             lines.append(f'  printf("%s %zu\\n", "{name}.{m}", offsetof({c}, {m}));')
-    lines += ["  return 0;", "}"]
+        for key, designator in strides:
+            lines.append(f'  printf("%s %zu\\n", "{name}.{key}", sizeof((({c} *)0)->{designator}));')
+        for key, enumerator in values:
+            lines.append(f'  printf("%s %lld\\n", "{name}={key}", (long long){enumerator});')
+    return lines + ["  return 0;", "}"]
+
+
+def compiler_numbers(path: str, probes: Dict[str, tuple], workdir: str,
+                     compiler: str = "gcc", flags: Sequence[str] = (),
+                     include_dirs: Sequence[str] = ()) -> Dict[str, int]:
+    """What ``compiler`` (with ``flags``) lays out in the header ``path``: for each
+    ``name -> (C spelling, member names[, strides[, enum values]])`` of ``probes`` (a
+    ``Probe``), ``{"name": size, "name@align": align, "name.m": offset, "name.m[]": stride,
+    "name=V": value}``, from one compile and one run of a probe that includes it."""
+    lines = _probe_lines(path, probes)
     tag = "-".join([compiler, *flags]).replace("/", "_")
     source = os.path.join(workdir, f"probe-{tag}.c")
     exe = os.path.join(workdir, f"probe-{tag}")
     with open(source, "w") as f:
         f.write("\n".join(lines) + "\n")
-    subprocess.run([compiler, "-std=gnu11", "-w", *flags, "-o", exe, source], check=True,
-                   capture_output=True, timeout=120)
+    includes = [f"-I{d}" for d in include_dirs]
+    subprocess.run([compiler, "-std=gnu11", "-w", *flags, *includes, "-o", exe, source],
+                   check=True, capture_output=True, timeout=120)
     out = subprocess.run([exe], check=True, capture_output=True, text=True, timeout=60).stdout
     return {k: int(v) for k, v in (line.rsplit(" ", 1) for line in out.splitlines())}
+
+
+def nvcc_agrees(path: str, probes: Dict[str, tuple], expected: Dict[str, int], workdir: str,
+                include_dirs: Sequence[str] = ()) -> None:
+    """Compile ``expected`` (keyed as ``compiler_numbers`` keys) as ``static_assert``s with
+    nvcc, on the ORIGINAL header ``path``: its host and device passes both check each one;
+    ``CalledProcessError`` (with nvcc's message naming the key) when one fails."""
+    lines = ["#include <cstddef>", f'#include "{os.path.abspath(path)}"']
+    for name, (c, members, *more) in probes.items():
+        strides, values = (more + [(), ()])[:2]
+        asks = [(name, f"sizeof({c})"), (f"{name}@align", f"alignof({c})")]
+        asks += [(f"{name}.{m}", f"offsetof({c}, {m})") for m in members]
+        asks += [(f"{name}.{k}", f"sizeof(((({c} *)0)->{d}))") for k, d in strides]
+        asks += [(f"{name}={k}", f"(long long){e}") for k, e in values]
+        lines += [f'static_assert({q} == {expected[key]}, "{key}");' for key, q in asks
+                  if key in expected]
+    lines.append("__global__ void sarek_probe_kernel(void) {}")
+    source = os.path.join(workdir, "probe-nvcc.cu")
+    with open(source, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    includes = [f"-I{d}" for d in include_dirs]
+    subprocess.run(["nvcc", "-c", *includes, "-o", source[:-3] + ".o", source], check=True,
+                   capture_output=True, text=True, timeout=300)
 
 
 #: gcc's options for the i386 ABI on an x86-64 machine: the kernel's ``asm/`` headers of the
@@ -192,12 +293,13 @@ def gcc_m32_works(workdir: str) -> bool:
 
 
 def i386_differences_by_gcc(path: str, types: Sequence[object], c_spelling: Dict[str, str],
-                            workdir: str) -> List[str]:
+                            workdir: str, include_dirs: Sequence[str] = ()) -> List[str]:
     """The C names of ``types`` that gcc lays out otherwise with ``-m32`` than without, in
     the ORIGINAL header ``path``: their size, alignment or an offset, or those of a type
     they hold (gcc measures each; the schema says which holds which), in the order given."""
-    x86_64 = gcc_probe(path, types, c_spelling, workdir)
-    i386 = gcc_probe(path, types, c_spelling, workdir, flags=I386_FLAGS)
+    x86_64 = gcc_probe(path, types, c_spelling, workdir, include_dirs=include_dirs)
+    i386 = gcc_probe(path, types, c_spelling, workdir, flags=I386_FLAGS,
+                     include_dirs=include_dirs)
     differ = {k.split("@")[0].split(".")[0] for k in x86_64 if x86_64[k] != i386[k]}
     grown = True
     while grown:
@@ -211,8 +313,12 @@ def i386_differences_by_gcc(path: str, types: Sequence[object], c_spelling: Dict
 def expected_numbers(t) -> Dict[str, int]:
     """The schema's numbers for ``t``, keyed as ``gcc_probe`` keys gcc's."""
     out = {t.c_name: t.size, f"{t.c_name}@align": t.align}
-    if t.kind == "record":
+    if t.is_enum:
+        out.update({f"{t.c_name}={v.name}": v.value for v in t.decl.values})
+    elif t.kind == "record":
         out.update({f"{t.c_name}.{m.name}": m.offset for m in t.members})
+        out.update({f"{t.c_name}.{key}": dim.stride for m in t.members
+                    for (key, _), dim in zip(_stride_designators(m), m.dims)})
     else:
         out[f"{t.c_name}.tag"] = 0
         if t.has_payload:
@@ -223,20 +329,20 @@ def expected_numbers(t) -> Dict[str, int]:
 def main(argv: Sequence[str]) -> int:
     strict = "--strict" in argv
     names = [a for a in argv if not a.startswith("--")]
-    paths = issue_corpus() if "--all" in argv else (
-        names or [os.path.join(SYSTEM_INCLUDE, n) for n in NAMED])
+    paths = [(p, ()) for p in issue_corpus()] if "--all" in argv else (
+        [(n, ()) for n in names] or [located(n) for n in NAMED])
     total = [0, 0, 0]
-    for p in paths:
+    for p, include_dirs in paths:
         if not os.path.exists(p):
             continue
-        r = import_one(p, strict=strict)
+        r = import_one(p, strict=strict, include_dirs=include_dirs)
         n, k = r.counts
         total[0] += n
         total[1] += k
         total[2] += 1 if n else 0
-        shown = os.path.relpath(p, SYSTEM_INCLUDE)
-        print(f"{n:5d} {k:5d} {shown}" + (f"   [{r.failure[:110]}]" if r.failure else ""),
-              flush=True)
+        shown = os.path.relpath(p, SYSTEM_INCLUDE) if p.startswith(SYSTEM_INCLUDE) else p
+        print(f"{n:5d} {k:5d} {len(r.vectors):5d} {shown}"
+              + (f"   [{r.failure[:110]}]" if r.failure else ""), flush=True)
     print(f"# {len(paths)} headers, {total[2]} import at least one type; {total[0]} types "
           f"imported, {total[1]} refused", flush=True)
     return 0

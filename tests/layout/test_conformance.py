@@ -89,3 +89,58 @@ def test_records_of_the_extension_scalars_agree_with_the_c_compiler():
 
 def test_variants_of_the_extension_scalars_agree_with_the_c_compiler():
     assert _check(EXTENSION_VARIANTS) > len(EXTENSION_VARIANTS) * 2
+
+
+# --- SPEC §1b's member kinds -------------------------------------------------------------------
+#
+# The kinds' own enumeration (tests/helpers/kinds_shapes.py: 28 member kinds alone and before
+# four followers, per rule set), laid out by the resolver and measured by the compiler that
+# implements each rule set natively: gcc for ``c`` (vectors and matrices as arrays), nvcc for
+# ``cuda`` (vector_types.h's types), glslang with spirv-cross's reflection for std430 and
+# std140. Every generated header of it is then measured by every C-family toolchain
+# (tests/verify/test_kinds_conformance.py).
+
+from helpers import kinds_oracle, kinds_shapes  # noqa: E402
+from sarek_layout.resolve import load_schema  # noqa: E402
+
+_ORACLES = {
+    "c": ("gcc", lambda structs, folder: kinds_oracle.measure_c(structs, folder)),
+    "cuda": ("nvcc", lambda structs, folder: kinds_oracle.measure_cuda(structs, folder)),
+    "std430": ("glslang", lambda structs, folder: kinds_oracle.measure_glsl(structs, "std430",
+                                                                           folder)),
+    "std140": ("glslang", lambda structs, folder: kinds_oracle.measure_glsl(structs, "std140",
+                                                                           folder)),
+}
+
+
+def test_the_kinds_enumeration_covers_every_kind_in_every_position():
+    assert kinds_shapes.counts() == {"members": 28, "records": 141, "variants": 28, "enums": 3}
+    kinds = {m[0] for m in kinds_shapes.MEMBERS} | {m[1][0] for m in kinds_shapes.MEMBERS
+                                                    if m[0] == "array"}
+    assert kinds == {"scalar", "vec", "mat", "array", "struct", "enum"}
+
+
+@pytest.mark.parametrize("rules", kinds_shapes.RULES)
+def test_the_kinds_enumeration_agrees_with_the_native_compiler(rules, tmp_path):
+    toolchain, measure = _ORACLES[rules]
+    require_toolchain(toolchain)
+    schema = load_schema(kinds_shapes.schema_files(tmp_path / "schema", [rules]))
+    measured = measure(kinds_shapes.oracle_structs(), tmp_path)
+    problems = []
+    values = 0
+    for name, members in kinds_shapes.oracle_structs():
+        st = schema.by_c_name(f"{kinds_shapes.module_of(rules)}_{name}")
+        m = measured[name]
+        want = {"size": st.size, "align": st.align}
+        got = {"size": m.size, "align": m.align}
+        for member in st.members:
+            want[member.name] = member.offset
+            got[member.name] = m.offsets[member.name]
+            if member.name in m.strides:  # an array's stride, a GLSL matrix's column stride
+                want[member.name + "/"] = member.dims[0].stride
+                got[member.name + "/"] = m.strides[member.name]
+        values += len(want)
+        problems += [f"{rules} {name}.{k}: layout says {want[k]}, {toolchain} says {got[k]}"
+                     for k in want if want[k] != got[k]]
+    assert not problems, "\n".join(problems[:40])
+    assert values > 141 * 4

@@ -31,6 +31,12 @@ RECORDS = [
     ("c", [("n", TInt32), ("v", TFixedArray(TFloat64, 3))], [0, 8], 32, 8),
     ("std140", [("a", TFixedArray(TFloat32, 2)), ("b", TFloat32)], [0, 32], 48, 16),
     ("scalar", [("a", V3), ("b", TFloat32)], [0, 12], 16, 4),
+    # Microsoft's packing examples, as Slang's HLSL reflection gives them: a float3 and a
+    # float share a register; an array's elements start registers, its last is not padded.
+    ("hlsl-cbuffer", [("a", V3), ("b", TFloat32)], [0, 12], 16, 16),
+    ("hlsl-cbuffer", [("a", TFixedArray(TFloat32, 3)), ("b", TFloat32)], [0, 36], 40, 16),
+    ("hlsl-cbuffer", [("a", TFloat32), ("b", TFloat32), ("c", V3)], [0, 4, 16], 28, 16),
+    ("wgsl-uniform", [("a", TFloat32), ("b", TFixedArray(TFloat32, 2))], [0, 16], 48, 16),
 ]
 SHAPES = [
     ("std430", TFixedArray(V3, 2), 32, 16, 16),
@@ -41,6 +47,8 @@ SHAPES = [
     ("scalar", TMatrix(TFloat32, 3, 3), 36, 4, 12),
     ("c", TMatrix(TFloat32, 4, 4), 64, 4, 16),
     ("cuda", TVector(TFloat32, 4), 16, 16, 0),
+    ("wgsl-uniform", TMatrix(TFloat32, 2, 2), 16, 8, 8),  # std140 would say 32, 16, 16
+    ("hlsl-cbuffer", TMatrix(TFloat32, 3, 3), 44, 16, 16),
     ("cuda", TVector(TFloat32, 3), 12, 4, 0),
     ("cuda", TVector(TFloat32, 2), 8, 8, 0),
     ("cuda", TVector(TFloat64, 2), 16, 16, 0),
@@ -204,3 +212,32 @@ def test_cuda_rules_agree_with_nvcc(tmp_path):
     structs = kinds_oracle.random_structs(seed=13, count=300, scalars=CUDA_SCALARS, glsl=False)
     measured = kinds_oracle.measure_cuda(structs, tmp_path)
     assert _mismatches(structs, "cuda", measured) == []
+
+
+@pytest.mark.toolchain("slang")
+def test_hlsl_cbuffer_rules_agree_with_slang(tmp_path):
+    from helpers import slang_oracle
+
+    slang_oracle.require_slang()
+    structs = kinds_oracle.random_structs(seed=16, count=300, scalars=kinds_oracle.HLSL_SCALARS,
+                                          glsl=False)
+    measured = kinds_oracle.measure_hlsl(structs)
+    problems = _mismatches(structs, "hlsl-cbuffer", measured)
+    for name, t in _elttypes(structs, "hlsl-cbuffer").items():  # every member's size too
+        layout = record_layout(name, t.fields, "hlsl-cbuffer")
+        problems += [f"{name}.{m.name} size: layout {m.size}, Slang {measured[name].sizes[m.name]}"
+                     for m in layout.members if measured[name].sizes[m.name] != m.size]
+    assert problems == []
+
+
+def test_the_json_schema_and_the_docs_name_every_rule_set():
+    import json
+    from pathlib import Path
+
+    from sarek_layout.ir.types import RULE_SET_NAMES
+
+    root = Path(__file__).resolve().parents[2]
+    schema = json.loads((root / "sarek_layout" / "sarek-layout.schema.json").read_text())
+    assert tuple(schema["definitions"]["ruleSet"]["enum"]) == RULE_SET_NAMES == tuple(RULE_SETS)
+    doc = (root / "docs" / "member-kinds.md").read_text()
+    assert all(f"| `{name}` |" in doc for name in RULE_SET_NAMES)

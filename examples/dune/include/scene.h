@@ -33,13 +33,94 @@
 #else
 #error "sarek-layout: this header needs C11 or C++11 (OpenCL C: use the .clh header)"
 #endif
+/* Under nvcc (a .cu including this header, or a header that does) the helpers serve host
+ * and device code alike, as the .cuh header's do. */
+#if defined(__CUDACC__)
+#define SAREK_LAYOUT_FN static inline __host__ __device__
+#else
 #define SAREK_LAYOUT_FN static inline
+#endif
 #endif /* SAREK_LAYOUT_C_PRELUDE */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+#ifndef SAREK_LAYOUT_FRAMED
+#define SAREK_LAYOUT_FRAMED
+/* Framed data (docs/fingerprint.md), as pack_framed writes it in Python: a 24-byte header (the
+ * 8 bytes "SAREKLID", the type's layout_id, the element count, both little-endian on every
+ * host), then the elements as they lie in memory. For `size` bytes at `data`,
+ *     size_t n; int status;
+ *     const T *elements = SAREK_LAYOUT_READ_FRAMED(T, data, size, &n, &status);
+ * points at its n elements of type T, or is NULL with `status` saying why
+ * (sarek_layout_framed_problem(status) in words). The elements are read in place: keep the
+ * data in memory allocated for T (malloc's is), else SAREK_LAYOUT_FRAMED_MISALIGNED. */
+#define SAREK_LAYOUT_FRAMED_OK 0
+#define SAREK_LAYOUT_FRAMED_NO_HEADER 1    /* under 24 bytes, or not starting with SAREKLID */
+#define SAREK_LAYOUT_FRAMED_OTHER_LAYOUT 2 /* written under another layout of the type */
+#define SAREK_LAYOUT_FRAMED_TRUNCATED 3    /* fewer elements after the header than its count */
+#define SAREK_LAYOUT_FRAMED_MISALIGNED 4   /* the elements are not aligned for the type */
+#define SAREK_LAYOUT_READ_FRAMED(type, data, size, count, status) \
+    ((const type *)sarek_layout_framed_elements((data), (size), type##_LAYOUT_ID, sizeof(type), \
+                                                SAREK_LAYOUT_ALIGNOF(type), (count), (status)))
+
+SAREK_LAYOUT_FN const void *sarek_layout_framed_elements(
+    const void *_sarek_data, size_t _sarek_size, uint64_t _sarek_layout_id,
+    size_t _sarek_element_size, size_t _sarek_element_align, size_t *_sarek_count, int *_sarek_status)
+{
+    const unsigned char *_sarek_bytes = (const unsigned char *)_sarek_data;
+    uint64_t _sarek_found = 0, _sarek_n = 0;
+    int _sarek_i;
+    *_sarek_count = 0;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_NO_HEADER;
+    if (_sarek_size < 24)
+        return NULL;
+    for (_sarek_i = 0; _sarek_i < 8; _sarek_i++)
+        if (_sarek_bytes[_sarek_i] != (unsigned char)"SAREKLID"[_sarek_i])
+            return NULL;
+    for (_sarek_i = 7; _sarek_i >= 0; _sarek_i--) {
+        _sarek_found = _sarek_found << 8 | _sarek_bytes[8 + _sarek_i];
+        _sarek_n = _sarek_n << 8 | _sarek_bytes[16 + _sarek_i];
+    }
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OTHER_LAYOUT;
+    if (_sarek_found != _sarek_layout_id)
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_TRUNCATED;
+    if (_sarek_n > (uint64_t)((_sarek_size - 24) / _sarek_element_size))
+        return NULL;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_MISALIGNED;
+    if ((uintptr_t)(_sarek_bytes + 24) % _sarek_element_align != 0)
+        return NULL;
+    *_sarek_count = (size_t)_sarek_n;
+    *_sarek_status = SAREK_LAYOUT_FRAMED_OK;
+    return _sarek_bytes + 24;
+}
+
+SAREK_LAYOUT_FN const char *sarek_layout_framed_problem(int _sarek_status)
+{
+    switch (_sarek_status) {
+    case SAREK_LAYOUT_FRAMED_OK:
+        return "no problem";
+    case SAREK_LAYOUT_FRAMED_NO_HEADER:
+        return "no sarek-layout header (24 bytes starting with SAREKLID)";
+    case SAREK_LAYOUT_FRAMED_OTHER_LAYOUT:
+        return "the data was written under another layout of the type: the schema changed since it was written";
+    case SAREK_LAYOUT_FRAMED_TRUNCATED:
+        return "the bytes after the header hold fewer elements than it counts";
+    case SAREK_LAYOUT_FRAMED_MISALIGNED:
+        return "the elements are not aligned for the type: read the data into memory allocated for it";
+    default:
+        return "not a status of sarek_layout_framed_elements";
+    }
+}
+#endif /* SAREK_LAYOUT_FRAMED */
+
+/* Each type below is defined under a guard of its C name and layout fingerprint, which the
+ * .cuh header of the same schema shares: the two may be included together, in either order. */
+
+#ifndef SAREK_LAYOUT_TYPE_Scene_node_A896D301F4536C57
+#define SAREK_LAYOUT_TYPE_Scene_node_A896D301F4536C57
 /* Scene.node: record, size 12, align 4 */
 typedef struct Scene_node {
     Geometry_point at; /* offset 0 */
@@ -53,6 +134,7 @@ SAREK_LAYOUT_STATIC_ASSERT(sizeof(Scene_node) == 12, "sarek-layout: sizeof(Scene
 SAREK_LAYOUT_STATIC_ASSERT(SAREK_LAYOUT_ALIGNOF(Scene_node) == 4, "sarek-layout: alignment of Scene_node must be 4");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_node, at) == 0, "sarek-layout: Scene_node::at must be at offset 0");
 SAREK_LAYOUT_STATIC_ASSERT(offsetof(Scene_node, parent) == 8, "sarek-layout: Scene_node::parent must be at offset 8");
+#endif /* SAREK_LAYOUT_TYPE_Scene_node_A896D301F4536C57 */
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,4 +1,5 @@
-"""The C header reader: ``typedef struct`` declarations of C headers, read into the schema IR.
+"""The C header reader: the ``typedef struct`` declarations and enums of C headers, read into
+the schema IR.
 
 Its face, for the rest of the package (nothing outside ``frontends/c/`` imports its modules):
 
@@ -13,9 +14,11 @@ Its face, for the rest of the package (nothing outside ``frontends/c/`` imports 
 
 Inside: ``preprocess`` (one bounded ``cpp`` run over the bundled ``fake_libc``),
 ``extensions`` (attributes and alignment specifiers, judged), ``reader`` (declarations and
-spellings), ``header`` (one translation unit to a ``ModuleDecl``), ``changes`` (what the
-extensions change), ``pragmas`` (packing pragmas followed), ``variants``, ``places``,
-``enums``.
+spellings), ``header`` (one translation unit to a ``ModuleDecl``), ``members`` (each
+member's type: scalars, structs, enums, arrays, ``char`` strings), ``vectors`` (CUDA's vector
+types), ``enums`` (enum types and constants), ``constants`` (integer constant expressions),
+``changes`` (what the extensions change), ``pragmas`` (packing pragmas followed),
+``variants``, ``places``.
 """
 
 from __future__ import annotations

@@ -42,6 +42,11 @@ class LayoutChanges:
         self.pinned_members: Set[Tuple[str, int, int]] = set()
         self.pinned_bodies: Set[int] = set()
         self.pinned_names: Set[str] = set()
+        #: The alignment file-scope alignment attributes set on struct bodies (by position)
+        #: and on typedef or tag names, and the bodies and names something else changes too
+        #: (``declared_alignment``: CUDA's vector types).
+        self._aligned: Dict[object, int] = {}
+        self._otherwise: Set[object] = set()
         self._note_extensions(extensions)
         self._check_alignments(extensions)
 
@@ -49,10 +54,36 @@ class LayoutChanges:
         """Each extension that changes a layout refuses what it changes, not the header:
         the bodies it is written in or defines, and the names its declaration declares (a
         ``mode`` or ``vector_size`` typedef that no imported type uses changes nothing)."""
+        # The extensions of one declaration share its tuples: each is walked once.
+        groups: Dict[int, List[Any]] = {}  # id -> [bodies or names, alignment, otherwise]
         for ext in extensions:
+            for group in (ext.records, ext.words):
+                if group:
+                    entry = groups.setdefault(id(group), [group, 0, False])
+                    if ext.alignment is not None:
+                        entry[1] = max(entry[1], ext.alignment)
+                    else:
+                        entry[2] = True
             if ext.verdict is None:
                 continue  # an alignment of 8: checked against its members' types below
             self._changes(ext, ext.verdict)
+        for group, alignment, otherwise in groups.values():
+            for key in group:
+                if otherwise:
+                    self._otherwise.add(key)
+                if alignment:
+                    self._aligned[key] = max(self._aligned.get(key, 0), alignment)
+
+    def declared_alignment(self, body, names) -> Optional[int]:
+        """The alignment file-scope attributes set on the struct ``body`` or its ``names``
+        (typedef name, tag): 0 when none does, ``None`` when anything else changes its
+        layout (packing, a member's alignment…)."""
+        coord = getattr(body, "coord", None)
+        keys = [n for n in names if n] + (
+            [(coord.file, coord.line, coord.column)] if coord is not None else [])
+        if any(k in self._otherwise for k in keys):
+            return None
+        return max([self._aligned.get(k, 0) for k in keys] + [0])
 
     def _changes(self, ext: Extension, why: str) -> None:
         error = self.places.extension_error(ext, why)

@@ -102,6 +102,9 @@ class Extension:
     words: Tuple[str, ...] = ()
     #: Whether the scan stopped at it (an unbalanced attribute): the header cannot be read.
     fatal: bool = False
+    #: At file scope, the alignment it sets when that is all it does (``__align__(16)``,
+    #: ``aligned(16)``, ``_Alignas(16)``): how CUDA declares its vector types (``vectors``).
+    alignment: Optional[int] = None
 
 
 # One token of preprocessed C per match; every alternative starts with a different
@@ -166,21 +169,41 @@ def _attribute_items(body: str, separator: str) -> Iterator[Tuple[str, Optional[
         yield name, m.group(3) if m.group(2) else None
 
 
+def _items(keyword: str, body: str) -> Optional[List[Tuple[str, Optional[str]]]]:
+    """The attributes of ``keyword(body)`` as ``(name, argument)``; None when malformed."""
+    if keyword in _SPECIFIERS:
+        return [("align", body)]
+    if keyword == "__declspec":
+        return list(_attribute_items(re.sub(r"\s+\(", "(", body.strip()), " "))
+    inner = body.strip()  # __attribute__((list)) and [[list]]
+    if keyword in _ATTRIBUTE_KEYWORDS:
+        if not (inner.startswith("(") and inner.endswith(")")):
+            return None
+        inner = inner[1:-1]
+    return list(_attribute_items(inner, ","))
+
+
+def _alignment_only(keyword: str, body: str) -> Optional[int]:
+    """The alignment ``keyword(body)`` sets, when it sets one and changes nothing else."""
+    aligned: List[int] = []
+    for name, argument in _items(keyword, body) or [("?", None)]:
+        if name in LAYOUT_ATTRIBUTES:
+            return None
+        if name in _ALIGNMENT_ATTRIBUTES:
+            value = integer_literal(argument) if argument is not None else None
+            if value is None:
+                return None
+            aligned.append(value)
+    return max(aligned) if aligned else None
+
+
 def _judge(keyword: str, body: str, in_member: bool, at_file_scope: bool) -> Optional[str]:
     """Why the extension ``keyword(body)`` is refused, or None when it keeps the layout
     (``""`` for an alignment of 8 that still needs what it is written on checked: its
     members, or the structs and typedefs of its file-scope declaration)."""
-    if keyword in _SPECIFIERS:
-        items: List[Tuple[str, Optional[str]]] = [("align", body)]
-    elif keyword == "__declspec":
-        items = list(_attribute_items(re.sub(r"\s+\(", "(", body.strip()), " "))
-    else:  # __attribute__((list)) and [[list]]
-        inner = body.strip()
-        if keyword in _ATTRIBUTE_KEYWORDS:
-            if not (inner.startswith("(") and inner.endswith(")")):
-                return "is not a well-formed attribute"
-            inner = inner[1:-1]
-        items = list(_attribute_items(inner, ","))
+    items = _items(keyword, body)
+    if items is None:
+        return "is not a well-formed attribute"
     verdict: Optional[str] = None
     for name, argument in items:
         if name in LAYOUT_ATTRIBUTES:
@@ -439,6 +462,7 @@ def _judged(found: List[dict]) -> List[Extension]:
         extensions.append(Extension(
             entry["spelling"], *entry["where"], verdict or None,
             names if verdict == "" and in_member else (), records, words,
+            alignment=None if frame.chain else _alignment_only(entry["keyword"], entry["body"]),
         ))
     return extensions
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from ...ir.schema import Member, Schema, SchemaType
+from ...ir.schema import VECTOR, Member, Schema, SchemaType
 
 __all__ = ["i386_note", "i386_differences"]
 
@@ -63,7 +63,9 @@ class _I386:
 
     def add(self, t: SchemaType) -> bool:
         """Lay ``t`` out (the types it holds already laid out); whether it differs."""
-        if t.kind == "record":
+        if t.is_enum:  # an int on every ABI (``enums``)
+            size, align, same = t.size, t.align, True
+        elif t.kind == "record":
             size, align, same = self._struct(t.members, 0)
         else:
             size, align, same = self._variant(t)
@@ -76,13 +78,19 @@ class _I386:
         return differs
 
     def _member(self, m: Member) -> Tuple[int, int, bool]:
-        """``(size, align, same)`` of one member on i386."""
+        """``(size, align, same)`` of one member on i386: its element's, repeated by its
+        dimensions (C arrays, and CUDA's vectors, which ``vector_types.h`` aligns with an
+        attribute on every ABI but the 3-vectors, aligned as their component)."""
         if m.scalar is not None:
             size, same = m.scalar.size, True
             align = _I386_WIDE_ALIGN if m.scalar.wide else m.scalar.align
         else:
             size, align = self.layouts[m.record.c_name]  # type: ignore[union-attr]
             same = not self.differs[m.record.c_name]  # type: ignore[union-attr]
+        for dim in m.dims:
+            size *= dim.count  # the stride is the element's size in C's rules
+            if dim.kind == VECTOR and dim.count != 3:
+                align = m.align
         if self.pins.member(m):
             align = max(align, _PINNED_ALIGN)
         return size, align, same

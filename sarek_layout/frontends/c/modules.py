@@ -12,7 +12,7 @@ A header given as a schema gets its module from, first match wins:
 
 Whatever the module, **C names never change**: a type's C name is ``<Module>_<name>``, and it
 must be the typedef name the header declares, because that is what the C code using the
-header says. So with module ``M`` every typedef struct of the header must be spelled
+header says. So with module ``M`` every typedef struct and enum of the header must be spelled
 ``M_<name>`` (the schema type is ``<name>``), and with module ``""`` the schema names are the
 typedef names (``schema_names``). The same test says whether a type of a header that is not
 given can be copied into a given header's schema (``name_in_module``).

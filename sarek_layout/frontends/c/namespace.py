@@ -26,20 +26,28 @@ for all of them at once, in time linear in what was read:
 * **References.** A member names a type of its own schema, or of module ``""`` (a bare
   name: ``resolve`` looks a name up in module ``""`` when the schema's own module does not
   have it), bare, and one of another module as ``Module.name``.
+* **Rule sets.** A struct with a member of one of CUDA's vector types (``vectors``), at any
+  depth of arrays, is laid out by the ``cuda`` rules, and so is every struct connected to it
+  by holding (the structs it holds, the ones holding it, theirs…): SPEC §1b refuses a type
+  of one rule set inside a type of another, and the ``cuda`` rules are C's for everything
+  but vectors, so no byte of those structs changes. The other types keep Sarek's own ``c``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ...errors import SchemaError, quoted, raise_collected
 from ...targets.names import FLOAT16_TYPEDEF
-from ...ir.schema import ModuleDecl, NamedType, SourceLocation
+from ...ir.schema import ArrayType, ModuleDecl, NamedType, RecordDecl, SourceLocation, VariantDecl, \
+    VectorType
 from .modules import CHeaderOptions, decide_module, name_in_module
 from .header import _Reader, read_unit
 from .refusals import Imported, Key
+from .vectors import CUDA_RULES
 
 __all__ = ["read_headers", "read_header", "import_headers"]
 
@@ -99,11 +107,12 @@ class _Namespace:
                 outcome[key] = decl
                 uses[key] = [((self._holder(unit, used), used), member)
                              for used, member in unit.references(c_name)]
+        _cuda_rules(outcome, uses)
         return Imported(self.units, outcome, uses)
 
     def _holder(self, unit: _Reader, c_name: str) -> int:
         """The header whose schema holds the type ``c_name`` that ``unit`` uses."""
-        td = unit.h.struct_typedefs[c_name]
+        td = unit.h.types[c_name]
         given = self.index_of.get(self.real(td.file))
         if given is not None:
             return given
@@ -114,7 +123,7 @@ class _Namespace:
     def _own_types(self, unit: _Reader, options: CHeaderOptions) -> None:
         own_file = self.real(unit.path)
         own = [c for c in unit.defined_typedefs()
-               if self.real(unit.h.struct_typedefs[c].file) == own_file]
+               if self.real(unit.h.types[c].file) == own_file]
         if not own:
             raise SchemaError(
                 "no struct declarations in this header; sarek-layout reads element "
@@ -173,7 +182,7 @@ class _Namespace:
                     if c_name in visited:
                         continue
                     visited.add(c_name)
-                    td = unit.h.struct_typedefs[c_name]
+                    td = unit.h.types[c_name]
                     if unit.h.body_of(td) is None or self.real(td.file) in self.index_of:
                         continue  # refused where used / a given header's own type
                     if c_name in self.holder:
@@ -192,7 +201,7 @@ class _Namespace:
 
     def _unheld_error(self, unit: _Reader, c_name: str, where: SourceLocation,
                       member_name: Optional[str]) -> SchemaError:
-        td = unit.h.struct_typedefs[c_name]
+        td = unit.h.types[c_name]
         return SchemaError(
             f"member {quoted(member_name)} has type {quoted(c_name)} "
             f"(declared at {unit.typedef_location(c_name)}), which cannot be part of the "
@@ -213,7 +222,7 @@ class _Namespace:
 
         def refer(c_name: str, where: SourceLocation,
                   member_name: Optional[str] = None) -> NamedType:
-            td = unit.h.struct_typedefs[c_name]
+            td = unit.h.types[c_name]
             given = self.index_of.get(self.real(td.file))
             holder: Optional[_Reader] = None
             if given is not None:
@@ -249,6 +258,41 @@ class _Namespace:
             return NamedType(name, holder.module_name, where)
 
         return refer
+
+
+def _holds_vector(decl) -> bool:
+    exprs = [f.type for f in decl.fields] if isinstance(decl, RecordDecl) else [
+        a for c in decl.ctors for a in c.args]
+    for expr in exprs:
+        while isinstance(expr, ArrayType):
+            expr = expr.elem
+        if isinstance(expr, VectorType):
+            return True
+    return False
+
+
+def _cuda_rules(outcome: Dict[Key, object], uses: Dict[Key, List[Tuple[Key, object]]]) -> None:
+    """The structs connected by holding to one with a CUDA vector member get the ``cuda``
+    rules (module docs): one pass of union-find over the references, linear in them."""
+    parent: Dict[Key, Key] = {k: k for k, d in outcome.items()
+                              if isinstance(d, (RecordDecl, VariantDecl))}
+
+    def root(k: Key) -> Key:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for user, used in uses.items():
+        if user in parent:
+            for key, _ in used:
+                if key in parent:
+                    parent[root(key)] = root(user)
+    cuda = {root(k) for k in parent if _holds_vector(outcome[k])}
+    if cuda:
+        for k in parent:
+            if root(k) in cuda:
+                outcome[k] = dataclasses.replace(outcome[k], rules=CUDA_RULES)  # type: ignore[type-var]
 
 
 def _members_text(body) -> Tuple[str, ...]:

@@ -81,8 +81,11 @@ CPP_DEFINES = (
 #: ``extensions`` to find.
 TARGET_DEFINES = {name: TARGETS[name].read_defines for name in READ_TARGETS}
 
-#: Declarations OpenCL C has built in (``uchar``…), included before an OpenCL header.
+#: Declarations OpenCL C has built in (``uchar``, ``float4``…), included before an OpenCL
+#: header; and the vector types nvcc and NVRTC declare for every CUDA translation unit
+#: (``float4``…), before a CUDA header.
 OPENCL_PRELUDE = os.path.join(FAKE_LIBC, "sarek_opencl_prelude.h")
+CUDA_PRELUDE = os.path.join(FAKE_LIBC, "sarek_cuda_prelude.h")
 
 #: Limits of one preprocessor run: address space (bytes), CPU seconds, wall-clock seconds.
 #: A real header needs a few megabytes and milliseconds.
@@ -281,6 +284,8 @@ def preprocess(
         cmd.append(f"-D{d}")
     if target == "opencl":
         cmd += ["-include", OPENCL_PRELUDE]
+    elif target == "cuda":
+        cmd += ["-include", CUDA_PRELUDE]
     # A file named like an option (``-o.h``) must reach cpp as a file, never as an option.
     given = os.path.join(os.curdir, path) if path.startswith("-") else path
     cmd.append(given)

@@ -37,6 +37,7 @@ __all__ = [
     "canonical",
     "Spelled",
     "StructTypedef",
+    "EnumTypedef",
     "CDeclarations",
     "parse",
     "without_padding",
@@ -106,7 +107,11 @@ class Spelled:
     ``kind``: ``scalar`` (``text`` is its canonical spelling or the stdint name written),
     ``struct`` or ``union`` (``body`` is its member list when the headers define it,
     ``name`` the typedef name it was reached through, ``inline`` when defined right there),
-    ``enum``, ``pointer``, ``array`` or ``function``.
+    ``enum`` (``body`` the ``Enum`` node with its values when the headers define it,
+    ``name`` the enum type it is: the typedef name it was reached through, or its tag's),
+    ``pointer``, ``array`` or ``function``. An array of no pointers has the dimensions'
+    size expressions in ``dims`` (outermost first, ``None`` for ``[]``) and what it holds
+    in ``element``.
     """
 
     kind: str
@@ -114,6 +119,8 @@ class Spelled:
     body: object = None
     name: str = ""
     inline: bool = False
+    dims: Tuple[object, ...] = ()
+    element: Optional["Spelled"] = None
 
 
 @dataclass
@@ -128,19 +135,42 @@ class StructTypedef:
     #: A plain ``struct tag {…};`` that no typedef names: named by its tag, which is no
     #: typedef name (a member spells it ``struct tag``, never ``tag``).
     plain: bool = False
+    kind = "struct"
+
+
+@dataclass
+class EnumTypedef:
+    """``typedef enum [tag] {…} name;`` (or of an enum defined elsewhere), or a plain
+    ``enum tag {…};`` that no typedef names (``plain``): an enum type of the schema."""
+
+    c_name: str
+    file: str
+    node: object  # the Typedef, or the Enum node of a plain one
+    tag: Optional[str]
+    body: Optional[object] = None  # the c_ast.Enum with its values, when given here
+    plain: bool = False
+    kind = "enum"
 
 
 @dataclass
 class CDeclarations:
     """What the parsed headers declare: struct typedefs (in order), struct bodies by tag,
-    other typedefs, enums. ``file_of`` maps a coordinate's file name to the real one."""
+    other typedefs, enums. ``file_of`` maps a coordinate's file name to the real one.
+
+    ``types`` holds every named type a schema can take, in ``order``: the struct typedefs
+    (``struct_typedefs``, plain structs included) and the enum types (``enum_typedefs``)."""
 
     file_of: object = None
     struct_typedefs: Dict[str, StructTypedef] = field(default_factory=dict)
+    enum_typedefs: Dict[str, EnumTypedef] = field(default_factory=dict)
+    types: Dict[str, object] = field(default_factory=dict)
     order: List[str] = field(default_factory=list)
     bodies: Dict[str, object] = field(default_factory=dict)  # tag -> Struct/Union with decls
+    enum_bodies: Dict[str, object] = field(default_factory=dict)  # tag -> Enum with values
     aliases: Dict[str, object] = field(default_factory=dict)  # typedef name -> its type node
     enums: List[Tuple[str, List[Tuple[str, object]]]] = field(default_factory=list)
+    #: Every file-scope enum with values (an ``Enum`` node), in declaration order.
+    enum_nodes: List[object] = field(default_factory=list)
     #: The first enumerator of every enum, by id: the start of C's implicit numbering.
     first_enumerators: Dict[int, object] = field(default_factory=dict)
     #: Whether plain ``struct tag {…};`` definitions that no typedef names are types too,
@@ -148,6 +178,7 @@ class CDeclarations:
     #: typedefs only).
     plain_structs: bool = False
     _tag_to_typedef: Dict[str, str] = field(default_factory=dict)
+    _enum_tag_to_typedef: Dict[str, str] = field(default_factory=dict)
 
     def _file(self, node, default: str = "") -> str:
         coord = getattr(node, "coord", None)
@@ -170,11 +201,14 @@ class CDeclarations:
             if isinstance(e, c_ast.Enum) and e.values is not None:
                 self.enums.append((self._file(e, default_file),
                                    [(en.name, en) for en in e.values.enumerators]))
+                self.enum_nodes.append(e)
+                if e.name:
+                    self.enum_bodies.setdefault(e.name, e)
                 if e.values.enumerators:
                     first = e.values.enumerators[0]
                     self.first_enumerators[id(first)] = first
 
-        plain: List[Tuple[int, object, object]] = []  # (place in order, Decl, Struct)
+        plain: List[Tuple[int, object, object]] = []  # (place in order, Decl, Struct or Enum)
         for ext in ast.ext:
             if isinstance(ext, c_ast.Typedef):
                 inner = ext.type
@@ -185,6 +219,7 @@ class CDeclarations:
                         self.struct_typedefs[ext.name] = StructTypedef(
                             ext.name, self._file(ext, default_file), ext, s.name,
                             s if s.decls is not None else None)
+                        self.types[ext.name] = self.struct_typedefs[ext.name]
                         self.order.append(ext.name)
                         if s.name is not None and ext.name not in detached:
                             self._tag_to_typedef.setdefault(s.name, ext.name)
@@ -193,31 +228,58 @@ class CDeclarations:
                     if isinstance(inner, c_ast.TypeDecl):
                         note_enum(inner.type)
                         note_body(inner.type)
+                        if isinstance(inner.type, c_ast.Enum):
+                            self._add_enum_typedef(ext, inner.type, default_file)
             elif isinstance(ext, c_ast.Decl):
                 note_body(ext.type)
                 note_enum(ext.type)
                 s = ext.type
-                if self.plain_structs and isinstance(s, c_ast.Struct) and s.name \
-                        and s.decls is not None:
+                if self.plain_structs and isinstance(s, (c_ast.Struct, c_ast.Enum)) and s.name \
+                        and (s.values if isinstance(s, c_ast.Enum) else s.decls) is not None:
                     plain.append((len(self.order), ext, s))
         if plain:
-            self._add_plain_structs(plain, default_file)
+            self._add_plain_types(plain, default_file)
 
-    def _add_plain_structs(self, plain, default_file: str) -> None:
-        """The plain ``struct tag {…}`` definitions that no typedef names, as types named by
-        their tag, in declaration order among the typedefs."""
+    def _add_enum_typedef(self, typedef, enum, default_file: str) -> None:
+        """``typedef enum [tag] {…} name;``: the enum type ``name`` (the first typedef of a
+        tag names it; a later ``typedef enum tag other;`` is another name of that type)."""
+        if typedef.name in self.enum_typedefs or (
+                enum.values is None and enum.name in self._enum_tag_to_typedef):
+            return
+        entry = EnumTypedef(typedef.name, self._file(typedef, default_file), typedef, enum.name,
+                            enum if enum.values is not None else None)
+        self.enum_typedefs[typedef.name] = self.types[typedef.name] = entry
+        self.order.append(typedef.name)
+        if enum.name is not None:
+            self._enum_tag_to_typedef.setdefault(enum.name, typedef.name)
+
+    def _add_plain_types(self, plain, default_file: str) -> None:
+        """The plain ``struct tag {…}`` and ``enum tag {…}`` definitions that no typedef
+        names, as types named by their tag, in declaration order among the typedefs."""
+        from pycparser import c_ast
+
         order: List[str] = []
         at = 0
         for place, decl, s in plain:
             order.extend(self.order[at:place])
             at = place
             tag = s.name
-            if tag in self._tag_to_typedef or tag in self.struct_typedefs \
-                    or tag in self.aliases or self.bodies.get(tag) is not s:
-                continue  # typedef'd (read as that typedef), or its name is a typedef's
-            self.struct_typedefs[tag] = StructTypedef(
-                tag, self._file(s, default_file), s, tag, s, plain=True)
-            self._tag_to_typedef[tag] = tag
+            if tag in self.types or tag in self.aliases:
+                continue  # a typedef's name: C reads the bare name as the typedef
+            if isinstance(s, c_ast.Enum):
+                if tag in self._enum_tag_to_typedef or self.enum_bodies.get(tag) is not s:
+                    continue  # typedef'd: read as that typedef
+                entry: object = EnumTypedef(tag, self._file(s, default_file), s, tag, s,
+                                            plain=True)
+                self.enum_typedefs[tag] = entry  # type: ignore[assignment]
+                self._enum_tag_to_typedef[tag] = tag
+            else:
+                if tag in self._tag_to_typedef or self.bodies.get(tag) is not s:
+                    continue  # typedef'd (read as that typedef)
+                entry = StructTypedef(tag, self._file(s, default_file), s, tag, s, plain=True)
+                self.struct_typedefs[tag] = entry  # type: ignore[assignment]
+                self._tag_to_typedef[tag] = tag
+            self.types[tag] = entry
             order.append(tag)
         order.extend(self.order[at:])
         self.order = order
@@ -227,14 +289,21 @@ class CDeclarations:
         td = self.struct_typedefs.get(name)
         return None if td is None or td.plain else td
 
-    def body_of(self, td: StructTypedef):
-        """The member list of a struct typedef (``None`` when only declared)."""
+    def body_of(self, td):
+        """The member list of a struct typedef, or the values of an enum type (``None``
+        when only declared)."""
         if td.body is not None:
             return td.body
-        return self.bodies.get(td.tag) if td.tag else None
+        if not td.tag:
+            return None
+        return (self.enum_bodies if td.kind == "enum" else self.bodies).get(td.tag)
 
     def typedef_of_tag(self, tag: Optional[str]) -> Optional[str]:
         return self._tag_to_typedef.get(tag) if tag else None
+
+    def enum_type_of_tag(self, tag: Optional[str]) -> Optional[str]:
+        """The enum type ``enum tag`` is (its typedef's name, or the tag of a plain one)."""
+        return self._enum_tag_to_typedef.get(tag) if tag else None
 
     def spell(self, t, stop: Iterable[str] = ()) -> Spelled:
         """Spell a declarator's type, following the header's own typedefs (never through a
@@ -244,23 +313,27 @@ class CDeclarations:
         not recursed into: 1,000 '*', 1,500 dimensions or 3,000 chained pointer typedefs
         are spelled in one loop (they recursed past Python's stack: a RecursionError)."""
         stops = STDINT | INTENT_TYPEDEFS | frozenset(stop)
-        wrappers: List[str] = []
+        wrappers: List[Tuple[str, object]] = []  # (spelling, an array's size expression)
         base = self._spell_base(t, stops, wrappers)
         if not wrappers:
             return base
-        kind = "array" if wrappers[0].startswith("[") else "pointer"
-        return Spelled(kind, base.text + "".join(reversed(wrappers)))
+        text = base.text + "".join(w for w, _ in reversed(wrappers))
+        if wrappers[0][0].startswith("["):
+            if all(w.startswith("[") for w, _ in wrappers):
+                return Spelled("array", text, dims=tuple(d for _, d in wrappers), element=base)
+            return Spelled("array", text)
+        return Spelled("pointer", text)
 
-    def _spell_base(self, t, stops: FrozenSet[str], wrappers: List[str]) -> Spelled:
+    def _spell_base(self, t, stops: FrozenSet[str], wrappers: List[Tuple[str, object]]) -> Spelled:
         """What ``t`` is below every pointer and array (appended to ``wrappers``)."""
         from pycparser import c_ast
 
         seen: Set[str] = set()
-        through = ""  # the typedef name a struct was reached through
+        through = ""  # the typedef name a struct or an enum was reached through
         while True:
             if isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
-                wrappers.append(f"[{getattr(t.dim, 'value', '')}]"
-                                if isinstance(t, c_ast.ArrayDecl) else " *")
+                wrappers.append((f"[{getattr(t.dim, 'value', '')}]", t.dim)
+                                if isinstance(t, c_ast.ArrayDecl) else (" *", None))
                 # What a pointer or array holds is spelled afresh (its own typedef chain).
                 t, seen, through = t.type, set(), ""
                 continue
@@ -271,7 +344,7 @@ class CDeclarations:
             if isinstance(t, (c_ast.Struct, c_ast.Union)):
                 return self._spell_record(t, through)
             if isinstance(t, c_ast.Enum):
-                return Spelled("enum", f"enum {t.name}" if t.name else "enum")
+                return self._spell_enum(t, through)
             if not isinstance(t, c_ast.IdentifierType):
                 return Spelled("other", type(t).__name__)
             text = canonical(t.names)
@@ -291,6 +364,13 @@ class CDeclarations:
         text = through or (f"{kind} {t.name}" if t.name else kind)
         return Spelled(kind, text, body, name, inline)
 
+    def _spell_enum(self, t, through: str) -> Spelled:
+        """An enum node, reached through the typedef ``through`` (or none)."""
+        body = t if t.values is not None else self.enum_bodies.get(t.name or "")
+        name = through if through in self.enum_typedefs else self.enum_type_of_tag(t.name)
+        return Spelled("enum", f"enum {t.name}" if t.name else "enum", body, name or "",
+                       not through and t.values is not None)
+
     def _follow(self, t, text: str, stops: FrozenSet[str], seen: Set[str]):
         """The type name ``t`` (spelled ``text``): a struct typedef or a scalar as
         ``Spelled``, or a typedef of the header to follow, as ``(its type, the typedef name
@@ -305,7 +385,8 @@ class CDeclarations:
             seen.add(text)
             target = self.aliases[text]
             inner = getattr(target, "type", None)
-            return target, text if isinstance(inner, (c_ast.Struct, c_ast.Union)) else ""
+            return target, text if isinstance(inner, (c_ast.Struct, c_ast.Union, c_ast.Enum)) \
+                else ""
         return Spelled("scalar", text)
 
 
@@ -329,21 +410,48 @@ _DEEP_DECLARATOR = re.compile(
 _LINE_MARKER = re.compile(r'^#(?:line)?[ \t]+(\d+)[ \t]+"((?:[^"\\\n]|\\.)*)"', re.M)
 
 
-def _refuse_deep_declarators(text: str, path: str, what: str) -> None:
-    m = _DEEP_DECLARATOR.search(text)
-    if m is None:
-        return
-    kind = "pointers" if m.group().startswith("*") else "array dimensions"
-    start = m.start()
+#: Most enumerators in one enum. pycparser takes about 17 s of CPU per million of them, and
+#: a GPU struct's enum has a handful (Vulkan's largest, ``VkStructureType``, about 1,400):
+#: counted in the preprocessed text before parsing.
+MAX_ENUMERATORS = 100_000
+_ENUM_BODY = re.compile(r"\benum\b[ \t\n]*+(?:[A-Za-z_$][A-Za-z0-9_$]*+[ \t\n]*+)?\{")
+
+
+def _text_location(text: str, path: str, start: int) -> SourceLocation:
+    """Where offset ``start`` of the preprocessed ``text`` is, by its line markers."""
     file, line = path, text.count("\n", 0, start) + 1
     for marker in _LINE_MARKER.finditer(text, 0, start):
         file = marker.group(2)
         line = int(marker.group(1)) + text.count("\n", marker.end(), start) - 1
     col = start - (text.rfind("\n", 0, start) + 1) + 1
+    return _error_location(path, file, line, col)
+
+
+def _refuse_deep_declarators(text: str, path: str, what: str) -> None:
+    m = _DEEP_DECLARATOR.search(text)
+    if m is None:
+        return
+    kind = "pointers" if m.group().startswith("*") else "array dimensions"
     raise SchemaError(
         f"{what}: a declarator nested too deeply (more than {MAX_DECLARATOR_LEVELS} {kind} in "
-        f"a row); sarek-layout reads plain C11 declarations",
-        _error_location(path, file, line, col))
+        f"a row); sarek-layout reads plain C11 declarations", _text_location(text, path, m.start()))
+
+
+def _refuse_huge_enums(text: str, path: str) -> None:
+    """An enum of more than ``MAX_ENUMERATORS`` values is refused at its ``enum`` keyword
+    (one pass over the text: each body's commas are counted once)."""
+    at = 0
+    while True:
+        m = _ENUM_BODY.search(text, at)
+        if m is None:
+            return
+        close = text.find("}", m.end())
+        end = len(text) if close < 0 else close
+        if text.count(",", m.end(), end) > MAX_ENUMERATORS:
+            raise SchemaError(
+                f"an enum of more than {MAX_ENUMERATORS} values; the enums of GPU structs hold "
+                f"a few (Vulkan's largest about 1,400)", _text_location(text, path, m.start()))
+        at = end
 
 
 def _error_location(path: str, file: Optional[str], line: int, col: int) -> SourceLocation:
@@ -407,6 +515,7 @@ def parse(text: str, path: str, places=None, what: str = "C parse error"):
     from pycparser import c_parser
 
     _refuse_deep_declarators(text, path, what)
+    _refuse_huge_enums(text, path)
     parser = c_parser.CParser(lexer=_strict_lexer())
     # The same budget whoever calls: too deep a nesting then stops at the same token, so
     # the position in the message does not depend on the caller's stack.

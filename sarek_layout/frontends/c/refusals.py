@@ -213,4 +213,5 @@ def _locations(decl) -> List[SourceLocation]:
     for ctor in getattr(decl, "ctors", ()):
         out.append(ctor.location)
         out.extend(a.location for a in ctor.args if isinstance(a, NamedType))
+    out.extend(v.location for v in getattr(decl, "values", ()))  # an enum's
     return out

@@ -33,6 +33,7 @@ which runs in the child process.
 from __future__ import annotations
 
 import re
+import struct
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
@@ -56,6 +57,10 @@ __all__ = [
     "tool_failure",
     "child_failure",
     "saturated",
+    "MARKER",
+    "VALUES_SYMBOL",
+    "marked_values",
+    "values_from_object",
 ]
 
 
@@ -114,6 +119,40 @@ def saturated(expr: str) -> str:
     """``expr`` for a 32-bit probe table: a value past 2**32 - 1 reads as 2**32 - 1 instead
     of wrapping round to something plausible (a 4 GiB + 8 byte struct must not read 8)."""
     return f"(({expr}) > 0xffffffffu ? 0xffffffffu : ({expr}))"
+
+
+#: The two words before the probe count of a probe table read back from a built file's bytes
+#: (``marked_values``): ``SRK1`` and a word whose byte reversal differs.
+MARKER = (0x53524B31, 0xA5C3E10F)
+
+#: The probe table's symbol.
+VALUES_SYMBOL = "sarek_probe_values"
+
+
+def marked_values(probes: Sequence[Probe], dialect: str, declaration: str = "const unsigned int") -> str:
+    """One table of every probe's value, after ``MARKER`` and the count, for a driver that
+    reads the values back from the bytes of what it built (``values_from_object``): any
+    object format, either byte order, and a table of 4-byte words however large the values
+    (one sized symbol per probe would need their sum in memory: ``float32[100000000]``)."""
+    values = "".join(f",\n{saturated(expression(p, dialect))}" for p in probes)
+    return (f"{declaration} {VALUES_SYMBOL}[] = {{0x{MARKER[0]:08x}u, 0x{MARKER[1]:08x}u, "
+            f"{len(probes)}u{values}}};\n")
+
+
+def values_from_object(data: bytes, count: int, who: str) -> Tuple[int, ...]:
+    """The ``count`` probe values after the marker in an object file's bytes."""
+    for order in "<>":
+        at = data.find(struct.pack(order + "2I", *MARKER))
+        if at < 0:
+            continue
+        start = at + 8
+        if start + 4 * (count + 1) > len(data):
+            break
+        found, *values = struct.unpack_from(f"{order}{count + 1}I", data, start)
+        if found != count:
+            raise ProbeFailed(who, f"the object holds {found} probe values, not {count}")
+        return tuple(values)
+    raise ProbeFailed(who, f"no probe values ({VALUES_SYMBOL}) found in the object file")
 
 
 #: Put before the headers to switch their static assertions off (C, C++, CUDA): the

@@ -1,12 +1,14 @@
 """The host C compiler through cffi's API mode: the layout Python itself will see.
 
 cffi builds the extension module with Python's own compiler and flags (``sysconfig``), which
-is the point of this toolchain. The extension's C source is the probe source of the
-``objfile`` driver: one ``char sarek_probe_N[(expr) + 1]`` per probe, after the headers. The
+is the point of this toolchain. The extension's C source is the headers, then one table of
+every probe's value (``drivers.marked_values``): a sized symbol per probe, as the
+``objfile`` driver reads them from an object file, would make a shared library as large as
+the values' sum, which the linker refuses past 2 GiB (a ``float32[100000000]`` member). The
 build runs in a child process (``tools.run_child``, bounded in time and memory), and the
-numbers are read from the built module's dynamic symbol table with ``readelf``, as the
-``objfile`` driver reads an object file: the module is never imported, so nothing a header
-holds (an ``__attribute__((constructor))`` function, say) ever runs.
+numbers are read from the built module's bytes, after the table's marker: the module is
+never imported, so nothing a header holds (an ``__attribute__((constructor))`` function,
+say) ever runs.
 """
 
 from __future__ import annotations
@@ -18,16 +20,16 @@ from typing import List, Sequence, Tuple
 from ..headers import CompileFolder
 from ..probes import Probe
 from ..tools import run_child
-from . import Driver, HeaderSet, Measurement, ProbeFailed, child_failure, with_assertion_fallback
-from .objfile import probe_source, readelf, symbol_sizes, values_from_symbols
+from . import (NO_ASSERTS, Driver, HeaderSet, Measurement, ProbeFailed, child_failure,
+               marked_values, values_from_object, with_assertion_fallback)
 
 __all__ = ["CffiDriver"]
 
 _counter = itertools.count()
 
-#: Default visibility, so the probes are in the dynamic symbol table whatever Python's
-#: flags say (``-fvisibility=hidden``) and even if its linker strips the rest.
-_DECLARATION = "__attribute__((visibility(\"default\"))) char"
+#: Default visibility, so the table is kept whatever Python's flags say
+#: (``-fvisibility=hidden``) and even if its linker drops what nothing uses.
+_DECLARATION = "__attribute__((visibility(\"default\"), used)) const unsigned int"
 
 
 class CffiDriver(Driver):
@@ -41,8 +43,8 @@ class CffiDriver(Driver):
 
         def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
             module = f"_sarek_verify_{os.getpid()}_{next(_counter)}"
-            source = probe_source(headers, probes, "c", disable_asserts=disable_asserts,
-                                  declaration=_DECLARATION)
+            source = ((NO_ASSERTS if disable_asserts else "") + "#include <stddef.h>\n"
+                      + headers.include_lines() + marked_values(probes, "c", _DECLARATION))
             with CompileFolder(headers, "sarek-verify-cffi-") as folder:
                 build = folder.absolute("build")
                 os.mkdir(build)
@@ -59,7 +61,8 @@ class CffiDriver(Driver):
                 built = os.path.relpath(child.answer["path"], folder.path)
                 if built.startswith(".."):
                     raise ProbeFailed(tc.display, "cffi built its module outside the build folder")
-                sizes = symbol_sizes(readelf(folder, built, tc.display, table="--dyn-syms"))
-            return [("", values_from_symbols(sizes, len(probes), tc.display))]
+                with open(folder.absolute(built), "rb") as f:
+                    data = f.read()
+            return [("", values_from_object(data, len(probes), tc.display))]
 
         return with_assertion_fallback(tc, attempt)

@@ -25,25 +25,20 @@ import dataclasses
 import functools
 import os
 import re
-import struct
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...targets.naming import escape
 from ..headers import CompileFolder, HeaderSet
 from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
 from ..tools import run_tool
-from . import (NO_ASSERTS, Driver, Measurement, ProbeFailed, expression, saturated,
-               tool_failure, with_assertion_fallback)
+from . import (MARKER, NO_ASSERTS, VALUES_SYMBOL as _VALUES, Driver, Measurement, ProbeFailed,
+               expression, saturated, tool_failure, values_from_object,
+               with_assertion_fallback)
 
 __all__ = ["zig_program", "zig_env", "zig_expression", "values_from_object", "ZigDriver",
            "ZigCcDriver", "MARKER", "ZIG_INSTALL_HINT"]
 
-#: The two words before the probe count: ``SRK1`` and a word whose byte reversal differs.
-MARKER = (0x53524B31, 0xA5C3E10F)
-
 ZIG_INSTALL_HINT = "pip install ziglang"
-
-_VALUES = "sarek_probe_values"
 
 
 @functools.lru_cache(maxsize=None)
@@ -76,22 +71,6 @@ def zig_env(folder: str) -> Dict[str, str]:
     if not env.get("ZIG_LOCAL_CACHE_DIR"):
         env["ZIG_LOCAL_CACHE_DIR"] = os.path.join(folder, "zig-local-cache")
     return env
-
-
-def values_from_object(data: bytes, count: int, who: str) -> Tuple[int, ...]:
-    """The ``count`` probe values after the marker in an object file's bytes."""
-    for order in "<>":
-        at = data.find(struct.pack(order + "2I", *MARKER))
-        if at < 0:
-            continue
-        start = at + 8
-        if start + 4 * (count + 1) > len(data):
-            break
-        found, *values = struct.unpack_from(f"{order}{count + 1}I", data, start)
-        if found != count:
-            raise ProbeFailed(who, f"the object holds {found} probe values, not {count}")
-        return tuple(values)
-    raise ProbeFailed(who, f"no probe values ({_VALUES}) found in the object file")
 
 
 # --- the zig module ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ typedef struct {
     signed count;
 } Summary;
 
-enum sensor_kind { SENSOR_TEMP, SENSOR_PRESSURE };   /* a plain enum: not a type of the schema */
+enum sensor_kind { SENSOR_TEMP, SENSOR_PRESSURE };   /* a plain enum: a type, with its values */
 
 typedef union { int32_t i; float f; } bits;          /* unused union: not a type either */
 

@@ -67,7 +67,7 @@ function _sarek_in(e: unknown, step: string): unknown {
 }
 
 function _sarek_describe(x: unknown): string {
-  if (x === null) return "null";
+  if (x === null || x === undefined) return String(x);
   if (Array.isArray(x)) return `an array of ${x.length}`;
   if (typeof x === "string") return `the string ${JSON.stringify(x.length > 40 ? x.slice(0, 40) + "…" : x)}`;
   if (typeof x === "bigint") return `${x}n`;

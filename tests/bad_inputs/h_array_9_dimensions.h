@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { int32_t a[1][2][1][2][1][2][1][2][1]; } T;

@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef struct T { enum color { RED, GREEN } c; } T;

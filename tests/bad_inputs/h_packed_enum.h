@@ -1,0 +1,2 @@
+#include <stdint.h>
+typedef enum __attribute__((packed)) E { E_A, E_B } E;

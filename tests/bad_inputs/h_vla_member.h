@@ -1,0 +1,3 @@
+#include <stdint.h>
+extern int n;
+typedef struct T { int32_t count; float a[n]; } T;
