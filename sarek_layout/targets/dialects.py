@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Mapping, Pattern, Tuple
 
 from .name_rules import (GLSL_RESERVED, MSL_RESERVED, RUST_KEYWORDS, RUST_NOT_RAW, RUST_PRIMITIVES,
-                         TS_GLOBALS, TS_RESERVED, WGSL_RESERVED, ZIG_RESERVED,
+                         TS_ESCAPED, WGSL_RESERVED, ZIG_RESERVED,
                          ZIG_RESERVED_PATTERN)
 from ..ir.types import SCALARS
 from .naming import FLOAT16_TYPEDEF, vector_typedef
@@ -370,15 +370,18 @@ TYPESCRIPT = TypeScriptDialect(
     scalar={"int32": "number", "int64": "bigint", "float32": "number", "float64": "number",
                 "bool": "boolean", "unit": "null", "float16": "number", "uint8": "number",
                 "int8": "number", "int16": "number", "uint16": "number", "uint32": "number",
-                "uint64": "bigint"},
+                "uint64": "bigint",
+                # A byte string's element (``ir.types.ELEMENT_SCALARS``): each byte a number,
+                # 0 to 255, as Python's ``bytes`` holds it.
+                "char": "number"},
     accessor={"int32": "Int32", "int64": "BigInt64", "float32": "Float32", "float64": "Float64",
               "bool": "Int32", "unit": "Int32", "float16": "Uint16", "uint8": "Uint8",
               "int8": "Int8", "int16": "Int16", "uint16": "Uint16", "uint32": "Uint32",
-              "uint64": "BigUint64"},
+              "uint64": "BigUint64", "char": "Uint8"},
     typed_array={"int32": "Int32Array", "int64": "BigInt64Array", "float32": "Float32Array",
                  "float64": "Float64Array", "bool": "Int32Array", "unit": "Int32Array",
                  "float16": "Uint16Array", "uint8": "Uint8Array", "int8": "Int8Array",
                  "int16": "Int16Array", "uint16": "Uint16Array", "uint32": "Uint32Array",
-                 "uint64": "BigUint64Array"},
-    reserved_words=TS_RESERVED | TS_GLOBALS,
+                 "uint64": "BigUint64Array", "char": "Uint8Array"},
+    reserved_words=TS_ESCAPED,
 )

@@ -29,7 +29,8 @@ __all__ = ["FIELD", "ARM", "FILE", "NAME_TARGETS", "judge", "language_problem", 
            "problem", "refusals",
            "explain", "shadowing_suffixes", "emits_ctor_names", "C_FAMILY_WORDS", "GLSL_RESERVED", "WGSL_RESERVED",
            "MSL_RESERVED", "RUST_KEYWORDS", "RUST_NOT_RAW", "RUST_PRIMITIVES", "ZIG_RESERVED",
-           "ZIG_RESERVED_PATTERN", "TS_RESERVED", "TS_GLOBALS", "emits_bare_enum_values"]
+           "ZIG_RESERVED_PATTERN", "TS_RESERVED", "TS_GLOBALS", "TS_LOCALS", "TS_ESCAPED",
+           "emits_bare_enum_values"]
 
 #: Where a name is emitted: a record field (bare in a struct), a variant's union arm
 #: (``<Ctor>_v``), a C name at file scope (a type, an enum constant, a ``make_`` helper).
@@ -219,14 +220,15 @@ ZIG_RESERVED_PATTERN = re.compile(r"[iu][0-9]+\Z")
 #: targets/test_typescript_names.py``): ECMAScript's reserved words, those of strict mode (every
 #: module is strict) and of module code (``await``), the two names strict mode forbids to bind
 #: (``arguments``, ``eval``), and the predefined type names and type operators TypeScript refuses
-#: as an interface or type name (``number``, ``keyof``, ``intrinsic``…).
+#: as an interface or type name, or reads otherwise where a member's type is written
+#: (``number``, ``keyof``…).
 TS_RESERVED = frozenset("""
 break case catch class const continue debugger default delete do else enum export extends false
 finally for function if import in instanceof new null return super switch this throw true try
 typeof var void while with implements interface let package private protected public static
 yield await arguments eval
-any unknown never number bigint boolean string symbol object undefined intrinsic infer keyof
-readonly unique
+any unknown never number bigint boolean string symbol object undefined infer keyof readonly
+unique
 """.split())
 
 #: The global objects and types the generated TypeScript module uses (``templates/typescript.ts.j2``
@@ -237,6 +239,16 @@ Array ArrayBuffer ArrayBufferLike ArrayLike BigInt BigInt64Array BigUint64Array 
 Float32Array Float64Array Int8Array Int16Array Int32Array Infinity JSON Map Math NaN Number
 Object RangeError Set String TypeError Uint8Array Uint16Array Uint32Array
 """.split())
+
+#: The parameters and locals of the module's generated functions (``templates/typescript.ts.j2``:
+#: ``_sarek_w_<T>(view, at, x)``, ``const v``, ``let f``, ``catch (e)``, a variant's ``tag``,
+#: ``_sarek_c_<T>(lanes, at, stride, dims)``), where a record of another schema file is
+#: reached through its companion by name: a type of module ``""`` named like one would be
+#: hidden there by the local, so it is escaped too.
+TS_LOCALS = frozenset("view at x v f e tag lanes stride dims".split())
+
+#: Every word the typescript target escapes where the module declares it.
+TS_ESCAPED = TS_RESERVED | TS_GLOBALS | TS_LOCALS
 
 # --- the rules of each target ---------------------------------------------------------------
 
@@ -458,7 +470,7 @@ def _typescript_rules() -> _Rules:
     proto = (re.compile(r"__proto__\Z"), "is __proto__, which an object literal reads as its "
              "prototype, not as a member", frozenset((FIELD, ARM)))
     return _Rules(words={}, file_words={}, patterns=(proto,),
-                  escape=_suffix_escape(TS_RESERVED | TS_GLOBALS),
+                  escape=_suffix_escape(TS_ESCAPED),
                   escape_places=frozenset((FILE,)), bare_enum_values=True)
 
 
