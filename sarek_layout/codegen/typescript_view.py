@@ -33,7 +33,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from .._version import __version__
 from ..errors import SchemaError
 from ..ir.schema import Member, ModuleDecl, Schema, SchemaType
-from ..ir.types import SCALARS, TBool, TUnit, Scalar
+from ..ir.types import ELEMENT_SCALARS, SCALARS, TBool, TChar, TUnit, Scalar
 from ..layout.fingerprint import layout_id_hex
 from ..targets.dialects import TYPESCRIPT
 from ..targets.name_rules import FILE, judge
@@ -158,7 +158,10 @@ def _scalar_row(s: Scalar) -> TsScalar:
     else:
         kind = "bigint" if s.wide else "int"
     suffix = "n" if kind == "bigint" else ""
-    lo, hi = s.int_range if s.int_range is not None and kind in ("int", "bigint") else (0, 0)
+    # A byte string's char is a byte, 0 to 255, as Python's ``bytes`` (its C signedness
+    # differs between ABIs, so it has no range of its own).
+    rng = (0, 255) if s is TChar else s.int_range
+    lo, hi = rng if rng is not None and kind in ("int", "bigint") else (0, 0)
     return TsScalar(s.name, kind, TYPESCRIPT.accessor[s.name], s.size > 1, f"{lo}{suffix}",
                     f"{hi}{suffix}", TYPESCRIPT.scalar[s.name])
 
@@ -299,7 +302,8 @@ def typescript_view(schema: Schema, module: ModuleDecl,
                   for v in views)
     foreign = tuple((ident, st.qualified_name, st.elttype.base.name)  # type: ignore[union-attr]
                     for ident, st in walk.enums.items() if st.source is not module)
-    scalars = tuple(_scalar_row(s) for name, s in SCALARS.items() if name in walk.scalars)
+    scalars = tuple(_scalar_row(s) for name, s in {**SCALARS, **ELEMENT_SCALARS}.items()
+                    if name in walk.scalars)
     return TsModule(
         tool=TOOL,
         version=__version__,

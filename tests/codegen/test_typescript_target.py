@@ -242,6 +242,47 @@ def test_c_rules_bytes_are_gccs(tmp_path):
     assert _mismatches(ours, kinds_bytes.c_bytes(structs, tmp_path)) == []
 
 
+_CHAR_C = r"""#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+struct s { uint8_t a; char name[5]; int32_t k; char id[3]; };
+int main(void) {
+  struct s v; memset(&v, 0, sizeof v);
+  v.a = 7; memcpy(v.name, "ab\xff\x80", 4); v.k = -2; memcpy(v.id, "xyz", 3);
+  for (size_t i = 0; i < sizeof v; i++) printf("%02x", ((const unsigned char *)&v)[i]);
+  return 0; }
+"""
+
+
+def test_byte_strings_are_gccs_bytes(tmp_path):
+    """A ``char[N]`` member (a byte string, as import-c reads ``char name[N]``) is N numbers
+    0 to 255: the bytes gcc's struct holds, read back the same (it was a KeyError)."""
+    import subprocess
+
+    typescript.programs()
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"module": "B", "types": [{"record": "s", "fields": [
+        ["a", "uint8"], ["name", "char[5]"], ["k", "int32"], ["id", "char[3]"]]}]}))
+    stem = _generate(tmp_path, path)[0]
+    (tmp_path / "s.c").write_text(_CHAR_C)
+    subprocess.run(["gcc", "-std=c11", "-o", str(tmp_path / "s"), str(tmp_path / "s.c")],
+                   check=True)
+    gcc = subprocess.run([str(tmp_path / "s")], check=True, capture_output=True, text=True)
+    value = '{a: 7, name: [97, 98, 255, 128, 0], k: -2, id: [120, 121, 122]}'
+    run = typescript.node(
+        f'import {{ B_s }} from "./js/{stem}.js";\nconst b = B_s.toBytes({value});\n'
+        'process.stdout.write(Buffer.from(b).toString("hex") + " " + '
+        'JSON.stringify(B_s.fromBytes(b)) + " ");\n'
+        'try { B_s.toBytes({...B_s.fromBytes(b), id: [1, 2, 256]}); } '
+        'catch (e) { process.stdout.write(String(e.message)); }\n', tmp_path)
+    assert run.returncode == 0, run.stderr
+    hexed, back, refusal = run.stdout.split(" ", 2)
+    assert hexed == gcc.stdout
+    assert json.loads(back) == {"a": 7, "name": [97, 98, 255, 128, 0], "k": -2,
+                                "id": [120, 121, 122]}
+    assert ".id[2]" in refusal and "256" in refusal, refusal
+
+
 @pytest.mark.toolchain("nvcc")
 def test_cuda_rules_bytes_are_nvccs(tmp_path):
     typescript.programs()
