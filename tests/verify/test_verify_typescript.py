@@ -74,6 +74,23 @@ def test_conformance_subset_agrees(tmp_path):
     assert result.values > 40_000
 
 
+def test_the_kinds_enumeration_agrees_under_every_rule_set(tmp_path):
+    """The kinds' conformance enumeration (tests/helpers/kinds_shapes.py: 28 member kinds
+    alone, before followers and as constructor arguments) under every rule set there is,
+    one module per rule set, in one tsc and one Node run; every stride measured."""
+    from helpers import kinds_shapes
+    from sarek_layout.layout.rules import RULE_SETS
+    from sarek_layout.verify.probes import STRIDE
+
+    schema = load_schema(kinds_shapes.schema_files(tmp_path, tuple(RULE_SETS)))
+    assert {st.rules for st in schema.types} == set(RULE_SETS)
+    result = _agree(schema)
+    probes = probes_for(schema.types)
+    assert result.builds == 1
+    assert sum(p.quantity == STRIDE for p in probes) > 800
+    assert result.values > len(probes) // 2
+
+
 def _differences(result):
     assert result.status == DISAGREES, result.error
     return {str(d) for d in result.differences}

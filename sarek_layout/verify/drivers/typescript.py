@@ -217,10 +217,15 @@ class _Answer:
         path, what, level = _place(probe.member, self.variant)
         if what == "tag":
             return _tag_offset(self.encodings) if probe.quantity == OFFSET else None
-        if what == "data":  # the union starts where the first argument of any does
+        if what == "data":  # the union starts where the earliest first argument does
+            # (not the first constructor's: under hlsl-cbuffer a lone vec4 starts a
+            # register, at 16, while another arm's uint8 sits at 4)
             firsts = [e.first(e.order[0].split(".")[0] + "._0") for e in self.encodings
                       if e.order]
-            return firsts[0] if firsts and probe.quantity == OFFSET else None
+            seen = [f for f in firsts if f is not None]
+            if not seen or probe.quantity != OFFSET:
+                return None
+            return -1 if min(seen) < 0 else min(seen)
         e = self.encoding_of(path) if self.variant else self.encodings[0]  # type: ignore[arg-type]
         if e is None or path is None:
             return None
