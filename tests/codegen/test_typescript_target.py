@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sarek_layout
-from helpers import kinds_bytes, kinds_oracle, typescript
+from helpers import kinds_bytes, kinds_oracle, kinds_shapes, typescript
 from helpers.common import require_toolchain
 from helpers.host import SchemaDocument, element_types, values_of
 from sarek_layout.codegen import render_headers
@@ -178,27 +178,11 @@ def test_the_round_trip_comparison_is_live(tmp_path):
 # --- every member kind under every rule set: the compilers' bytes ----------------------------
 
 
-def _type_expr(kind) -> str:
-    dims = []
-    while kind[0] == "array":
-        dims.append(kind[2])
-        kind = kind[1]
-    if kind[0] == "scalar":
-        base = kind[1]
-    elif kind[0] == "vec":
-        base = f"vec{kind[1]}<{kind[2]}>"
-    elif kind[0] == "mat":
-        base = f"mat{kind[1]}x{kind[2]}<{kind[3]}>"
-    else:
-        base = kind[1]
-    return base + "".join(f"[{n}]" for n in dims)
-
-
 def _kinds_schema(structs, rules, folder):
     """The oracle's structs as a schema of ``rules``, generated, compiled; the module's stem."""
     path = folder / f"kinds_{rules}.json"
     path.write_text(json.dumps({"module": "K", "rules": rules, "types": [
-        {"record": name, "fields": [[f, _type_expr(k)] for f, k in members]}
+        {"record": name, "fields": [[f, kinds_shapes.spelling(k)] for f, k in members]}
         for name, members in structs]}))
     return _generate(folder, path)[0]
 

@@ -111,7 +111,7 @@ GEOMETRY = str(EXAMPLES / "geometry.toml")
     ("_sarek_w_bool(view, at + 24, v.alive)", "_sarek_w_bool(view, at + 28, v.alive)",
      {"Geometry_particle.alive: layout says offset 24, typescript says 28"}),
     # A variant's tag in the hole before the payload.
-    ("view.setInt32(at + 0, 1, true);", "view.setInt32(at + 4, 1, true);",
+    ("_sarek_w_int32(view, at + 0, 1);", "_sarek_w_int32(view, at + 4, 1);",
      {"Geometry_shape.tag: layout says offset 0, typescript says -1"}),
     # A constructor's argument moved.
     ("_sarek_w_float32(view, at + 16, v._1);", "_sarek_w_float32(view, at + 20, v._1);",

@@ -174,6 +174,17 @@ def _tag_offset(encodings: Sequence[_Encoding]) -> Optional[int]:
     return found[0] if len(found) == 1 else None
 
 
+def _data_offset(encodings: Sequence[_Encoding]) -> Optional[int]:
+    """Where a variant's union starts: where the earliest first argument of any constructor
+    lands (not the first constructor's: under hlsl-cbuffer a lone vec4 starts a register,
+    at 16, while another arm's uint8 sits at 4)."""
+    firsts = [e.first(e.order[0].split(".")[0] + "._0") for e in encodings if e.order]
+    seen = [f for f in firsts if f is not None]
+    if not seen:
+        return None
+    return -1 if min(seen) < 0 else min(seen)
+
+
 def _place(member: str, variant: bool) -> Tuple[Optional[str], str, Optional[int]]:
     """``(value path, what, level)`` of a probe's member: the path of the value it reads in
     the encodings (``.mass``, ``Circle._0``; for a variant the constructor picks the
@@ -217,15 +228,8 @@ class _Answer:
         path, what, level = _place(probe.member, self.variant)
         if what == "tag":
             return _tag_offset(self.encodings) if probe.quantity == OFFSET else None
-        if what == "data":  # the union starts where the earliest first argument does
-            # (not the first constructor's: under hlsl-cbuffer a lone vec4 starts a
-            # register, at 16, while another arm's uint8 sits at 4)
-            firsts = [e.first(e.order[0].split(".")[0] + "._0") for e in self.encodings
-                      if e.order]
-            seen = [f for f in firsts if f is not None]
-            if not seen or probe.quantity != OFFSET:
-                return None
-            return -1 if min(seen) < 0 else min(seen)
+        if what == "data":
+            return _data_offset(self.encodings) if probe.quantity == OFFSET else None
         e = self.encoding_of(path) if self.variant else self.encodings[0]  # type: ignore[arg-type]
         if e is None or path is None:
             return None
