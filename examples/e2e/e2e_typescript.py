@@ -25,29 +25,24 @@ from pathlib import Path
 from typing import Optional
 
 HERE = Path(__file__).resolve().parent
-#: Chromium's Vulkan driver on a CPU (Debian's chromium package), which Dawn accepts.
-SWIFTSHADER_ICD = Path("/usr/lib/chromium/vk_swiftshader_icd.json")
-
-
-def _node_module(name: str) -> Optional[Path]:
-    """``node_modules/<name>`` in the working folder or the repository, or a parent's."""
-    for start in (Path.cwd(), HERE):
-        for folder in (start, *start.parents):
-            candidate = folder / "node_modules" / name
-            if (candidate / "package.json").exists():
-                return candidate
-    return None
 
 
 def webgpu_module() -> Optional[Path]:
-    """The entry file of npm ``webgpu`` (Dawn for Node), or None."""
-    found = _node_module("webgpu")
-    return found / "index.js" if found is not None and (found / "index.js").exists() else None
+    """The entry file of npm ``webgpu`` (Dawn for Node) in a node_modules folder of the working
+    folder or the repository (or a parent's), or None."""
+    from sarek_layout.verify.drivers.typescript import node_modules_path
+
+    for start in (None, str(HERE)):
+        found = node_modules_path("webgpu", "index.js", start=start)
+        if found is not None:
+            return Path(found)
+    return None
 
 
 def run_step(e2e, out: Path, n: int, inputs: bytes) -> str:
     """The step, with run_e2e.py's module ``e2e`` (its checks, Skip and Failed)."""
-    from sarek_layout.verify.drivers.typescript import INSTALL, TSC_FLAGS, typescript_programs
+    from sarek_layout.verify.drivers.typescript import (INSTALL, SWIFTSHADER_ICD, TSC_FLAGS,
+                                                        typescript_programs)
 
     tsc, node = typescript_programs()
     if tsc is None or node is None:
@@ -69,8 +64,8 @@ def run_step(e2e, out: Path, n: int, inputs: bytes) -> str:
         source = (out / "telemetry.wgsl").read_text() + "\n" + (HERE / "kernels.wgsl").read_text()
         (out / "kernel_ts.wgsl").write_text(source)
         argv += [str(dawn), str(out / "kernel_ts.wgsl"), *map(str, e2e.host_layout_ids(out))]
-        if "VK_ICD_FILENAMES" not in env and SWIFTSHADER_ICD.exists():
-            env["VK_ICD_FILENAMES"] = str(SWIFTSHADER_ICD)
+        if "VK_ICD_FILENAMES" not in env and os.path.exists(SWIFTSHADER_ICD):
+            env["VK_ICD_FILENAMES"] = SWIFTSHADER_ICD
     run = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
     if run.returncode != 0:
         raise e2e.Failed(run.stderr.strip() or f"node host.js exited {run.returncode}")

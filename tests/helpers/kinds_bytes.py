@@ -213,3 +213,82 @@ def glsl_bytes(structs: Sequence[Struct], rules: str, workdir: Path,
     assert build.returncode == 0, f"glslang refused the shader:\n{build.stdout}{build.stderr}"
     out = run_spirv(spv.read_bytes(), [room] * len(structs))
     return {name: data for (name, _), data in zip(structs, out)}
+
+
+# --- WGSL through Dawn (npm webgpu) in Node ----------------------------------------------------
+
+#: What a WGSL storage buffer holds without extensions (no bool, no 64-bit, no f16).
+WGSL_SCALARS = ["int32", "uint32", "float32"]
+_WGSL_SCALAR = {"int32": "i32", "uint32": "u32", "float32": "f32"}
+
+
+def _wgsl_type(kind) -> str:
+    tag = kind[0]
+    if tag == "array":
+        return f"array<{_wgsl_type(kind[1])}, {kind[2]}>"
+    if tag == "scalar":
+        return _WGSL_SCALAR[kind[1]]
+    if tag == "vec":
+        return f"vec{kind[1]}<{_WGSL_SCALAR[kind[2]]}>"
+    if tag == "mat":
+        return f"mat{kind[1]}x{kind[2]}<{_WGSL_SCALAR[kind[3]]}>"
+    return kind[1]
+
+
+def _wgsl_bits(scalar: str, v) -> str:
+    """The value's 32 bits, reinterpreted: exact for every value, no literal rounding."""
+    bits = (struct.unpack("<I", struct.pack("<f", v))[0] if scalar == "float32"
+            else v & 0xFFFFFFFF)
+    return f"{bits}u" if scalar == "uint32" else f"bitcast<{_WGSL_SCALAR[scalar]}>({bits}u)"
+
+
+def wgsl_kernels(structs: Sequence[Struct]) -> Dict[str, str]:
+    """Per struct, a WGSL compute shader that writes its value (``leaf_value`` at each scalar)
+    into a zeroed storage buffer through the struct WGSL lays out (vectors and matrix columns
+    indexed, as the value's arrays are)."""
+    decls = [f"struct {name} {{ {' '.join(f'{f}: {_wgsl_type(k)},' for f, k in members)} }}"
+             for name, members in structs]
+    out = {}
+    for name, _ in structs:
+        body = [f"  out{_c_designator(place, False)} = {_wgsl_bits(scalar, leaf_value(scalar, k))};"
+                for k, (place, scalar) in enumerate(leaves(structs, name))]
+        out[name] = "\n".join(decls + [
+            f"@group(0) @binding(0) var<storage, read_write> out: {name};",
+            "@compute @workgroup_size(1)", "fn main() {", *body, "}"])
+    return out
+
+
+#: The Node program: for each struct, the kernel's bytes (Dawn) and the module's toBytes.
+DAWN_PROGRAM = """import { readFileSync } from "node:fs";
+const [dawn, module, cases] = process.argv.slice(2);
+const webgpu = await import(dawn);
+const M = await import(module);
+const gpu = webgpu.create([]);
+const adapter = await gpu.requestAdapter();
+if (!adapter) throw new Error("Dawn found no adapter");
+const device = await adapter.requestDevice();
+const { GPUBufferUsage, GPUMapMode } = webgpu.globals;
+const out = {};
+for (const [name, code, value, room] of JSON.parse(readFileSync(cases, "utf8"))) {
+  const buffer = device.createBuffer({ size: room, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const read = device.createBuffer({ size: room, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const pipeline = device.createComputePipeline({
+    layout: "auto", compute: { module: device.createShaderModule({ code }), entryPoint: "main" } });
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0),
+    entries: [{ binding: 0, resource: { buffer } }] }));
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  encoder.copyBufferToBuffer(buffer, 0, read, 0, room);
+  device.queue.submit([encoder.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const theirs = Buffer.from(read.getMappedRange().slice(0)).toString("hex");
+  read.unmap();
+  const ours = Buffer.from(M["K_" + name].toBytes((0, eval)("(" + value + ")"))).toString("hex");
+  out[name] = [ours, theirs];
+}
+device.destroy();
+process.stdout.write(JSON.stringify(out));
+"""

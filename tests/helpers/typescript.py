@@ -8,12 +8,16 @@ Node. ``node_batch`` runs one Node process for many cases (one start, not one pe
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import subprocess
 from typing import Any, Sequence
 
+import pytest
+
 from helpers.common import require_toolchain
-from sarek_layout.verify.drivers.typescript import TSC_FLAGS, typescript_programs
+from sarek_layout.verify.drivers.typescript import (SWIFTSHADER_ICD, TSC_FLAGS, node_modules_path,
+                                                    typescript_programs)
 
 
 #: The checks strict projects add to --strict: a generated module must pass them too, since
@@ -66,3 +70,18 @@ def node_json(script: str, cwd: pathlib.Path, data: Any = None, name: str = "run
 READ_STDIN = """import { readFileSync } from "node:fs";
 const input = JSON.parse(readFileSync(0, "utf8"));
 """
+
+
+def dawn() -> tuple:
+    """``(index.js of npm webgpu, environment)`` for a Node run with Dawn, or skip (fail under
+    ``SAREK_REQUIRE_TOOLCHAINS``, since .ci/run installs it) naming the install."""
+    found = node_modules_path("webgpu", "index.js")
+    if found is None:
+        reason = "npm install webgpu (Dawn for Node): not found in a node_modules folder"
+        if os.environ.get("SAREK_REQUIRE_TOOLCHAINS", "0") not in ("", "0"):
+            pytest.fail(f"required: {reason}", pytrace=False)
+        pytest.skip(reason)
+    env = dict(os.environ)
+    if "VK_ICD_FILENAMES" not in env and os.path.exists(SWIFTSHADER_ICD):
+        env["VK_ICD_FILENAMES"] = SWIFTSHADER_ICD
+    return found, env

@@ -197,17 +197,10 @@ def test_typescript_host_runs_the_wgsl_kernel_through_webgpu_in_node(tmp_path):
     """Where npm ``webgpu`` (Dawn for Node) is installed, the TypeScript host runs kernels.wgsl
     itself and its results are checked like every device's; skipped otherwise, naming the
     install (a failure under SAREK_REQUIRE_TOOLCHAINS, since .ci/run installs it)."""
+    from helpers import typescript
+
     require_toolchain("typescript")
-    sys.path.insert(0, str(E2E))
-    try:
-        import e2e_typescript
-    finally:
-        sys.path.remove(str(E2E))
-    if e2e_typescript.webgpu_module() is None:
-        reason = "npm install webgpu (Dawn for Node) not found in a node_modules folder"
-        if os.environ.get("SAREK_REQUIRE_TOOLCHAINS", "0") not in ("", "0"):
-            pytest.fail(f"required: {reason}", pytrace=False)
-        pytest.skip(reason)
+    typescript.dawn()  # or skip, naming npm install webgpu
     proc = run_example(tmp_path, "--steps", "typescript", "--require", "typescript")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "kernels.wgsl run by the TypeScript host on" in proc.stdout

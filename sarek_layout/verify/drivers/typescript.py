@@ -39,7 +39,7 @@ from ..tools import run_tool
 from . import Driver, HeaderSet, Measurement, ProbeFailed, tool_failure
 
 __all__ = ["TypeScriptDriver", "typescript_programs", "measurements", "TSC_FLAGS", "VALUE_LIMIT",
-           "INSTALL"]
+           "INSTALL", "node_modules_path", "SWIFTSHADER_ICD"]
 
 INSTALL = "npm install typescript (tsc on PATH or in ./node_modules/.bin) and Node.js"
 
@@ -55,19 +55,32 @@ _PROBE_PROGRAM = "typescript_probe.mjs"
 _OUT = "js"
 
 
-def _find_tsc() -> Optional[str]:
-    found = shutil.which("tsc")
-    if found:
-        return found
-    folder = os.getcwd()
-    while True:  # as npx does: ./node_modules/.bin, then each parent's
-        candidate = os.path.join(folder, "node_modules", ".bin", "tsc")
-        if os.access(candidate, os.X_OK):
+#: Chromium's Vulkan driver on a CPU (Debian's chromium package): where Dawn for Node (npm
+#: ``webgpu``) finds an adapter here. It finds none on Debian 12's lavapipe, which lacks
+#: ``shaderUniform*ArrayDynamicIndexing`` (the e2e example and the tests point it there).
+SWIFTSHADER_ICD = "/usr/lib/chromium/vk_swiftshader_icd.json"
+
+
+def node_modules_path(*parts: str, start: Optional[str] = None) -> Optional[str]:
+    """``node_modules/<parts>`` in ``start`` (the working folder) or the nearest parent that
+    has it, as npx and Node look: the path, or ``None``."""
+    folder = os.path.abspath(start or os.getcwd())
+    while True:
+        candidate = os.path.join(folder, "node_modules", *parts)
+        if os.path.exists(candidate):
             return candidate
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
         folder = parent
+
+
+def _find_tsc() -> Optional[str]:
+    found = shutil.which("tsc")
+    if found:
+        return found
+    candidate = node_modules_path(".bin", "tsc")
+    return candidate if candidate and os.access(candidate, os.X_OK) else None
 
 
 @functools.lru_cache(maxsize=None)
