@@ -68,8 +68,6 @@ REPO = HERE.parent.parent
 SCHEMA = HERE / "telemetry.toml"
 #: SPEC §1b's member kinds (a vec4, a float[5], an enum): the C family's steps carry them.
 FRAMES = HERE / "frames.toml"
-#: Why Python cannot write the frames (the python target refused them), or None.
-FRAMES_PROBLEM: Optional[str] = None
 STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal", "zig", "rust", "typescript")
 
 
@@ -95,17 +93,13 @@ def _generate(out: Path, schema: Path, targets: List[str]) -> subprocess.Complet
 
 
 def generate(out: Path) -> None:
-    global FRAMES_PROBLEM
     proc = _generate(out, SCHEMA, ["c", "opencl", "cuda", "python", "glsl", "wgsl", "metal",
                                    "zig", "rust"])
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
-    proc = _generate(out, FRAMES, ["c", "opencl", "cuda"])
+    proc = _generate(out, FRAMES, ["c", "opencl", "cuda", "python"])
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
-    proc = _generate(out, FRAMES, ["python"])
-    FRAMES_PROBLEM = None if proc.returncode == 0 else (
-        "frames skipped: " + proc.stderr.strip().splitlines()[-1])
 
 
 def load_modules(out: Path):
@@ -123,16 +117,14 @@ def write_inputs(out: Path, n: int) -> bytes:
     T, data = load_modules(out)
     inputs = T.pack_Telemetry_sample(data.samples(n)) + T.pack_Telemetry_reading(data.readings(n))
     (out / "inputs.bin").write_bytes(inputs)
-    if FRAMES_PROBLEM is None:
-        F = data.frames_module()
-        (out / "frames.bin").write_bytes(F.pack_Frames_frame(data.frames(n)))
+    F = data.frames_module()
+    (out / "frames.bin").write_bytes(F.pack_Frames_frame(data.frames(n)))
     return inputs
 
 
-def frames_input(out: Path) -> Optional[bytes]:
-    """The frames Python wrote, or None (the python target did not emit them)."""
-    path = out / "frames.bin"
-    return path.read_bytes() if path.exists() else None
+def frames_input(out: Path) -> bytes:
+    """The frames Python wrote."""
+    return (out / "frames.bin").read_bytes()
 
 
 def check_frames(label: str, out: Path, result: bytes, n: int) -> str:
@@ -268,8 +260,6 @@ def step_pocl(out: Path, n: int, inputs: bytes) -> str:
     (out / "outputs_pocl.bin").write_bytes(result)
     message = f"on {device.name.strip()}: " + check_outputs("pocl", out, result, n)
     frames = frames_input(out)
-    if frames is None:
-        return f"{message}; {FRAMES_PROBLEM}"
     src = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=frames)
     dst = cl.Buffer(ctx, mf.WRITE_ONLY, len(frames))
     refused = np.zeros(1, np.uint64)
@@ -307,8 +297,6 @@ def step_c(out: Path, n: int, inputs: bytes) -> str:
     if proc.returncode != 0:
         raise Failed(proc.stderr.strip() or f"host_check exited {proc.returncode}")
     message = proc.stdout.strip()
-    if frames_input(out) is None:
-        return f"{message}; {FRAMES_PROBLEM}"
     outputs = [str(p) for p in sorted(out.glob("outputs_frames_*.bin"))]
     proc = subprocess.run([str(exe), "--frames", str(n), str(out / "frames.bin"), *outputs],
                           capture_output=True, text=True)
@@ -327,10 +315,8 @@ def step_cuda(out: Path, n: int, inputs: bytes) -> str:
     sample_id, reading_id = host_layout_ids(out)
     argv = [str(exe), str(n), str(out / "inputs.bin"), str(result_path), f"{sample_id:x}",
             f"{reading_id:x}"]
-    frames = frames_input(out) is not None
-    if frames:
-        argv += [str(out / "frames.bin"), str(out / "outputs_frames_cuda.bin"),
-                 f"{frame_layout_id(out):x}"]
+    argv += [str(out / "frames.bin"), str(out / "outputs_frames_cuda.bin"),
+             f"{frame_layout_id(out):x}"]
     proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode == 3:
         return ("kernels.cu (with the frames' float4) compiled with nvcc (host and device "
@@ -338,8 +324,6 @@ def step_cuda(out: Path, n: int, inputs: bytes) -> str:
     if proc.returncode != 0:
         raise Failed(proc.stderr.strip() or f"kernels_cuda exited {proc.returncode}")
     message = "ran on the GPU: " + check_outputs("cuda", out, result_path.read_bytes(), n)
-    if not frames:
-        return f"{message}; {FRAMES_PROBLEM}"
     return f"{message}; " + check_frames("cuda", out, (out / "outputs_frames_cuda.bin")
                                          .read_bytes(), n)
 

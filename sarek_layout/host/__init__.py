@@ -5,9 +5,10 @@
 byte plan (``plan``), built from the member model alone (``model`` gives a bare elttype its
 member model): ``codec`` encodes without numpy (with the functions ``fast`` compiles from the
 plans), ``dtype`` imports numpy only when called, ``python_target`` gathers the view of the
-standalone Python module. ``_runtime`` is the code both share: the codecs import it, and every
-generated module carries it verbatim. This stage never imports codegen; codegen reaches the
-python target through a lazy hook (``codegen.target_views``).
+standalone Python module. ``_runtime`` (and ``_runtime_kinds``, for the member kinds of SPEC
+§1b) is the code both share: the codecs import it, and every generated module carries it
+verbatim; ``enums`` gives the API its IntEnum classes. This stage never imports codegen;
+codegen reaches the python target through a lazy hook (``codegen.target_views``).
 """
 
 from .codec import Codec, DecodeError, EncodeError, codec_of

@@ -16,7 +16,10 @@ scalar table (``ir.types.Scalar``); the record-value-is-an-object test; turning 
 into bytes; the checks of offsets and spans; the layout-fingerprint header (write, check);
 packing and unpacking many elements. Functions
 report problems as messages (or ``None``) and leave raising to the caller, so that the API
-raises its own subclasses of these errors (they are ``SarekLayoutError``s too).
+raises its own subclasses of these errors (they are ``SarekLayoutError``s too). The part for
+the member kinds of SPEC §1b (enums, fixed arrays, vectors, matrices) is
+``host/_runtime_kinds.py``, pasted right after this one; the templates' names of those are
+``_sarek_R_…`` (a repeated member) and ``_sarek_E_…`` (an enum's checks).
 """
 
 # --- runtime: begin ---------------------------------------------------------------------------
@@ -189,6 +192,10 @@ def _sarek_short_read(type_name: str, size: int, offset: int, error: object) -> 
     return f"{type_name}: cannot read {size} bytes at offset {_sarek_int(offset)}: {error}"
 
 
+def _sarek_bad_value(type_name: str, offset: int, error: object) -> str:
+    return f"{type_name}: the element at offset {_sarek_int(offset)} holds no value of its type: {error}"
+
+
 def _sarek_unknown_tag(type_name: str, tag: int, offset: int, ctors: _sarek_Sequence[str]) -> str:
     return (f"{type_name}: unknown tag {tag} at offset {offset}; "
             f"valid tags are 0..{len(ctors) - 1} ({', '.join(ctors)})")
@@ -318,12 +325,23 @@ def _sarek_explain(type_name: str, value: object, leaves: _sarek_Leaves,
             except ValueError as e:
                 # The EncodeError of this module, or of the generated module that defines the
                 # nested record (each module has its own class): reported against this type.
+                # A repeated member's checker names the element (``[2]``, ``[1].x``).
                 inner = getattr(e, "field", None)
                 problem = getattr(e, "problem", str(e))
-                return EncodeError(type_name, f"{path}.{inner}" if inner else path, problem)
+                return EncodeError(type_name, _sarek_join(path, inner), problem)
         elif row is not None:
             problem = _sarek_scalar_problem(row, x)
             if problem is not None:
                 return EncodeError(type_name, path, problem)
     return EncodeError(type_name, None, _sarek_describe(value))
+
+
+def _sarek_join(path: str, inner: _sarek_Optional[str]) -> str:
+    """``path`` followed by a path inside it: ``pos`` + ``x`` is ``pos.x``, ``color`` +
+    ``[2]`` is ``color[2]``."""
+    if not inner:
+        return path
+    if not path:
+        return inner
+    return path + inner if inner.startswith("[") else f"{path}.{inner}"
 # --- runtime: end -----------------------------------------------------------------------------

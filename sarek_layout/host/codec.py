@@ -12,9 +12,16 @@ Value forms (SPEC §2), defined once here and accepted identically by both paths
   arguments are a tuple or list of exactly the constructor's arity (nothing else: not a
   dict keyed by index, not a string);
 - ``bool`` is a Python bool (``numpy.bool_`` is accepted too), ``unit`` is ``None``; integers
-  are range-checked against int32/int64.
+  are range-checked against int32/int64;
+- a fixed array, vector or matrix (SPEC §1b) is a list, a tuple or a numpy array of its
+  length, nested outermost first (``T[N][M]``: N sequences of M; a matrix: its columns, each
+  a sequence of its rows, ``m[col][row]``, or a numpy array of shape (C, R));
+- an enum value is a member of an IntEnum whose value is one of the enum's (the API's class
+  is ``HostSchema.enum``), a value name, or one of its integers (not a bool, not a float).
 
-Decoding gives dicts, ``(name, tuple)`` pairs, bools and ``None``. Offsets count bytes from
+Decoding gives dicts, ``(name, tuple)`` pairs, bools, ``None``, nested tuples for repeated
+members and members of the API's IntEnum class for enums (bytes holding another integer are
+a ``DecodeError``). Offsets count bytes from
 the start of a buffer and are never negative. Bytes are in the host's byte order, the order
 a C program on this host (and an OpenCL or CUDA device sharing its buffers) uses; every
 padding byte is zero.
@@ -45,6 +52,7 @@ from . import _runtime
 from ._runtime import (
     _sarek_GC_PAUSE_MIN,
     _sarek_byte_view,
+    _sarek_join,
     _sarek_describe,
     _sarek_many,
     _sarek_int,
@@ -54,10 +62,13 @@ from ._runtime import (
     _sarek_scalar_problem,
     _sarek_ScalarRow,
     _sarek_short_read,
+    _sarek_bad_value,
     _sarek_span,
     _sarek_stored,
     _sarek_unknown_tag,
 )
+from ._runtime_kinds import _sarek_BadValue, _sarek_enum_int, _sarek_enum_problem
+from .enums import enum_spec, repeat_runtime
 from .fast import Compiled, NotFast, ctor_functions, record_functions
 from .model import elttype_key, model_of
 from .plan import CtorPlan, PlanMember, RecordPlan, VariantPlan, memoised, plan_of
@@ -149,14 +160,43 @@ def _write_record(type_name: str, plan: RecordPlan, x: object, path: str, buf: b
 
 
 def _write_member(type_name: str, m: PlanMember, x: object, path: str, buf: bytearray, base: int) -> None:
+    at = base + m.offset
+    if m.repeat is not None:
+        _write_repeat(type_name, m, x, path, buf, at)
+        return
     if m.record is not None:
-        _write_record(type_name, m.record, x, path, buf, base + m.offset)
+        _write_record(type_name, m.record, x, path, buf, at)
+        return
+    if m.enum is not None:
+        spec = enum_spec(m.enum)
+        problem = _sarek_enum_problem(spec, x)
+        if problem is not None:
+            raise EncodeError(type_name, path, problem)
+        _PACKERS[m.scalar].pack_into(buf, at, _sarek_enum_int(spec, x))  # type: ignore[index]
         return
     row = _ROWS[m.scalar]  # type: ignore[index]
     problem = _sarek_scalar_problem(row, x)
     if problem is not None:
         raise EncodeError(type_name, path, problem)
-    _PACKERS[m.scalar].pack_into(buf, base + m.offset, _sarek_stored(row, x))  # type: ignore[index]
+    _PACKERS[m.scalar].pack_into(buf, at, _sarek_stored(row, x))  # type: ignore[index]
+
+
+def _write_repeat(type_name: str, m: PlanMember, x: object, path: str, buf: bytearray, at: int) -> None:
+    """A fixed array, vector or matrix (a record element packed by its codec, which accepts
+    every record value form). The runtime packs it, checking every level's length and, with
+    ``struct``, every number; only a value it refuses is walked element by element, to name
+    the element (``problem``), so a valid array of a hundred million costs no Python step per
+    element here either."""
+    repeat = repeat_runtime(m, path)
+    encode = codec_of(m.record.key).encode if m.record is not None else None  # type: ignore[arg-type]
+    try:
+        data = repeat.pack(x, encode)
+    except Exception as e:
+        # pack and problem accept the same values; should they ever differ, the refusal
+        # still names the member and is an EncodeError.
+        found = repeat.problem(x, encode) or ("", _sarek_describe(e))
+        raise EncodeError(type_name, _sarek_join(path, found[0]), found[1]) from None
+    buf[at:at + m.size] = data
 
 
 def _split_variant(type_name: str, plan: VariantPlan, value: object) -> Tuple[CtorPlan, Sequence[object]]:
@@ -267,13 +307,21 @@ class Codec:
         count, problem = _sarek_span(len(view), offset, count, self.size, self.name)
         if problem:
             raise DecodeError(problem)
-        return _sarek_many(count * self.plan.leaves, lambda: self._unpack(view, count, offset))
+        try:
+            return _sarek_many(count * self.plan.leaves, lambda: self._unpack(view, count, offset))
+        except _sarek_BadValue:
+            pass
+        # Find the element that holds no value of its type (an enum's), for the message.
+        return [self.decode(view, o) for o in range(offset, offset + count * self.size, self.size)]
 
     def _unpack(self, view: memoryview, count: int, offset: int) -> List[object]:
         raise NotImplementedError
 
     def _short_read(self, offset: int, error: object) -> DecodeError:
         return DecodeError(_sarek_short_read(self.name, self.size, offset, error))
+
+    def _bad_value(self, offset: int, error: object) -> DecodeError:
+        return DecodeError(_sarek_bad_value(self.name, offset, error))
 
 
 def _compiled(plan: RecordPlan) -> Compiled:
@@ -329,6 +377,8 @@ class RecordCodec(Codec):
             return self._build(self.struct.unpack_from(data, offset))
         except (struct.error, OverflowError) as e:  # OverflowError: an offset such as 10**20
             raise self._short_read(offset, e) from None
+        except _sarek_BadValue as e:
+            raise self._bad_value(offset, e) from None
 
     def _unpack(self, view: memoryview, count: int, offset: int) -> List[object]:
         build = self._build
@@ -398,6 +448,8 @@ class VariantCodec(Codec):
             return self._dec[tag](data, offset)
         except (struct.error, OverflowError) as e:  # OverflowError: an offset such as 10**20
             raise self._short_read(offset, e) from None
+        except _sarek_BadValue as e:
+            raise self._bad_value(offset, e) from None
         except KeyError:
             raise DecodeError(_sarek_unknown_tag(self.name, tag, offset, list(self.tags))) from None
 

@@ -10,7 +10,11 @@ its offset and ``data`` at the payload offset, a union whose members ``<Ctor>_v`
 (constructors with arguments only) overlap at its offset 0. For a constructor of one
 argument, ``<Ctor>_v`` is the argument itself (a scalar, or the nested record's dtype:
 ``data["Value_v"]``, as C reads ``v.data.Value_v``); for several, a struct of ``_0``,
-``_1``… that spans the whole union.
+``_1``… that spans the whole union. A fixed array, vector or matrix member is a sub-array
+(``('color', '<f4', (4,))``, a matrix ``(columns, rows)``), read from its strides: where an
+element is followed by padding up to the stride, the element is a struct of one field ``v``
+with the stride as its itemsize (``a['pts']['v']``). An enum member is its base integer; a
+``char[32]`` is a byte string ``S32`` (where its bytes are back to back).
 
 One path: ``dtype_of`` takes a resolved schema type (what ``HostSchema.dtype`` gives) or a
 bare elttype, whose member model ``host.model`` builds.
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Sequence, Tuple, Union
 
-from ..ir.schema import SchemaType
+from ..ir.schema import Dim, SchemaType
 from ..ir.types import TRecord, TVariant
 from ..targets.naming import arm_name
 from .model import model_of
@@ -61,19 +65,56 @@ def _plan_dtype(plan: Plan) -> Any:
 
 
 def _struct_dtype(names: List[str], formats: List[Any], offsets: List[int], itemsize: int) -> Any:
-    return _numpy().dtype(
-        {"names": names, "formats": formats, "offsets": offsets, "itemsize": itemsize}, align=True
+    np = _numpy()
+    formats = [np.dtype(f) for f in formats]
+    # numpy records an alignment only when it divides the itemsize: a record of the scalar
+    # block layout ends at its last member (``{float64; float32}``: 12 bytes, 8-aligned).
+    align = itemsize % max(f.alignment for f in formats) == 0
+    return np.dtype(
+        {"names": names, "formats": formats, "offsets": offsets, "itemsize": itemsize}, align=align
     )
 
 
 def _member_dtype(m: PlanMember) -> Any:
-    # A scalar's numpy spelling is the scalar table's (``bool``/``unit``: 4-byte ints).
-    return _plan_dtype(m.record) if m.record is not None else m.scalar.numpy  # type: ignore[union-attr]
+    # A scalar's numpy spelling is the scalar table's (``bool``/``unit``: 4-byte ints; an
+    # enum: its base).
+    element = _plan_dtype(m.record) if m.record is not None else m.scalar.numpy  # type: ignore[union-attr]
+    if m.scalar is not None and m.scalar.is_char and m.dims[-1].stride == 1:
+        # A char array's last level, back to back, is one byte string (``S32``).
+        return _repeated(_numpy().dtype(f"S{m.dims[-1].count}"), m.dims[:-1])
+    return _repeated(_numpy().dtype(element), m.dims) if m.dims else element
+
+
+def _repeated(element: Any, dims: Sequence[Dim]) -> Any:
+    """A sub-array of ``element`` per level of ``dims``, innermost first. Where the stride is
+    larger than the element (a std430 ``vec3<float32>`` in an array, a std140 ``float32[4]``)
+    the element is a struct of one field ``v`` whose itemsize is the stride, so every element
+    is read at its own offset."""
+    np = _numpy()
+    d = element
+    for dim in reversed(dims):
+        if dim.stride != d.itemsize:
+            d = _struct_dtype(["v"], [d], [0], dim.stride)
+        if d.subdtype is not None:  # levels back to back: one sub-array of both shapes
+            base, shape = d.subdtype
+            d = np.dtype((base, (dim.count,) + shape))
+        else:
+            d = np.dtype((d, (dim.count,)))
+    return d
 
 
 def _members_dtype(members: Sequence[PlanMember], base: int, itemsize: int) -> Any:
     """A struct of ``members`` (offsets from the element start) placed from ``base``."""
-    return _struct_dtype([m.name for m in members], [_member_dtype(m) for m in members],
+    formats = [_member_dtype(m) for m in members]
+    for m, f in zip(members, formats):
+        if m.offset - base + _numpy().dtype(f).itemsize > itemsize:
+            raise ValueError(
+                f"numpy cannot describe member {m.name!r}: its last element ends "
+                f"{_numpy().dtype(f).itemsize - m.size} bytes before its stride, past the end of "
+                f"the element (its rule set does not pad an array's last element, as the scalar "
+                f"block layout and HLSL constant buffers do not); encode and decode it with the "
+                f"codec instead")
+    return _struct_dtype([m.name for m in members], formats,
                          [m.offset - base for m in members], itemsize)
 
 

@@ -10,7 +10,10 @@ keys; on anything else they raise (``NotFast``, or whatever ``struct`` or an att
 raises), and the codec falls back to its checking walk (``host.codec``), which is the
 definition. A nested record that its plan inlines is read in place; an opaque one is packed
 by the nested record's own compiled encoder (and decoded by its decoder), so the functions
-of a type stay as small as its plan.
+of a type stay as small as its plan. A repeated member (a fixed array, a vector, a matrix)
+is one expression whatever its count: the runtime's ``_sarek_Repeat`` flattens its value
+(splatted into the one ``pack`` call where its elements are back to back) or packs its rows;
+an enum value is looked up in its enum's table.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import struct
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from ._runtime import _sarek_bool, _sarek_object, _sarek_OBJECTS, _sarek_unit
-from .plan import CtorPlan, PlanMember, RecordPlan
+from ._runtime_kinds import _sarek_enum_int, _sarek_enum_member
+from .enums import enum_spec, repeat_runtime
+from .plan import CtorPlan, PlanMember, RecordPlan, Slot
 
 __all__ = ["NotFast", "Compiled", "record_functions", "ctor_functions"]
 
@@ -59,6 +64,7 @@ class _Source:
         self.ns: Dict[str, Any] = {
             "_pack": packer.pack, "_bool": _sarek_bool, "_unit": _sarek_unit, "_NotFast": NotFast,
             "_attribute_classes": _sarek_OBJECTS, "_by_attribute": _sarek_object,
+            "_enum_int": _sarek_enum_int, "_enum_member": _sarek_enum_member,
             **{f.__name__: f for f in (len, dict, tuple, list, bool)},
         }
 
@@ -79,6 +85,19 @@ class _Source:
             for name in ("enc_map", "enc_attr", "from_bytes"):
                 self.ns[f"{prefix}_{name}"] = getattr(compiled, name)
         return f"{prefix}_{what}"
+
+    def repeat(self, k: int, m: PlanMember, slot: Slot) -> str:
+        """The name bound to the runtime object of the repeated member ``m``, slot ``k``."""
+        name = f"_r{k}"
+        if name not in self.ns:
+            self.ns[name] = repeat_runtime(m, slot.path)
+        return name
+
+    def enum(self, k: int, m: PlanMember) -> str:
+        """The name bound to the checks of the enum of member ``m``, slot ``k``."""
+        name = f"_e{k}"
+        self.ns[name] = enum_spec(m.enum)  # type: ignore[arg-type]
+        return name
 
     def compile(self, filename: str) -> Dict[str, Any]:
         exec(compile("\n".join(self.lines) + "\n", filename, "exec"), self.ns)
@@ -109,9 +128,10 @@ def _check_record(src: _Source, holder: str, plan: RecordPlan, attr: bool) -> No
         src.add(f"    if {holder}.__class__ is not dict or len({holder}) != {len(plan.members)}: raise _NotFast")
 
 
-def _pack_args(src: _Source, members: Sequence[PlanMember], root: str, attr: bool, slots: int) -> List[str]:
+def _pack_args(src: _Source, members: Sequence[PlanMember], root: str, attr: bool,
+               slots: Sequence[Slot]) -> List[str]:
     """Statements (into ``src``) and the ``pack`` argument expressions reading ``members``
-    from ``root``, in the plan's slot order.
+    from ``root``, in the plan's slot order (one expression per slot).
 
     Each inlined record is fetched once into a temporary and its shape tested there; an
     opaque one is handed to its own encoder, which tests its shape. Bool leaves go through a
@@ -121,7 +141,18 @@ def _pack_args(src: _Source, members: Sequence[PlanMember], root: str, attr: boo
     flavour = "enc_attr" if attr else "enc_map"
 
     def member(expr: str, m: PlanMember) -> None:
-        if m.record is not None and m.inline:
+        k = len(exprs)
+        if m.repeat is not None:
+            r = src.repeat(k, m, slots[k])
+            if m.repeat.inline:
+                exprs.append(f"*{r}.flat({expr})")
+            elif m.record is not None:
+                exprs.append(f"{r}.pack({expr}, {src.nested(m.record, flavour)})")
+            else:
+                exprs.append(f"{r}.pack({expr})")
+        elif m.enum is not None:
+            exprs.append(f"_enum_int({src.enum(k, m)}, {expr})")
+        elif m.record is not None and m.inline:
             holder = src.temp()
             src.add(f"    {holder} = {expr}")
             _check_record(src, holder, m.record, attr)
@@ -141,19 +172,45 @@ def _pack_args(src: _Source, members: Sequence[PlanMember], root: str, attr: boo
     for m in members:
         member(_access(root, m.step, attr), m)
     # The walk and the plan must agree on the slots, or bytes would land in the wrong place.
-    if len(exprs) != slots:
-        raise AssertionError(f"fast encoder packs {len(exprs)} values, the plan {slots}")
+    if len(exprs) != len(slots):
+        raise AssertionError(f"fast encoder packs {len(exprs)} values, the plan {len(slots)}")
     return exprs
 
 
-def _value_expr(src: _Source, m: PlanMember, index: List[int]) -> str:
-    """The expression rebuilding member ``m`` from the unpacked tuple ``t_`` (``index[0]``
-    is the next item to read)."""
+class _Reader:
+    """Where the decoder's walk is: the next item of the unpacked tuple ``t_`` and the next
+    slot."""
+
+    def __init__(self, item: int, slots: Sequence[Slot]) -> None:
+        self.item = item
+        self.slot = 0
+        self.slots = slots
+
+    def next(self) -> Tuple[int, int, Slot]:
+        """``(tuple item, slot number, slot)`` of the next slot, moving past its values."""
+        i, k = self.item, self.slot
+        slot = self.slots[k]
+        self.item += slot.count
+        self.slot += 1
+        return i, k, slot
+
+
+def _value_expr(src: _Source, m: PlanMember, at: _Reader) -> str:
+    """The expression rebuilding member ``m`` from the unpacked tuple ``t_`` (``at`` is the
+    next item and slot)."""
     if m.record is not None and m.inline:
-        return "{" + ", ".join(f"{inner.name!r}: {_value_expr(src, inner, index)}"
+        return "{" + ", ".join(f"{inner.name!r}: {_value_expr(src, inner, at)}"
                                for inner in m.record.members) + "}"
-    i = index[0]
-    index[0] += 1
+    i, k, slot = at.next()
+    if m.repeat is not None:
+        r = src.repeat(k, m, slot)
+        if m.repeat.inline:
+            return f"{r}.unflat(t_[{i}:{i + slot.count}])"
+        if m.record is not None:
+            return f"{r}.unpack(t_[{i}], {src.nested(m.record, 'from_bytes')})"
+        return f"{r}.unpack(t_[{i}])"
+    if m.enum is not None:
+        return f"_enum_member({src.enum(k, m)}, t_[{i}], {slot.path!r})"
     if m.record is not None:
         return f"{src.nested(m.record, 'from_bytes')}(t_[{i}])"
     kind = m.scalar.kind  # type: ignore[union-attr]
@@ -171,10 +228,10 @@ def record_functions(plan: RecordPlan, packer: struct.Struct, label: str,
     for flavour, attr in (("map", False), ("attr", True)):
         src.add(f"def enc_{flavour}(v):")
         _check_record(src, "v", plan, attr)
-        exprs = _pack_args(src, plan.members, "v", attr, len(plan.slots))
+        exprs = _pack_args(src, plan.members, "v", attr, plan.slots)
         src.add(f"    return _pack({', '.join(exprs)})")
-    index = [0]
-    fields = ", ".join(f"{m.name!r}: {_value_expr(src, m, index)}" for m in plan.members)
+    at = _Reader(0, plan.slots)
+    fields = ", ".join(f"{m.name!r}: {_value_expr(src, m, at)}" for m in plan.members)
     src.add("def build(t_):")
     src.add(f"    return {{{fields}}}")
     return Compiled(src.compile(f"<sarek codec {label}>"), packer.unpack)
@@ -190,10 +247,10 @@ def ctor_functions(ctor: CtorPlan, packer: struct.Struct, label: str,
         src.add(f"def enc_{flavour}(a):")
         # The arguments: a tuple or a list of the constructor's arity, nothing else.
         src.add(f"    if (a.__class__ is not tuple and a.__class__ is not list) or len(a) != {arity}: raise _NotFast")
-        exprs = _pack_args(src, ctor.members, "a", attr, len(ctor.slots))
+        exprs = _pack_args(src, ctor.members, "a", attr, ctor.slots)
         src.add(f"    return _pack({', '.join([str(ctor.tag)] + exprs)})")
-    index = [1]  # t_[0] is the tag
-    args = [_value_expr(src, m, index) for m in ctor.members]
+    at = _Reader(1, ctor.slots)  # t_[0] is the tag
+    args = [_value_expr(src, m, at) for m in ctor.members]
     tuple_expr = "(" + "".join(a + ", " for a in args) + ")" if args else "()"
     src.add("def build(t_):")
     src.add(f"    return ({ctor.name!r}, {tuple_expr})")

@@ -19,6 +19,8 @@ from typing import Dict, List, Tuple, Union
 
 from ..ir.schema import (
     CtorDecl,
+    EnumDecl,
+    EnumValue,
     FieldDecl,
     ModuleDecl,
     NamedType,
@@ -27,8 +29,8 @@ from ..ir.schema import (
     SourceLocation,
     VariantDecl,
 )
-from ..ir.types import Scalar, TRecord, TVariant
-from ..layout.core import record_layout_of, variant_layout
+from ..ir.types import Scalar, TEnum, TFixedArray, TMatrix, TRecord, TVariant, TVector, type_name_of
+from ..layout.core import ScalarLayout, record_layout_of, variant_layout
 from ..layout.members import MemberType, members_of
 from .plan import LIMIT, memoised
 
@@ -55,13 +57,20 @@ def elttype_key(t: object) -> bytes:
     found = _KEYS.get(id(t))
     if found is not None and found[0] is t:
         return found[1]
+    # The rule set is part of a record's or variant's structure: the same fields lay out
+    # differently under std430.
     if isinstance(t, TRecord):
-        data: object = ("record", t.name, tuple((n, elttype_key(ft)) for n, ft in t.fields))
+        data: object = ("record", t.name, t.rules, tuple((n, elttype_key(ft)) for n, ft in t.fields))
     elif isinstance(t, TVariant):
-        data = ("variant", t.name, tuple((c, tuple(elttype_key(a) for a in args)) for c, args in t.ctors))
+        data = ("variant", t.name, t.rules,
+                tuple((c, tuple(elttype_key(a) for a in args)) for c, args in t.ctors))
     elif isinstance(t, Scalar):
         data = ("scalar", t.name)
-    else:  # arrays, vectors: no layout, refused where a model is built; small anyway
+    elif isinstance(t, TFixedArray):
+        data = ("array", t.count, elttype_key(t.elem))
+    elif isinstance(t, (TVector, TMatrix, TEnum)):  # scalars and names only: small
+        data = ("kind", repr(t))
+    else:  # Sarek's arrays and vectors: no layout, refused where a model is built
         data = ("other", repr(t))
     key = hashlib.blake2b(repr(data).encode(), digest_size=20).digest()
     if len(_KEYS) > LIMIT:
@@ -82,12 +91,34 @@ def model_of(t: Union[TRecord, TVariant]) -> SchemaType:
 
 
 def _expr(t: object) -> NamedType:
-    return NamedType(t.name, None, _NOWHERE)  # type: ignore[attr-defined]
+    # The spelling of a member's type, as messages and ``Member.spelling`` show it.
+    return NamedType(type_name_of(t), None, _NOWHERE)  # type: ignore[arg-type]
 
 
 def _member_type(t: object) -> MemberType:
-    # The layout core has already refused everything but scalars and records here.
-    return t if isinstance(t, Scalar) else model_of(t)  # type: ignore[arg-type]
+    # The layout core has already refused everything but scalars, records and the member
+    # kinds of SPEC §1b here. A kind is its elttype and the schema type it repeats.
+    if isinstance(t, Scalar):
+        return t
+    if isinstance(t, (TRecord, TVariant)):
+        return model_of(t)
+    inner = t
+    while isinstance(inner, TFixedArray):
+        inner = inner.elem
+    named = model_of(inner) if isinstance(inner, TRecord) else (
+        _enum_model(inner) if isinstance(inner, TEnum) else None)
+    return (t, named)  # type: ignore[return-value]
+
+
+def _enum_model(t: TEnum) -> SchemaType:
+    """The schema type of an enum elttype: laid out as its base, no members."""
+    def build() -> SchemaType:
+        decl = EnumDecl(t.name, t.base.name, tuple(EnumValue(n, v, _NOWHERE) for n, v in t.values),
+                        _NOWHERE)
+        return SchemaType(module="", name=t.name, c_name=t.name, elttype=t,
+                          layout=ScalarLayout(t.base.size, t.base.align), decl=decl,
+                          source=_SOURCE)
+    return memoised(_MODELS, elttype_key(t), build)
 
 
 def _build(t: Union[TRecord, TVariant]) -> SchemaType:
@@ -101,12 +132,13 @@ def _build(t: Union[TRecord, TVariant]) -> SchemaType:
                           _NOWHERE)
         member_types = [[_member_type(ft)] for _, ft in t.fields]
     else:
-        layout = variant_layout(t.name, t.ctors)
+        layout = variant_layout(t.name, t.ctors, t.rules)
         decl = VariantDecl(t.name, tuple(CtorDecl(c, tuple(_expr(a) for a in args), _NOWHERE)
                                          for c, args in t.ctors), _NOWHERE)
         member_types = [[_member_type(a) for a in args] for _, args in t.ctors]
     members, items, arms = members_of(decl, layout, member_types)  # type: ignore[arg-type]
-    uses = [m.c_name for types in member_types for m in types if isinstance(m, SchemaType)]
+    named = [m[1] if isinstance(m, tuple) else m for types in member_types for m in types]
+    uses = [m.c_name for m in named if isinstance(m, SchemaType)]
     return SchemaType(module="", name=t.name, c_name=t.name, elttype=t, layout=layout,  # type: ignore[arg-type]
                       decl=decl, source=_SOURCE, depends_on=tuple(dict.fromkeys(uses)),
                       members=members, items=items, arms=arms)

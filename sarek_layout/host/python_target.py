@@ -14,6 +14,13 @@ nested record beyond the plan's bound is packed by its own ``encode_`` function 
 back by its ``decode_``). ``OFFSETS_T`` lists the plan's slots: every scalar leaf, except
 that a nested record packed whole is one entry (its own ``OFFSETS_`` lists the rest).
 
+Members of SPEC §1b: a fixed array, vector or matrix is one slot with a runtime
+``_sarek_Repeat`` object (``_sarek_R_<C name>_<slot>``, its arguments read from the plan's
+``Repeat``), its dataclass field a (nested) ``Tuple[T, ...]``, and ``DIMS_T`` gives its
+``(count, stride)`` levels; an enum type is an ``IntEnum`` class with its values (and
+``_sarek_E_<C name>``, what the codecs check values against), and a member of it is
+annotated with that class.
+
 Names: classes are the C names, so ``Geometry_shape_Circle`` is both the C enum constant
 and the Python class. A name that is a Python keyword (a field ``from``, a type ``None`` of
 module ``""``) is emitted with a trailing ``_`` (``from_``), as flatc does; a clash that this
@@ -34,18 +41,20 @@ import functools
 import keyword
 import os
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .._version import __version__
 from ..errors import SchemaError, quoted
 from ..ir.schema import ModuleDecl, Schema, SchemaType, SourceLocation
-from ..ir.types import SCALARS, TInt32
+from ..ir.types import ELEMENT_SCALARS, SCALARS, TEnum, TInt32
 from ..layout.fingerprint import layout_id_hex
 from ..targets.names import spelling
 from ._runtime import _sarek_GC_PAUSE_MIN
 from .plan import PlanMember, RecordPlan, VariantPlan, plan_of
 
 __all__ = [
+    "PyRepeat",
+    "PyEnum",
     "PyField",
     "PySlot",
     "PyRecordRef",
@@ -55,6 +64,7 @@ __all__ = [
     "PyModuleView",
     "python_view",
     "python_name",
+    "enum_value_name",
     "python_module_name",
     "runtime_text",
 ]
@@ -70,14 +80,18 @@ _RUNTIME_END = "# --- runtime: end "
 
 @functools.lru_cache(maxsize=None)
 def runtime_text() -> str:
-    """The shared runtime as every generated module carries it: the marked region of
-    ``host/_runtime.py``, markers included, verbatim."""
+    """The shared runtime as every generated module carries it: the marked regions of
+    ``host/_runtime.py`` and ``host/_runtime_kinds.py`` (which uses the first's names),
+    markers included, verbatim, in that order."""
     from importlib import resources
 
-    text = resources.files(__package__).joinpath("_runtime.py").read_text(encoding="utf-8")
-    begin = text.index(_RUNTIME_BEGIN)
-    end = text.index("\n", text.index(_RUNTIME_END)) + 1
-    return text[begin:end]
+    regions = []
+    for name in ("_runtime.py", "_runtime_kinds.py"):
+        text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+        begin = text.index(_RUNTIME_BEGIN)
+        end = text.index("\n", text.index(_RUNTIME_END)) + 1
+        regions.append(text[begin:end])
+    return "\n\n".join(regions)
 
 
 def python_name(name: str) -> str:
@@ -88,8 +102,26 @@ def python_name(name: str) -> str:
 
 
 def _escaped_because(name: str) -> str:
-    """Why ``python_name`` escaped ``name``, for a message."""
-    return "a Python keyword" if keyword.iskeyword(name) else "a name every Python class has"
+    """Why ``python_name`` or ``enum_value_name`` escaped ``name``, for a message."""
+    if keyword.iskeyword(name):
+        return "a Python keyword"
+    if name in _ENUM_MEMBER_ATTRIBUTES:
+        return "a name every IntEnum member has"
+    return "a name every Python class has"
+
+
+#: Names every IntEnum member has (``name``, ``value``, and int's own), fixed here rather
+#: than read from ``dir(int)``, so that the generated code is the same on every Python.
+_ENUM_MEMBER_ATTRIBUTES = frozenset((
+    "name", "value", "as_integer_ratio", "bit_count", "bit_length", "conjugate", "denominator",
+    "from_bytes", "imag", "is_integer", "numerator", "real", "to_bytes"))
+
+
+def enum_value_name(name: str) -> str:
+    """How the python target (and the API's IntEnum classes) spell a value name of an enum:
+    as ``python_name``, and a name every IntEnum member has (``name``, ``real``) also gets a
+    trailing ``_``; the schema's name is accepted when encoding."""
+    return name + "_" if name in _ENUM_MEMBER_ATTRIBUTES else python_name(name)
 
 
 @dataclass(frozen=True)
@@ -98,6 +130,36 @@ class PyField:
 
     name: str
     annotation: str
+
+
+@dataclass(frozen=True)
+class PyRepeat:
+    """The runtime object of one repeated member (``_sarek_Repeat``), as the module builds
+    it: ``var = _sarek_Repeat(path, shape, row, enum, row_format, per_row, rows, size)``;
+    ``scalar`` is the element's scalar name (``""``: records), ``enum`` the variable of its
+    enum's checks (or ``""``)."""
+
+    var: str
+    path: str
+    shape: str
+    scalar: str
+    enum: str
+    row_format: str
+    per_row: int
+    rows: int
+    size: int
+
+
+@dataclass(frozen=True)
+class PyEnum:
+    """An enum type: an ``IntEnum`` class ``cls`` with ``members`` (Python name, value),
+    and its checks ``spec`` built from the schema's ``pairs`` (value name, value)."""
+
+    cls: str
+    spec: str
+    base: str
+    members: Tuple[Tuple[str, int], ...]
+    pairs: Tuple[Tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -116,6 +178,12 @@ class PySlot:
     scalar: str
     source: str
     encoder: str = ""
+    #: A repeated member: its ``_sarek_Repeat`` variable; ``inline`` when its values are
+    #: splatted into the ``pack`` call (else its bytes are one ``Ns`` item).
+    repeat: str = ""
+    inline: bool = False
+    #: An enum member: the variable of its enum's checks.
+    enum: str = ""
 
 
 @dataclass(frozen=True)
@@ -137,7 +205,10 @@ class PyNode:
 
     ``kind`` ``scalar``: item ``index`` of the tuple (``scalar`` says how to read it);
     ``record``: ``cls(*children)``; ``opaque``: ``decoder(item index)``, a nested record's
-    bytes read by its own ``decode_`` function.
+    bytes read by its own ``decode_`` function; ``repeat``: ``repeat.unflat`` of items
+    ``index`` to ``end`` (``inline``), else ``repeat.unpack`` of item ``index`` (with the
+    element's ``decoder`` for records); ``enum``: the member of ``enum`` that item ``index``
+    is (``path`` names it in a message).
     """
 
     kind: str
@@ -146,6 +217,11 @@ class PyNode:
     scalar: str = ""
     decoder: str = ""
     children: Tuple["PyNode", ...] = ()
+    end: int = 0
+    repeat: str = ""
+    inline: bool = False
+    enum: str = ""
+    path: str = ""
 
 
 @dataclass(frozen=True)
@@ -161,11 +237,13 @@ class PyCtor:
     args: Tuple[PyNode, ...]
     #: The record arguments and their nested records read in place, in fetch order.
     records: Tuple[PyRecordRef, ...] = ()
+    #: The runtime objects of its repeated arguments.
+    repeats: Tuple[PyRepeat, ...] = ()
 
 
 @dataclass(frozen=True)
 class PyType:
-    kind: str  # "record" | "variant"
+    kind: str  # "record" | "variant" | "enum"
     name: str
     qualified_name: str
     c_name: str
@@ -191,6 +269,12 @@ class PyType:
     ctors: Tuple[PyCtor, ...] = ()
     #: The layout fingerprint, ``0x`` + 16 hex digits (``layout.fingerprint``).
     layout_id: str = ""
+    #: The runtime objects of its repeated members (a record's; a variant's are its ctors').
+    repeats: Tuple[PyRepeat, ...] = ()
+    #: ``(dotted path, ((count, stride), …))`` of each repeated slot, outermost first.
+    dims: Tuple[Tuple[str, Tuple[Tuple[int, int], ...]], ...] = ()
+    # enums
+    enum: Optional[PyEnum] = None
 
 
 @dataclass(frozen=True)
@@ -234,9 +318,19 @@ def python_module_name(module: ModuleDecl, filename: str) -> str:
 
 
 def _annotation(m: PlanMember) -> str:
-    if m.scalar is not None:
-        return m.scalar.annotation
-    return python_name(m.record.key.c_name)  # type: ignore[union-attr]
+    if m.enum is not None:
+        element = python_name(m.enum.c_name)
+    elif m.scalar is not None:
+        element = m.scalar.annotation
+    else:
+        element = python_name(m.record.key.c_name)  # type: ignore[union-attr]
+    # A repeated member decodes to nested tuples: one ``Tuple[…, ...]`` per level, however
+    # many elements (the encoders take lists and numpy arrays too); a char array's last
+    # level is its text, ``bytes``.
+    levels = m.dims[1:] if m.scalar is not None and m.scalar.is_char else m.dims
+    for _ in levels:
+        element = f"_sarek_Tuple[{element}, ...]"
+    return element
 
 
 def _fields(st: SchemaType, members: Tuple[PlanMember, ...]) -> Tuple[PyField, ...]:
@@ -260,20 +354,36 @@ def _fields(st: SchemaType, members: Tuple[PlanMember, ...]) -> Tuple[PyField, .
 
 
 class _Walker:
-    """Walks a plan's members in slot order: the encoder's reads, the decoder's nodes."""
+    """Walks a plan's members in slot order: the encoder's reads, the decoder's nodes.
 
-    def __init__(self, first_index: int) -> None:
+    ``owner`` (the type's or the constructor's C name) names the runtime objects of its
+    repeated members."""
+
+    def __init__(self, first_index: int, owner: str) -> None:
         self.index = first_index
+        self.owner = owner
         self.slots: List[PySlot] = []
         self.records: List[PyRecordRef] = []
-        #: Nested records whose classes the code names (built in place, or annotated).
+        self.repeats: List[PyRepeat] = []
+        self.dims: List[Tuple[str, Tuple[Tuple[int, int], ...]]] = []
+        #: Nested records and enums whose classes the code names (built in place, or
+        #: annotated).
         self.classes: List[SchemaType] = []
         #: Nested records packed by their own encode_/decode_ functions.
         self.opaque: List[SchemaType] = []
+        #: Enums whose checks the code uses.
+        self.enums: List[SchemaType] = []
 
     def member(self, m: PlanMember, holder: str, attr_prefix: str, path_prefix: str) -> PyNode:
         py = python_name(m.name)
         attr, path, source = attr_prefix + py, path_prefix + m.name, f"{holder}.{py}"
+        if m.repeat is not None:
+            return self._repeated(m, attr, path, source)
+        if m.enum is not None:
+            self.enums.append(m.enum)
+            spec = enum_var(m.enum)
+            self.slots.append(PySlot(attr, path, m.scalar.name, source, enum=spec))  # type: ignore[union-attr]
+            return PyNode("enum", index=self._next(), enum=spec, path=path)
         if m.record is not None:
             nested: SchemaType = m.record.key  # type: ignore[assignment]
             if m.inline:
@@ -290,14 +400,41 @@ class _Walker:
         self.slots.append(PySlot(attr, path, scalar, source))
         return PyNode("scalar", index=self._next(), scalar=scalar)
 
-    def _next(self) -> int:
-        self.index += 1
-        return self.index - 1
+    def _repeated(self, m: PlanMember, attr: str, path: str, source: str) -> PyNode:
+        r = m.repeat
+        assert r is not None
+        var = f"_sarek_R_{self.owner}_{len(self.slots)}"
+        encoder = decoder = spec = ""
+        if m.record is not None:
+            self.opaque.append(m.record.key)  # type: ignore[arg-type]
+            encoder, decoder = f"encode_{m.record.key.c_name}", f"decode_{m.record.key.c_name}"
+        if m.enum is not None:
+            self.enums.append(m.enum)
+            spec = enum_var(m.enum)
+        self.repeats.append(PyRepeat(var, path, repr(r.shape), m.scalar.name if m.scalar else "",
+                                     spec, "=" + r.row, r.per_row, r.rows, m.size))
+        self.dims.append((path, tuple((d.count, d.stride) for d in m.dims)))
+        self.slots.append(PySlot(attr, path, m.scalar.name if m.scalar else "", source, encoder,
+                                 repeat=var, inline=r.inline))
+        index = self._next(r.count if r.inline else 1)
+        return PyNode("repeat", index=index, end=self.index, repeat=var, inline=r.inline,
+                      decoder=decoder)
+
+    def _next(self, count: int = 1) -> int:
+        self.index += count
+        return self.index - count
+
+
+def enum_var(st: SchemaType) -> str:
+    """The variable holding the checks of enum ``st`` in a generated module."""
+    return f"_sarek_E_{st.c_name}"
 
 
 def _annotated(members: Tuple[PlanMember, ...]) -> List[SchemaType]:
-    """The nested records that the dataclass fields of ``members`` are annotated with."""
-    return [m.record.key for m in members if m.record is not None]  # type: ignore[misc]
+    """The nested records and enums that the dataclass fields of ``members`` are annotated
+    with."""
+    return [m.enum if m.enum is not None else m.record.key  # type: ignore[misc]
+            for m in members if m.record is not None or m.enum is not None]
 
 
 def _offsets(slots, prefix: Tuple[Tuple[str, int], ...] = ()) -> Tuple[Tuple[str, int], ...]:
@@ -307,7 +444,7 @@ def _offsets(slots, prefix: Tuple[Tuple[str, int], ...] = ()) -> Tuple[Tuple[str
 def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
     plan = plan_of(st)
     assert isinstance(plan, RecordPlan)
-    walker = _Walker(0)
+    walker = _Walker(0, st.c_name)
     children = tuple(walker.member(m, "value", "", "") for m in plan.members)
     assert len(walker.slots) == len(plan.slots)
     walker.classes += _annotated(plan.members)
@@ -328,6 +465,8 @@ def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
         slots=tuple(walker.slots),
         build=PyNode("record", cls=python_name(st.c_name), children=children),
         records=tuple(walker.records),
+        repeats=tuple(walker.repeats),
+        dims=tuple(walker.dims),
     )
     return view, walker
 
@@ -335,14 +474,16 @@ def _record_type(st: SchemaType) -> Tuple[PyType, _Walker]:
 def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
     plan = plan_of(st)
     assert isinstance(plan, VariantPlan)
-    used = _Walker(0)
+    used = _Walker(0, st.c_name)
     ctors = []
     for ctor in plan.ctors:
-        walker = _Walker(1)  # item 0 of the unpacked tuple is the tag
+        walker = _Walker(1, f"{st.c_name}_{ctor.name}")  # item 0 of the unpacked tuple is the tag
         args = tuple(walker.member(m, "value", "", f"{ctor.name}.") for m in ctor.members)
         assert len(walker.slots) == len(ctor.slots)
         used.classes += walker.classes + _annotated(ctor.members)
         used.opaque += walker.opaque
+        used.enums += walker.enums
+        used.dims += walker.dims
         ctors.append(PyCtor(
             name=ctor.name,
             tag=ctor.tag,
@@ -352,6 +493,7 @@ def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
             slots=tuple(walker.slots),
             args=args,
             records=tuple(walker.records),
+            repeats=tuple(walker.repeats),
         ))
     offsets = _offsets([s for c in plan.ctors for s in c.slots], (("tag", plan.tag_offset),))
     view = PyType(
@@ -368,13 +510,45 @@ def _variant_type(st: SchemaType) -> Tuple[PyType, _Walker]:
         layout_id=layout_id_hex(st),
         payload_offset=plan.payload_offset,
         ctors=tuple(ctors),
+        dims=tuple(used.dims),
     )
     return view, used
 
 
+def _enum_type(st: SchemaType) -> Tuple[PyType, _Walker]:
+    """An enum: its IntEnum class; ``SchemaError`` when escaping a keyword makes two value
+    names one (``from`` and ``from_``)."""
+    t: TEnum = st.elttype  # type: ignore[assignment]
+    seen: Dict[str, str] = {}
+    for name, _ in t.values:
+        py = enum_value_name(name)
+        if py in seen:
+            keyword_one, other = (name, seen[py]) if py != name else (seen[py], name)
+            raise SchemaError(
+                f"enum {st.qualified_name!r} has values {keyword_one!r} and {other!r}, which the "
+                f"python target would both emit as {py!r} ({keyword_one!r} is "
+                f"{_escaped_because(keyword_one)}, escaped with a trailing '_'); rename one of them",
+                st.decl.location)
+        seen[py] = name
+    view = PyType(
+        kind="enum", name=st.name, qualified_name=st.qualified_name, c_name=st.c_name,
+        cls=python_name(st.c_name), size=st.size, align=st.align, offsets=(), leaves=0,
+        pause_gc=False,
+        enum=PyEnum(python_name(st.c_name), enum_var(st), t.base.name,
+                    tuple((enum_value_name(n), v) for n, v in t.values), t.values),
+    )
+    return view, _Walker(0, st.c_name)
+
+
+_VIEWS: Dict[str, Callable[[SchemaType], Tuple[PyType, _Walker]]] = {
+    "record": _record_type, "variant": _variant_type, "enum": _enum_type}
+
+
 def _public_names(t: PyType) -> List[str]:
     c = t.c_name
-    names = [t.cls, f"SIZEOF_{c}", f"ALIGNOF_{c}", f"OFFSETS_{c}", f"LAYOUT_ID_{c}",
+    if t.kind == "enum":
+        return [t.cls]
+    names = [t.cls, f"DIMS_{c}", f"SIZEOF_{c}", f"ALIGNOF_{c}", f"OFFSETS_{c}", f"LAYOUT_ID_{c}",
              f"encode_{c}", f"decode_{c}", f"pack_{c}", f"unpack_{c}",
              f"header_{c}", f"check_header_{c}", f"pack_framed_{c}", f"unpack_framed_{c}"]
     if t.kind == "variant":
@@ -383,7 +557,9 @@ def _public_names(t: PyType) -> List[str]:
 
 
 def _scalar_rows() -> Tuple[Tuple[str, str, str, str], ...]:
-    return tuple((s.name, s.kind, s.struct_format, repr(s.int_range)) for s in SCALARS.values())
+    # char too: a char array's repeated-member object names its row.
+    return tuple((s.name, s.kind, s.struct_format, repr(s.int_range))
+                 for s in (*SCALARS.values(), *ELEMENT_SCALARS.values()))
 
 
 def python_view(schema: Schema, module: ModuleDecl, filename_of: Callable[[ModuleDecl], str]) -> PyModuleView:
@@ -400,13 +576,16 @@ def python_view(schema: Schema, module: ModuleDecl, filename_of: Callable[[Modul
                 names.append(name)
 
     for st in types:
-        view, walker = (_record_type if st.kind == "record" else _variant_type)(st)
+        view, walker = _VIEWS[st.kind](st)
         views.append(view)
         for nested in walker.classes:
             use(nested, python_name(nested.c_name))
         for nested in walker.opaque:
             use(nested, f"encode_{nested.c_name}")
             use(nested, f"decode_{nested.c_name}")
+        for used in walker.enums:
+            use(used, python_name(used.c_name))
+            use(used, enum_var(used))
 
     owner: Dict[str, str] = {name: "the generated module itself" for name in _FIXED_NAMES}
     # Only a schema without a module prefix can name a type after a builtin (``list``…); the

@@ -10,20 +10,24 @@ hot loops, ``schema.codec(name)`` returns the type's codec once, so that each ca
 name lookup. ``pack_framed``/``unpack_framed`` put a header with the type's layout
 fingerprint in front of the elements and refuse data written under another layout
 (docs/fingerprint.md). The value forms (a record mapping has exactly its fields as keys; a variant's
-arguments are a tuple or list of its arity) are defined in ``host.codec``.
+arguments are a tuple or list of its arity; a fixed array, vector or matrix is a sequence or a
+numpy array of its length, nested outermost first; an enum value is a member of
+``schema.enum(name)``, a value name or one of its integers) are defined in ``host.codec``.
 """
 
 from __future__ import annotations
 
 import difflib
+import enum
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Type, Union
 
 from ..errors import SarekLayoutError
 from ..ir.schema import Schema, SchemaType
 from ..layout.fingerprint import layout_id
 from ._runtime import _sarek_HEADER, _sarek_header, _sarek_header_problem
 from .codec import Buffer, Codec, DecodeError, byte_view, codec_of
+from .enums import enum_class
 
 __all__ = ["HostSchema", "UnknownType", "load"]
 
@@ -89,7 +93,18 @@ class HostSchema:
     def codec(self, name: str) -> Codec:
         """The codec of ``name``: ``encode``/``decode``/``pack``/``pack_into``/``unpack``."""
         st = self.type(name)
+        if st.is_enum:
+            raise TypeError(f"{st.qualified_name} is an enum, the type of a member, not an "
+                            f"element type; its class is schema.enum({name!r})")
         return codec_of(st, st.qualified_name)
+
+    def enum(self, name: str) -> Type[enum.IntEnum]:
+        """The ``IntEnum`` class of the enum type ``name`` (SPEC §1b): decoding gives its
+        members; encoding takes them, a value name or an integer that is one of the values."""
+        st = self.type(name)
+        if not st.is_enum:
+            raise TypeError(f"{st.qualified_name} is a {st.kind}, not an enum")
+        return enum_class(st)
 
     def dtype(self, name: str) -> Any:
         """The numpy structured dtype of ``name`` (needs numpy)."""
@@ -170,8 +185,5 @@ def load(*paths: Union[PathLike, Iterable[PathLike]]) -> HostSchema:
     together may refer to each other's types as ``Module.name``.
     """
     from ..resolve import load_schema
-    from ..resolve.support import refuse_extensions
 
-    schema = load_schema(_flatten_paths(paths))
-    refuse_extensions(schema.types, "the Python API")
-    return HostSchema(schema)
+    return HostSchema(load_schema(_flatten_paths(paths)))

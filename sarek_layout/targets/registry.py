@@ -87,7 +87,8 @@ TARGETS: Dict[str, Target] = {
                header_suffixes=(".clh", ".cl"), near_misses=OPENCL_WHY,
                probe_dialects=("opencl",), member_kinds=True),
         Target("python", "_layout.py", "python.py.j2",
-               "standalone Python module: dataclasses and struct codecs", view="python"),
+               "standalone Python module: dataclasses and struct codecs", view="python",
+               member_kinds=True),
         # GPU API targets (issue #14, docs/gpu-apis.md)
         Target("glsl", ".glsl", "glsl.glsl.j2",
                "GLSL 4.50 structs for Vulkan std430 buffers, with payload accessors",

@@ -364,10 +364,7 @@ def test_the_e2e_frames_reach_the_opencl_kernel_and_the_c_host(tmp_path):
     """examples/e2e/frames.toml (a vec4, a float[5] and an enum under std430): Python writes
     the frames with the generated module, PoCL's kernel transforms them, the C host checks
     inputs and outputs member by member and byte for byte, nvcc compiles the CUDA kernel with
-    CUDA's float4. Where the python target does not emit the kinds, the frames are skipped,
-    saying so."""
-    from sarek_layout.targets.registry import TARGETS
-
+    CUDA's float4."""
     for name in ("pocl", "gcc", "nvcc"):
         require_toolchain(name)
     run = subprocess.run([sys.executable, str(GOLDEN.parents[1] / "examples" / "e2e" / "run_e2e.py"),
@@ -375,9 +372,6 @@ def test_the_e2e_frames_reach_the_opencl_kernel_and_the_c_host(tmp_path):
                           "--require", "pocl,c,cuda"], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "frames.clh" not in run.stdout and (tmp_path / "frames.clh").is_file()
-    if TARGETS["python"].member_kinds:
-        assert "40 frames (a vec4, a float[5] and an enum) as expected" in run.stdout, run.stdout
-        assert "c host: 40 frames (a vec4, a float[5] and an enum) match" in run.stdout
-        assert "(inputs and device outputs)" in run.stdout.split("c host: 40 frames")[1]
-    else:
-        assert run.stdout.count("frames skipped: ") == 2 and "the python target" in run.stdout
+    assert "40 frames (a vec4, a float[5] and an enum) as expected" in run.stdout, run.stdout
+    assert "c host: 40 frames (a vec4, a float[5] and an enum) match" in run.stdout
+    assert "(inputs and device outputs)" in run.stdout.split("c host: 40 frames")[1]

@@ -217,7 +217,7 @@ def test_a_vector_and_its_array_differ_only_in_their_kind_under_c(tmp_path):
 
 
 @pytest.mark.parametrize("command", [
-    ["generate", "-o", "OUT", "-t", "python"],
+    ["generate", "-o", "OUT", "-t", "glsl"],
 ])
 def test_commands_that_do_not_handle_the_kinds_yet_refuse_them(tmp_path, capsys, command):
     path = write(tmp_path, PARTICLES)

@@ -27,6 +27,10 @@ from sarek_layout.ir.types import (
     TInt16,
     TInt32,
     TInt64,
+    TChar,
+    TEnum,
+    TFixedArray,
+    TMatrix,
     TRecord,
     TUint8,
     TUint16,
@@ -34,6 +38,7 @@ from sarek_layout.ir.types import (
     TUint64,
     TUnit,
     TVariant,
+    TVector,
 )
 from sarek_layout.layout.core import record_layout_of, variant_layout
 
@@ -115,7 +120,7 @@ def extension_scalar_variants() -> Iterator[TVariant]:
 
 
 def layout_of(t):
-    return record_layout_of(t) if isinstance(t, TRecord) else variant_layout(t.name, t.ctors)
+    return record_layout_of(t) if isinstance(t, TRecord) else variant_layout(t.name, t.ctors, t.rules)
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -152,6 +157,21 @@ def build_value(t, leaf: Callable[[object, int], object], counter: List[int]):
     """A value of elttype ``t`` (record: dict) whose leaves come from ``leaf(type, k)``."""
     if isinstance(t, TRecord):
         return {name: build_value(ft, leaf, counter) for name, ft in t.fields}
+    # The member kinds (SPEC §1b) in the value forms the codecs decode to: a char[N] is bytes,
+    # the repeated kinds nested tuples (a matrix: its columns), an enum one of its values.
+    if isinstance(t, TFixedArray) and t.elem is TChar:
+        counter[0] += 1
+        return bytes(b"abcdefgh"[(counter[0] + i) % 8] for i in range(min(t.count, 3)))
+    if isinstance(t, TFixedArray):
+        return tuple(build_value(t.elem, leaf, counter) for _ in range(t.count))
+    if isinstance(t, TVector):
+        return tuple(build_value(t.elem, leaf, counter) for _ in range(t.n))
+    if isinstance(t, TMatrix):
+        return tuple(tuple(build_value(t.elem, leaf, counter) for _ in range(t.rows))
+                     for _ in range(t.cols))
+    if isinstance(t, TEnum):
+        counter[0] += 1
+        return t.values[counter[0] % len(t.values)][1]
     counter[0] += 1
     return leaf(t, counter[0] - 1)
 

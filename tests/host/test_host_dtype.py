@@ -49,6 +49,13 @@ def actual_leaves(t, dt):
     return out
 
 
+def _repeats(t) -> bool:
+    """Whether a leaf of ``t`` stands for several copies (a fixed array, vector, matrix)."""
+    layout = layout_of(t)
+    leaves = layout.leaves if isinstance(t, TRecord) else [x for c in layout.ctors for x in c.leaves]
+    return any(leaf.count for leaf in leaves)
+
+
 def check_dtype(t):
     dt = dtype_of(t)
     layout = layout_of(t)
@@ -264,7 +271,10 @@ def test_a_schema_types_dtype_is_read_from_its_member_model(paths):
     schema = load_schema(paths)
     api = sl.load(paths)
     assert schema.types
-    for st in schema.types:
+    for st in (st for st in schema.types if not st.is_enum):  # an enum is a member's type
         assert dtype_of(st) == dtype_of(st.elttype) == api.dtype(st.c_name), st.qualified_name
         assert dtype_of(st).itemsize == st.size
-        check_dtype(st.elttype)
+        if not _repeats(st.elttype):
+            # A repeated member's sub-array dtype is judged against gcc's and a shader's bytes
+            # in test_host_kinds; this leaf-by-leaf walk knows single leaves only.
+            check_dtype(st.elttype)

@@ -50,9 +50,10 @@ def test_the_api_reads_the_member_model_and_never_lays_out_again(paths):
     np = pytest.importorskip("numpy")
     assert paths
     schema = sl.load(paths)
-    values = {st.c_name: distinct_value(st.elttype) for st in schema}
+    types = [st for st in schema if not st.is_enum]  # an enum is a member's type alone
+    values = {st.c_name: distinct_value(st.elttype) for st in types}
     with _CoreCalls() as core:
-        for st in schema:
+        for st in types:
             codec = schema.codec(st.c_name)
             data = codec.pack([values[st.c_name]] * 2)
             assert codec.unpack(data) == [values[st.c_name]] * 2
@@ -86,22 +87,30 @@ KINDS = {"module": "K", "types": [
 ]}
 
 
-def test_a_member_kind_the_plans_do_not_handle_is_refused_not_packed_as_one_element(tmp_path):
-    """A fixed array, vector or enum member (SPEC §1b) reaches the host only through a schema
-    resolved without ``load``'s check: the plan refuses it, naming the member, rather than
-    pack one ``float32`` where ``float32[3]`` lies (a 4-byte format for a 16-byte record)."""
+def test_the_member_kinds_are_planned_from_their_dims_and_an_enum_is_no_element_type(tmp_path):
+    """A fixed array, vector or enum member (SPEC §1b) is planned whole: one slot of its
+    element count (``3f``, ``4f`` in place), never one ``float32`` where ``float32[3]`` lies;
+    an enum type itself is the type of a member, not an element the host encodes."""
     import json
 
+    from sarek_layout.host.plan import plan_of
     from sarek_layout.resolve import load_schema
 
     (tmp_path / "k.json").write_text(json.dumps(KINDS))
     schema = load_schema([str(tmp_path / "k.json")])
-    expected = {"K_arr": r"K.arr.v has type 'float32\[3\]'", "K_en": "K.en.m has type 'mat'",
-                "K_vec": "K.vec._0 has type 'vec4<float32>'", "K_mat": "K.mat is an enum"}
+    arr = plan_of(schema.by_c_name("K_arr"))
+    assert arr.format == "=i3f" and [s.count for s in arr.slots] == [1, 3]
+    vec = plan_of(schema.by_c_name("K_vec"))
+    assert vec.ctors[0].format == "=i4f" and vec.ctors[0].slots[0].count == 4
+    en = plan_of(schema.by_c_name("K_en"))
+    assert en.format == "=i" and en.members[0].enum is schema.by_c_name("K_mat")
     for st in schema:
-        with pytest.raises(TypeError, match=expected[st.c_name]):
-            codec_of(st)
-        with pytest.raises(TypeError, match=expected[st.c_name]):
-            dtype_of(st)
-    with pytest.raises(TypeError, match="member kinds of SPEC §1b"):
-        python_view(schema, schema.modules[0], lambda m: "k_layout.py")
+        if st.is_enum:
+            with pytest.raises(TypeError, match="K.mat is an enum"):
+                codec_of(st)
+            with pytest.raises(TypeError, match="K.mat is an enum"):
+                dtype_of(st)
+        else:
+            assert codec_of(st).size == dtype_of(st).itemsize == st.size
+    view = python_view(schema, schema.modules[0], lambda m: "k_layout.py")
+    assert [t.kind for t in view.types] == ["enum", "record", "record", "variant"]

@@ -46,6 +46,18 @@ def generate(tmp_path, *schema_paths):
     return out
 
 
+def import_modules(folder, files, *names):
+    """Import the generated modules ``names`` (in that order) of ``files`` from ``folder``,
+    where each finds those it imports; none is left in ``sys.modules``."""
+    sys.path.insert(0, str(folder))
+    try:
+        return [import_file(files[f"{name}.py"], name) for name in names]
+    finally:
+        sys.path.remove(str(folder))
+        for name in names:
+            sys.modules.pop(name, None)
+
+
 def test_registered_as_a_codegen_target():
     assert TARGETS["python"].suffix == "_layout.py"
     assert TARGETS["python"].template == "python.py.j2"
@@ -203,8 +215,12 @@ def test_generated_modules_carry_the_runtime_verbatim(tmp_path):
     cannot drift."""
     region = _marked_region(RUNTIME.read_text())
     assert "def _sarek_scalar_problem" in region and "class EncodeError" in region
+    # The member kinds' part (enums, repeated members), right after it.
+    kinds = _marked_region((RUNTIME.parent / "_runtime_kinds.py").read_text())
+    assert "class _sarek_Repeat" in kinds and "def _sarek_enum_spec" in kinds
     files = generate(tmp_path, str(EXAMPLES / "geometry.toml"))
     text = files["geometry_layout.py"].read_text()
+    region += "\n\n" + kinds
     assert text.count(region) == 1
     rest = text.replace(region, "")
     defined = {line.split("(")[0].split(":")[0].split()[1] for line in region.splitlines()
@@ -372,14 +388,7 @@ def test_opaque_nested_records_across_modules(tmp_path):
         {"variant": "ev", "constructors": [["Hit", ["Base.wide", "body"]], ["Miss"]]}]}))
     files = generate(tmp_path, str(tmp_path / "base.json"), str(tmp_path / "scene.json"))
     assert "    encode_Base_wide,\n    decode_Base_wide,\n" in files["scene_layout.py"].read_text()
-    sys.path.insert(0, str(tmp_path))
-    try:
-        base = import_file(files["base_layout.py"], "base_layout")
-        scene = import_file(files["scene_layout.py"], "scene_layout")
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop("base_layout", None)
-        sys.modules.pop("scene_layout", None)
+    base, scene = import_modules(tmp_path, files, "base_layout", "scene_layout")
     values = [i if i % 3 == 0 else i + 0.5 for i in range(80)]
     w = base.Base_wide(*values)
     body = scene.Scene_body(-1, w, True)

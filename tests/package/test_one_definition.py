@@ -23,7 +23,8 @@ from sarek_layout.ir.types import SCALARS
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "sarek_layout"
 
 NAMING = {"targets/naming.py"}
-SCALAR_TABLE = {"ir/types.py", "targets/dialects.py", "targets/spellings.py", "host/_runtime.py"}
+SCALAR_TABLE = {"ir/types.py", "targets/dialects.py", "targets/spellings.py", "host/_runtime.py",
+                "host/_runtime_kinds.py"}  # the runtime pasted into generated modules: its own rows
 #: Known leftovers, (module, literal): ``bool`` is also a type word of SPIR-V, GLSL, WGSL and
 #: MSL, which the shading languages' model (``verify.shaders``) names once, in ``types.py``.
 LEFTOVERS = {("verify/shaders/types.py", "bool")}
