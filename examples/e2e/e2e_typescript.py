@@ -1,11 +1,13 @@
 """The ``typescript`` step of run_e2e.py: Python's bytes through a TypeScript host and back
 to a WGSL kernel (issue 34, docs/typescript.md).
 
-1. ``sarek-layout generate -t typescript`` writes telemetry.ts; tsc (``--strict``, the flags
-   the typescript toolchain of ``verify`` uses) compiles it with host.ts;
-2. Node runs host.ts: it reads inputs.bin (Python's samples and readings) with the generated
-   module, checks every value against those it builds itself, and writes its own encoding of
-   them (inputs_ts.bin), which must be Python's bytes, byte for byte;
+1. ``sarek-layout generate -t typescript`` writes telemetry.ts and frames.ts; tsc
+   (``--strict``, the flags the typescript toolchain of ``verify`` uses) compiles them with
+   host.ts;
+2. Node runs host.ts: it reads inputs.bin (Python's samples and readings) and frames.bin
+   (frames.toml's member kinds under std430) with the generated modules, checks every value
+   against those it builds itself, and writes its own encoding of them (inputs_ts.bin,
+   frames_ts.bin), which must be Python's bytes, byte for byte;
 3. the WGSL kernel (kernels.wgsl after telemetry.wgsl, through ``wgpu`` on lavapipe, as the
    ``webgpu`` step runs it) reads what Node wrote; its results are checked like every
    device's;
@@ -47,17 +49,19 @@ def run_step(e2e, out: Path, n: int, inputs: bytes) -> str:
     tsc, node = typescript_programs()
     if tsc is None or node is None:
         raise e2e.Skip(f"{'tsc' if tsc is None else 'node'} not found; {INSTALL}")
-    proc = e2e._generate(out, e2e.SCHEMA, ["typescript"])
-    if proc.returncode != 0:
-        raise e2e.Failed(f"generate -t typescript failed:\n{proc.stderr}")
+    for schema in (e2e.SCHEMA, e2e.FRAMES):
+        proc = e2e._generate(out, schema, ["typescript"])
+        if proc.returncode != 0:
+            raise e2e.Failed(f"generate -t typescript failed:\n{proc.stderr}")
     shutil.copy(HERE / "host.ts", out / "host.ts")
     build = subprocess.run([tsc, *TSC_FLAGS, "--outDir", str(out / "js"),
-                            str(out / "telemetry.ts"), str(out / "host.ts")],
+                            str(out / "telemetry.ts"), str(out / "frames.ts"),
+                            str(out / "host.ts")],
                            capture_output=True, text=True, timeout=600)
     if build.returncode != 0:  # tsc reports on stdout
         raise e2e.Failed(f"tsc refused host.ts or telemetry.ts:\n{build.stdout}{build.stderr}")
     argv = [node, str(out / "js" / "host.js"), str(n), str(out / "inputs.bin"),
-            str(out / "inputs_ts.bin")]
+            str(out / "inputs_ts.bin"), str(out / "frames.bin"), str(out / "frames_ts.bin")]
     env = dict(os.environ)
     dawn = webgpu_module()
     if dawn is not None:
@@ -76,7 +80,9 @@ def run_step(e2e, out: Path, n: int, inputs: bytes) -> str:
                   min(len(written), len(inputs)))
         raise e2e.Failed(f"typescript: byte {at} of the TypeScript host's bytes differs from "
                          "Python's")
-    said.append("bytes identical to Python's")
+    if (out / "frames_ts.bin").read_bytes() != e2e.frames_input(out):
+        raise e2e.Failed("typescript: the TypeScript host's frames differ from Python's bytes")
+    said.append("bytes identical to Python's (the frames too)")
     said.append(_wgsl_on_what_node_wrote(e2e, out, n, written))
     if dawn is None:
         said.append("the TypeScript host's own WebGPU run skipped: npm install webgpu "

@@ -1,13 +1,15 @@
 // TypeScript host of the end-to-end example (run_e2e.py's `typescript` step; e2e_typescript.py
 // compiles it with tsc --strict beside the generated telemetry.ts, and runs it with Node).
 //
-//   node js/host.js N inputs.bin inputs_ts.bin [webgpu-module kernel.wgsl sample-id reading-id]
+//   node js/host.js N inputs.bin inputs_ts.bin frames.bin frames_ts.bin
+//                   [webgpu-module kernel.wgsl sample-id reading-id]
 //
 // 1. Reads the samples and readings Python wrote (inputs.bin) with the generated module, and
 //    checks every value against the ones it builds itself (the TypeScript mirror of data.py's
 //    sample(i) and reading(i)); then writes its own encoding of what it read (inputs_ts.bin),
 //    which must be Python's bytes, byte for byte (run_e2e.py compares them, then runs the WGSL
-//    kernel on them).
+//    kernel on them). The same for the frames (frames.ts: a vec4, a float[5] and an enum under
+//    the std430 rules), frames.bin to frames_ts.bin.
 // 2. With a WebGPU module for Node (npm `webgpu`, Dawn), it runs the WGSL kernel itself: its
 //    buffers uploaded with writeBuffer, the layout fingerprints in binding 4 as bigints, the
 //    results read back and decoded with the generated module, and written out
@@ -15,6 +17,7 @@
 //
 // It needs no @types/node: the little of Node it uses is declared here, and node:fs and
 // node:url are imported by a name tsc does not resolve.
+import { Frames_frame } from "./frames.js";
 import { Telemetry_reading, Telemetry_sample, Telemetry_vec2 } from "./telemetry.js";
 
 declare const process: {
@@ -51,6 +54,15 @@ function reading(i: number): Telemetry_reading {
   }
 }
 
+function frame(i: number): Frames_frame {
+  return {
+    id: i * 5 - 7,
+    color: [Math.fround(i * 0.25), Math.fround(-i * 0.5), Math.fround(1.0 + i), Math.fround(i * 0.125)],
+    hist: [0, 1, 2, 3, 4].map((k) => Math.fround(i + k * 0.5)),
+    level: (i % 3) as Frames_frame["level"],
+  };
+}
+
 function text(value: unknown): string {
   return JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
 }
@@ -70,9 +82,12 @@ function fail(message: string): never {
 async function main(): Promise<void> {
   const fsName = "node:fs";
   const fs = (await import(fsName)) as NodeFs;
-  const [count, input, output, webgpuModule, kernelPath, sampleId, readingId] = process.argv.slice(2);
-  if (count === undefined || input === undefined || output === undefined) {
-    fail("usage: host.js N inputs.bin inputs_ts.bin [webgpu-module kernel.wgsl sample-id reading-id]");
+  const [count, input, output, framesIn, framesOut, webgpuModule, kernelPath, sampleId,
+         readingId] = process.argv.slice(2);
+  if (count === undefined || input === undefined || output === undefined ||
+      framesIn === undefined || framesOut === undefined) {
+    fail("usage: host.js N inputs.bin inputs_ts.bin frames.bin frames_ts.bin " +
+         "[webgpu-module kernel.wgsl sample-id reading-id]");
   }
   const n = Number(count);
   const bytes = fs.readFileSync(input);
@@ -88,7 +103,12 @@ async function main(): Promise<void> {
   }
   const again = concat(Telemetry_sample.pack(samples), Telemetry_reading.pack(readings));
   fs.writeFileSync(output, again);
-  let said = `typescript host: ${n} samples and ${n} readings read and built alike`;
+  const frames = Frames_frame.unpack(fs.readFileSync(framesIn), n);
+  for (let i = 0; i < n; i++) {
+    if (text(frames[i]) !== text(frame(i))) fail(`frame ${i} is ${text(frames[i])}, expected ${text(frame(i))}`);
+  }
+  fs.writeFileSync(framesOut, Frames_frame.pack(frames));
+  let said = `typescript host: ${n} samples, ${n} readings and ${n} frames read and built alike`;
   if (webgpuModule !== undefined && kernelPath !== undefined) {
     const results = await runKernel(webgpuModule, fs.readFileSync(kernelPath, "utf8"), n, again,
                                     BigInt(sampleId ?? "0"), BigInt(readingId ?? "0"));

@@ -34,8 +34,9 @@
 10. ``rust``: host_check.rs (including telemetry.rs) builds the same samples and readings in
     Rust with the generated constructors, checks that their ``to_bytes`` are exactly the bytes
     Python wrote (which the C host checks too), and that ``from_bytes`` reads each back.
-11. ``typescript``: host.ts (importing telemetry.ts, compiled by tsc --strict) reads Python's
-    bytes in Node, checks every value against its own, and writes them again byte for byte;
+11. ``typescript``: host.ts (importing telemetry.ts and frames.ts, compiled by tsc --strict)
+    reads Python's bytes in Node (the frames too), checks every value against its own, and
+    writes them again byte for byte;
     the WGSL kernel reads what Node wrote, and where npm ``webgpu`` is installed the
     TypeScript host runs that kernel itself (e2e_typescript.py).
 

@@ -168,15 +168,16 @@ def test_zig_host_fills_the_same_bytes_as_python_and_c(tmp_path):
 @pytest.mark.toolchain("typescript")
 def test_typescript_host_reads_and_writes_pythons_bytes_and_wgsl_reads_them(tmp_path):
     """Python's bytes through the TypeScript host (tsc --strict, Node) and back, byte for
-    byte; the WGSL kernel (wgpu) reads what Node wrote. A byte changed under the host is
+    byte, the frames' member kinds (std430) too; the WGSL kernel (wgpu) reads what Node wrote. A byte changed under the host is
     caught, naming the element."""
     require_toolchain("typescript")
     proc = run_example(tmp_path, "--steps", "typescript", "--require", "typescript")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert ("typescript: ok, typescript host: 257 samples and 257 readings read and built "
-            "alike" in proc.stdout), proc.stdout
-    assert "bytes identical to Python's" in proc.stdout
+    assert ("typescript: ok, typescript host: 257 samples, 257 readings and 257 frames read and "
+            "built alike" in proc.stdout), proc.stdout
+    assert "bytes identical to Python's (the frames too)" in proc.stdout
     assert (tmp_path / "inputs_ts.bin").read_bytes() == (tmp_path / "inputs.bin").read_bytes()
+    assert (tmp_path / "frames_ts.bin").read_bytes() == (tmp_path / "frames.bin").read_bytes()
     if require_toolchain_quietly("webgpu"):
         assert ("kernels.wgsl (wgpu) on them: 257 samples and 257 readings: every field as "
                 "expected" in proc.stdout), proc.stdout
@@ -186,7 +187,8 @@ def test_typescript_host_reads_and_writes_pythons_bytes_and_wgsl_reads_them(tmp_
     from sarek_layout.verify.drivers.typescript import typescript_programs
 
     run = subprocess.run([typescript_programs()[1], str(tmp_path / "js" / "host.js"), str(N),
-                          str(tmp_path / "bad.bin"), str(tmp_path / "again.bin")],
+                          str(tmp_path / "bad.bin"), str(tmp_path / "again.bin"),
+                          str(tmp_path / "frames.bin"), str(tmp_path / "frames_again.bin")],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 1
     assert run.stderr.startswith("host.ts: sample 3 is {\"id\":"), run.stderr
