@@ -181,3 +181,15 @@ def test_without_tsc_the_toolchain_is_skipped_in_one_line_naming_npm(monkeypatch
         toolchains.refresh()
     assert reason is not None and "\n" not in reason
     assert reason.startswith("typescript: node not found") or "npm install typescript" in reason
+
+
+def test_the_verify_table_keeps_its_columns_for_every_target():
+    """The target column holds the longest target name: the typescript row's time and
+    result stood four characters right of every other row's."""
+    from sarek_layout.verify.compare import ToolchainResult, table_header, table_row
+
+    header = table_header()
+    for name in ("gcc", "typescript", "rustc"):
+        row = table_row(ToolchainResult(toolchains.get(name), AGREES, values=3, seconds=1.5))
+        assert row.index("1.50s") + len("1.50s") == header.index("time") + len("time"), row
+        assert row.index("agrees") == header.index("result"), row
