@@ -37,8 +37,9 @@ def add_parser(sub) -> None:
         action="store_true",
         help="with --svg/--html: write nothing; exit 1 and name the files that are missing or stale",
     )
-    from .common import add_c_header_options
+    from .common import add_c_header_options, add_rules_option
 
+    add_rules_option(p)
     add_c_header_options(p)
     p.set_defaults(run=run)
 
@@ -81,11 +82,12 @@ def _advice_lines(advice) -> list:
 def _hint_lines(walk) -> list:
     """The plain report's line for a record a reorder would shrink: arithmetic, no search
     (but for members whose sizes are not multiples of their alignments, a std430 vec3)."""
-    from ..explain.reorder import smallest_size_of
+    from ..explain.reorder import smallest_size_of, unadvised
 
     found = smallest_size_of(walk.type)
     if found is None:
-        return []
+        why = unadvised(walk.type)
+        return [f"/* {why} */"] if why else []
     smallest, proved = found
     if smallest >= walk.size:
         return ["/* no field order is smaller */" if proved else NOT_PROVED]

@@ -21,8 +21,9 @@ def add_parser(sub) -> None:
                    "their fields, constructors list their args); leaves multiply with nesting, "
                    "and a document of more than 1,000,000 is refused")
     p.add_argument("--type", metavar="NAME", help="only this type (name, Module.name or C name)")
-    from .common import add_c_header_options
+    from .common import add_c_header_options, add_rules_option
 
+    add_rules_option(p)
     add_c_header_options(p)
     p.set_defaults(run=run)
 

@@ -70,6 +70,16 @@ def list_toolchains() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _shaders_take_kinds(shaders) -> bool:
+    """Whether every shader given is of a language whose check reads SPEC §1b's kinds."""
+    import os
+
+    from ..verify.shaders.registry import LANGUAGES
+
+    takes = {s for lang in LANGUAGES.values() if lang.member_kinds for s in lang.suffixes}
+    return all(os.path.splitext(p)[1].lower() in takes for p in shaders)
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -96,10 +106,12 @@ def run(args: argparse.Namespace) -> int:
         from ..resolve.support import refuse_extensions
         from .verify_shaders import run_shaders
 
-        # The shader check does not read the member kinds of SPEC §1b yet; the compilers of
-        # the generated headers (a target without them skipped, saying why: ``verify.run``),
-        # --header and --object do.
-        refuse_extensions(schema.types, "verify --shader")
+        # The shader check reads the member kinds of SPEC §1b only in the languages that say
+        # so (``ShadingLanguage.member_kinds``: HLSL); the compilers of the generated headers
+        # (a target without them skipped, saying why: ``verify.run``), --header and --object
+        # read them all.
+        if not _shaders_take_kinds(args.shader):
+            refuse_extensions(schema.types, "verify --shader")
 
         shader_status = run_shaders(schema, args)
         if not args.toolchain and not args.header and not args.object:

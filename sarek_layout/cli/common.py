@@ -117,10 +117,11 @@ def load(paths: Sequence[str], args: Optional[argparse.Namespace] = None,
 
     if args is None:
         return load_schema(paths)
+    rules = _rules_override(args)
     if copies is None and not getattr(args, "c_modules", ()) and not any(map(is_header, paths)):
         # No C header to read and no --c-module to check: the C reader is not imported
         # (-I and -D only change how headers are read; a no-op generate saves ~6 ms).
-        return load_schema(paths)
+        return load_schema(paths, rules=rules)
     from ..frontends.c import check_module_headers
 
     options = c_header_options(args)
@@ -128,7 +129,29 @@ def load(paths: Sequence[str], args: Optional[argparse.Namespace] = None,
         check_module_headers(options, paths)
     else:
         options = options.with_copies(copies)
-    return load_schema(paths, options)
+    return load_schema(paths, options, rules)
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAME``: every type laid out by one rule set instead of its schema's."""
+    parser.add_argument(
+        "--rules", metavar="NAME",
+        help="lay every type out by this rule set (docs/member-kinds.md) instead of the one "
+        "its schema names: see why a struct that fits a storage buffer does not fit a "
+        "uniform one, without editing the schema")
+
+
+def _rules_override(args: argparse.Namespace) -> Optional[str]:
+    """The ``--rules`` of ``args`` (``None``: each schema's own), checked against the rule
+    sets' names."""
+    from ..errors import UsageError
+    from ..ir.types import RULE_SET_NAMES
+
+    rules = getattr(args, "rules", None)
+    if rules is not None and rules not in RULE_SET_NAMES:
+        raise UsageError(f"--rules {rules!r}: no such rule set (one of "
+                         f"{', '.join(RULE_SET_NAMES)})")
+    return rules
 
 
 def select_types(schema: Schema, name: Optional[str]) -> Tuple[SchemaType, ...]:

@@ -44,6 +44,12 @@ def _wgsl_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> An
     return wgsl_view(schema, module)
 
 
+def _hlsl_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any:
+    from .hlsl_view import hlsl_view
+
+    return hlsl_view(schema, module)
+
+
 def _metal_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any:
     from .metal_view import metal_view
 
@@ -74,6 +80,7 @@ VIEWS: Dict[str, Callable[[Schema, ModuleDecl, FileNamer], Any]] = {
     "glsl": _glsl_view,
     "wgsl": _wgsl_view,
     "metal": _metal_view,
+    "hlsl": _hlsl_view,
     "zig": _zig_view,
     "rust": _rust_view,
     "typescript": _typescript_view,

@@ -488,7 +488,7 @@ def _ctor(st: SchemaType, arm: Arm, node) -> Ctor:
     members: Tuple[Member, ...] = ()
     if node is None:
         slots: Tuple = ()
-    elif isinstance(node, (Slot, Array)):
+    elif isinstance(node, (Slot, Array)):  # one argument (an array too) is the arm itself
         slots = (node,)
         single = _member(node.member, rules)._replace_name(node.name)
     else:

@@ -76,7 +76,7 @@ from ..ir.types import TRecord
 from ..layout.core import RecordLayout, align_up, member_size_align
 from ..layout.rules import DEFAULT_RULES, RuleSet, rules_named, struct_shape
 
-__all__ = ["Advice", "best_order", "suggested_order", "smallest_size", "smallest_size_of", "order_size", "inversions", "advise"]
+__all__ = ["Advice", "best_order", "unadvised", "suggested_order", "smallest_size", "smallest_size_of", "order_size", "inversions", "advise"]
 
 _INF = float("inf")
 
@@ -125,7 +125,12 @@ def inversions(order: Sequence[int]) -> int:
     return count
 
 
-def _validate(members: Sequence[Tuple[int, int]]) -> None:
+def _validate(members: Sequence[Tuple[int, int]], rules: RuleSet = DEFAULT_RULES) -> None:
+    if rules.register:
+        # Where a member goes depends on more than its size and alignment (a vector moves to
+        # the next register rather than straddle one): no search over these pairs is exact.
+        raise ValueError(f"the {rules.name} rules pack members into {rules.register}-byte "
+                         f"registers: no reorder advice")
     for size, align in members:
         if align <= 0 or align & (align - 1):
             raise ValueError(f"alignment {align} is not a power of two")
@@ -170,7 +175,7 @@ def smallest_size(members: Sequence[Tuple[int, int]], rules: RuleSet = DEFAULT_R
     hole), so the plain report can say whether a reorder would help without searching;
     otherwise (a std430 ``vec3``: 12 bytes, 16-aligned) the size of the suggested order.
     """
-    _validate(members)
+    _validate(members, rules)
     if not members:
         return 0
     if _whole_kinds(members):
@@ -197,7 +202,7 @@ def _suggest(members: Sequence[Tuple[int, int]], rules: RuleSet
              ) -> Tuple[Tuple[int, ...], bool, bool]:
     """``(order, exact, smallest)``: ``smallest`` says the order's size is proved the
     smallest of any order (``exact`` implies it)."""
-    _validate(members)
+    _validate(members, rules)
     n = len(members)
     if n == 0:
         return (), True, True
@@ -599,8 +604,11 @@ class Advice:
 
 def _members(st: SchemaType) -> Optional[List[Tuple[int, int]]]:
     """The ``(size, align)`` of a record's fields under its own rule set (``None`` for a
-    variant: its arguments' order is its meaning)."""
+    variant: its arguments' order is its meaning; and under rules of registers, whose
+    placement those pairs do not describe: ``_validate``)."""
     if not isinstance(st.layout, RecordLayout) or not isinstance(st.decl, RecordDecl):
+        return None
+    if _rules_of(st).register:
         return None
     assert isinstance(st.elttype, TRecord)
     return [member_size_align(t, st.rules) for _, t in st.elttype.fields]
@@ -608,6 +616,16 @@ def _members(st: SchemaType) -> Optional[List[Tuple[int, int]]]:
 
 def _rules_of(st: SchemaType) -> RuleSet:
     return rules_named(st.rules) or DEFAULT_RULES
+
+
+def unadvised(st: SchemaType) -> Optional[str]:
+    """Why a record gets no reorder advice (rules that pack members into registers), or
+    ``None``."""
+    rules = _rules_of(st)
+    if rules.register and isinstance(st.decl, RecordDecl):
+        return (f"no reorder advice under the {rules.name} rules: a member's place depends "
+                f"on the {rules.register}-byte registers, not on its size and alignment alone")
+    return None
 
 
 def smallest_size_of(st: SchemaType) -> Optional[Tuple[int, bool]]:

@@ -268,7 +268,8 @@ class CtorLayout:
 
 @dataclass(frozen=True)
 class VariantLayout:
-    """``[tag:int32 @ tag_offset][payload @ payload_offset]``; ``align == payload_offset``."""
+    """``[tag:int32 @ tag_offset][payload @ payload_offset]``; ``align == payload_offset``, at
+    least the rule set's structure alignment (16 under std140 and hlsl-cbuffer)."""
 
     tag_offset: int
     payload_offset: int
@@ -484,10 +485,15 @@ def variant_layout(
         payload_size = align_up(end - payload_offset, arg_align) if args else 0
         max_payload = max(max_payload, payload_size)
         ctor_layouts.append(CtorLayout(name, tag, payload_size, args, offsets, rule_set))
-    size = align_up(payload_offset + max_payload, payload_offset)
-    if size > LARGEST_SIZE:
-        raise LayoutError(TooLarge(type_name, "<self>", size))
-    return VariantLayout(0, payload_offset, tuple(ctor_layouts), size, payload_offset, rule_set)
+    # A variant is a structure of its rule set: 16-aligned in a constant buffer or a std140
+    # block (Slang's reflection puts an hlsl-cbuffer variant on a register of its own), its
+    # size rounded up to that where the rule set rounds structures.
+    whole = struct_shape(rule_set, align_up(payload_offset + max_payload, payload_offset),
+                         payload_offset)
+    if whole.size > LARGEST_SIZE:
+        raise LayoutError(TooLarge(type_name, "<self>", whole.size))
+    return VariantLayout(0, payload_offset, tuple(ctor_layouts), whole.size, whole.align,
+                         rule_set)
 
 
 def elttype_layout(t: ElementType) -> Layout:

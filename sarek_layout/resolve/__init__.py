@@ -19,9 +19,18 @@ if TYPE_CHECKING:
 __all__ = ["resolve", "load_schema", "MAX_NESTING"]
 
 
-def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = None) -> Schema:
+def load_schema(paths: Iterable[str], c_headers: Optional["CHeaderOptions"] = None,
+                rules: Optional[str] = None) -> Schema:
     """Read and resolve ``paths`` together into one laid-out ``Schema``; the C headers among
-    them are read together, with ``c_headers`` (include folders, macros, modules)."""
+    them are read together, with ``c_headers`` (include folders, macros, modules).
+    ``rules`` lays every type out by that rule set instead of the one its schema names
+    (``layout --rules``: a type seen under a buffer's rules without editing the schema)."""
+    import dataclasses
+
     from ..frontends import read_modules
 
-    return resolve(read_modules(paths, c_headers))
+    modules = read_modules(paths, c_headers)
+    if rules is not None:
+        modules = [dataclasses.replace(m, rules=rules, decls=tuple(
+            dataclasses.replace(d, rules=None) for d in m.decls)) for m in modules]
+    return resolve(modules)

@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Mapping, Pattern, Tuple
 
-from .name_rules import (GLSL_RESERVED, MSL_RESERVED, RUST_KEYWORDS, RUST_NOT_RAW, RUST_PRIMITIVES,
-                         TS_ESCAPED, WGSL_RESERVED, ZIG_RESERVED,
+from .name_rules import (GLSL_RESERVED, HLSL_RESERVED, MSL_RESERVED, RUST_KEYWORDS, RUST_NOT_RAW,
+                         RUST_PRIMITIVES, TS_ESCAPED, WGSL_RESERVED, ZIG_RESERVED,
                          ZIG_RESERVED_PATTERN)
 from ..ir.types import SCALARS
 from .naming import FLOAT16_TYPEDEF, vector_typedef
 
 __all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL",
-           "ZigDialect", "ZIG", "RustDialect", "RUST", "TypeScriptDialect", "TYPESCRIPT"]
+           "ZigDialect", "ZIG", "RustDialect", "RUST", "HLSL", "TypeScriptDialect", "TYPESCRIPT"]
 
 
 @dataclass(frozen=True)
@@ -273,6 +273,24 @@ WGSL = ShaderDialect(
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64", "uint64"}),
     reserved_words=WGSL_RESERVED,
+)
+
+
+#: HLSL (Shader Model 6.2 and later: DXC with -enable-16bit-types; Slang): 64-bit and 16-bit
+#: scalars are HLSL's own (``int64_t``, ``double``, ``float16_t``: never ``half``, which is a
+#: 32-bit float without -enable-16bit-types); bool and unit are ``int``. HLSL has no 8-bit type:
+#: int8 and uint8 live in packed 32-bit words (``codegen.hlsl_view``), and these are the types
+#: their accessors return. A variant's payload is 32-bit words, ``uint``.
+HLSL = ShaderDialect(
+    name="hlsl",
+    scalar={"int32": "int", "int64": "int64_t", "float32": "float", "float64": "double",
+            "bool": "int", "unit": "int", "uint8": "uint", "float16": "float16_t",
+            "int8": "int", "int16": "int16_t", "uint16": "uint16_t", "uint32": "uint",
+            "uint64": "uint64_t", "char": "uint"},
+    word="uint",
+    word2="uint2",
+    raw64=frozenset(),
+    reserved_words=HLSL_RESERVED,
 )
 
 

@@ -28,7 +28,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 __all__ = ["FIELD", "ARM", "FILE", "NAME_TARGETS", "judge", "language_problem", "spelling",
            "problem", "refusals",
            "explain", "shadowing_suffixes", "emits_ctor_names", "C_FAMILY_WORDS", "GLSL_RESERVED", "WGSL_RESERVED",
-           "MSL_RESERVED", "RUST_KEYWORDS", "RUST_NOT_RAW", "RUST_PRIMITIVES", "ZIG_RESERVED",
+           "MSL_RESERVED", "HLSL_RESERVED", "HLSL_INTRINSICS", "RUST_KEYWORDS", "RUST_NOT_RAW", "RUST_PRIMITIVES", "ZIG_RESERVED",
            "ZIG_RESERVED_PATTERN", "TS_RESERVED", "TS_GLOBALS", "TS_LOCALS", "TS_ESCAPED",
            "emits_bare_enum_values"]
 
@@ -185,6 +185,63 @@ texture_3d texture_cube texture_cube_array texture_multisampled_2d texture_stora
 texture_storage_2d texture_storage_2d_array texture_storage_3d texture_depth_2d
 texture_depth_2d_array texture_depth_cube texture_depth_cube_array texture_depth_multisampled_2d
 texture_external bitcast select
+""".split())
+
+# HLSL (DXC, FXC, Slang): Microsoft's "Keywords" and "Reserved Words" pages, the scalar, vector
+# and matrix type names of every scalar (``float4x4``, ``min16float2``, ``uint64_t3``), the
+# resource and object types, and the words glslang's HLSL front end refuses as a member name
+# (measured: ``tests/targets/test_name_rules.py``). Slang itself refuses only ``int``.
+_HLSL_KEYWORDS = """
+AppendStructuredBuffer asm asm_fragment BlendState bool break Buffer ByteAddressBuffer case cbuffer
+centroid class column_major compile compile_fragment CompileShader const continue ComputeShader
+ConsumeStructuredBuffer default DepthStencilState DepthStencilView discard do double DomainShader
+dword else export extern false float for fxgroup GeometryShader groupshared half Hullshader
+HullShader if in inline inout InputPatch int interface line lineadj linear LineStream matrix
+min16float min10float min16int min12int min16uint namespace nointerpolation noperspective NULL out
+OutputPatch packoffset pass pixelfragment PixelShader point PointStream precise RasterizerState
+RenderTargetView return register row_major RWBuffer RWByteAddressBuffer RWStructuredBuffer
+RWTexture1D RWTexture1DArray RWTexture2D RWTexture2DArray RWTexture3D sample sampler SamplerState
+SamplerComparisonState shared snorm stateblock stateblock_state static string struct switch
+StructuredBuffer tbuffer technique technique10 technique11 texture Texture1D Texture1DArray
+Texture2D Texture2DArray Texture2DMS Texture2DMSArray Texture3D TextureCube TextureCubeArray true
+typedef triangle triangleadj TriangleStream uint uniform unorm unsigned vector vertexfragment
+VertexShader void volatile while
+auto catch char const_cast delete dynamic_cast enum explicit friend goto long mutable new operator
+private protected public reinterpret_cast short signed sizeof static_cast template this throw try
+typename union using virtual
+ConstantBuffer TextureBuffer RaytracingAccelerationStructure RasterizerOrderedBuffer
+RasterizerOrderedByteAddressBuffer RasterizerOrderedStructuredBuffer RasterizerOrderedTexture1D
+RasterizerOrderedTexture1DArray RasterizerOrderedTexture2D RasterizerOrderedTexture2DArray
+RasterizerOrderedTexture3D FeedbackTexture2D FeedbackTexture2DArray RWTexture2DMS
+RWTexture2DMSArray globallycoherent nullptr
+"""
+_HLSL_SCALARS = """bool int uint dword half float double min16float min10float min16int min12int
+min16uint int16_t uint16_t int32_t uint32_t int64_t uint64_t float16_t float32_t float64_t"""
+HLSL_RESERVED = frozenset(_HLSL_KEYWORDS.split()) | frozenset(
+    f"{base}{shape}" for base in _HLSL_SCALARS.split()
+    for shape in ("", *(str(n) for n in range(1, 5)),
+                  *(f"{r}x{c}" for r in range(1, 5) for c in range(1, 5))))
+
+#: HLSL's intrinsic functions (Microsoft's "Intrinsic Functions" page, Shader Model 6's
+#: additions the generated files call): a type named like one (module "", at file scope) hides
+#: it from every later call (Slang: ``struct max`` makes ``max(1, 2)`` "too many arguments").
+HLSL_INTRINSICS = frozenset("""
+abort abs acos all AllMemoryBarrier AllMemoryBarrierWithGroupSync any asdouble asfloat asfloat16
+asin asint asint16 asuint asuint16 atan atan2 ceil CheckAccessFullyMapped clamp clip cos cosh
+countbits cross D3DCOLORtoUBYTE4 ddx ddx_coarse ddx_fine ddy ddy_coarse ddy_fine degrees
+determinant DeviceMemoryBarrier DeviceMemoryBarrierWithGroupSync distance dot dst errorf
+EvaluateAttributeAtSample EvaluateAttributeCentroid EvaluateAttributeSnapped exp exp2 f16tof32
+f32tof16 faceforward firstbithigh firstbitlow floor fma fmod frac frexp fwidth
+GetRenderTargetSampleCount GetRenderTargetSamplePosition GroupMemoryBarrier
+GroupMemoryBarrierWithGroupSync InterlockedAdd InterlockedAnd InterlockedCompareExchange
+InterlockedCompareStore InterlockedExchange InterlockedMax InterlockedMin InterlockedOr
+InterlockedXor isfinite isinf isnan ldexp length lerp lit log log10 log2 mad max min modf msad4
+mul noise normalize pow printf radians rcp reflect refract reversebits round rsqrt saturate sign
+sin sincos sinh smoothstep sqrt step tan tanh transpose trunc WaveActiveAllEqual
+WaveActiveAllTrue WaveActiveAnyTrue WaveActiveBallot WaveActiveBitAnd WaveActiveBitOr
+WaveActiveBitXor WaveActiveCountBits WaveActiveMax WaveActiveMin WaveActiveProduct WaveActiveSum
+WaveGetLaneCount WaveGetLaneIndex WaveIsFirstLane WavePrefixCountBits WavePrefixProduct
+WavePrefixSum WaveReadLaneAt WaveReadLaneFirst main
 """.split())
 
 # Every keyword of the Rust reference (strict, reserved, weak), those of the 2018 edition
@@ -426,6 +483,20 @@ def _wgsl_rules() -> _Rules:
     )
 
 
+def _hlsl_rules() -> _Rules:
+    # HLSL escapes what it reserves (``float4x4`` -> ``float4x4_``); a type of module "" named
+    # like an intrinsic function is refused (there is nothing to escape it into that would
+    # keep its C name) and so is one named main, the usual entry point.
+    return _Rules(
+        words={},
+        file_words=_table((HLSL_INTRINSICS - {"main"}, "is an HLSL intrinsic function, which a "
+                           "type of that name would hide from every later call"),
+                          (("main",), "is the usual HLSL entry point, which no shader that "
+                           "includes the file could then define")),
+        escape=_suffix_escape(HLSL_RESERVED),
+    )
+
+
 def _zig_rules() -> _Rules:
     def escape(name: str) -> str:
         # Zig quotes a reserved name (``@"type"``): the name itself is unchanged, so no two
@@ -477,7 +548,7 @@ def _typescript_rules() -> _Rules:
 _BUILDERS: Dict[str, Callable[[], _Rules]] = {
     "c": _c_rules, "cuda": _cuda_rules, "opencl": _opencl_rules, "metal": _metal_rules,
     "glsl": _glsl_rules, "wgsl": _wgsl_rules, "zig": _zig_rules, "rust": _rust_rules,
-    "python": _python_rules, "typescript": _typescript_rules,
+    "python": _python_rules, "hlsl": _hlsl_rules, "typescript": _typescript_rules,
 }
 
 #: The targets whose names are judged here (every target of the registry).

@@ -45,9 +45,12 @@ __all__ = [
     "arm_struct_name",
     "escape",
     "memo_escape",
+    "element_struct_name",
     "rust_union_name",
     "rust_view_name",
     "RUST_ERROR_TYPE",
+    "RUST_BYTES_TRAIT",
+    "RUST_SIZE_OF",
 ]
 
 #: A variant's payload union (SPEC §4), after its ``tag`` (the member model's name for the
@@ -159,6 +162,14 @@ def arm_struct_name(c_name: str, ctor: str) -> str:
     return f"{c_name}_{ctor}_arm"
 
 
+def element_struct_name(owner: str, level: int = 0) -> str:
+    """The struct wrapping the elements of an array level whose stride is larger than its
+    element (SPEC §1b), in the targets that name it (Rust, Zig): ``<owner>_elem`` for the
+    outermost level, ``<owner>_elem<level>`` below it; ``owner`` is ``<C name>_<member>``
+    (``<C name>_<Ctor>_<i>`` for an argument)."""
+    return f"{owner}_elem{level or ''}"
+
+
 def escape(name: str, dialect) -> str:
     """``name`` as the target of ``dialect`` emits it: unchanged, or escaped where its language
     reserves it (``device_`` in Metal, ``sarek_gl_…`` for GLSL's ``gl_`` prefix, ``@"type"`` in
@@ -186,6 +197,14 @@ def memo_escape(dialect) -> Callable[[str], str]:
 #: The error ``from_bytes`` returns, one per generated module (``sarek_layout_`` prefixed: no
 #: schema name can be spelt so).
 RUST_ERROR_TYPE = OWN_PREFIX + "FromBytesError"
+
+#: The private trait reading and writing the member kinds of SPEC §1b (arrays, enums), one
+#: implementation per element type and one generic for ``[T; N]``, in a module that has them.
+RUST_BYTES_TRAIT = OWN_PREFIX + "Bytes"
+
+#: The private ``const fn`` giving the size of what a closure reads (``|t: &T| t.a[0]``): the
+#: compile-time checks of an array member's size and of each level's stride.
+RUST_SIZE_OF = OWN_PREFIX + "size_of"
 
 
 def rust_union_name(c_name: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Mapping, Optional, Tuple, Union
 
-from .dialects import (C, CUDA, GLSL, METAL, OPENCL, RUST, TYPESCRIPT, WGSL, ZIG, Dialect,
+from .dialects import (C, CUDA, GLSL, HLSL, METAL, OPENCL, RUST, TYPESCRIPT, WGSL, ZIG, Dialect,
                        RustDialect, ShaderDialect, TypeScriptDialect, ZigDialect)
 from .spellings import C_FAMILY_READ, C_FAMILY_WHY, OPENCL_READ, OPENCL_WHY
 
@@ -98,15 +98,20 @@ TARGETS: Dict[str, Target] = {
                view="wgsl", dialect=WGSL, word_based=True, gpu_api=True),
         Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
                view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True),
+        # HLSL (issue 33, docs/hlsl.md): structured and constant buffers, proven by Slang.
+        Target("hlsl", ".hlsl", "hlsl.hlsl.j2",
+               "HLSL structs for structured buffers and constant buffers (hlsl-cbuffer), with "
+               "payload accessors", view="hlsl", dialect=HLSL, gpu_api=True, may_refuse=True,
+               member_kinds=True),
         # Host languages (issue 21): Zig's extern structs, proven by zig build-obj per ABI.
         Target("zig", ".zig", "zig.zig.j2",
                "Zig 0.14+ module: extern structs and unions, constructors, comptime layout checks",
-               view="zig", dialect=ZIG),
+               view="zig", dialect=ZIG, may_refuse=True, member_kinds=True),
         # Host languages (issue #21, docs/rust.md)
         Target("rust", ".rs", "rust.rs.j2",
                "Rust 1.77+ module, no crate needed: repr(C) structs, variant views, byte codecs, "
                "const layout checks",
-               view="rust", dialect=RUST, may_refuse=True),
+               view="rust", dialect=RUST, may_refuse=True, member_kinds=True),
         # Host languages (issue 34, docs/typescript.md): a WebGPU host's buffers from
         # TypeScript and JavaScript, proven by tsc and a Node run.
         Target("typescript", ".ts", "typescript.ts.j2",

@@ -26,7 +26,7 @@ from .compare import (
     differences,
     format_report,
 )
-from .drivers import HeaderSet, ProbeFailed
+from .drivers import HeaderSet, ProbeFailed, ProbeSkipped
 from .headers import check_header_name
 from .tools import memory_limit_mb, timeout_seconds
 from .probes import Probe, probes_for
@@ -191,6 +191,8 @@ def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Prob
         m = driver_for(toolchain.name).measure(headers, probes)
     except ProbeFailed as e:
         return ToolchainResult(toolchain, FAILED, len(probes), error=e.output)
+    except ProbeSkipped as e:
+        return ToolchainResult(toolchain, SKIPPED, error=str(e))
     diffs = differences(probes, m.passes, toolchain.display)
     values = sum(v is not None for _, vs in m.passes for v in vs)
     status = DISAGREES if diffs else AGREES

@@ -196,6 +196,20 @@ _LIST += [
               driver=_DRIVERS + "hip:HipDriver", passes=("host pass", "device pass")),
 ]
 
+# HLSL (issue 33, docs/hlsl.md): Slang from PyPI (slangpy) measures the generated HLSL with its
+# reflection, in a child process; glslang's HLSL front end compiles it as a second check.
+_LIST += [
+    Toolchain("slang", "Slang (PyPI slangpy) compiles the HLSL for the HLSL target, column-major; "
+              "every offset, size and stride read from its reflection", "hlsl", "hlsl", (),
+              "pip install slangpy", python_module="slangpy",
+              driver=_DRIVERS + "hlsl:SlangDriver", detect=lambda tc: _slang_problem(tc)),
+    Toolchain("glslang-hlsl", "glslangValidator -D (glslang's HLSL front end) compiles the HLSL; "
+              "no numbers of its own (it lays cbuffers out by std140)", "hlsl", "hlsl",
+              ("glslangValidator",), "apt-get install -y --no-install-recommends glslang-tools",
+              driver=_DRIVERS + "hlsl:GlslangHlslDriver",
+              detect=lambda tc: _missing_programs(tc)),
+]
+
 # Zig from PyPI (issue 21, verify/drivers/zig.py): one package cross-compiles offline for
 # every ABI below; each ABI is a pass of its toolchain (one zig invocation each). Measured
 # with ziglang 0.17.1 (docs/verify.md). zig cc's Windows targets are MinGW's (-gnu: the
@@ -423,6 +437,13 @@ def _module_problem(tc: Toolchain) -> Optional[str]:
     if not found:
         return f"{tc.name}: Python module {tc.python_module} not found; {tc.install_hint}"
     return None
+
+
+def _slang_problem(tc: Toolchain) -> Optional[str]:
+    """Slang is the library inside the slangpy wheel (found, not imported)."""
+    from .shaders.slang import slang_problem
+
+    return slang_problem(tc.name)
 
 
 def _nvrtc_problem(tc: Toolchain) -> Optional[str]:

@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-from helpers.common import EXAMPLES
+from helpers.common import EXAMPLES, golden_cases
 from helpers.compile import assert_compiles, assert_fails
 from sarek_layout.codegen import render_headers
 from sarek_layout.codegen.views import module_view
@@ -24,8 +24,8 @@ from sarek_layout.resolve import load_schema
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden"
 
 CASES = {"examples": sorted(str(p) for p in EXAMPLES.iterdir() if p.suffix in READERS)}
-CASES.update({p.name: sorted(str(s) for s in p.iterdir() if s.suffix in (".toml", ".json"))
-              for p in sorted(GOLDEN.iterdir()) if p.is_dir()})
+# The C and CUDA headers of the cases using SPEC §1b's member kinds come with their support.
+CASES.update(golden_cases(member_kinds=False))
 
 
 def _uses(schema) -> list:

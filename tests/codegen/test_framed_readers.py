@@ -6,6 +6,10 @@ Both refuse data without the header, data written under another layout of the ty
 ``point`` of ``float64`` fields, same C name) and a file cut one byte short; an empty frame
 is zero elements; C also refuses elements that are not aligned for the type (it reads them in
 place). docs/fingerprint.md describes the format and both readers.
+
+The Rust reader also reads SPEC §1b's member kinds (a ``vec4``, a ``float[5]``, an enum, a
+``mat4`` and padded ``vec3`` elements) from std430 particles that Python wrote at glslang's
+offsets (tests/helpers/host_kinds.py), value by value.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ import pytest
 
 import sarek_layout as sl
 from helpers.bounded import run_cpu_bounded
+from helpers import host_kinds
 from helpers.common import EXAMPLES, require_toolchain
 from helpers.compile import STRICT
 from helpers.rust import compile_crate
 from sarek_layout.codegen import render_headers
+from sarek_layout.layout.fingerprint import layout_id_hex
 from sarek_layout.resolve import load_schema
 
 GEOMETRY = str(EXAMPLES / "geometry.toml")
@@ -274,3 +280,35 @@ def test_a_rust_program_reads_what_python_framed(framed, tmp_path):
         f"written",
     ]
     assert _normalised(ran.stdout.splitlines()) == _normalised(expected)
+
+
+def test_a_rust_program_reads_python_framed_member_kinds_value_by_value(tmp_path):
+    """std430 particles that Python wrote at glslang's offsets and strides: ``read_framed``
+    checks the header and reads each; every value (vector components, array elements, the
+    matrix's columns, the padded vec3 elements' components, the enum's integer, one of them a
+    value the enum does not name) is the one written, and ``to_bytes`` gives back each
+    element's bytes exactly."""
+    require_toolchain("rustc")
+    require_toolchain("glslang")
+    schema = load_schema([host_kinds.write_schema(tmp_path)])
+    (particle,) = schema.find("particle")
+    data = host_kinds.framed_bytes(int(layout_id_hex(particle), 16), tmp_path)
+    (tmp_path / "particles.bin").write_bytes(data)
+    values = ", ".join(f'format!("{{}}", {p})' if p == "p.kind.0"
+                       else f'format!("{{:?}}", {p} as f64)' for p in host_kinds.paths("rust"))
+    body = f"""
+    let data = include_bytes!("particles.bin");
+    let size = Host_particle::SIZE;
+    for (i, p) in Host_particle::read_framed(data).unwrap().enumerate() {{
+        let p = p.unwrap();
+        let values: Vec<String> = vec![{values}];
+        println!("{{}}", values.join(" "));
+        let element = &data[24 + i * size..24 + (i + 1) * size];
+        assert!(p.to_bytes()[..] == element[..], "{{}}", sarek_test_hex(&[]));
+    }}
+"""
+    modules = {f.filename: f.text for f in render_headers(schema, ["rust"])}
+    built, ran = compile_crate(tmp_path, modules, body, run=True)
+    assert built.returncode == 0, built.stderr[-4000:]
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == host_kinds.expected_lines()

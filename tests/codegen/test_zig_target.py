@@ -170,10 +170,14 @@ def test_layout_fingerprints_read_back_from_the_object(env, tmp_path):
         assert set(words[1::2]) == {1}
 
 
-def test_the_example_in_docs_zig_compiles(env, tmp_path):
+def test_the_examples_in_docs_zig_compile(env, tmp_path):
+    """The guide's two examples: the bundled geometry, and the member kinds of the golden
+    particles (std430)."""
     from helpers.common import ROOT
 
-    (block,) = re.findall(r"```zig\n(.*?)```", (ROOT / "docs" / "zig.md").read_text(), re.S)
-    files = _zig_files([EXAMPLES / "geometry.toml"])
-    write(tmp_path, {**files, "doc.zig": block, "all.zig": reference_all(["doc.zig"])})
+    blocks = re.findall(r"```zig\n(.*?)```", (ROOT / "docs" / "zig.md").read_text(), re.S)
+    assert len(blocks) == 2
+    files = _zig_files([EXAMPLES / "geometry.toml", GOLDEN / "host_kinds" / "particles.toml"])
+    docs = {f"doc{i}.zig": block for i, block in enumerate(blocks)}
+    write(tmp_path, {**files, **docs, "all.zig": reference_all(sorted(docs))})
     assert_builds(tmp_path, "all.zig", ["x86_64-linux", "x86-windows"], env)

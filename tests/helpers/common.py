@@ -32,6 +32,21 @@ def require_toolchain(name: str) -> toolchains.Toolchain:
 
 
 
+def golden_cases(member_kinds: bool = True) -> "dict[str, list[str]]":
+    """The golden cases (``tests/golden/<case>``), by name, each with its schema files in name
+    order. ``member_kinds=False`` leaves out the cases that use SPEC §1b's member kinds or rule
+    sets: for a target or API that refuses them until it takes them (``resolve.support``)."""
+    from sarek_layout.resolve import load_schema
+    from sarek_layout.resolve.support import first_extension
+
+    out = {}
+    for folder in sorted(p for p in (TESTS / "golden").iterdir() if p.is_dir()):
+        paths = sorted(str(p) for p in folder.iterdir() if p.suffix in (".toml", ".json", ".ml"))
+        if member_kinds or first_extension(load_schema(paths).types) is None:
+            out[folder.name] = paths
+    return out
+
+
 def shared_folder(tmp_path_factory, name: str, build) -> pathlib.Path:
     """A folder filled once per test run by ``build(folder)``, whichever pytest-xdist worker
     asks first; the others wait for it (a lock file) instead of building it again.

@@ -293,17 +293,15 @@ def measure_hlsl(structs: Sequence[Struct]) -> Dict[str, Measured]:
     lines += ["RWStructuredBuffer<float> sarek_out;", "[numthreads(1, 1, 1)]",
               "void main() { sarek_out[0] = pre0; }"]
     reflection = slang_oracle.reflect("\n".join(lines) + "\n")
-    by_name = {p["name"]: p for p in reflection["parameters"]}
     result: Dict[str, Measured] = {}
     for i, (name, _) in enumerate(structs):
-        fields = {f["name"]: f for f in by_name[f"Probe{i}"]["type"]["elementType"]["fields"]}
-        s = fields[f"s{i}"]
-        m = Measured(s["binding"]["size"], s["binding"]["offset"])
+        offset, s = reflection.buffer(f"Probe{i}").field(f"s{i}")
+        m = Measured(s.size, offset)
         m.sizes = {}
-        for member in s["type"]["fields"]:
-            m.offsets[member["name"]] = member["binding"]["offset"]
-            m.sizes[member["name"]] = member["binding"]["size"]
-            if member["type"].get("kind") == "array":
-                m.strides[member["name"]] = member["type"]["uniformStride"]
+        for member, member_offset, t in s.fields():
+            m.offsets[member] = member_offset
+            m.sizes[member] = t.size
+            if t.kind == "array":
+                m.strides[member] = t.element_stride
         result[name] = m
     return result

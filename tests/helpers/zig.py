@@ -39,6 +39,7 @@ def reference_all(modules: Iterable[str]) -> str:
     for i, name in enumerate(modules):
         lines.append(f'const sarek_test_m{i} = @import("{name}");')
     lines.append("comptime {")
+    lines.append("    @setEvalBranchQuota(1_000_000);")  # a loop step per declaration
     for i, _ in enumerate(modules):
         lines.append(f"    for (sarek_test_std.meta.declarations(sarek_test_m{i})) |d| "
                      f"_ = &@field(sarek_test_m{i}, d);")

@@ -11,7 +11,7 @@ import textwrap
 import pytest
 from hypothesis import given, settings
 
-from helpers.common import EXAMPLES, ROOT, require_toolchain
+from helpers.common import EXAMPLES, ROOT, golden_cases, require_toolchain
 from sarek_layout.host.dtype import dtype_of
 from sarek_layout.ir.types import TBool, TFloat32, TFloat64, TInt32, TRecord, TVariant
 from helpers.host import (
@@ -249,16 +249,9 @@ def test_import_does_not_import_numpy():
 
 
 def _golden_schemas():
-    import glob
-
-    folders = sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*")))
-    out = [[os.path.join(EXAMPLES, "geometry.toml")]]
-    for folder in folders:
-        files = sorted(f for ext in ("toml", "json", "ml")
-                       for f in glob.glob(os.path.join(folder, f"*.{ext}")))
-        if files:
-            out.append(files)
-    return out
+    # The cases using SPEC §1b's member kinds come with the Python API's support for them.
+    cases = golden_cases(member_kinds=False).values()
+    return [[os.path.join(EXAMPLES, "geometry.toml")]] + list(cases)
 
 
 @pytest.mark.parametrize("paths", _golden_schemas(), ids=lambda p: os.path.basename(os.path.dirname(p[0])))

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import sarek_layout as sl
-from helpers.common import EXAMPLES, ROOT
+from helpers.common import EXAMPLES, golden_cases
 from helpers.host import distinct_value
 from sarek_layout.host import codec_of, dtype_of
 from sarek_layout.host.python_target import python_view
@@ -22,8 +22,8 @@ from sarek_layout.host.python_target import python_view
 CORE = os.path.join("sarek_layout", "layout", "core.py")
 #: Every example and golden schema, one case per folder.
 GOLDEN = {"examples": [str(EXAMPLES / "geometry.toml")]}
-GOLDEN.update((folder.name, sorted(str(p) for ext in ("toml", "json", "ml") for p in folder.glob(f"*.{ext}")))
-              for folder in sorted((ROOT / "tests" / "golden").iterdir()) if folder.is_dir())
+# The cases using SPEC §1b's member kinds come with the Python API's support for them.
+GOLDEN.update(golden_cases(member_kinds=False))
 
 
 class _CoreCalls:

@@ -2,7 +2,12 @@
 module (record literals, ``make_…`` helpers for variants) lays values out at comptime and
 exports them; ``zig build-obj`` writes them into the object, where the test reads them and
 compares them with the codec's, padding included. Float values reach Zig as the bits of an
-f64 and Zig converts them to f32 and to the float16 bits itself."""
+f64 and Zig converts them to f32 and to the float16 bits itself.
+
+And the other way, for SPEC §1b's member kinds: std430 particles (a ``vec4``, a ``float[5]``,
+an enum, a ``mat4``, padded ``vec3`` elements) that Python wrote at glslang's offsets
+(tests/helpers/host_kinds.py) are read by a Zig program at comptime from the file's bytes,
+value by value, and exported for the test to compare."""
 
 from __future__ import annotations
 
@@ -14,12 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sarek_layout as sl
-from helpers.common import EXAMPLES
+from helpers import host_kinds
+from helpers.common import EXAMPLES, require_toolchain
 from helpers.host import SchemaDocument, element_types, values_of
 from helpers.zig import build, exported_bytes, write, zig_env
 from sarek_layout.codegen import render_headers
 from sarek_layout.codegen.zig_view import zig_name
 from sarek_layout.host import codec_of
+from sarek_layout.layout.fingerprint import layout_id_hex
+from sarek_layout.resolve import load_schema
 from sarek_layout.ir.types import (TBool, TFloat16, TFloat32, TFloat64, TInt8, TInt16, TInt32,
                                    TInt64, TRecord, TUint8, TUint16, TUint32, TUint64, TUnit,
                                    TVariant)
@@ -132,3 +140,53 @@ def test_random_schemas_bytes_from_zig_equal_python(env, tmp_path_factory, data)
     path = doc.write(folder / "hz.json")
     (module,) = render_headers(sl.load(path).schema, ["zig"])
     _compare(bytes_from_zig(folder, module.filename, module.text, cases, doc.c_names, env), cases)
+
+
+def _reader(module_file: str, count: int) -> str:
+    """A Zig program reading ``particles.bin`` (framed) at comptime into f64 values."""
+    values = ", ".join(f"@as(f64, @floatFromInt({p}))" if "@intFromEnum" in p else f"@as(f64, {p})"
+                       for p in host_kinds.paths("zig"))
+    n = host_kinds.counts()["values"]
+    marker = ", ".join(str(b) for b in _MARKER)
+    return f"""const std = @import("std");
+const m = @import("{module_file}");
+const data = @embedFile("particles.bin");
+fn read() [{count * n}]f64 {{
+    @setEvalBranchQuota(1_000_000);
+    const id = std.mem.readInt(u64, data[8..16], .little);
+    if (!m.Host_particle_LAYOUT_OK(id)) @compileError("layout id");
+    if (std.mem.readInt(u64, data[16..24], .little) != {count}) @compileError("count");
+    const size = @sizeOf(m.Host_particle);
+    var out: [{count * n}]f64 = undefined;
+    for (0..{count}) |i| {{
+        const p = std.mem.bytesToValue(m.Host_particle, data[24 + i * size ..][0..size]);
+        const values = [_]f64{{ {values} }};
+        @memcpy(out[i * {n} ..][0..{n}], &values);
+    }}
+    return out;
+}}
+export const sarek_test_values = [_]u8{{ {marker} }} ++ @as([{count * n * 8}]u8, @bitCast(read()));
+"""
+
+
+def test_zig_reads_python_framed_member_kinds_value_by_value(env, tmp_path):
+    """Each value a Zig program reads from the Python-written particles (on x86-64, i386 and
+    Windows x86: little-endian, as the file) is the one written: vector components, array
+    elements, the matrix's columns, the padded elements' ``v``, the enum's integer (one of
+    them a value the enum does not name: a non-exhaustive enum holds it)."""
+    require_toolchain("glslang")
+    schema = load_schema([host_kinds.write_schema(tmp_path)])
+    (particle,) = schema.find("particle")
+    data = host_kinds.framed_bytes(int(layout_id_hex(particle), 16), tmp_path)
+    (module,) = render_headers(schema, ["zig"])
+    count, n = host_kinds.COUNT, host_kinds.counts()["values"]
+    expected = [float(v) for values in host_kinds.particles() for _, _, v in values]
+    for target in ("x86_64-linux", "x86-linux", "x86-windows"):
+        folder = tmp_path / target
+        write(folder, {module.filename: module.text, "values.zig": _reader(module.filename, count)})
+        (folder / "particles.bin").write_bytes(data)
+        proc = build(folder, "values.zig", target, env, emit=True)
+        assert proc.returncode == 0, proc.stderr[-4000:]
+        raw = exported_bytes((folder / f"{target}.o").read_bytes(), _MARKER, count * n * 8)
+        assert raw is not None
+        assert list(struct.unpack(f"<{count * n}d", raw)) == expected, target

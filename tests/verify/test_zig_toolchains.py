@@ -3,7 +3,12 @@
 (Windows, macOS, wasm32, big-endian sparc64, mips and powerpc), each ABI one pass. The C
 family's example, packed-header and conformance runs are test_verify_drivers.py's (they take
 their toolchains from the registry); here: the Zig module's, an ABI whose ``double`` is not 8
-bytes refused by the header's own assertion, and what a missing ziglang says."""
+bytes refused by the header's own assertion, and what a missing ziglang says.
+
+The member kinds of SPEC §1b in the Zig module: the kind sample agrees on every ABI, every
+stride probe is Zig's (a wrong one is caught with both numbers), Zig's numbers on every ABI
+equal those of the compiler implementing each rule set natively, and an enum over a 64-bit
+base, which Zig 4-aligns on x86 as a type of its own, is reported unmeasured there, not wrong."""
 
 from __future__ import annotations
 
@@ -14,7 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers.common import EXAMPLES, require_toolchain
+from helpers.common import EXAMPLES, TESTS, require_toolchain
+from helpers.kind_samples import (kind_sample_files, oracle_mismatches, oracle_schema_file,
+                                  oracle_structs)
 from helpers.shapes import conformance_records, conformance_variants, flatten, nested_descriptions
 from helpers.verify import every_nth, schema_of
 from sarek_layout.codegen import render_headers
@@ -23,6 +30,7 @@ from sarek_layout.verify import AGREES, DISAGREES, toolchains
 from sarek_layout.verify.drivers import HeaderSet
 from sarek_layout.verify.probes import probes_for
 from sarek_layout.verify.run import generated_headers, measure_with, verify_schema
+from sarek_layout.verify.toolchains import driver_for
 
 ZIG_FAMILY = [name for name, tc in toolchains.TOOLCHAINS.items()
               if tc.driver.rpartition(".")[2].startswith("zig:")]
@@ -92,6 +100,53 @@ def test_a_wrong_zig_module_is_caught_with_both_numbers():
         assert f"Geometry_particle.mass: layout says offset 8, zig ({abi}) says 16" in lines
         assert f"Geometry_particle.pos: layout says offset 16, zig ({abi}) says 8" in lines
     assert len(lines) == 2 * len(tc.passes)
+
+
+def test_the_kind_sample_agrees_on_every_abi(tmp_path):
+    """480 types of every kind under c, std430, std140 and cuda, on 11 ABIs, every probe
+    measured (an enum type is probed by its size alone: as a type of its own it is aligned as
+    the ABI aligns its base, an int64 to 4 on x86 Linux, and its members are pinned)."""
+    tc = require_toolchain("zig")
+    schema = load_schema(kind_sample_files(tmp_path))
+    probes = probes_for(schema.types)
+    result = measure_with(tc, generated_headers(schema, ["zig"])["zig"], probes)
+    assert result.status == AGREES, result.error or "\n".join(map(str, result.differences[:20]))
+    assert result.values == len(probes) * len(tc.passes)
+
+
+def test_a_wrong_stride_in_the_zig_module_is_caught_with_both_numbers():
+    """``trail``'s wrapper 4 bytes too long: every ABI measures its stride at 32 where the
+    layout says 16 (the comptime check names it; the retry without checks measures)."""
+    tc = require_toolchain("zig")
+    schema = load_schema([str(TESTS / "golden" / "host_kinds" / "particles.toml")])
+    (module,) = render_headers(schema, ["zig"])
+    wrapper = ("pub const Particles_particle_trail_elem = extern struct {\n"
+               "    v: [3]f32 align(16),\n    _sarek_pad0: [4]u8 = @splat(0),\n")
+    assert wrapper in module.text
+    wrong = HeaderSet(((module.filename, module.text.replace(
+        wrapper, wrapper.replace("[4]u8", "[8]u8"))),), (module.filename,))
+    result = measure_with(tc, wrong, probes_for(schema.types))
+    assert result.status == DISAGREES
+    assert "the stride of Particles_particle::trail[0] must be 16" in result.note
+    lines = {str(d) for d in result.differences}
+    for abi in tc.passes:
+        assert f"Particles_particle.trail[0]: layout says stride 16, zig ({abi}) says 32" in lines
+
+
+@pytest.mark.parametrize("rules, oracle", [("c", "gcc"), ("cuda", "nvcc"),
+                                           ("std430", "glslang"), ("std140", "glslang")])
+def test_zig_measures_what_the_rules_own_compiler_measures(rules, oracle, tmp_path):
+    """Random structs of every kind (kinds_oracle): on every ABI, the Zig module's sizes,
+    alignments, offsets and strides equal those of the same structs written natively for the
+    rule set's compiler (C for gcc, CUDA's vector types for nvcc, GLSL blocks for glslang)."""
+    tc = require_toolchain("zig")
+    require_toolchain(oracle)
+    structs, measured = oracle_structs(rules, oracle, 22, tmp_path)
+    schema = load_schema([oracle_schema_file(structs, rules, tmp_path)])
+    probes = probes_for(schema.types)
+    m = driver_for(tc.name).measure(generated_headers(schema, ["zig"])["zig"], probes)
+    assert m.note is None, m.note
+    assert oracle_mismatches(probes, m.passes, measured, "zig") == []
 
 
 def test_verify_command_lists_the_zig_family(capsys):

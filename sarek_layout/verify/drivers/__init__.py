@@ -51,6 +51,7 @@ __all__ = [
     "HeaderSet",
     "Measurement",
     "ProbeFailed",
+    "ProbeSkipped",
     "Driver",
     "expression",
     "DIALECTS",
@@ -91,6 +92,14 @@ class ProbeFailed(SarekLayoutError):
         self.output = output
         #: Not worth the retry without assertions (a timeout, a crash).
         self.final = final
+
+
+class ProbeSkipped(SarekLayoutError):
+    """The toolchain cannot read these headers at all, by a limit of its own that is no fault
+    of theirs (glslang's HLSL front end has no 16-bit or 64-bit integer types): ``verify``
+    reports it skipped, with this one-line reason, never as agreeing or failing."""
+
+    exit_status = 0
 
 
 # --- spelling probes -------------------------------------------------------------------------

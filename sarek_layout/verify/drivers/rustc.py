@@ -24,10 +24,10 @@ import os
 import re
 from typing import Dict, List, Sequence, Tuple
 
-from ...codegen.rust_view import rust_ident
+from ...codegen.rust_view import rust_ident, rust_path
 from ...targets.dialects import RUST
 from ..headers import HEADERS_DIR, CompileFolder
-from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, STRIDE, Probe
 from ..tools import run_tool
 from . import Driver, HeaderSet, Measurement, ProbeFailed, tool_failure, with_assertion_fallback
 from .elf_data import ElfDataError, symbol_contents
@@ -37,7 +37,8 @@ __all__ = ["RustcDriver", "probe_crate", "RUST_EDITION"]
 #: The edition the probe crate is compiled in (raw identifiers need 2018 or later).
 RUST_EDITION = "2021"
 
-_DEFINES = re.compile(r"^pub (?:struct|union|enum) (\S+) \{", re.M)
+# A struct, union or enum (``{``), or an enum type's newtype (``pub struct E(pub i32);``).
+_DEFINES = re.compile(r"^pub (?:struct|union|enum) ([^\s({]+) ?[({]", re.M)
 _ASSERTION = re.compile(r"^const _: \(\) = assert!\(.*$", re.M)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -55,10 +56,6 @@ pub const fn sarek_field_size<T, F>(_: fn(&T) -> F) -> usize { ::core::mem::size
 """
 
 
-def _path(member: str) -> str:
-    return ".".join(rust_ident(part) for part in member.split("."))
-
-
 def _expression(p: Probe) -> str:
     t = rust_ident(p.c_type)
     if p.quantity == SIZE:
@@ -66,12 +63,12 @@ def _expression(p: Probe) -> str:
     if p.quantity == ALIGN:
         return f"::core::mem::align_of::<{t}>()"
     if p.quantity == OFFSET:
-        return f"::core::mem::offset_of!({t}, {_path(p.member)})"
-    if p.quantity == MEMBER_SIZE:
-        # The member's type, from a closure that copies it out (never called): a copy, not a
-        # reference, so that a packed struct's members can be measured too; a union member
-        # can only be read in unsafe code.
-        return f"crate::sarek_field_size(|t: &{t}| unsafe {{ t.{_path(p.member)} }})"
+        return f"::core::mem::offset_of!({t}, {rust_path(p.member)})"
+    if p.quantity in (MEMBER_SIZE, STRIDE):
+        # The member's type (a stride: its first element's, ``a[0]``), from a closure that
+        # copies it out (never called): a copy, not a reference, so that a packed struct's
+        # members can be measured too; a union member can only be read in unsafe code.
+        return f"crate::sarek_field_size(|t: &{t}| unsafe {{ t.{rust_path(p.member)} }})"
     raise ValueError(f"unknown probe quantity {p.quantity!r}")
 
 

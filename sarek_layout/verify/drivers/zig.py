@@ -8,8 +8,10 @@ on ABIs no other toolchain here reaches. Nothing runs on the target: each pass (
 count and every probe's value (``sarek_probe_values``); the values are then found in the
 object's bytes by their marker, in the byte order the marker shows. That reads ELF, COFF,
 Mach-O and WebAssembly objects alike without a tool per format. The ``zig`` module's probes
-are ``@sizeOf``/``@alignOf``/``@offsetOf`` (a union arm's offset inside its union is 0); the
-C-family probes are ``probes.expression``'s, as for gcc.
+are ``@sizeOf``/``@alignOf``/``@offsetOf`` (a union arm's offset inside its union is 0; a
+member's or an array level's size is ``@sizeOf`` of its type, reached through ``@FieldType``
+and the arrays' child types: ``zig_view.zig_type_of``); the C-family probes are
+``probes.expression``'s, as for gcc.
 
 Zig's caches go where ``$ZIG_GLOBAL_CACHE_DIR``/``$ZIG_LOCAL_CACHE_DIR`` say (the test suite
 shares one per session). Else the global cache, which holds only what Zig derives from its own
@@ -27,9 +29,10 @@ import os
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ...codegen.zig_view import zig_type_of
 from ...targets.naming import escape
 from ..headers import CompileFolder, HeaderSet
-from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, Probe
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, STRIDE, Probe
 from ..tools import run_tool
 from . import (MARKER, NO_ASSERTS, VALUES_SYMBOL as _VALUES, Driver, Measurement, ProbeFailed,
                expression, saturated, tool_failure, values_from_object,
@@ -75,30 +78,35 @@ def zig_env(folder: str) -> Dict[str, str]:
 
 # --- the zig module ---------------------------------------------------------------------------
 
-_DECLARED = re.compile(r'^pub const (@"[^"]*"|[A-Za-z_][A-Za-z0-9_]*) = extern struct', re.M)
+_DECLARED = re.compile(r'^pub const (@"[^"]*"|[A-Za-z_][A-Za-z0-9_]*) = (extern struct|enum\()',
+                       re.M)
+
+#: The value of a probe Zig cannot measure (a probe value is an alignment or a size, which
+#: the layout keeps below 2**31): the alignment of an enum type whose ABI aligns its base
+#: below its size (``enum(i64)`` is 4-aligned on x86, as ``i64`` is). Zig gives no type of
+#: its own an alignment; every member of it is pinned (``align(8)``), and those members'
+#: offsets and their structs' alignment are probed.
+NOT_MEASURED = 0xFFFFFFFE
 
 
-def _zig_field_type(t: str, parts: Sequence[str]) -> str:
-    for part in parts:
-        t = f'@FieldType({t}, "{part}")'
-    return t
-
-
-def zig_expression(p: Probe, qualified: str) -> str:
+def zig_expression(p: Probe, qualified: str, enum: bool = False) -> str:
     """``p`` in Zig, its type spelt ``qualified`` (``sarek_m0.Geometry_point``). A member path
     is a struct field, an arm of a variant's ``data`` union (offset 0 in the union), or a
-    field of a struct arm."""
+    field of a struct arm; a stride's, the first element of an array level (``a[0].v[0]``)."""
     if p.quantity == SIZE:
         return f"@sizeOf({qualified})"
     if p.quantity == ALIGN:
+        if enum:  # see NOT_MEASURED
+            return (f"(if (@alignOf({qualified}) < @sizeOf({qualified})) 0x{NOT_MEASURED:x} "
+                    f"else @alignOf({qualified}))")
         return f"@alignOf({qualified})"
-    parts = p.member.split(".")
-    if p.quantity == MEMBER_SIZE:
-        return f"@sizeOf({_zig_field_type(qualified, parts)})"
+    if p.quantity in (MEMBER_SIZE, STRIDE):
+        return f"@sizeOf({zig_type_of(qualified, p.member)})"
     if p.quantity == OFFSET:
+        parts = p.member.split(".")
         expr = f'@offsetOf({qualified}, "{parts[0]}")'
         if len(parts) == 3:
-            expr += f' + @offsetOf({_zig_field_type(qualified, parts[:2])}, "{parts[2]}")'
+            expr += f' + @offsetOf({zig_type_of(qualified, ".".join(parts[:2]))}, "{parts[2]}")'
         return expr
     raise ValueError(f"unknown probe quantity {p.quantity!r}")
 
@@ -113,18 +121,21 @@ def _zig_probe_source(headers: HeaderSet, probes: Sequence[Probe]) -> str:
     from ...targets.dialects import ZIG
 
     where: Dict[str, str] = {}
+    enums = set()
     lines = []
     for i, (name, text) in enumerate(headers.files):
         alias = f"sarek_layout_m{i}"
         lines.append(f'const {alias} = @import("headers/{name}");\n')
-        for declared in _DECLARED.findall(text):
+        for declared, kind in _DECLARED.findall(text):
             where.setdefault(declared, alias)
+            if kind != "extern struct":
+                enums.add(declared)
     values = []
     for p in probes:
         t = escape(p.c_type, ZIG)
         if t not in where:
             raise ProbeFailed("zig", f"no module declares {p.c_type}")
-        values.append(f"@min({zig_expression(p, where[t] + '.' + t)}, 0xffffffff)")
+        values.append(f"@min({zig_expression(p, where[t] + '.' + t, t in enums)}, 0xffffffff)")
     lines.append(f"export const {_VALUES} = [_]u32{{ 0x{MARKER[0]:08x}, 0x{MARKER[1]:08x}, "
                  f"{len(probes)},\n")
     lines.extend(f"    {v},\n" for v in values)
@@ -142,7 +153,7 @@ class ZigDriver(Driver):
         tc = self.toolchain
         source = _zig_probe_source(headers, probes)
 
-        def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[int, ...]]]:
+        def attempt(disable_asserts: bool) -> List[Tuple[str, Tuple[Optional[int], ...]]]:
             files = headers.files
             if disable_asserts:
                 files = tuple((n, t.replace("@compileError(", _IGNORED + "(") + _IGNORED_FN)
@@ -156,7 +167,8 @@ class ZigDriver(Driver):
 
         return with_assertion_fallback(tc, attempt)
 
-    def _one(self, folder: CompileFolder, target: str, count: int) -> Tuple[int, ...]:
+    def _one(self, folder: CompileFolder, target: str, count: int
+             ) -> Tuple[Optional[int], ...]:
         tc = self.toolchain
         out = f"sarek_probe-{target}.o"
         run = run_tool([zig_program() or "zig", *tc.argv[1:], "-target", target,
@@ -165,7 +177,8 @@ class ZigDriver(Driver):
         if not run.ok:
             raise tool_failure(f"{tc.display} ({target})", folder, run)
         with open(folder.absolute(out), "rb") as f:
-            return values_from_object(f.read(), count, f"{tc.display} ({target})")
+            values = values_from_object(f.read(), count, f"{tc.display} ({target})")
+        return tuple(None if v == NOT_MEASURED else v for v in values)
 
 
 # --- zig cc / zig c++ --------------------------------------------------------------------------

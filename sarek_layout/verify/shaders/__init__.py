@@ -165,6 +165,7 @@ def _check_set(s, every: Dict[str, Expected], chosen: Dict[str, Expected],
     if not wanted:
         return
     lang = s.language
+    s.expected = every
     folder = tempfile.mkdtemp(prefix=f"sarek-shader-{lang.name}-")
     try:
         compiled, extra, failures = lang.measure(s, decls, wanted, folder)

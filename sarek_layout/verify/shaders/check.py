@@ -65,6 +65,8 @@ def expected_structs(types: Sequence[SchemaType]) -> Dict[str, Expected]:
 
     out: Dict[str, Expected] = {}
     for t in types:
+        if t.is_enum:
+            continue  # a typedef of its base (SPEC §1b): no struct of its name to check
         if t.kind == "record":
             out[t.c_name] = Expected(t.c_name, t, tuple((m.name, m) for m in t.members),
                                      t.size, t.align)
@@ -181,7 +183,7 @@ def _type_problem(c: _Check, m: Member, cm: CompiledMember) -> Optional[str]:
     best = _atomic(lang, m) if t.kind == "atomic" else ""
     best = best or lang.best(m)
     write = f"write `{lang.write(best, cm.name)}`"
-    if t.kind == "array":
+    if t.kind == "array" and t not in lang.accepted(m):  # SPEC §1b's arrays (HLSL) match
         return (f"is an array ({shown}){note}, the schema's {m.name} a {m.spelling}: {write}")
     if t in lang.accepted(m):
         if shown == BOOL:  # compiled as a word, but spelled bool: GLSL's
@@ -223,7 +225,7 @@ def _member(c: _Check, cm: CompiledMember) -> None:
             and not (name in c.exp.free and cm.size >= m.size)):
         parts.append(f"is {cm.size} bytes ({c.tool}), the schema's {m.size}")
     shown = _shown(c, cm)[0]
-    is_vec3 = bool(VEC3.match(shown))
+    is_vec3 = bool(VEC3.match(shown)) and c.lang.vec3_trap
     if parts and (len(parts) > 1 or not typed or is_vec3):
         parts[-1] += _why(c, m, shown, typed, is_vec3)
     if parts:

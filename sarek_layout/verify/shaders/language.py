@@ -65,6 +65,13 @@ class ShadingLanguage:
     #: Whether it has atomic types (WGSL ``atomic<u32>``, MSL ``atomic_uint``): laid out as
     #: their scalar, so accepted where the schema has that 32-bit integer.
     atomics = False
+    #: Whether its 3-vectors are 16-aligned where the schema's are not (GLSL's std430, WGSL,
+    #: Metal): a difference after one is explained by it. HLSL's structured buffers align a
+    #: float3 to its scalar.
+    vec3_trap = True
+    #: Whether ``verify --shader`` judges SPEC §1b's member kinds and rule sets in it (a
+    #: schema using one is refused for the languages that do not).
+    member_kinds = False
 
     @property
     def dialect(self):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Dict
 
 from .glsl import GLSL
+from .hlsl import HLSL
 from .language import ShadingLanguage
 from .metal import METAL
 from .wgsl import WGSL
@@ -17,4 +18,4 @@ from .wgsl import WGSL
 __all__ = ["LANGUAGES"]
 
 #: Every shading language, by name.
-LANGUAGES: Dict[str, ShadingLanguage] = {lang.name: lang for lang in (GLSL, WGSL, METAL)}
+LANGUAGES: Dict[str, ShadingLanguage] = {lang.name: lang for lang in (GLSL, WGSL, METAL, HLSL)}

@@ -74,9 +74,11 @@ def landlock_available() -> bool:
     return bool(_AVAILABLE)
 
 
-def confined(argv: Sequence[str], folder: str) -> List[str]:
+def confined(argv: Sequence[str], folder: str, also: Sequence[str] = ()) -> List[str]:
     """``argv``, started so that it can read nothing outside ``folder`` but what a program
-    needs to start (module docstring); ``argv`` itself where the kernel cannot do that."""
+    needs to start (module docstring), and the files or folders ``also`` (a library the
+    program loads, as Slang's child process does); ``argv`` itself where the kernel cannot
+    do that."""
     program = shutil.which(argv[0])
     if not landlock_available() or program is None:
         return list(argv)
@@ -86,5 +88,6 @@ def confined(argv: Sequence[str], folder: str) -> List[str]:
         prefix = os.path.dirname(os.path.dirname(real))
         allowed += [real, os.path.join(prefix, "lib"), os.path.join(prefix, "lib64")]
     allowed += [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d]
+    allowed += [os.path.realpath(p) for p in also]
     return [sys.executable, "-I", "-S", "-c", _STUB, *allowed, "--", os.path.abspath(program),
             *argv[1:]]

@@ -103,6 +103,9 @@ class ShaderSet:
 
     language: "ShadingLanguage"
     files: List[ShaderFile]
+    #: What the schema asks of each struct name (``check.Expected``), for a language that
+    #: judges the blocks of its shaders by the schema's rule sets (HLSL); set by the check.
+    expected: dict = field(default_factory=dict, repr=False)
 
     @property
     def given(self) -> List[ShaderFile]:
