@@ -126,9 +126,7 @@ def inversions(order: Sequence[int]) -> int:
 
 
 def _validate(members: Sequence[Tuple[int, int]], rules: RuleSet = DEFAULT_RULES) -> None:
-    if rules.register:
-        # Where a member goes depends on more than its size and alignment (a vector moves to
-        # the next register rather than straddle one): no search over these pairs is exact.
+    if rules.register:  # a vector moves to the next register: (size, align) cannot say so
         raise ValueError(f"the {rules.name} rules pack members into {rules.register}-byte "
                          f"registers: no reorder advice")
     for size, align in members:
@@ -619,8 +617,7 @@ def _rules_of(st: SchemaType) -> RuleSet:
 
 
 def unadvised(st: SchemaType) -> Optional[str]:
-    """Why a record gets no reorder advice (rules that pack members into registers), or
-    ``None``."""
+    """Why a record gets no reorder advice (its rules pack registers), or ``None``."""
     rules = _rules_of(st)
     if rules.register and isinstance(st.decl, RecordDecl):
         return (f"no reorder advice under the {rules.name} rules: a member's place depends "
