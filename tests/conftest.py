@@ -1,6 +1,7 @@
 """The fixtures every test folder shares; the helpers themselves are the ``helpers`` package.
 
-``toolchain`` parametrises with toolchain names (``indirect=True``); PoCL's kernel cache and
+The checkout's ``node_modules/.bin`` (TypeScript's tsc) is put on ``PATH``. ``toolchain``
+parametrises with toolchain names (``indirect=True``); PoCL's kernel cache and
 Zig's caches are kept inside the run's temporary folder; the few long items run first
 (``helpers.ordering``: under pytest-xdist a long item collected last serialises the end).
 """
@@ -11,8 +12,14 @@ import os
 
 import pytest
 
-from helpers.common import require_toolchain
+from helpers.common import ROOT, require_toolchain
 from helpers.ordering import long_first
+
+# `.ci/run` installs TypeScript into the checkout (`npm install --no-save typescript@5`): its
+# tsc is the typescript toolchain's, whatever folder a test or the CLI it starts runs in.
+_NPM_BIN = ROOT / "node_modules" / ".bin"
+if _NPM_BIN.is_dir() and str(_NPM_BIN) not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = os.pathsep.join([str(_NPM_BIN), os.environ.get("PATH", "")])
 
 
 def pytest_collection_modifyitems(config, items):

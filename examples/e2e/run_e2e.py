@@ -36,6 +36,11 @@
 10. ``rust``: host_check.rs (including telemetry.rs) builds the same samples and readings in
     Rust with the generated constructors, checks that their ``to_bytes`` are exactly the bytes
     Python wrote (which the C host checks too), and that ``from_bytes`` reads each back.
+11. ``typescript``: host.ts (importing telemetry.ts and frames.ts, compiled by tsc --strict)
+    reads Python's bytes in Node (the frames too), checks every value against its own, and
+    writes them again byte for byte;
+    the WGSL kernel reads what Node wrote, and where npm ``webgpu`` is installed the
+    TypeScript host runs that kernel itself (e2e_typescript.py).
 
 Every kernel is handed the layout fingerprints the host's data was written under (the
 generated module's ``LAYOUT_ID_Telemetry_sample`` and ``_reading``) and checks them with the
@@ -66,7 +71,7 @@ REPO = HERE.parent.parent
 SCHEMA = HERE / "telemetry.toml"
 #: SPEC §1b's member kinds (a vec4, a float[5], an enum): the C family's steps carry them.
 FRAMES = HERE / "frames.toml"
-STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal", "zig", "rust")
+STEPS = ("pocl", "c", "cuda", "vulkan", "webgpu", "metal", "zig", "rust", "typescript")
 
 
 class Skip(Exception):
@@ -467,9 +472,18 @@ def step_rust(out: Path, n: int, inputs: bytes) -> str:
     return proc.stdout.strip()
 
 
+def step_typescript(out: Path, n: int, inputs: bytes) -> str:
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import e2e_typescript  # noqa: E402  (beside this file)
+
+    return e2e_typescript.run_step(sys.modules[__name__], out, n, inputs)
+
+
 STEP_FUNCTIONS: Dict[str, Callable[[Path, int, bytes], str]] = {
     "pocl": step_pocl, "c": step_c, "cuda": step_cuda, "vulkan": step_vulkan,
-    "webgpu": step_webgpu, "metal": step_metal, "zig": step_zig, "rust": step_rust}
+    "webgpu": step_webgpu, "metal": step_metal, "zig": step_zig, "rust": step_rust,
+    "typescript": step_typescript}
 
 
 def run(out: Path, n: int, steps: Tuple[str, ...], required: Tuple[str, ...]) -> int:

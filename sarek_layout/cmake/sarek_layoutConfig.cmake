@@ -56,12 +56,14 @@ set(_sarek_layout_suffix_metal "_metal.h")
 set(_sarek_layout_suffix_hlsl ".hlsl")
 set(_sarek_layout_suffix_zig ".zig")
 set(_sarek_layout_suffix_rust ".rs")
-set(_sarek_layout_targets c cuda opencl python glsl wgsl metal hlsl zig rust)
+set(_sarek_layout_suffix_typescript ".ts")
+set(_sarek_layout_targets c cuda opencl python glsl wgsl metal hlsl zig rust typescript)
 set(_sarek_layout_default_targets c cuda opencl)
 
 #[=======================================================================[
 sarek_layout_generate(TARGET <target> SCHEMAS <file>...
-                      [TARGETS <c|cuda|opencl|python|glsl|wgsl|metal|hlsl|zig|rust>...] [OUT_DIR <dir>]
+                      [TARGETS <c|cuda|opencl|python|glsl|wgsl|metal|hlsl|zig|rust|typescript>...]
+                      [OUT_DIR <dir>]
                       [INCLUDE_SCOPE <PUBLIC|PRIVATE|INTERFACE>] [OUTPUTS_VAR <var>])
 
 Generates the headers of SCHEMAS (given together, so they may use each other's types) into

@@ -4,12 +4,13 @@
 named ``header_filename(module, target)`` after the schema file's stem and the target's suffix
 (``targets.registry``): ``.h`` (c: C11 and C++11), ``.cuh`` (cuda: nvcc and NVRTC), ``.clh``
 (opencl), ``_layout.py`` (python), ``.glsl`` (glsl: Vulkan), ``.wgsl`` (wgsl: WebGPU),
-``_metal.h`` (metal), ``.zig`` (zig) and ``.rs`` (rust); without targets, c, cuda and opencl.
+``_metal.h`` (metal), ``.hlsl`` (hlsl), ``.zig`` (zig), ``.rs`` (rust) and ``.ts``
+(typescript); without targets, c, cuda and opencl.
 Views (``views`` for the C family, ``shader_views`` for GLSL and WGSL, ``metal_view``,
-``zig_view``, ``rust_view``, and ``host.python_target`` for Python; ``target_views`` maps a
-target to its view) turn layouts into names and numbers, the templates in ``templates/``
-spell them per target, and ``writer`` puts files on disk only when they change. Nothing here
-parses a schema or computes an offset.
+``zig_view``, ``rust_view``, ``typescript_view``, and ``host.python_target`` for Python;
+``target_views`` maps a target to its view) turn layouts into names and numbers, the
+templates in ``templates/`` spell them per target, and ``writer`` puts files on disk only
+when they change. Nothing here parses a schema or computes an offset.
 """
 
 from __future__ import annotations

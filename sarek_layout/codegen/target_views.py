@@ -68,6 +68,12 @@ def _rust_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> An
     return rust_view(schema, module, filename_of)
 
 
+def _typescript_view(schema: Schema, module: ModuleDecl, filename_of: FileNamer) -> Any:
+    from .typescript_view import typescript_view
+
+    return typescript_view(schema, module, filename_of)
+
+
 VIEWS: Dict[str, Callable[[Schema, ModuleDecl, FileNamer], Any]] = {
     "module": _module_view,
     "python": _python_view,
@@ -77,6 +83,7 @@ VIEWS: Dict[str, Callable[[Schema, ModuleDecl, FileNamer], Any]] = {
     "hlsl": _hlsl_view,
     "zig": _zig_view,
     "rust": _rust_view,
+    "typescript": _typescript_view,
 }
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Mapping, Pattern, Tuple
 
-from .name_rules import (GLSL_RESERVED, HLSL_RESERVED, MSL_RESERVED, RUST_KEYWORDS, RUST_NOT_RAW, RUST_PRIMITIVES,
-                         WGSL_RESERVED, ZIG_RESERVED, ZIG_RESERVED_PATTERN)
+from .name_rules import (GLSL_RESERVED, HLSL_RESERVED, MSL_RESERVED, RUST_KEYWORDS, RUST_NOT_RAW,
+                         RUST_PRIMITIVES, TS_ESCAPED, WGSL_RESERVED, ZIG_RESERVED,
+                         ZIG_RESERVED_PATTERN)
 from ..ir.types import SCALARS
 from .naming import FLOAT16_TYPEDEF, vector_typedef
 
 __all__ = ["Dialect", "C", "CUDA", "OPENCL", "DIALECTS", "METAL", "ShaderDialect", "GLSL", "WGSL",
-           "ZigDialect", "ZIG", "RustDialect", "RUST", "HLSL"]
+           "ZigDialect", "ZIG", "RustDialect", "RUST", "HLSL", "TypeScriptDialect", "TYPESCRIPT"]
 
 
 @dataclass(frozen=True)
@@ -424,4 +425,46 @@ ZIG = ZigDialect(
             "char": "u8"},
     reserved_words=ZIG_RESERVED,
     reserved_pattern=ZIG_RESERVED_PATTERN,
+)
+
+
+# --- TypeScript (issue 34): a host language over DataView, little-endian -----------------------
+
+
+@dataclass(frozen=True)
+class TypeScriptDialect:
+    """TypeScript (``codegen.typescript_view``): per scalar, the type of its value (``scalar``), the
+    ``DataView`` accessor it is stored with (``setInt32``/``getInt32``; a float16's bits are a
+    ``Uint16``, a bool and a unit an ``Int32``), and the typed array a column of it is (a
+    buffer of records seen as one array per member). ``reserved_words`` are escaped with a
+    trailing ``_`` where the module declares them (``targets.name_rules``)."""
+
+    name: str
+    scalar: Mapping[str, str]
+    accessor: Mapping[str, str]
+    typed_array: Mapping[str, str]
+    reserved_words: FrozenSet[str]
+
+
+#: ES2020: ``bigint`` for the 64-bit integers (``DataView.getBigInt64``), a float16 converted
+#: from and to its binary16 bits by the module itself (no ``getFloat16`` before ES2025).
+TYPESCRIPT = TypeScriptDialect(
+    name="typescript",
+    scalar={"int32": "number", "int64": "bigint", "float32": "number", "float64": "number",
+                "bool": "boolean", "unit": "null", "float16": "number", "uint8": "number",
+                "int8": "number", "int16": "number", "uint16": "number", "uint32": "number",
+                "uint64": "bigint",
+                # A byte string's element (``ir.types.ELEMENT_SCALARS``): each byte a number,
+                # 0 to 255, as Python's ``bytes`` holds it.
+                "char": "number"},
+    accessor={"int32": "Int32", "int64": "BigInt64", "float32": "Float32", "float64": "Float64",
+              "bool": "Int32", "unit": "Int32", "float16": "Uint16", "uint8": "Uint8",
+              "int8": "Int8", "int16": "Int16", "uint16": "Uint16", "uint32": "Uint32",
+              "uint64": "BigUint64", "char": "Uint8"},
+    typed_array={"int32": "Int32Array", "int64": "BigInt64Array", "float32": "Float32Array",
+                 "float64": "Float64Array", "bool": "Int32Array", "unit": "Int32Array",
+                 "float16": "Uint16Array", "uint8": "Uint8Array", "int8": "Int8Array",
+                 "int16": "Int16Array", "uint16": "Uint16Array", "uint32": "Uint32Array",
+                 "uint64": "BigUint64Array", "char": "Uint8Array"},
+    reserved_words=TS_ESCAPED,
 )

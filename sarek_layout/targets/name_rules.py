@@ -29,7 +29,8 @@ __all__ = ["FIELD", "ARM", "FILE", "NAME_TARGETS", "judge", "language_problem", 
            "problem", "refusals",
            "explain", "shadowing_suffixes", "emits_ctor_names", "C_FAMILY_WORDS", "GLSL_RESERVED", "WGSL_RESERVED",
            "MSL_RESERVED", "HLSL_RESERVED", "HLSL_INTRINSICS", "RUST_KEYWORDS", "RUST_NOT_RAW", "RUST_PRIMITIVES", "ZIG_RESERVED",
-           "ZIG_RESERVED_PATTERN"]
+           "ZIG_RESERVED_PATTERN", "TS_RESERVED", "TS_GLOBALS", "TS_LOCALS", "TS_ESCAPED",
+           "emits_bare_enum_values"]
 
 #: Where a name is emitted: a record field (bare in a struct), a variant's union arm
 #: (``<Ctor>_v``), a C name at file scope (a type, an enum constant, a ``make_`` helper).
@@ -272,6 +273,40 @@ comptime_float true false null undefined _
 #: Every ``iN``/``uN`` is a Zig integer type.
 ZIG_RESERVED_PATTERN = re.compile(r"[iu][0-9]+\Z")
 
+#: The words a TypeScript module cannot declare at file scope, measured with tsc 5 (``tests/
+#: targets/test_typescript_names.py``): ECMAScript's reserved words, those of strict mode (every
+#: module is strict) and of module code (``await``), the two names strict mode forbids to bind
+#: (``arguments``, ``eval``), and the predefined type names and type operators TypeScript refuses
+#: as an interface or type name, or reads otherwise where a member's type is written
+#: (``number``, ``keyof``…).
+TS_RESERVED = frozenset("""
+break case catch class const continue debugger default delete do else enum export extends false
+finally for function if import in instanceof new null return super switch this throw true try
+typeof var void while with implements interface let package private protected public static
+yield await arguments eval
+any unknown never number bigint boolean string symbol object undefined infer keyof readonly
+unique
+""".split())
+
+#: The global objects and types the generated TypeScript module uses (``templates/typescript.ts.j2``
+#: and ``codegen/typescript_runtime.ts``): a type of module ``""`` named like one would hide it
+#: from the module's own code, so it is escaped too.
+TS_GLOBALS = frozenset("""
+Array ArrayBuffer ArrayBufferLike ArrayLike BigInt BigInt64Array BigUint64Array DataView Error
+Float32Array Float64Array Int8Array Int16Array Int32Array Infinity JSON Map Math NaN Number
+Object RangeError Set String TypeError Uint8Array Uint16Array Uint32Array
+""".split())
+
+#: The parameters and locals of the module's generated functions (``templates/typescript.ts.j2``:
+#: ``_sarek_w_<T>(view, at, x)``, ``const v``, ``let f``, ``catch (e)``, a variant's ``tag``,
+#: ``_sarek_c_<T>(lanes, at, stride, dims)``), where a record of another schema file is
+#: reached through its companion by name: a type of module ``""`` named like one would be
+#: hidden there by the local, so it is escaped too.
+TS_LOCALS = frozenset("view at x v f e tag lanes stride dims".split())
+
+#: Every word the typescript target escapes where the module declares it.
+TS_ESCAPED = TS_RESERVED | TS_GLOBALS | TS_LOCALS
+
 # --- the rules of each target ---------------------------------------------------------------
 
 
@@ -294,6 +329,12 @@ class _Rules:
     #: Whether the enum constants ``<C name>_<Ctor>`` and ``make_`` helpers are file-scope
     #: names of the target (C family, GLSL, WGSL, Zig).
     ctor_names: bool = True
+    #: Where ``escape`` applies (a target whose members are property names escapes only
+    #: what it declares at file scope).
+    escape_places: FrozenSet[str] = frozenset((FIELD, ARM, FILE))
+    #: Whether an enum's values are emitted bare, as members (judged as ``FIELD`` names):
+    #: TypeScript's ``const`` object of them.
+    bare_enum_values: bool = False
 
 
 def _table(*groups: Tuple[Iterable[str], str]) -> Dict[str, str]:
@@ -492,10 +533,22 @@ def _python_rules() -> _Rules:
                   escape=_suffix_escape(_PYTHON_ESCAPED), ctor_names=False)
 
 
+def _typescript_rules() -> _Rules:
+    # Members are property names, which may be any identifier, reserved words included
+    # (``p.class``): only what the module declares at file scope (types, companion objects,
+    # constructor interfaces) is escaped. ``__proto__`` as a key of an object literal sets its
+    # prototype instead of making a member: refused wherever a member is emitted.
+    proto = (re.compile(r"__proto__\Z"), "is __proto__, which an object literal reads as its "
+             "prototype, not as a member", frozenset((FIELD, ARM)))
+    return _Rules(words={}, file_words={}, patterns=(proto,),
+                  escape=_suffix_escape(TS_ESCAPED),
+                  escape_places=frozenset((FILE,)), bare_enum_values=True)
+
+
 _BUILDERS: Dict[str, Callable[[], _Rules]] = {
     "c": _c_rules, "cuda": _cuda_rules, "opencl": _opencl_rules, "metal": _metal_rules,
     "glsl": _glsl_rules, "wgsl": _wgsl_rules, "zig": _zig_rules, "rust": _rust_rules,
-    "python": _python_rules, "hlsl": _hlsl_rules,
+    "python": _python_rules, "hlsl": _hlsl_rules, "typescript": _typescript_rules,
 }
 
 #: The targets whose names are judged here (every target of the registry).
@@ -534,7 +587,8 @@ def language_problem(target: str, name: str, place: str) -> Optional[str]:
 
 def _judge(target: str, name: str, place: str, measured: bool) -> Tuple[str, Optional[str]]:
     rules = _rules(target)
-    spelt = rules.escape(name) if rules.escape is not None else name
+    escaped = rules.escape is not None and place in rules.escape_places
+    spelt = rules.escape(name) if escaped else name  # type: ignore[misc]
     why = rules.words.get(spelt)
     if why is None and place == FILE:
         why = rules.file_words.get(spelt)
@@ -567,6 +621,11 @@ def shadowing_suffixes(target: str) -> Tuple[Tuple[str, str], ...]:
 def emits_ctor_names(target: str) -> bool:
     """Whether ``target`` declares ``<C name>_<Ctor>`` and ``make_…`` at file scope."""
     return _rules(target).ctor_names
+
+
+def emits_bare_enum_values(target: str) -> bool:
+    """Whether ``target`` emits an enum's values as bare member names (judged as ``FIELD``)."""
+    return _rules(target).bare_enum_values
 
 
 def refusals(targets: Sequence[str], name: str, place: str) -> List[Tuple[str, str]]:

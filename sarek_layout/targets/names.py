@@ -21,8 +21,9 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..errors import SchemaError, raise_collected
-from .name_rules import (ARM, FIELD, FILE, NAME_TARGETS, emits_ctor_names, explain, judge,
-                         problem, refusals, shadowing_suffixes, spelling)
+from .name_rules import (ARM, FIELD, FILE, NAME_TARGETS, emits_bare_enum_values,
+                         emits_ctor_names, explain, judge, problem, refusals, shadowing_suffixes,
+                         spelling)
 from .naming import (FLOAT16_TYPEDEF, OWN_PREFIX, PADDING_PREFIX, arm_name, enum_constant,
                      make_name)
 
@@ -126,6 +127,10 @@ def check_names(schema, targets: Sequence[str]) -> None:
                     names.refuse(f"C name {c_name!r} of enum value {st.qualified_name}."
                                  f"{value.name}", found, "rename the value or its type",
                                  value.location)
+                # A target that emits the values bare (TypeScript's const object) judges
+                # them as members too.
+                names.member(value.name, FIELD, "enum value", f" of enum {st.qualified_name}",
+                             "rename the value", value.location, names.bare_value_targets)
             continue
         for ctor in st.decl.ctors:
             where = f"constructor {st.qualified_name}.{ctor.name}"
@@ -151,6 +156,7 @@ class _SchemaNames:
         self.shadowed = _shadowed_names(schema, targets)
         self.spoilt: Dict[str, Tuple[str, ...]] = {}
         self.members: Dict[Tuple[str, str], List[Tuple[str, str]]] = {}
+        self.bare_value_targets = tuple(t for t in targets if emits_bare_enum_values(t))
 
     def refuse(self, what: str, refused, fix: str, location) -> None:
         self.errors.append(SchemaError(f"{what} {explain(refused)}; {fix}", location))
@@ -168,9 +174,14 @@ class _SchemaNames:
         refusing = {t for t, _ in refused}
         return tuple(t for t in judged if emits_ctor_names(t) and t not in refusing)
 
-    def member(self, name: str, place: str, what: str, of: str, fix: str, location) -> None:
-        """Judge the member ``name`` (``what`` it is, ``of`` what, for the message)."""
-        found = self.members.get((name, place))
+    def member(self, name: str, place: str, what: str, of: str, fix: str, location,
+               targets: Optional[Tuple[str, ...]] = None) -> None:
+        """Judge the member ``name`` (``what`` it is, ``of`` what, for the message) for
+        ``targets`` (default: all)."""
+        if targets is not None:
+            found = refusals(targets, name, place)
+        else:
+            found = self.members.get((name, place))
         if found is None:
             found = self.members[(name, place)] = (
                 refusals(self.targets, name, place) + list(self.shadowed.get(name, ())))

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Mapping, Optional, Tuple, Union
 
-from .dialects import (C, CUDA, GLSL, HLSL, METAL, OPENCL, RUST, WGSL, ZIG, Dialect,
-                       RustDialect, ShaderDialect, ZigDialect)
+from .dialects import (C, CUDA, GLSL, HLSL, METAL, OPENCL, RUST, TYPESCRIPT, WGSL, ZIG, Dialect,
+                       RustDialect, ShaderDialect, TypeScriptDialect, ZigDialect)
 from .spellings import C_FAMILY_READ, C_FAMILY_WHY, OPENCL_READ, OPENCL_WHY
 
 __all__ = ["Target", "TARGETS", "DEFAULT_TARGETS", "PROBE_DIALECTS", "HEADER_SUFFIXES",
@@ -35,7 +35,8 @@ class Target:
     view: str = "module"
     #: The spellings its templates use (a ``ShaderDialect`` for GLSL and WGSL, ``None`` for
     #: Python).
-    dialect: Optional[Union[Dialect, ShaderDialect, ZigDialect, RustDialect]] = None
+    dialect: Optional[Union[Dialect, ShaderDialect, ZigDialect, RustDialect,
+                            TypeScriptDialect]] = None
     #: Schema scalar -> the C spellings that mean it in such a header, on every ABI (``None``:
     #: the C reader does not read this target's files).
     read_spellings: Optional[Mapping[str, Tuple[str, ...]]] = None
@@ -112,6 +113,12 @@ TARGETS: Dict[str, Target] = {
                "Rust 1.77+ module, no crate needed: repr(C) structs, variant views, byte codecs, "
                "const layout checks",
                view="rust", dialect=RUST, may_refuse=True, member_kinds=True),
+        # Host languages (issue 34, docs/typescript.md): a WebGPU host's buffers from
+        # TypeScript and JavaScript, proven by tsc and a Node run.
+        Target("typescript", ".ts", "typescript.ts.j2",
+               "TypeScript (ES2020, strict) module: interfaces, DataView codecs, framed data, "
+               "typed-array columns", view="typescript", dialect=TYPESCRIPT, may_refuse=True,
+               member_kinds=True),
     )
 }
 

@@ -117,13 +117,18 @@ def _result_cell(r: ToolchainResult) -> str:
 NAME_WIDTH = 12
 
 
+#: Width of the target column (the longest target name, ``typescript``).
+TARGET_WIDTH = 10
+
+
 def table_header() -> str:
-    return f"{'toolchain':<{NAME_WIDTH}}  target  {'time':>7}  result"
+    return f"{'toolchain':<{NAME_WIDTH}}  {'target':<{TARGET_WIDTH}}  {'time':>7}  result"
 
 
 def table_row(r: ToolchainResult) -> str:
     time_cell = f"{r.seconds:6.2f}s" if r.status != SKIPPED else "      -"
-    return f"{r.toolchain.name:<{NAME_WIDTH}}  {r.toolchain.target:<6}  {time_cell}  {_result_cell(r)}"
+    return (f"{r.toolchain.name:<{NAME_WIDTH}}  {r.toolchain.target:<{TARGET_WIDTH}}  "
+            f"{time_cell}  {_result_cell(r)}")
 
 
 def structure_lines(structure: Sequence[StructureProblem], max_lines: int = 50,

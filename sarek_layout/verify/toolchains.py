@@ -255,6 +255,16 @@ _LIST += [
               driver=_DRIVERS + "rustc:RustcDriver", detect=lambda tc: _rustc_problem(tc)),
 ]
 
+# Host languages (issue 34, docs/typescript.md): tsc type-checks the typescript target's modules
+# and Node runs them, encoding a value of every type; where each value's bytes land is measured.
+_LIST += [
+    Toolchain("typescript", "tsc --strict on the typescript modules, then Node encodes a value "
+              "of each type: where each member's bytes land", "typescript", "typescript",
+              ("tsc", "node"), "npm install typescript (and Node.js 18+)",
+              driver=_DRIVERS + "typescript:TypeScriptDriver",
+              detect=lambda tc: _typescript_problem(tc)),
+]
+
 TOOLCHAINS: Dict[str, Toolchain] = {t.name: t for t in _LIST}
 
 
@@ -271,9 +281,11 @@ def refresh() -> None:
     _availability.cache_clear()
     _installed.cache_clear()
     nvrtc_library.cache_clear()
+    from .drivers.typescript import typescript_programs
     from .drivers.zig import zig_program
 
     zig_program.cache_clear()
+    typescript_programs.cache_clear()
 
 
 @functools.lru_cache(maxsize=None)
@@ -398,6 +410,19 @@ def _rustc_problem(tc: Toolchain) -> Optional[str]:
     if version < RUSTC_MINIMUM:
         return (f"{tc.name}: rustc {version[0]}.{version[1]} is older than "
                 f"{RUSTC_MINIMUM[0]}.{RUSTC_MINIMUM[1]}; {tc.install_hint}")
+    return None
+
+
+def _typescript_problem(tc: Toolchain) -> Optional[str]:
+    """tsc (on PATH or in ./node_modules/.bin, as npx finds it) and node."""
+    from .drivers.typescript import typescript_programs
+
+    tsc, node = typescript_programs()
+    if node is None:
+        return f"{tc.name}: node not found; install Node.js 18 or later, then {tc.install_hint}"
+    if tsc is None:
+        return (f"{tc.name}: tsc not found (on PATH or in ./node_modules/.bin); "
+                f"{tc.install_hint}")
     return None
 
 

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import pytest
 
+from helpers import typescript
 from helpers.common import golden_cases, require_toolchain
 from helpers.compile import COMPILE_TOOLCHAINS, assert_compiles, header_suffix
 from helpers.verify import ALL_TOOLCHAINS
@@ -41,7 +42,8 @@ def _schemas(case: str):
 
 
 #: Every header target has goldens (the python target has its own tests).
-GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "hlsl", "zig", "rust")
+GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "hlsl", "zig", "rust",
+                  "typescript")
 
 
 def _targets(schema):
@@ -139,6 +141,18 @@ def test_goldens_compile(toolchain, tmp_path):
         assert headers, f"golden case {case} has no {suffix} header; run {REFRESH}"
         batches.append((f"golden-{case}", headers, [expected]))
     assert_compiles(toolchain, batches, tmp_path)
+
+
+@pytest.mark.parametrize("extra", [(), typescript.STRICTER, ("--declaration",)],
+                         ids=["strict", "stricter", "declarations"])
+def test_golden_typescript_modules_compile_under_strict(tmp_path, extra):
+    """Every case's TypeScript modules, in one tsc run (each case's modules import each
+    other, as a user's project would: ``./base.js``): under ``--strict``, under the checks
+    strict projects add, and with declaration files emitted (for a library that ships them)."""
+    modules = sorted(GOLDEN.glob("*/expected/*.ts"))
+    assert {p.parts[-3] for p in modules} == set(CASES), f"run {REFRESH}"
+    typescript.assert_compiles(modules, tmp_path, *extra,
+                               out_dir=str(tmp_path / "out") if extra else "")
 
 
 @pytest.mark.parametrize("toolchain", ALL_TOOLCHAINS)

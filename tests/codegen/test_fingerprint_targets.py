@@ -6,7 +6,8 @@ and its device pass (``nvcc -ptx``) initialises a ``__device__`` array from them
 the PTX; OpenCL C is compiled by clang to LLVM IR (an initialised ``__constant`` array) and runs
 on PoCL; GLSL (glslang to SPIR-V) and WGSL (naga) run on lavapipe and write the two words of
 each fingerprint, and what ``<c_name>_LAYOUT_OK`` says of it and of a wrong one, into a buffer;
-Metal goes through the proxy (clang++ for arm64 Apple) to LLVM IR; Python imports the module.
+Metal goes through the proxy (clang++ for arm64 Apple) to LLVM IR; Python imports the module;
+the TypeScript companions are compiled by tsc and read by Node.
 Each part skips when its toolchain is missing (and fails in CI, like the other toolchains).
 """
 
@@ -262,3 +263,26 @@ def test_python_module_by_import(expected, generated, tmp_path):
               "    print(n, getattr(m, 'LAYOUT_ID_' + n))\n")
     out = _run([sys.executable, "-c", script], generated)
     assert _printed(out) == expected
+
+
+# --- TypeScript ----------------------------------------------------------------------------------
+
+
+def test_typescript_companions_in_node(expected, tmp_path):
+    """Each companion's ``LAYOUT_ID`` (a bigint), compiled by tsc and read by Node."""
+    from helpers import typescript
+
+    typescript.programs()
+    schema = load_schema([str(p) for p in SCHEMAS])
+    files = render_headers(schema, ["typescript"])
+    for f in files:
+        (tmp_path / f.filename).write_text(f.text)
+    typescript.assert_compiles([tmp_path / f.filename for f in files], tmp_path, out_dir="js")
+    script = "\n".join(f'import * as M{i} from "./js/{Path(f.filename).stem}.js";'
+                       for i, f in enumerate(files))
+    script += ("\nfor (const M of [" + ", ".join(f"M{i}" for i in range(len(files))) + "])\n"
+               "  for (const [n, c] of Object.entries(M))\n"
+               "    if (typeof c === 'object' && 'LAYOUT_ID' in c) console.log(n, String(c.LAYOUT_ID));\n")
+    run = typescript.node(script, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert _printed(run.stdout) == expected

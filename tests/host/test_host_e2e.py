@@ -163,3 +163,51 @@ def test_zig_host_fills_the_same_bytes_as_python_and_c(tmp_path):
     assert ("zig: ok, zig host: 257 samples and 257 readings, bytes identical to Python's"
             in proc.stdout), proc.stdout
     assert (tmp_path / "inputs_zig.bin").read_bytes() == (tmp_path / "inputs.bin").read_bytes()
+
+
+@pytest.mark.toolchain("typescript")
+def test_typescript_host_reads_and_writes_pythons_bytes_and_wgsl_reads_them(tmp_path):
+    """Python's bytes through the TypeScript host (tsc --strict, Node) and back, byte for
+    byte, the frames' member kinds (std430) too; the WGSL kernel (wgpu) reads what Node wrote. A byte changed under the host is
+    caught, naming the element."""
+    require_toolchain("typescript")
+    proc = run_example(tmp_path, "--steps", "typescript", "--require", "typescript")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("typescript: ok, typescript host: 257 samples, 257 readings and 257 frames read and "
+            "built alike" in proc.stdout), proc.stdout
+    assert "bytes identical to Python's (the frames too)" in proc.stdout
+    assert (tmp_path / "inputs_ts.bin").read_bytes() == (tmp_path / "inputs.bin").read_bytes()
+    assert (tmp_path / "frames_ts.bin").read_bytes() == (tmp_path / "frames.bin").read_bytes()
+    if require_toolchain_quietly("webgpu"):
+        assert ("kernels.wgsl (wgpu) on them: 257 samples and 257 readings: every field as "
+                "expected" in proc.stdout), proc.stdout
+    data = bytearray((tmp_path / "inputs.bin").read_bytes())
+    data[3 * sl.load(str(E2E / "telemetry.toml")).size("sample")] ^= 1  # sample 3's id
+    (tmp_path / "bad.bin").write_bytes(bytes(data))
+    from sarek_layout.verify.drivers.typescript import typescript_programs
+
+    run = subprocess.run([typescript_programs()[1], str(tmp_path / "js" / "host.js"), str(N),
+                          str(tmp_path / "bad.bin"), str(tmp_path / "again.bin"),
+                          str(tmp_path / "frames.bin"), str(tmp_path / "frames_again.bin")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1
+    assert run.stderr.startswith("host.ts: sample 3 is {\"id\":"), run.stderr
+    assert not (tmp_path / "again.bin").exists()
+
+
+def test_typescript_host_runs_the_wgsl_kernel_through_webgpu_in_node(tmp_path):
+    """Where npm ``webgpu`` (Dawn for Node) is installed, the TypeScript host runs kernels.wgsl
+    itself and its results are checked like every device's; skipped otherwise, naming the
+    install (a failure under SAREK_REQUIRE_TOOLCHAINS, since .ci/run installs it)."""
+    from helpers import typescript
+
+    require_toolchain("typescript")
+    typescript.dawn()  # or skip, naming npm install webgpu
+    proc = run_example(tmp_path, "--steps", "typescript", "--require", "typescript")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "kernels.wgsl run by the TypeScript host on" in proc.stdout
+    assert ("the TypeScript host's own run of it: 257 samples and 257 readings: every field "
+            "as expected" in proc.stdout), proc.stdout
+    refused = run_example(tmp_path, "--steps", "typescript", "--layout-id", "123456789abcdef0")
+    assert refused.returncode == 1
+    assert "host.ts: webgpu: the kernel refused the data: it was built for layouts" in refused.stdout

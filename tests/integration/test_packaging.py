@@ -25,6 +25,8 @@ DATA_FILES = [
     "sarek_layout/cmake/sarek_layout_depfile.cmake",
     "sarek_layout/frontends/c/fake_libc/stdint.h",
     "sarek_layout/targets/declared.json",
+    "sarek_layout/codegen/typescript_runtime.ts",
+    "sarek_layout/verify/drivers/typescript_probe.mjs",
 ]
 
 
