@@ -25,6 +25,8 @@
 7. ``webgpu``: kernels.wgsl (after telemetry.wgsl) runs through ``wgpu`` (lavapipe too); WGSL
    has no float64, so those values are copied, not computed (data.py's ``*_wgsl``).
    Both are checked like PoCL's: every field decoded, and the bytes equal Python's encoding;
+   and each reads a uniform buffer (uniforms.py: a std140 block on Vulkan, a wgsl-uniform
+   ``var<uniform>`` on wgpu) that Python and the C host wrote alike;
 8. ``metal``: kernels.metal (including telemetry_metal.h) is compiled by clang++ as a proxy
    for Metal (C++14 for arm64 Apple, MSL keywords defined away): no Metal compiler or device
    exists on Linux, so it is compiled, not run;
@@ -76,8 +78,9 @@ class Skip(Exception):
     """A step cannot run here (its toolchain is missing); the message says which."""
 
 
-class Failed(Exception):
-    """A step ran and found a difference."""
+sys.path.insert(0, str(HERE))
+from uniforms import Failed  # noqa: E402  (one class: the uniform buffers' steps raise it too)
+import uniforms  # noqa: E402
 
 
 # --- generation and the inputs ----------------------------------------------------------
@@ -101,6 +104,7 @@ def generate(out: Path) -> None:
     proc = _generate(out, FRAMES, ["c", "opencl", "cuda", "python"])
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
+    uniforms.generate(out)
 
 
 def load_modules(out: Path):
@@ -355,7 +359,8 @@ def step_vulkan(out: Path, n: int, inputs: bytes) -> str:
     check_refusal("vulkan", out, results[4])
     result = results[1] + results[3]
     (out / "outputs_vulkan.bin").write_bytes(result)
-    return f"on {device_name()}: " + check_outputs("vulkan", out, result, n)
+    return (f"on {device_name()}: " + check_outputs("vulkan", out, result, n) + "; "
+            + uniforms.vulkan(out, glslang, run_spirv))
 
 
 def step_webgpu(out: Path, n: int, inputs: bytes) -> str:
@@ -373,7 +378,8 @@ def step_webgpu(out: Path, n: int, inputs: bytes) -> str:
     (out / "outputs_webgpu.bin").write_bytes(result)
     info = device().adapter.info
     return (f"on {info.get('device', '?')} ({info.get('backend_type', '?')}): "
-            + check_outputs("webgpu", out, result, n, wgsl=True))
+            + check_outputs("webgpu", out, result, n, wgsl=True) + "; "
+            + uniforms.webgpu(out, run_wgsl))
 
 
 def step_metal(out: Path, n: int, inputs: bytes) -> str:

@@ -103,7 +103,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--type narrows --shader; give a --shader FILE")
     shader_status = None
     if args.shader:
-        from ..resolve.support import refuse_extensions
         from .verify_shaders import run_shaders
 
         # The shader check reads the member kinds of SPEC §1b only in the languages that say

@@ -51,13 +51,16 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from .._version import __version__
 from ..errors import SchemaError
-from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_struct_name, escape,
-                              field_accessor_name, make_name, memo_escape, padding_name,
-                              VALUE_PARAM)
+from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_struct_name,
+                              element_struct_name, escape, field_accessor_name, make_name,
+                              memo_escape, padding_name, VALUE_PARAM)
 from ..ir.types import TFloat64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
+from ..layout.rules import RULE_SETS, array_shape, scalar_shape, vector_shape
+from .shader_kinds import Spelled, natural_struct, own_rules, spell_kind, walk_of
 from ..targets.dialects import ShaderDialect
+from .shader_records import SArg, SCtor, SEnum, SField, SMember, SModuleView, SType, Slot
 from .views import TOOL
 
 __all__ = [
@@ -87,162 +90,6 @@ WORD = 4
 #: The longest range of words spelled word by word (see the module docstring): 32 words
 #: (128 bytes) keep every record and payload of the examples and goldens unrolled.
 UNROLL_WORDS = 32
-
-
-# --- view records ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SMember:
-    """A struct member: ``kind`` ``scalar`` (``type`` = schema scalar name), ``record``
-    (``type`` = the record's emitted name), ``padding`` (``words`` 32-bit words), ``packed``
-    (one ``uint`` word holding the scalars smaller than a word in ``parts``, with any padding
-    bytes beside them) or ``data`` (a variant's payload: ``words`` elements of
-    ``word``/``word2``, per ``wide``)."""
-
-    name: str
-    kind: str
-    type: str
-    offset: int
-    size: int
-    words: int = 0
-    wide: bool = False
-    #: ``packed``: the scalars in the word (``Slot.source`` is the field, or the argument).
-    parts: Tuple["Slot", ...] = ()
-    #: A record's ``scalar``, ``record`` or ``packed`` member: where it is in the record's
-    #: words (``packed``: its ``word``).
-    slot: Optional["Slot"] = None
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A scalar or record placed in an array of 32-bit words: ``word`` is its first word,
-    ``words`` how many; ``source`` is what it is read from or written to (a field name, a
-    parameter)."""
-
-    source: str
-    kind: str
-    type: str
-    word: int
-    words: int
-    #: A record's word conversions (empty for a scalar).
-    from_words: str = ""
-    to_words: str = ""
-    #: A scalar smaller than a word: its bit offset in ``word`` and its width (8, 16); 0 for
-    #: a scalar of whole words or a record.
-    shift: int = 0
-    bits: int = 0
-    #: A scalar's integer kind, from the scalar table: ``signed`` for an integer smaller than
-    #: a word stored in two's complement (int8, int16: read back sign-extended), ``unsigned``
-    #: for an unsigned integer (uint8, uint16, uint32, uint64: the language's unsigned type).
-    signed: bool = False
-    unsigned: bool = False
-    #: Whether its words are copied one by one (a scalar's always are), else with a loop.
-    unrolled: bool = True
-
-
-@dataclass(frozen=True)
-class SArg:
-    """One constructor argument: its parameter name, accessor, and where its words are.
-
-    ``refs`` spells the payload words it occupies as ``(index, component)`` of ``data``:
-    ``(3, "")`` is ``data[3]``; ``(1, "y")`` is ``data[1].y`` (payload of two-word elements).
-    Empty when ``slot.unrolled`` is false: the templates copy those ``slot.words`` words from
-    ``slot.word`` in a loop (they can be millions).
-    """
-
-    name: str
-    accessor: str
-    kind: str
-    type: str
-    slot: Slot
-    refs: Tuple[Tuple[int, str], ...]
-    #: ``refs`` spelled as expressions of the accessor's parameter (``naming.VALUE_PARAM``:
-    #: ``<param>.data[3]``, ``<param>.data[1].y``): built once here, not word by word in the
-    #: templates.
-    reads: Tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class SField:
-    """A record field smaller than a word: read by the accessor ``accessor`` from the packed
-    member ``member`` (``slot`` says its bit offset and width)."""
-
-    name: str
-    accessor: str
-    type: str
-    member: str
-    slot: Slot
-
-
-@dataclass(frozen=True)
-class SCtor:
-    name: str
-    tag: int
-    const_name: str
-    make_name: str
-    args: Tuple[SArg, ...]
-    payload_size: int
-    #: GLSL: the overlay struct of this arm (every member at its absolute offset).
-    arm_struct: str = ""
-    arm_members: Tuple[SMember, ...] = ()
-
-
-@dataclass(frozen=True)
-class SType:
-    kind: str  # "record" | "variant"
-    name: str
-    qualified_name: str
-    c_name: str
-    size: int
-    align: int
-    members: Tuple[SMember, ...]
-    #: 32-bit words in one element (size / 4).
-    words: int
-    #: Whether ``words`` (a record's) or ``payload_words`` (a variant's) are zeroed and copied
-    #: word by word, else with loops.
-    unrolled: bool = True
-    make_name: str = ""
-    # records: their fields in words, and the word conversions of the record
-    slots: Tuple[Slot, ...] = ()
-    from_words: str = ""
-    to_words: str = ""
-    #: Fields kept inside packed words, read by accessors.
-    fields: Tuple[SField, ...] = ()
-    # variants
-    payload_offset: int = 0
-    #: Payload words (size - payload offset) / 4, and the ``data`` member (None: no payload).
-    payload_words: int = 0
-    data: Optional[SMember] = None
-    ctors: Tuple[SCtor, ...] = ()
-    #: The layout fingerprint (``0x`` + 16 hex digits), its two 32-bit words (low first,
-    #: ``0x`` + 8 hex digits) and the names of its constant and of its check function.
-    layout_id: str = ""
-    layout_words: Tuple[str, str] = ("", "")
-    layout_id_name: str = ""
-    layout_ok_name: str = ""
-    #: GLSL: the 64-bit constant, where the file enables 64-bit integers (``uses_int64``).
-    layout_id64_name: str = ""
-
-
-@dataclass(frozen=True)
-class SModuleView:
-    tool: str
-    version: str
-    module: str
-    source: str
-    types: Tuple[SType, ...]
-    uses_int64: bool
-    uses_float64: bool
-    #: Some range of words is copied with a loop (a type of more than ``unroll_bytes``).
-    has_loops: bool = False
-    #: ``UNROLL_WORDS`` in bytes (for the banner).
-    unroll_bytes: int = 0
-    #: WGSL cannot include: the files (of the same target) to concatenate before this one.
-    needs: Tuple[str, ...] = ()
-    #: A scalar smaller than a word (uint8, float16, int8, int16, uint16) is stored somewhere
-    #: (the file then says how they are kept).
-    uses_small: bool = False
 
 
 # --- building ----------------------------------------------------------------------------
@@ -285,17 +132,77 @@ def _member_type(m: ModelMember, esc) -> Tuple[str, str]:
 
 def _sub_word(m: ModelMember) -> bool:
     """A scalar smaller than a 32-bit word (uint8, float16): kept inside a packed word."""
-    return m.scalar is not None and m.size < WORD
+    return m.scalar is not None and m.size < WORD and not m.dims
+
+
+class Kinds:
+    """The members of SPEC §1b's kinds of one type in one language (``shader_kinds``): each
+    spelled once, its element structs (WGSL) named after the type and claimed."""
+
+    def __init__(self, st: SchemaType, c_name: str, dialect: ShaderDialect,
+                 names: FileNames) -> None:
+        self.st, self.c_name, self.dialect, self.names = st, c_name, dialect, names
+        self.own = own_rules(dialect, st.rules)
+        self.spelled: Dict[Tuple[str, str], Spelled] = {}
+        self.wrappers: List[Tuple[str, str, int]] = []
+
+    def spell(self, m: ModelMember, owner: str, prefix: str = "") -> Spelled:
+        key = (prefix, m.name)
+        found = self.spelled.get(key)
+        if found is None:
+            esc = self.names.esc
+
+            def wrapper(i: int) -> str:
+                return self.names.claim(
+                    esc(element_struct_name(f"{self.c_name}_{prefix}{m.name}", i)),
+                    f"an element struct of {owner}", m.location)
+
+            record = esc(m.record.c_name) if m.record is not None else ""
+            found = self.spelled[key] = spell_kind(m, self.st.rules, self.dialect, owner,
+                                                   record, wrapper)
+            self.wrappers.extend(found.wrappers)
+        return found
+
+    @property
+    def single_words(self) -> bool:
+        """Padding one word per member: an array of words is 16 bytes a word in std140."""
+        return array_shape(self.own, scalar_shape(WORD), 2).stride != WORD
+
+
+def _kind_slot(source: str, m: ModelMember, base: int, dialect, esc, owner: str,
+               kinds: "Kinds", prefix: str = "") -> Slot:
+    """A kind member's slot: its words, its value type and the loops over its elements."""
+    sp = kinds.spell(m, owner, prefix)
+    at = m.offset - base
+    if at % WORD:
+        raise SchemaError(
+            f"{owner} member {m.name!r} ({m.spelling}) is at byte {m.offset}, inside a 32-bit "
+            f"word; the {dialect.name} target keeps it in whole words: leave {dialect.name} "
+            f"out of the targets for this type", m.location)
+    s = sp.scalar
+    if sp.record:
+        words = sp.record_words
+        leaf = Slot("", "record", sp.record, 0, words, from_words_name(sp.record),
+                    to_words_name(sp.record), unrolled=words <= UNROLL_WORDS)
+    else:
+        assert s is not None
+        leaf = Slot("", "scalar", s.name, 0, s.size // WORD, unsigned=_int_kind(s)[1])
+    return Slot(source, "kind", sp.value, at // WORD, -(-m.size // WORD),
+                walk=walk_of(sp, leaf, UNROLL_WORDS))
 
 
 def _struct_members(items: Sequence[Item], dialect, esc, owner: str, location,
-                    base: int = 0) -> Tuple[SMember, ...]:
+                    base: int = 0, kinds: Optional[Kinds] = None,
+                    prefix: str = "") -> Tuple[SMember, ...]:
     """Members and holes as struct members, word by word: a member of whole words as itself;
-    each run of whole padding words one ``_sarek_pad<N>`` array; each word holding scalars
+    each run of whole padding words one ``_sarek_pad<N>`` array (one word each where the
+    block layout spaces an array's words out: std140); each word holding scalars
     smaller than a word (with the padding bytes beside them) one ``uint _sarek_bytes<N>``
-    (its scalars in ``parts``, bit offsets from ``base``). Member names are escaped and
-    checked for clashes within the struct. Linear in the items: whole words are counted,
-    never visited one by one."""
+    (its scalars in ``parts``, bit offsets from ``base``); a member of SPEC §1b's kinds as
+    its spelling (``kinds``: ``shader_kinds``). Member names are escaped and checked for
+    clashes within the struct. Linear in the items: whole words are counted, never visited
+    one by one."""
+    single = kinds is not None and kinds.single_words
     out: List[SMember] = []
     seen: Dict[str, str] = {}
     pad_start: Optional[int] = None
@@ -308,9 +215,11 @@ def _struct_members(items: Sequence[Item], dialect, esc, owner: str, location,
         nonlocal pad_start, pads
         if pad_start is not None:
             size = pad_end - pad_start
-            out.append(SMember(padding_name(pads), "padding", "", pad_start, size,
-                               size // WORD))
-            pads += 1
+            for at in range(pad_start, pad_end, WORD) if single else (pad_start,):
+                out.append(SMember(padding_name(pads), "padding", "", at,
+                                   WORD if single else size, 1 if single else size // WORD,
+                                   single=single))
+                pads += 1
             pad_start = None
 
     def flush_packed() -> None:
@@ -368,9 +277,18 @@ def _struct_members(items: Sequence[Item], dialect, esc, owner: str, location,
             continue
         flush_packed()
         flush_pad()
+        if item.dims:
+            assert kinds is not None, "a kind member outside a type's view"
+            sp = kinds.spell(item, owner, prefix)
+            out.append(SMember(name, "kind", sp.elem, item.offset, item.size,
+                               slot=_kind_slot(name, item, base, dialect, esc, owner, kinds,
+                                               prefix),
+                               suffix=sp.suffix, spelling=item.spelling, natural=sp.align))
+            continue
         kind, type_ = _member_type(item, esc)
         out.append(SMember(name, kind, type_, item.offset, item.size,
-                           slot=_slot(name, item, base, dialect, esc, owner)))
+                           slot=_slot(name, item, base, dialect, esc, owner),
+                           natural=max(item.align, WORD)))
     flush_packed()
     flush_pad()
     return tuple(out)
@@ -440,8 +358,10 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: FileNames) -> SType:
     make = names.claim(make_name(c_name), f"the {MAKE_PREFIX} function of {owner}",
                        st.decl.location)
     words = _words_of(st.size, owner, dialect.name, st.decl.location)
-    members = _struct_members(st.items, dialect, esc, owner, st.decl.location)
-    slots = tuple(_slot(esc(m.name), m, 0, dialect, esc, owner) for m in st.members)
+    kinds = Kinds(st, c_name, dialect, names)
+    members = _struct_members(st.items, dialect, esc, owner, st.decl.location, kinds=kinds)
+    slots = tuple(_kind_slot(esc(m.name), m, 0, dialect, esc, owner, kinds) if m.dims
+                  else _slot(esc(m.name), m, 0, dialect, esc, owner) for m in st.members)
     fields = tuple(
         SField(part.source, names.claim(
             esc(field_accessor_name(c_name, part.source)),
@@ -456,24 +376,67 @@ def _record(st: SchemaType, dialect: ShaderDialect, names: FileNames) -> SType:
         from_words=from_words_name(c_name),
         to_words=to_words_name(c_name),
         fields=fields,
+        **_kinds_of(st, kinds, members, owner),  # type: ignore[arg-type]
         **_fingerprint(st, c_name, names),  # type: ignore[arg-type]
     )
+
+
+def _kinds_of(st: SchemaType, kinds: Kinds, members: Sequence[SMember], owner: str
+              ) -> Dict[str, object]:
+    """The ``SType`` fields of the member kinds and rule sets (SPEC §1b): whether it has kind
+    members and the element structs they need, after checking that the language lays the
+    struct out with the type's size and alignment (``shader_kinds.natural_struct``: neither
+    language raises a struct's alignment above its members' types')."""
+    own, dialect = kinds.own, kinds.dialect
+    natural = natural_struct([(m.offset + m.size, _natural_align(m, own)) for m in members], own)
+    # A type of scalars smaller than a word is 1- or 2-aligned, its struct 4-aligned: the
+    # verified promise is its offsets, size and array stride (verify's below_a_word).
+    aligned = natural.align == st.align or (st.align < WORD and natural.align == WORD)
+    block = RULE_SETS[st.rules].glsl_qualifier or "std430"
+    if natural.size != st.size or not aligned:
+        where = (f"{dialect.title} (as naga lays it out: a struct is as aligned as its "
+                 f"members' types, whatever their @align)" if dialect.own_rules
+                 else f"a layout({block}) block (GLSL has no alignment pin in a struct)")
+        raise SchemaError(
+            f"{owner} ({st.rules} rules) is {st.size} bytes, aligned to {st.align}, where "
+            f"its members' types make it {natural.size} bytes aligned to {natural.align} in "
+            f"{where}: leave {dialect.name} out of the targets for this type",
+            st.decl.location)
+    return dict(has_kinds=any(m.kind == "kind" for m in members),
+                wrappers=tuple(kinds.wrappers), rules=st.rules, block=block)
+
+
+def _natural_align(m: SMember, own) -> int:
+    """A struct member's alignment in the language (``own``: its rule set)."""
+    if m.kind == "data":
+        lanes = 4 if m.quad else 2 if m.wide else 1
+        return vector_shape(own, WORD, lanes).align if lanes > 1 else WORD
+    return m.natural or WORD  # padding and packed words: a word's
 
 
 def _variant(st: SchemaType, dialect: ShaderDialect, names: FileNames, with_arms: bool) -> SType:
     esc = names.esc
     owner = f"type {st.qualified_name!r}"
     c_name = names.claim(esc(st.c_name), owner, st.decl.location)
+    kinds = Kinds(st, c_name, dialect, names)
     p = st.payload_offset
-    head = _struct_members(st.items, dialect, esc, owner, st.decl.location)
+    head = _struct_members(st.items, dialect, esc, owner, st.decl.location, kinds=kinds)
     payload_bytes = st.size - p if st.has_payload else 0
     payload_words = _words_of(payload_bytes, f"the payload of {owner}", dialect.name,
                               st.decl.location)
-    wide = p % (2 * WORD) == 0
+    lanes = _lanes(p, payload_bytes, kinds)
+    wide, quad = lanes == 2, lanes == 4
+    lane = vector_shape(kinds.own, WORD, lanes) if lanes > 1 else scalar_shape(WORD)
+    if st.has_payload and array_shape(kinds.own, lane, 2).stride != lanes * WORD:
+        raise SchemaError(
+            f"{owner} ({st.rules} rules) keeps its payload at byte {p} in words, and a "
+            f"layout({kinds.own.name}) block puts an array's words {array_shape(kinds.own, lane, 2).stride} "
+            f"bytes apart: leave {dialect.name} out of the targets for this type",
+            st.decl.location)
     data = None
     if st.has_payload:
-        data = SMember("data", "data", "", p, payload_bytes,
-                       payload_words // 2 if wide else payload_words, wide)
+        data = SMember("data", "data", "", p, payload_bytes, payload_words // lanes, wide,
+                       quad=quad)
     ctors = []
     for arm in st.arms:
         where = f"constructor {st.qualified_name}.{arm.name}"
@@ -485,9 +448,12 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: FileNames, with_arms
         for i, a in enumerate(arm.args):
             accessor = names.claim(esc(accessor_name(c_name, arm.name, i, len(arm.args))),
                                    f"the accessor of argument {i} of {where}", arm.location)
-            slot = _slot(a.name, a, p, dialect, esc, where)
-            refs = () if not slot.unrolled else tuple(
-                ((slot.word + k) // 2, "x" if (slot.word + k) % 2 == 0 else "y") if wide
+            if a.dims:
+                slot = _kind_slot(a.name, a, p, dialect, esc, where, kinds, arm.name)
+            else:
+                slot = _slot(a.name, a, p, dialect, esc, where)
+            refs = () if not slot.unrolled or slot.walk is not None else tuple(
+                ((slot.word + k) // lanes, "xyzw"[(slot.word + k) % lanes]) if lanes > 1
                 else (slot.word + k, "")
                 for k in range(slot.words)
             )
@@ -499,17 +465,42 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: FileNames, with_arms
             arm_struct = names.claim(esc(arm_struct_name(c_name, arm.name)),
                                      f"the arm struct of {where}", arm.location)
             arm_members = _struct_members(st.items + arm.items, dialect, esc, where,
-                                          arm.location)
+                                          arm.location, kinds=kinds, prefix=arm.name)
         ctors.append(SCtor(arm.name, arm.tag, const, make, tuple(args), arm.payload_size,
                            arm_struct, arm_members))
+    members = head + ((data,) if data is not None else ())
     return SType(
         kind="variant", name=st.name, qualified_name=st.qualified_name, c_name=c_name,
         size=st.size, align=st.align, members=head,
         words=_words_of(st.size, owner, dialect.name, st.decl.location),
         unrolled=payload_words <= UNROLL_WORDS, payload_offset=p, payload_words=payload_words,
         data=data, ctors=tuple(ctors),
+        **_kinds_of(st, kinds, members, owner),  # type: ignore[arg-type]
         **_fingerprint(st, c_name, names),  # type: ignore[arg-type]
     )
+
+
+def _lanes(p: int, payload_bytes: int, kinds: "Kinds") -> int:
+    """Words per element of a variant's ``data``: 4 (``uvec4``) for a payload at a multiple
+    of 16 bytes that a four-word vector holds in the language (std430: 16-aligned), 2
+    (``uvec2``, 8-aligned) at a multiple of 8, else 1: an array whose alignment is the
+    payload's, so the struct has the type's alignment."""
+    if p % (4 * WORD) == 0 and payload_bytes % (4 * WORD) == 0 and p > 2 * WORD:
+        return 4
+    return 2 if p % (2 * WORD) == 0 else 1
+
+
+def _enum(st: SchemaType, dialect: ShaderDialect, names: FileNames) -> SEnum:
+    """An enum's constants, ``<c_name>_<Value>``, of its base's type in the language."""
+    esc = names.esc
+    base = st.elttype.base  # type: ignore[union-attr]
+    c_name = esc(st.c_name)
+    type_ = dialect.scalar[base.name]
+    values = tuple(
+        (names.claim(esc(f"{c_name}_{name}"), f"the value {name} of enum {st.qualified_name!r}",
+                     st.decl.location), dialect.literal(base, value))
+        for name, value in st.elttype.values)  # type: ignore[union-attr]
+    return SEnum("enum", st.qualified_name, c_name, base.name, type_, values)
 
 
 def _scalars_used(types: Iterable[SchemaType]) -> set:
@@ -522,6 +513,8 @@ def _scalars_used(types: Iterable[SchemaType]) -> set:
         if id(st) in seen:
             continue
         seen.add(id(st))
+        if st.is_enum:
+            found.add(st.elttype.base.name)  # type: ignore[union-attr]
         for m in (*st.members, *(a for arm in st.arms for a in arm.args)):
             if m.scalar is not None:
                 found.add(m.scalar.name)
@@ -536,7 +529,8 @@ def _claim_all(schema: Schema, dialect: ShaderDialect, with_arms: bool) -> Dict[
     names = FileNames(dialect.name, dialect)
     views: Dict[int, SType] = {}
     for st in schema.types:
-        views[id(st)] = (_record(st, dialect, names) if st.kind == "record"
+        views[id(st)] = (_enum(st, dialect, names) if st.is_enum
+                         else _record(st, dialect, names) if st.kind == "record"
                          else _variant(st, dialect, names, with_arms))
     return views
 
@@ -578,8 +572,10 @@ def shader_view(schema: Schema, module: ModuleDecl, dialect: ShaderDialect,
         uses_int64=bool(used & scalars_where(lambda s: s.wide and s.kind == "int")),
         uses_float64=TFloat64.name in used,
         # A type's words bound its slots' and arguments', so its own flag says it all.
-        has_loops=any(not t.unrolled for t in type_views), unroll_bytes=UNROLL_WORDS * WORD,
+        has_loops=any(not getattr(t, "unrolled", True) for t in type_views),
+        unroll_bytes=UNROLL_WORDS * WORD,
         needs=needs, uses_small=bool(used & scalars_where(lambda s: s.sub_word)),
+        uses_scalar_blocks=any(getattr(t, "block", "") == "scalar" for t in type_views),
     )
 
 

@@ -188,6 +188,16 @@ DIALECTS: Dict[str, Dialect] = {d.name: d for d in (C, CUDA, OPENCL)}
 # --- GPU API targets (issue #14): Metal is C-family; GLSL and WGSL have their own dialect ---
 
 
+#: MSL's vectors of 2 and 4 components of its scalars up to 32 bits (aligned to their size,
+#: as a rule set's ``vec2``/``vec4`` of std430 or cuda); its 3-component ones are 16 bytes
+#: and hold no rule set's ``vec3`` (that one is an array, pinned).
+_METAL_COMPONENTS = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort",
+                     "int32": "int", "uint32": "uint", "float32": "float", "float16": "half"}
+_METAL_VECTORS = {(scalar, n): (f"{stem}{n}", SCALARS[scalar].size * n)
+                  for scalar, stem in _METAL_COMPONENTS.items() for n in (2, 4)}
+_METAL_READ = {f"{stem}{n}": (scalar, n) for scalar, stem in _METAL_COMPONENTS.items()
+               for n in (2, 3, 4)}
+
 #: Metal Shading Language (a C++14 dialect): ``long`` is 64-bit and 8-aligned; MSL has no
 #: ``double``, so a float64 is kept as its raw 64-bit words (``uint2``, 8-aligned: the layout
 #: is unchanged); ``bool`` is 1 byte in MSL, so bool/unit are ``int``. MSL has 2-byte
@@ -209,6 +219,11 @@ METAL = Dialect(
     zero="{}",
     reserved_words=MSL_RESERVED,
     u64_suffix="UL",
+    # MSL is C++14: alignas pins a member (a rule set's 16-aligned vec3, a std140 array).
+    pin_before="alignas({n}) ",
+    vectors=_METAL_VECTORS,
+    int_suffix={"uint32": "U", "int64": "L", "uint64": "UL"},
+    read_vectors=_METAL_READ,
 )
 
 DIALECTS[METAL.name] = METAL
@@ -233,7 +248,39 @@ class ShaderDialect:
     #: A prefix the language reserves (``gl_``): names with it are escaped with a leading
     #: ``sarek_`` (a trailing ``_`` would not help).
     reserved_prefix: str = ""
+    #: How the report and refusals name the language.
+    title: str = ""
+    #: The member kinds of SPEC §1b (``codegen.shader_kinds``): schema scalar -> the
+    #: language's vector (``{n}`` components) and matrix (``{c}`` columns of ``{r}`` rows)
+    #: types, where it has them; an array of ``{n}`` ``{elem}`` (``array_suffix``: GLSL's
+    #: ``elem name[n]``).
+    vectors: Mapping[str, str] = field(default_factory=dict)
+    matrices: Mapping[str, str] = field(default_factory=dict)
+    #: A square matrix's shorter spelling (GLSL's ``mat4``), where there is one.
+    square_matrices: Mapping[str, str] = field(default_factory=dict)
+    array: str = "{elem}[{n}]"
+    array_suffix: bool = False
+    #: The rule set that lays out a struct of the language whatever its schema's rules
+    #: (WGSL's storage layout: std430's); ``""``: the block that holds it says (GLSL:
+    #: ``RuleSet.glsl_qualifier``, std430 where the rule set has none).
+    own_rules: str = ""
+    #: An array element can be padded to a stride (WGSL: a struct whose one member has
+    #: ``@size``).
+    can_wrap: bool = False
+    #: Integer literal suffixes by schema scalar (an enum's constants: ``1u``, ``1i``).
+    literal_suffix: Mapping[str, str] = field(default_factory=dict)
 
+    def literal(self, scalar, value: int) -> str:
+        """``value`` as a constant of ``scalar``'s type here: ``-3``, ``7u``, ``5L``; a
+        64-bit one the language keeps as raw words is its two words, low first."""
+        if scalar.name in self.raw64:
+            bits = value & 0xFFFFFFFFFFFFFFFF
+            return f"{self.word2}({bits & 0xFFFFFFFF}u, {bits >> 32}u)"
+        suffix = self.literal_suffix.get(scalar.name, "")
+        low = scalar.int_range[0] if scalar.int_range else 0
+        if value == low and value < 0:  # -2147483648 is the negation of a literal too large
+            return f"({value + 1}{suffix} - 1{suffix})"
+        return f"{value}{suffix}"
 
 
 #: GLSL 4.50 for Vulkan (``layout(std430)`` buffers); 64-bit integers through
@@ -254,6 +301,15 @@ GLSL = ShaderDialect(
     raw64=frozenset(),
     reserved_words=GLSL_RESERVED,
     reserved_prefix="gl_",
+    title="GLSL",
+    # 64-bit integer vectors through GL_EXT_shader_explicit_arithmetic_types_int64, as the
+    # scalars; bool and unit (int) arrays are arrays of int.
+    vectors={"float32": "vec{n}", "int32": "ivec{n}", "uint32": "uvec{n}",
+             "float64": "dvec{n}", "int64": "i64vec{n}", "uint64": "u64vec{n}"},
+    matrices={"float32": "mat{c}x{r}", "float64": "dmat{c}x{r}"},
+    square_matrices={"float32": "mat{c}", "float64": "dmat{c}"},
+    array_suffix=True,
+    literal_suffix={"uint8": "u", "uint16": "u", "uint32": "u", "int64": "L", "uint64": "UL"},
 )
 
 
@@ -273,6 +329,15 @@ WGSL = ShaderDialect(
     word2="vec2<u32>",
     raw64=frozenset({"int64", "float64", "uint64"}),
     reserved_words=WGSL_RESERVED,
+    title="WGSL",
+    # Vectors and matrices of its 32-bit types only (no 64-bit scalars: their raw words).
+    vectors={"float32": "vec{n}<f32>", "int32": "vec{n}<i32>", "uint32": "vec{n}<u32>"},
+    matrices={"float32": "mat{c}x{r}<f32>"},
+    array="array<{elem}, {n}>",
+    own_rules="std430",
+    can_wrap=True,
+    literal_suffix={"int8": "i", "int16": "i", "int32": "i", "uint8": "u", "uint16": "u",
+                    "uint32": "u"},
 )
 
 

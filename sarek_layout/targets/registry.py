@@ -92,12 +92,13 @@ TARGETS: Dict[str, Target] = {
         # GPU API targets (issue #14, docs/gpu-apis.md)
         Target("glsl", ".glsl", "glsl.glsl.j2",
                "GLSL 4.50 structs for Vulkan std430 buffers, with payload accessors",
-               view="glsl", dialect=GLSL, word_based=True, gpu_api=True),
+               view="glsl", dialect=GLSL, word_based=True, gpu_api=True, member_kinds=True),
         Target("wgsl", ".wgsl", "wgsl.wgsl.j2",
                "WGSL structs for WebGPU storage buffers, with payload accessors",
-               view="wgsl", dialect=WGSL, word_based=True, gpu_api=True),
+               view="wgsl", dialect=WGSL, word_based=True, gpu_api=True, member_kinds=True),
         Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
-               view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True),
+               view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True,
+               member_kinds=True),
         # HLSL (issue 33, docs/hlsl.md): structured and constant buffers, proven by Slang.
         Target("hlsl", ".hlsl", "hlsl.hlsl.j2",
                "HLSL structs for structured buffers and constant buffers (hlsl-cbuffer), with "

@@ -49,6 +49,11 @@ class Probe:
     #: languages that keep scalars smaller than a word inside words (GLSL, WGSL) read those
     #: through accessors.
     scalar: str = ""
+    #: The type's rule set (SPEC §1b): GLSL reads a type of ``std140`` or ``scalar`` rules in
+    #: a block of that layout. An enum is its base scalar: a language without enum types
+    #: (GLSL, WGSL: constants only) has no type of its name to measure.
+    rules: str = "c"
+    enum: bool = False
 
     @property
     def label(self) -> str:
@@ -60,28 +65,29 @@ class Probe:
 def probes_for_type(st: SchemaType) -> List[Probe]:
     """Every probe of one schema type, in a stable order (size, alignment, then each member
     of its shape, parents first)."""
-    c = st.c_name
+    c, rules = st.c_name, st.rules
     if st.is_enum:
         # An enum is a typedef of its base: alone, an 8-byte integer is 4-aligned on i386
         # (as int64_t is), and no language pins a typedef's alignment portably; a member of
         # it is pinned, and probed as a member of the type that holds it.
-        return [Probe(c, "", SIZE, st.size)]
-    out: List[Probe] = [Probe(c, "", SIZE, st.size), Probe(c, "", ALIGN, st.align)]
+        return [Probe(c, "", SIZE, st.size, rules=rules, enum=True)]
+    out: List[Probe] = [Probe(c, "", SIZE, st.size, rules=rules),
+                        Probe(c, "", ALIGN, st.align, rules=rules)]
     for node in shape_of(st).nodes():
         if isinstance(node, Slot):
             m = node.member
             scalar = m.scalar.name if m.scalar is not None else ""
-            out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
-            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
+            out.append(Probe(c, node.path, OFFSET, m.offset, scalar, rules))
+            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar, rules))
         elif isinstance(node, Array):  # the whole array, then each level's stride
             m = node.member
             scalar = m.scalar.name if m.scalar is not None else ""
-            out.append(Probe(c, node.path, OFFSET, m.offset, scalar))
-            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar))
-            out.extend(Probe(c, node.designator(k), STRIDE, level.stride, scalar)
+            out.append(Probe(c, node.path, OFFSET, m.offset, scalar, rules))
+            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar, rules))
+            out.extend(Probe(c, node.designator(k), STRIDE, level.stride, scalar, rules)
                        for k, level in enumerate(node.levels))
         elif isinstance(node, (Union, Struct)):  # the union, a struct arm: where they start
-            out.append(Probe(c, node.path, OFFSET, node.offset))
+            out.append(Probe(c, node.path, OFFSET, node.offset, rules=rules))
         else:  # a member kind the probes were not taught: refused, not probed in part
             raise TypeError(f"no probes for a {type(node).__name__} ({c}.{node.path})")
     return out

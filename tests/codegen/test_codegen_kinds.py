@@ -303,7 +303,10 @@ def test_verify_skips_the_c_family_saying_why(tmp_path, capsys):
     out = capsys.readouterr().out
     rows = [ln for ln in out.splitlines() if ln.split()[:1] in (["gcc"], ["nvcc"], ["pocl"])]
     assert rows and all("skipped: " in r and "cannot express a type (" in r for r in rows), out
-    assert status == 2  # nothing left to verify with
+    # GLSL holds it natively (a layout(scalar) block): glslang measures it where installed;
+    # with nothing left to verify with, verify exits 2.
+    glslang = [ln for ln in out.splitlines() if ln.split()[:1] == ["glslang"]]
+    assert status == (0 if glslang and "agrees" in glslang[0] else 2), out
 
 
 # --- scale: counts never cost ----------------------------------------------------------------

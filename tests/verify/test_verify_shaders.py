@@ -37,8 +37,8 @@ MISTAKES = {
                  "schema: a, b, c)"]),
         ("7:26", ["K_ordered: b is at offset 0 (glslang), the schema's at 4"]),
         ("8:8", ["K_complete: no member b (int32, offset 4", "add `int b;` after a"]),
-        ("10:37", ["K_item: Params is a uniform block laid out std140, where the schema needs "
-                   "std430", "stride of 16 bytes, where K_item is 4 bytes",
+        ("10:37", ["K_item: Params is a uniform block laid out std140, where the schema's c "
+                   "rules lay K_item out as std430 does", "stride of 16 bytes, where K_item is 4 bytes",
                    "`layout(std430) buffer`"]),
     ],
     "wgsl": [

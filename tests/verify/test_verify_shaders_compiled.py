@@ -97,8 +97,8 @@ def test_a_std140_block_that_pads_a_schema_struct_is_reported_at_the_block(tmp_p
     errors = [ln for ln in out.splitlines() if ": error: " in ln]
     assert (status, err) == (1, ""), out
     assert len(errors) == 1 and errors[0].startswith("extra.comp:4:29: error: "), out
-    assert ("Extra is a uniform block laid out std140, where the schema needs std430 (the C "
-            "layout): cmd takes 32 bytes there (after is at offset 32), where "
+    assert ("Extra is a uniform block laid out std140, where the schema's c rules lay "
+            "IndexedIndirectCommand out as std430 does: cmd takes 32 bytes there (after is at offset 32), where "
             "IndexedIndirectCommand is 20 bytes (after at 20 in the host's struct)") in errors[0]
 
 

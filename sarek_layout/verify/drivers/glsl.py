@@ -22,12 +22,14 @@ import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..probes import ALIGN, OFFSET, SIZE, Probe
+from ..probes import ALIGN, MEMBER_SIZE, OFFSET, SIZE, STRIDE, Probe
 from ..tools import ToolRun, run_tool
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
 from ..shaders.glsl import GLSL, probe_structs
+from ..shaders.glsl_probe import member_size, probe_copy
 from ..shaders.spirv import read_module
 from .gpu_probes import GLSL_PROBE, SMALL_SCALARS, below_a_word, lay_out, parse_structs, single_arms
+from .gpu_reads import split_member, typed_structs
 
 __all__ = ["compile_glsl", "reflection_source", "struct_layouts", "reflect_spirv",
            "GlslangDriver", "GLSLANG_ARGS"]
@@ -65,12 +67,15 @@ def _arm(c_type: str, ctor: str) -> str:
     return arm_struct_name(c_type, ctor)
 
 
-def reflection_source(headers: HeaderSet, types: Sequence[str]) -> str:
+def reflection_source(headers: HeaderSet, types: Sequence[str],
+                      layouts: Optional[Sequence[str]] = None) -> str:
     """A compute shader whose buffers hold a ``SarekProbe<N>`` per type of ``types``
-    (``shaders.glsl.probe_structs``: at most ``BLOCK`` per buffer)."""
-    lines, _ = probe_structs(types)
+    (``shaders.glsl.probe_structs``: at most ``BLOCK`` per buffer), each in a block of its
+    ``layouts`` entry (std430 by default: std140 and scalar for types of those rules)."""
+    lines, _ = probe_structs(types, layout_of=layouts)
     return ("#version 450\n#extension GL_GOOGLE_include_directive : require\n"
             "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
+            "#extension GL_EXT_scalar_block_layout : require\n"
             + headers.include_lines() + "layout(local_size_x = 1) in;\n" + "".join(lines))
 
 
@@ -101,55 +106,123 @@ class GlslangDriver(Driver):
         start = time.perf_counter()
         esc = lambda n: escape(n, GLSL)  # noqa: E731
         structs = parse_structs(GLSL_PROBE, [t for _, t in headers.files])
-
         single = single_arms(probes)
 
         def target(p: Probe) -> Tuple[str, str]:
             """The struct and member a probe reads: arguments on the arm struct (a single
             argument is probed as the arm itself, ``data.<Ctor>_v``)."""
             t = esc(p.c_type)
-            parts = p.member.split(".")
+            parts = split_member(p.member)[0] if p.member else [""]
             if len(parts) == 2 and (p.c_type, parts[1]) in single:
                 return esc(_arm(t, parts[1][:-2])), esc("_0")
             if parts[0] == "data" and len(parts) == 3:
                 return esc(_arm(t, parts[1][:-2])), esc(parts[2])
             if parts[0] == "data":
                 return t, "data"
-            return t, esc(parts[0]) if p.member else ""
+            return t, esc(parts[0])
 
+        typed = typed_structs(GLSL_PROBE, [t for _, t in headers.files])
         types: Dict[str, int] = {}
+        layout_of: List[str] = []
+
+        def add(t: str, p: Probe) -> None:
+            if t not in types:
+                types[t] = len(types)
+                layout_of.append(_layout(p))
+
+        def occupied(t: str, member: str) -> Optional[str]:
+            """An array or matrix member's type, spelled: what it occupies is measured on
+            a probe of its own (the scalar layout ends an array at its last element)."""
+            mt = dict(typed.get(t, ())).get(member)
+            return GLSL_PROBE.spell(mt) if mt is not None and mt.kind in ("array", "matrix") else None
+
         for p in probes:
+            if p.enum:
+                continue
             t, member = target(p)
-            types.setdefault(t, len(types))
+            add(t, p)
             for m, mt, _ in structs.get(t, []):
                 if m == member and mt in structs:
-                    types.setdefault(mt, len(types))
+                    add(mt, p)
+            if p.quantity == MEMBER_SIZE and occupied(t, member):
+                add(occupied(t, member), p)  # type: ignore[arg-type]
         if not types:
-            return Measurement((("", ()),), 0.0)
-        spirv = compile_glsl(who, reflection_source(headers, list(types)), headers)
-        layouts = struct_layouts(spirv)
-        probe_struct = {t: layouts.get(f"SarekProbe{i}", {}) for t, i in types.items()}
-
-        def size_of(type_name: str) -> int:
-            if type_name in GLSL_PROBE.scalar_size:
-                return GLSL_PROBE.scalar_size[type_name]
-            return probe_struct.get(type_name, {}).get("t", (-1, "", -1))[2]
-
-        values: List[Optional[int]] = []
-        for p in probes:
-            t, member = target(p)
-            if p.quantity == SIZE:
-                values.append(size_of(t))
-            elif p.quantity == ALIGN:
-                values.append(probe_struct[t].get("t", (-1, "", -1))[0])
-            elif p.scalar in SMALL_SCALARS and member not in layouts.get(t, {}):
-                # Kept inside a 32-bit word (_sarek_bytes<N>): SPIR-V has no offset for a
-                # byte of a member. The vulkan toolchain measures it by running the accessor.
-                values.append(None)
-            else:
-                offset, type_name, _ = layouts.get(t, {}).get(member, (-1, "", -1))
-                values.append(offset if p.quantity == OFFSET else size_of(type_name))
+            return Measurement((("", tuple(None for _ in probes)),), 0.0)
+        spirv = compile_glsl(who, reflection_source(headers, list(types), layout_of), headers)
+        values = _values(read_module(spirv), probes, types, target, occupied)
         return Measurement((("", below_a_word(probes, values)),), time.perf_counter() - start)
+
+
+def _values(mod, probes: Sequence[Probe], types: Dict[str, int], target, occupied
+            ) -> List[Optional[int]]:
+    """Each probe's value, read from the decorations of the reflection module ``mod``."""
+    decorated = {mod.names.get(sid, ""): sid for sid, t in mod.types.items()
+                 if t[0] == "struct" and len(t) > 1 and (sid, 0) in mod.offsets}
+    probe = {t: decorated.get(f"SarekProbe{i}") for t, i in types.items()}
+    copies = {t: probe_copy(mod, pid) for t, pid in probe.items() if pid is not None}
+    sizes: Dict[int, int] = {decorated[t]: c[3] for t, c in copies.items()
+                             if t in decorated and c[3] is not None}
+
+    def of_probe(t: str, what: int) -> int:
+        """The probed type's alignment (2) or size (3)."""
+        c = copies.get(t)
+        value = c[what] if c is not None else None
+        return value if value is not None else -1
+
+    def member_value(p: Probe, t: str, member: str) -> Optional[int]:
+        sid = decorated.get(t)
+        found = [(k, off, tid) for k, (name, off, tid) in enumerate(mod.members(sid))
+                 if name == member] if sid is not None else []
+        if not found:
+            # A scalar smaller than a word kept inside a 32-bit word (_sarek_bytes<N>): SPIR-V
+            # has no offset for a byte of a member. The vulkan toolchain runs its accessor.
+            return None if p.scalar in SMALL_SCALARS else -1
+        (k, off, tid), = found
+        if p.quantity == OFFSET:
+            return off
+        if p.quantity == STRIDE:  # of bytes kept as words: none of the words has it
+            return None if p.scalar in SMALL_SCALARS else \
+                _stride(mod, sid, k, tid, split_member(p.member)[1][:-1])  # type: ignore[arg-type]
+        if occupied(t, member):
+            return of_probe(occupied(t, member), 3)
+        size = member_size(mod, tid, sizes, sid, k)  # type: ignore[arg-type]
+        return size if size is not None else -1
+
+    out: List[Optional[int]] = []
+    for p in probes:
+        t, member = target(p)
+        if p.enum:
+            out.append(None)  # an enum: constants, no type of its name
+        elif p.quantity in (SIZE, ALIGN):
+            out.append(of_probe(t, 3 if p.quantity == SIZE else 2))
+        else:
+            out.append(member_value(p, t, member))
+    return out
+
+
+def _stride(mod, sid: int, k: int, tid: int, steps: Sequence[str]) -> int:
+    """The ArrayStride (or, of a matrix, the member's MatrixStride) of the array a
+    designator's last index is in: ``tid`` (member ``k`` of ``sid``) after ``steps``."""
+    for step in steps:
+        t = mod.types.get(tid, ("",))
+        if step.startswith("[") and t[0] in ("array", "matrix"):
+            tid = t[1]
+        elif t[0] == "struct":  # a wrapped element: GLSL declares none, a header may
+            names = [name for name, _, _ in mod.members(tid)]
+            if step[1:] in names:
+                sid, k = tid, names.index(step[1:])
+                tid = mod.members(tid)[k][2]
+    t = mod.types.get(tid, ("",))
+    if t[0] == "matrix":
+        return mod.matrix_strides.get((sid, k), -1)
+    return mod.strides.get(tid, -1)
+
+
+def _layout(p: Probe) -> str:
+    from ...layout.rules import RULE_SETS
+
+    rules = RULE_SETS.get(p.rules)
+    return (rules.glsl_qualifier if rules is not None else None) or "std430"
 
 
 def struct_layouts(spirv: bytes) -> Dict[str, Dict[str, Tuple[int, str, int]]]:

@@ -32,17 +32,19 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from ..probes import ALIGN, OFFSET, SIZE, Probe
+from ..probes import ALIGN, OFFSET, SIZE, STRIDE, Probe
 from ..shaders.glsl import GLSL
 from ..shaders.language import ShadingLanguage
 from ..shaders.reader import read_text
 from ..shaders.types import GpuType, bound
 from ..shaders.wgsl import WGSL
 from ...ir.types import scalars_where
-from ...targets.naming import PACKED_PREFIX, PAD_MEMBER
+from ...targets.naming import (PACKED_PREFIX, PAD_MEMBER, accessor_name, ctor_of_arm,
+                               escape as escape_name, field_accessor_name)
 from . import HeaderSet, ProbeFailed
+from .gpu_reads import Reader, Typed, ident, split_member, typed_structs
 
 __all__ = ["lay_out", "GLSL_PROBE", "WGSL_PROBE", "Program", "probe_program", "decode",
            "parse_structs", "parse_accessors", "PADDING", "SMALL_SCALARS", "below_a_word",
@@ -103,23 +105,101 @@ class Program:
     input: bytes
     output_size: int
     count: int
+    #: Initial bytes of the further input bindings (2, 3…: GLSL's std140 and scalar blocks).
+    more: Tuple[bytes, ...] = ()
+    #: The probes the program does not read (their value is ``None``): a scalar smaller than
+    #: a word inside a word's array (its stride), an enum (no type of its name), a type too
+    #: large for a probe buffer.
+    unmeasured: Tuple[int, ...] = ()
+
+    def buffers(self) -> List[Union[bytes, int]]:
+        """Every binding's initial bytes (or size), by binding number."""
+        return [self.input, self.output_size, *self.more]
 
 
 def _ident(type_name: str) -> str:
-    return re.sub(r"\W", "_", type_name)
+    return ident(type_name)
 
 
-def _gpu_type(lang: ShadingLanguage, t: str, n: int = 0) -> GpuType:
-    elem = lang.parse(t) or GpuType("struct", name=t)
-    return GpuType("array", count=n, elem=elem) if n else elem
+#: The largest input buffer of one probe shader (Mesa's lavapipe and wgpu bind at most 128 MiB
+#: of a storage buffer): a type whose two copies do not fit is left to the static toolchains.
+MAX_PROBE_BYTES = 64 << 20
 
 
-def _size_bound(lang: ShadingLanguage, types, structs: Structs) -> int:
-    """An upper bound of the bytes of a ``SarekProbe<N>`` of each of ``types``
-    (``shaders.types.bound``: one bound for every probe of a shading language)."""
-    members = {name: {m: _gpu_type(lang, mt, n) for m, mt, n in ms} for name, ms in structs.items()}
-    memo: Dict[str, int] = {}
-    return sum(8 + 2 * max(bound(GpuType("struct", name=t), members, memo), 16) for t in types)
+class _Unmeasured(Exception):
+    """A probe the program cannot read: its value stays ``None``."""
+
+
+class _Writer:
+    """One probe program being written: its probe structs, by layout, and its outputs."""
+
+    def __init__(self, lang: ShadingLanguage, typed: Typed) -> None:
+        self.lang, self.typed = lang, typed
+        self.reader = Reader(lang, typed)
+        self.members = {name: dict(ms) for name, ms in typed.items()}
+        #: probe type (a struct, or an array element's spelling) -> (index, layout).
+        self.types: Dict[str, Tuple[int, str]] = {}
+        self.gpu: Dict[str, GpuType] = {}
+        self.memo: Dict[str, int] = {}
+        self.bytes: Dict[str, int] = {}
+
+    def index(self, t: str, layout: str, gpu: Optional[GpuType] = None) -> int:
+        """The probe struct ``{ uint a; t t[2]; }`` of type ``t``, in a block of ``layout``."""
+        layout = layout if layout in self.lang.inputs else "std430"  # WGSL: its own rules
+        if t not in self.types:
+            g = gpu or GpuType("struct", name=t)
+            if g.kind == "struct" and t not in self.typed:
+                raise ProbeFailed(self.lang.name, f"no struct {t} in the generated files")
+            size = 12 + 2 * max(bound(g, self.members, self.memo), 16)
+            if bound(g, self.members, self.memo) < 0 or \
+                    self.bytes.get(layout, 0) + size > MAX_PROBE_BYTES:
+                raise _Unmeasured(t)
+            self.bytes[layout] = self.bytes.get(layout, 0) + size
+            self.types[t] = (len(self.types), layout)
+            self.gpu[t] = g
+        return self.types[t][0]
+
+    def base(self, t: str) -> str:
+        """The probe struct of type ``t`` in its input buffer (``index`` made it)."""
+        i, layout = self.types[t]
+        return f"{self.lang.inputs.get(layout, self.lang.inputs['std430'])}.p{i}"
+
+    def first(self, expr: str, t: GpuType) -> str:
+        return self.reader.word(expr, t)
+
+    def size_of(self, t: str, layout: str, gpu: Optional[GpuType] = None) -> str:
+        """Bytes of ``t``: where the ``uint`` after an array of two starts, from its second
+        element (the scalar block layout does not round a struct's size up to the stride,
+        nor an array's to its count times its stride)."""
+        self.index(t, layout, gpu)
+        base = self.base(t)
+        return (f"({self.first(base + '.z', GpuType('uint', 32))} - "
+                f"{self.first(base + '.t[1]', self.gpu[t])}) * 4u")
+
+    def stride_of(self, t: str, layout: str, gpu: GpuType) -> str:
+        """The stride of an array of ``t``, as the device lays one out."""
+        j = self.index(t, layout, gpu)
+        return f"({self.first(self.base(t) + '.t[1]', self.gpu[t])} - sarek_s{j}) * 4u"
+
+    def stride(self, expr: str, t: GpuType, layout: str) -> str:
+        """The stride of the array (or the matrix's columns) ``expr``: where its second
+        element starts, or, of an array of one, the stride of its element's own array."""
+        elem = t.elem
+        assert elem is not None
+        if t.count >= 2:
+            return f"({self.first(expr + '[1]', elem)} - {self.first(expr + '[0]', elem)}) * 4u"
+        return self.stride_of(self.lang.spell(elem) if elem.kind != "struct" else elem.name,
+                              layout, elem)
+
+    def quantity(self, p: Probe, expr: str, t: GpuType, start: str, layout: str) -> str:
+        """Probe ``p`` of the value ``expr`` of type ``t`` (its element is at ``start``)."""
+        if p.quantity == OFFSET:
+            return f"({self.first(expr, t)} - {start}) * 4u"
+        if t.kind == "struct":  # a record: its own measured size
+            return self.size_of(t.name, layout)
+        if t.kind in ("array", "matrix"):  # what such an array occupies, measured likewise
+            return self.size_of(self.lang.spell(t), layout, t)
+        return (f"({self.reader.word(expr, t, last=True)} - {self.first(expr, t)} + 1u) * 4u")
 
 
 def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Probe],
@@ -128,37 +208,14 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
     name the target emits; default: the target dialect's escaping). When ``probes`` is a batch
     of a longer list, ``arms`` is ``arm_shapes`` of that list (a constructor's probes may fall
     in two batches)."""
-    from ...targets.naming import accessor_name, ctor_of_arm, escape as escape_name, field_accessor_name
-
     esc = escape or (lambda n: escape_name(n, lang.dialect))
     texts = [t for _, t in headers.files]
     structs = parse_structs(lang, texts)
     accessors = parse_accessors(lang, texts)
-
-    types: Dict[str, int] = {}  # emitted type name -> probe struct index
-
-    def probe_index(t: str) -> int:
-        if t not in structs:
-            raise ProbeFailed(lang.name, f"no struct {t} in the generated files")
-        return types.setdefault(t, len(types))
-
+    w = _Writer(lang, typed_structs(lang, texts))
     arity, single = arms if arms is not None else arm_shapes(probes)
-
-    def member_type(t: str, name: str) -> Tuple[str, str]:
-        for m, mt, n in structs.get(t, []):
-            if m == name:
-                return mt, ("[0]" if n else "")
-        raise ProbeFailed(lang.name, f"struct {t} has no member {name}")
-
-    # Each probe as (expression, its type, kind): kind "offset"/"span" read bits of an
-    # expression relative to the element; "size"/"align" use the probe structs.
-    bits_needed: Dict[str, None] = {}
-
-    def bits(expr: str, t: str) -> str:
-        bits_needed[t] = None
-        return f"sarek_probe_bits_{_ident(t)}({expr})"
-
     outputs: List[str] = []
+    unmeasured: List[int] = []
     patterned: Dict[str, None] = {}  # types whose words the small-scalar patterns refill
     small_bits: Dict[str, None] = {}  # accessor return types read back as bits
 
@@ -168,78 +225,107 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
         patterned[t] = None
         small_bits[et] = None
         start = f"sarek_s{i}"
-        elem = f"sarek_in.p{i}.t[0]"
+        elem = f"{w.base(t)}.t[0]"
         reads = [f"sarek_small_bits_{_ident(et)}({expr_of(f'sarek_pat_{k}_{_ident(t)}({elem}, {start})')})"
                  for k in "ABC"]
         if quantity == OFFSET:
             a, b, c = (f"(({r} & 0xFFu) - 1u)" for r in reads)
             return f"({a} % 4u + 4u * ({a} / 4u + 29u * {b} + 841u * {c}))"
+        if lang.type_of(et, w.typed).kind == "array":  # words of packed scalars: every byte
+            return f"sarek_small_size_{_ident(et)}({expr_of(f'sarek_pat_A_{_ident(t)}({elem}, {start})')})"
         return " + ".join(f"{lang.word}((({reads[0]} >> {8 * k}u) & 0xFFu) != 0u)"
                           for k in range(4))
 
-    for p in probes:
+    def accessor(name: str) -> Tuple[str, GpuType]:
+        if name not in accessors:
+            raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
+        return name, lang.type_of(accessors[name], w.typed)
+
+    def read(p: Probe) -> str:
+        """The expression of probe ``p`` (``_Unmeasured``: none)."""
+        if p.enum:
+            raise _Unmeasured(p.c_type)  # an enum: constants, no type of its name
         t = esc(p.c_type)
-        i = probe_index(t)
-        base, start = f"sarek_in.p{i}", f"sarek_s{i}"
+        layout = _layout(p)
+        i = w.index(t, layout)
+        base, start = w.base(t), f"sarek_s{i}"
         if p.quantity == SIZE:
-            outputs.append(f"({bits(base + '.t[1]', t)}.x - {start}) * 4u")
-            continue
+            return w.size_of(t, layout)
         if p.quantity == ALIGN:
-            outputs.append(f"({start} - {bits(base + '.a', lang.word)}.x) * 4u")
-            continue
-        parts = p.member.split(".")
+            return f"({start} - {w.first(base + '.a', GpuType('uint', 32))}) * 4u"
+        parts, steps = split_member(p.member)
         elem = base + ".t[0]"
-        if p.scalar in SMALL_SCALARS and len(parts) == 1:  # a record field inside a word
-            name = esc(field_accessor_name(t, esc(parts[0])))  # as the template: member escaped first
-            if name not in accessors:
-                raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
-            outputs.append(small(lambda e, name=name: f"{name}({e})", t, i, accessors[name],
-                                 p.quantity))
-            continue
+        declared = w.reader.member(t, esc(parts[0])) if len(parts) == 1 else None
+        if p.scalar in SMALL_SCALARS and (p.quantity == STRIDE or declared is None and
+                                          steps):
+            raise _Unmeasured(p.member)  # bytes inside words: no word has the stride
+        if p.scalar in SMALL_SCALARS and len(parts) == 1 and declared is None:
+            # a record field inside a word: its accessor (as the template: member escaped first)
+            name, _ = accessor(esc(field_accessor_name(t, esc(parts[0]))))
+            return small(lambda e, name=name: f"{name}({e})", t, i, accessors[name],
+                         p.quantity)
         if len(parts) == 2 and (p.c_type, parts[1]) in single:
-            ctor = parts[1][:-2]
-            name = esc(accessor_name(t, ctor, 0, 1))
-            if name not in accessors:
-                raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
-            expr, et = f"{name}({elem})", accessors[name]
+            name, et = accessor(esc(accessor_name(t, parts[1][:-2], 0, 1)))
+            expr = f"{name}({elem})"
         elif parts[0] == "data" and len(parts) <= 2:
-            mt, _ = member_type(t, "data")
-            expr, et = elem + ".data[0]", mt
+            expr, et = elem + ".data[0]", w.reader.member(t, "data")  # type: ignore[assignment]
+            et = et.elem if et is not None and et.kind == "array" else et
         elif parts[0] == "data" and len(parts) == 3:
             ctor = ctor_of_arm(parts[1]) or parts[1]
             index = int(parts[2].lstrip("_"))
-            name = esc(accessor_name(t, ctor, index, arity[(p.c_type, parts[1])]))
-            if name not in accessors:
-                raise ProbeFailed(lang.name, f"no accessor {name} in the generated files")
-            expr, et = f"{name}({elem})", accessors[name]
+            name, et = accessor(esc(accessor_name(t, ctor, index, arity[(p.c_type, parts[1])])))
+            expr = f"{name}({elem})"
         else:
-            member = esc(parts[0])
-            mt, index = member_type(t, member)
-            expr, et = f"{elem}.{member}{index}", mt
+            if declared is None:
+                raise ProbeFailed(lang.name, f"struct {t} has no member {esc(parts[0])}")
+            expr, et = f"{elem}.{esc(parts[0])}", declared
+        if et is None:
+            raise ProbeFailed(lang.name, f"struct {t} has no member data")
         if p.scalar in SMALL_SCALARS and parts[0] == "data" and len(parts) >= 2:
             call = expr.split("(", 1)[0]  # an argument inside a payload word: its accessor
-            outputs.append(small(lambda e, call=call: f"{call}({e})", t, i, et, p.quantity))
-            continue
-        if p.quantity == OFFSET:
-            outputs.append(f"({bits(expr, et)}.x - {start}) * 4u")
-        elif et in structs:  # MEMBER_SIZE of a record: its own measured size
-            j = probe_index(et)
-            outputs.append(f"({bits(f'sarek_in.p{j}.t[1]', et)}.x - sarek_s{j}) * 4u")
-        else:
-            outputs.append(f"({bits(expr, et)}.y - {bits(expr, et)}.x + 1u) * 4u")
+            return small(lambda e, call=call: f"{call}({e})", t, i, accessors[call], p.quantity)
+        if p.quantity == STRIDE:  # the array the designator's last index is in
+            array, at = w.reader.follow(expr, et, steps[:-1])
+            return w.stride(array, at, layout)
+        expr, et = w.reader.follow(expr, et, steps)
+        return w.quantity(p, expr, et, start, layout)
 
-    words = (_size_bound(lang, types, structs) + 16) // 4
-    data = struct.pack(f"<{words}I", *range(1, words + 1))
-    helpers = _small_helpers(lang, structs, patterned, small_bits)
-    source = _render(lang, headers, types, structs, [*bits_needed, *types], outputs, helpers)
-    return Program(source, data, 4 * max(len(outputs), 1), len(outputs))
+    for k, p in enumerate(probes):
+        try:
+            outputs.append(read(p))
+        except _Unmeasured:
+            unmeasured.append(k)
+            outputs.append("0u")
+    helpers = _small_helpers(lang, structs, patterned, small_bits, w.typed)
+    source = _render(lang, headers, w, outputs, helpers)
+    inputs = []
+    for layout in _LAYOUTS:
+        words = (w.bytes.get(layout, 0) + 16) // 4
+        inputs.append(struct.pack(f"<{words}I", *range(1, words + 1)))
+    return Program(source, inputs[0], 4 * max(len(outputs), 1), len(outputs),
+                   tuple(inputs[1:]) if any(w.bytes.get(x) for x in _LAYOUTS[1:]) else (),
+                   tuple(unmeasured))
+
+
+#: The block layouts of the probe's input buffers, in binding order (0, then 2, 3: binding 1
+#: is the output); WGSL lays every struct out by its own rules, in the first.
+_LAYOUTS = ("std430", "std140", "scalar")
+
+
+def _layout(p: Probe) -> str:
+    """The block layout a type of ``p``'s rule set is read in (GLSL's qualifier)."""
+    from ...layout.rules import RULE_SETS
+
+    rules = RULE_SETS.get(p.rules)
+    return (rules.glsl_qualifier if rules is not None else None) or "std430"
 
 
 _FILLS = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
           "C": "1u + _sarek_w / 841u"}
 
 
-def _small_helpers(lang: ShadingLanguage, structs: Structs, patterned, small_bits) -> str:
+def _small_helpers(lang: ShadingLanguage, structs: Structs, patterned, small_bits, typed
+                   ) -> str:
     """The pattern fills, the patterned copies of each type and the bits readers (module doc)."""
     if not patterned:
         return ""
@@ -259,20 +345,43 @@ def _small_helpers(lang: ShadingLanguage, structs: Structs, patterned, small_bit
                 if name.startswith(PACKED) and not n:
                     lines.append(f"r.{name} = sarek_lanes_{k}(e.{name} - s);")
                 elif name == "data" and n:
-                    value = (f"{pair}(sarek_lanes_{k}(e.data[j].x - s), sarek_lanes_{k}"
-                             f"(e.data[j].y - s))" if mt == pair else
-                             f"sarek_lanes_{k}(e.data[j] - s)")
+                    lanes = ("xy" if mt == pair else "xyzw" if mt == lang.quad else "")
+                    value = (f"{mt}({', '.join(f'sarek_lanes_{k}(e.data[j].{c} - s)' for c in lanes)})"
+                             if lanes else f"sarek_lanes_{k}(e.data[j] - s)")
                     lines.append(lang.loop(n, f"r.data[j] = {value};"))
             body = f"{lang.local('r', t, 'e', mutable=True)} {' '.join(lines)} return r;"
             out.append(lang.function(t, f"sarek_pat_{k}_{_ident(t)}", (("e", t), ("s", w)), body))
     for et in small_bits:
-        bits = lang.small_bits.get(et)
-        if bits is None:
+        readers = _small_bits(lang, et, typed)
+        if not readers:
             raise ProbeFailed(lang.name,
                               f"an accessor of a scalar smaller than a word returns {et}")
-        out.append(lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
-                                 f"return {bits};"))
+        out += readers
     return "".join(out)
+
+
+def _small_bits(lang: ShadingLanguage, et: str, typed) -> List[str]:
+    """The readers of an accessor's return type ``et``: its bits (an array of words, as the
+    scalar rules' ``uint16[4]`` is kept: its first word's), and for an array the number of
+    bytes its words hold (each byte of a patterned word is non-zero)."""
+    t = lang.type_of(et, typed)
+    w = lang.word
+    if t.kind == "array" and t.elem is not None and t.count:
+        bits = lang.small_bits.get(lang.spell(t.elem))
+        if bits is None:
+            return []
+        first = bits.replace("_sarek_x", "_sarek_x[0]")
+        count = " + ".join(f"{w}(((_sarek_x[j] >> {8 * k}u) & 0xFFu) != 0u)" for k in range(4))
+        return [lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
+                              f"return {first};"),
+                lang.function(w, f"sarek_small_size_{_ident(et)}", (("_sarek_x", et),),
+                              f"{lang.local('n', w, '0u', mutable=True)} "
+                              + lang.loop(t.count, f"n = n + {count};") + " return n;")]
+    bits = lang.small_bits.get(et)
+    if bits is None:
+        return []
+    return [lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
+                          f"return {bits};")]
 
 
 #: ``(arity, single)`` of ``arm_shapes``.
@@ -284,7 +393,7 @@ def arm_shapes(probes: Sequence[Probe]) -> ArmShapes:
     hold a single argument (``single_arms``)."""
     arity: Dict[Tuple[str, str], int] = {}
     for p in probes:
-        parts = p.member.split(".")
+        parts = split_member(p.member)[0]
         if len(parts) == 3 and parts[0] == "data" and p.quantity == OFFSET:
             key = (p.c_type, parts[1])
             arity[key] = arity.get(key, 0) + 1
@@ -298,7 +407,7 @@ def single_arms(probes: Sequence[Probe]) -> "set":
     ``data.<Ctor>_v`` with no ``data.<Ctor>_v._N`` below them."""
     arms, with_args = set(), set()
     for p in probes:
-        parts = p.member.split(".")
+        parts = split_member(p.member)[0]
         if parts[0] == "data" and len(parts) == 2:
             arms.add((p.c_type, parts[1]))
         elif parts[0] == "data" and len(parts) == 3:
@@ -306,55 +415,21 @@ def single_arms(probes: Sequence[Probe]) -> "set":
     return arms - with_args
 
 
-def _ends(members: List[Tuple[str, str, int]]) -> List[Tuple[str, str, int]]:
-    real = [m for m in members if not m[0].startswith(PADDING)] or members
-    return [real[0], real[-1]]
-
-
-def _bits_function(lang: ShadingLanguage, t: str, structs: Structs) -> str:
-    name = f"sarek_probe_bits_{_ident(t)}"
-    if t in lang.scalar_bits:
-        return lang.function(lang.pair, name, (("_sarek_x", t),),
-                             f"return {lang.scalar_bits[t]};")
-    (f, ft, fn), (l, lt, ln) = _ends(structs[t])
-    return lang.function(lang.pair, name, (("_sarek_x", t),),
-                         f"return {lang.pair}(sarek_probe_bits_{_ident(ft)}(_sarek_x.{f}"
-                         f"{'[0]' if fn else ''}).x, sarek_probe_bits_{_ident(lt)}(_sarek_x.{l}"
-                         f"{f'[{ln - 1}]' if ln else ''}).y);")
-
-
-def _render(lang: ShadingLanguage, headers, types, structs, needed, outputs,
-            helpers: str = "") -> str:
-    functions = "".join(_bits_function(lang, t, structs)
-                        for t in _struct_order(needed, structs)) + helpers
-    lines = [lang.local(f"sarek_s{i}", lang.word,
-                        f"sarek_probe_bits_{_ident(t)}(sarek_in.p{i}.t[0]).x")
-             for t, i in types.items()]
+def _render(lang: ShadingLanguage, headers, w: "_Writer", outputs, helpers: str = "") -> str:
+    lines = [lang.local(f"sarek_s{i}", lang.word, w.first(w.base(t) + ".t[0]", w.gpu[t]))
+             for t, (i, _) in w.types.items()]
     lines += [f"{lang.output}[{k}] = {e};" for k, e in enumerate(outputs)]
-    return lang.runtime_probe(headers, types, functions, tuple(lines))
+    functions = w.reader.functions() + helpers
+    return lang.runtime_probe(headers, w.types, functions, tuple(lines))
 
 
-def _struct_order(names: List[str], structs: Structs) -> List[str]:
-    """Scalars first, then structs so that each follows those its bits function calls
-    (GLSL needs a function declared before its use)."""
-    done: Dict[str, None] = {}
-    for n in names:
-        stack = [n]
-        while stack:
-            t = stack[-1]
-            pending = [mt for _, mt, _ in _ends(structs[t])] if t in structs else []
-            pending = [mt for mt in pending if mt not in done and mt != t]
-            if pending:
-                stack.append(pending[0])
-                continue
-            stack.pop()
-            done.setdefault(t, None)
-    return list(done)
-
-
-def decode(program: Program, output: bytes) -> Tuple[int, ...]:
-    """One value per probe, from the output buffer."""
-    return struct.unpack(f"<{program.count}I", output[:4 * program.count])
+def decode(program: Program, output: bytes) -> Tuple[Optional[int], ...]:
+    """One value per probe, from the output buffer (``None`` where it reads none)."""
+    values: List[Optional[int]] = list(struct.unpack(f"<{program.count}I",
+                                                     output[:4 * program.count]))
+    for k in program.unmeasured:
+        values[k] = None
+    return tuple(values)
 
 
 def below_a_word(probes: Sequence[Probe], values: Sequence[int]) -> Tuple[Optional[int], ...]:
@@ -386,6 +461,9 @@ def measure_in_batches(lang: ShadingLanguage, headers: HeaderSet, probes: Sequen
     for first in range(0, max(len(probes), 1), PROBES_PER_SHADER):
         batch = probes[first:first + PROBES_PER_SHADER]
         program = probe_program(lang, headers, batch, arms=arms)
+        if len(program.unmeasured) == program.count:  # nothing to read: no shader to run
+            values.extend(None for _ in batch)
+            continue
         values.extend(below_a_word(batch, decode(program, run(program))))
         shaders += 1
     return tuple(values), shaders

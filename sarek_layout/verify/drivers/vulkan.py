@@ -103,10 +103,12 @@ def device_name() -> str:
 Buffer = Union[bytes, int]
 
 
-def run_spirv(spirv: bytes, buffers: Sequence[Buffer], groups: int = 1) -> List[bytes]:
+def run_spirv(spirv: bytes, buffers: Sequence[Buffer], groups: int = 1,
+              uniform: Sequence[int] = ()) -> List[bytes]:
     """Run the compute shader ``spirv`` (entry ``main``) over ``groups`` work groups.
 
-    ``buffers[i]`` is storage buffer binding ``i`` of set 0: initial bytes, or a size (zero
+    ``buffers[i]`` is storage buffer binding ``i`` of set 0 (a uniform buffer where ``i`` is
+    in ``uniform``: a ``layout(std140) uniform`` block): initial bytes, or a size (zero
     filled). Returns every buffer's bytes after the dispatch.
     """
     vk = _vk()
@@ -124,15 +126,34 @@ def run_spirv(spirv: bytes, buffers: Sequence[Buffer], groups: int = 1) -> List[
             queueCount=1, pQueuePriorities=[1.0])
         device = vk.vkCreateDevice(pd, vk.VkDeviceCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, queueCreateInfoCount=1,
-            pQueueCreateInfos=[queue_info], pEnabledFeatures=features), None)
+            pQueueCreateInfos=[queue_info], pEnabledFeatures=features,
+            pNext=_scalar_block_layout(vk, pd)), None)
         try:
-            return _dispatch(vk, pd, device, family, spirv, buffers, groups, created)
+            return _dispatch(vk, pd, device, family, spirv, buffers, groups, created,
+                             frozenset(uniform))
         finally:
             for destroy, handle in reversed(created):
                 destroy(device, handle, None)
             vk.vkDestroyDevice(device, None)
     finally:
         vk.vkDestroyInstance(instance, None)
+
+
+def _scalar_block_layout(vk, pd):
+    """The device feature a block laid out by GL_EXT_scalar_block_layout needs (the probes of
+    types of the ``scalar`` rules), enabled where the device has it (``None``: it has not)."""
+    try:
+        have = vk.VkPhysicalDeviceScalarBlockLayoutFeatures(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES)
+        vk.vkGetPhysicalDeviceFeatures2(pd, vk.VkPhysicalDeviceFeatures2(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=have))
+        if not have.scalarBlockLayout:
+            return None
+    except (AttributeError, vk.VkError):  # a Vulkan 1.0 loader or bindings
+        return None
+    return vk.VkPhysicalDeviceScalarBlockLayoutFeatures(
+        sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES,
+        scalarBlockLayout=True)
 
 
 def _memory_type(vk, pd, bits: int) -> int:
@@ -144,14 +165,17 @@ def _memory_type(vk, pd, bits: int) -> int:
     raise VulkanUnavailable("no host-visible coherent memory type")
 
 
-def _dispatch(vk, pd, device, family, spirv, buffers, groups, created) -> List[bytes]:
+def _dispatch(vk, pd, device, family, spirv, buffers, groups, created, uniform=frozenset()
+              ) -> List[bytes]:
     sizes = [b if isinstance(b, int) else len(b) for b in buffers]
+    kinds = [vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER if i in uniform
+             else vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER for i in range(len(buffers))]
     handles = []
     for data, size in zip(buffers, sizes):
         size = max(size, 4)
         buf = vk.vkCreateBuffer(device, vk.VkBufferCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, size=size,
-            usage=vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+            usage=vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
             sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE), None)
         created.append((vk.vkDestroyBuffer, buf))
         req = vk.vkGetBufferMemoryRequirements(device, buf)
@@ -167,7 +191,7 @@ def _dispatch(vk, pd, device, family, spirv, buffers, groups, created) -> List[b
         handles.append((buf, mem, size))
 
     bindings = [vk.VkDescriptorSetLayoutBinding(
-        binding=i, descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount=1,
+        binding=i, descriptorType=kinds[i], descriptorCount=1,
         stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT) for i in range(len(handles))]
     set_layout = vk.vkCreateDescriptorSetLayout(device, vk.VkDescriptorSetLayoutCreateInfo(
         sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
@@ -189,16 +213,17 @@ def _dispatch(vk, pd, device, family, spirv, buffers, groups, created) -> List[b
         layout=pipeline_layout)], None)[0]
     created.append((vk.vkDestroyPipeline, pipeline))
     pool = vk.vkCreateDescriptorPool(device, vk.VkDescriptorPoolCreateInfo(
-        sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, maxSets=1, poolSizeCount=1,
-        pPoolSizes=[vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                            descriptorCount=len(handles))]), None)
+        sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, maxSets=1,
+        poolSizeCount=len(set(kinds)),
+        pPoolSizes=[vk.VkDescriptorPoolSize(type=k, descriptorCount=kinds.count(k))
+                    for k in sorted(set(kinds))]), None)
     created.append((vk.vkDestroyDescriptorPool, pool))
     (dset,) = vk.vkAllocateDescriptorSets(device, vk.VkDescriptorSetAllocateInfo(
         sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, descriptorPool=pool,
         descriptorSetCount=1, pSetLayouts=[set_layout]))
     writes = [vk.VkWriteDescriptorSet(
         sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dset, dstBinding=i,
-        descriptorCount=1, descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+        descriptorCount=1, descriptorType=kinds[i],
         pBufferInfo=[vk.VkDescriptorBufferInfo(buffer=buf, offset=0, range=size)])
         for i, (buf, _, size) in enumerate(handles)]
     vk.vkUpdateDescriptorSets(device, len(writes), writes, 0, None)
@@ -244,7 +269,7 @@ class VulkanDriver(Driver):
         def run(program) -> bytes:
             spirv = compile_glsl(self.toolchain.display, program.source, headers)
             try:
-                return run_spirv(spirv, [program.input, program.output_size])[1]
+                return run_spirv(spirv, program.buffers())[1]
             except VulkanUnavailable as e:
                 raise ProbeFailed(self.toolchain.display, str(e)) from None
 

@@ -74,13 +74,15 @@ Buffer = Union[bytes, int]
 
 
 def run_wgsl(source: str, buffers: Sequence[Buffer], groups: int = 1) -> List[bytes]:
-    """Run the compute entry point ``main`` of ``source``; ``buffers[i]`` is storage binding
-    ``i`` of group 0 (initial bytes, or a size). Returns every buffer's bytes afterwards."""
+    """Run the compute entry point ``main`` of ``source``; ``buffers[i]`` is binding ``i`` of
+    group 0, ``var<storage>`` or ``var<uniform>`` as the shader declares it (initial bytes,
+    or a size). Returns every buffer's bytes afterwards."""
     import wgpu  # type: ignore[import-not-found]
 
     dev = device()
     module = validate_wgsl(source)
-    usage = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
+    usage = (wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.UNIFORM | wgpu.BufferUsage.COPY_SRC
+             | wgpu.BufferUsage.COPY_DST)
     gpu_buffers = []
     for b in buffers:
         size = b if isinstance(b, int) else len(b)
@@ -129,7 +131,7 @@ class WebGPUDriver(Driver):
         from .gpu_probes import WGSL_PROBE, measure_in_batches
 
         def run(program) -> bytes:
-            return run_wgsl(program.source, [program.input, program.output_size])[1]
+            return run_wgsl(program.source, program.buffers())[1]
 
         start = time.perf_counter()
         values, shaders = measure_in_batches(WGSL_PROBE, headers, probes, run)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...errors import ToolchainMissing
@@ -145,6 +145,29 @@ def _named(lang, expected: Dict[str, Expected]) -> Dict[str, Expected]:
     return out
 
 
+def _unwrap_elements(compiled: Dict[str, CompiledStruct]) -> None:
+    """An array of element structs, each of one member ``v`` padded to the stride (as
+    ``generate`` writes an element whose stride its language cannot say otherwise: WGSL's
+    ``struct E { @size(16) v: f32 }``), is an array of that member's type: its stride is
+    the struct's, measured."""
+    from ...targets.naming import ELEMENT_MEMBER, is_padding
+
+    def element(name: str):
+        got = compiled.get(name)
+        real = [m for m in got.members if not is_padding(m.name)] if got is not None else []
+        return real[0].type if len(real) == 1 and real[0].name == ELEMENT_MEMBER else None
+
+    def unwrap(t, depth: int = 0):
+        if t.kind == "array" and t.elem is not None and depth < 64:
+            inner = element(t.elem.name) if t.elem.kind == "struct" else None
+            return replace(t, elem=unwrap(inner or t.elem, depth + 1))
+        return t
+
+    for got in compiled.values():
+        for cm in got.members:
+            cm.type = unwrap(cm.type)
+
+
 def _check_set(s, every: Dict[str, Expected], chosen: Dict[str, Expected],
                report: ShaderReport) -> None:
     """Check the shaders of one language (``source.ShaderSet``) into ``report``."""
@@ -168,10 +191,12 @@ def _check_set(s, every: Dict[str, Expected], chosen: Dict[str, Expected],
     s.expected = every
     folder = tempfile.mkdtemp(prefix=f"sarek-shader-{lang.name}-")
     try:
-        compiled, extra, failures = lang.measure(s, decls, wanted, folder)
+        rules = {n: chosen[n].schema.rules for n in wanted}
+        compiled, extra, failures = lang.measure(s, decls, wanted, folder, rules)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     report.failures += failures
+    _unwrap_elements(compiled)
     for n in sorted(wanted, key=lambda n: (decls[n].file.shown, decls[n].line)):
         got: Optional[CompiledStruct] = compiled.get(n)
         decl = decls[n].at(got.place if got is not None else None)

@@ -115,6 +115,8 @@ class _Check:
     def __post_init__(self) -> None:
         from ...targets.naming import escape
 
+        #: The rule set the struct's schema type is laid out by (SPEC §1b).
+        self.rules = self.exp.schema.rules
         dialect = self.lang.dialect  # type: ignore[attr-defined]
         self.by_name = {escape(name, dialect): (name, m) for name, m in self.exp.members}
         self.escaped = {name: esc for esc, (name, _) in self.by_name.items()}
@@ -181,7 +183,7 @@ def _type_problem(c: _Check, m: Member, cm: CompiledMember) -> Optional[str]:
     lang, t = c.lang, cm.type
     shown, note = _shown(c, cm)
     best = _atomic(lang, m) if t.kind == "atomic" else ""
-    best = best or lang.best(m)
+    best = best or lang.best(m, c.rules, c.exp.c_name)
     write = f"write `{lang.write(best, cm.name)}`"
     if t.kind == "array" and t not in lang.accepted(m):  # SPEC §1b's arrays (HLSL) match
         return (f"is an array ({shown}){note}, the schema's {m.name} a {m.spelling}: {write}")
@@ -201,6 +203,19 @@ def _type_problem(c: _Check, m: Member, cm: CompiledMember) -> Optional[str]:
     if m.scalar is not None and not lang.accepted(m):
         return f"{have} where the schema has {m.spelling}, {m.size} bytes: {lang.no_member_type(m)}"
     return f"{have} where the schema has {m.spelling}, {m.size} bytes: {write}"
+
+
+def _strides(c: _Check, m: Member, cm: CompiledMember) -> List[str]:
+    """How ``cm``'s array, matrix and vector levels differ from the schema's (SPEC §1b):
+    each level's stride as the compiler laid it out."""
+    out = []
+    for k, (d, (count, stride)) in enumerate(zip(m.dims, cm.levels)):
+        if stride is not None and count == d.count and stride != d.stride:
+            what = {"array": "an element", "matrix": "a column", "vector": "a component"}[d.kind]
+            at = m.name + "[0]" * k
+            out.append(f"has {what} stride of {stride} bytes at {at} ({c.tool}), the "
+                       f"schema's {d.stride} ({c.rules} rules)")
+    return out
 
 
 def _atomic(lang, m: Member) -> str:
@@ -224,16 +239,19 @@ def _member(c: _Check, cm: CompiledMember) -> None:
     if (not typed and cm.size is not None and cm.size != m.size
             and not (name in c.exp.free and cm.size >= m.size)):
         parts.append(f"is {cm.size} bytes ({c.tool}), the schema's {m.size}")
+    if not typed and m.dims and name not in c.exp.free:
+        parts += _strides(c, m, cm)
     shown = _shown(c, cm)[0]
     is_vec3 = bool(VEC3.match(shown)) and c.lang.vec3_trap
     if parts and (len(parts) > 1 or not typed or is_vec3):
         parts[-1] += _why(c, m, shown, typed, is_vec3)
     if parts:
         c.say(c.place(cm.name), f"{name} " + "; it ".join(parts))
-    if is_vec3 and not c.vec3_before:
+    # A 3-vector where the schema has one too, laid out alike, explains nothing after it.
+    if is_vec3 and not c.vec3_before and (parts or not m.dims):
         c.vec3_before = f"{shown} {cm.name}"
         if m.record is not None:
-            c.vec3_instead = f": write `{c.lang.write(c.lang.best(m), cm.name)}`" + \
+            c.vec3_instead = f": write `{c.lang.write(c.lang.best(m, c.rules, c.exp.c_name), cm.name)}`" + \
                 _reserved(c.lang, m.record.c_name)
 
 
@@ -248,13 +266,19 @@ def _reserved(lang, c_name: str) -> str:
 
 def _why(c: _Check, m: Member, shown: str, typed: Optional[str], is_vec3: bool) -> str:
     """The classic cause of an offset or size difference, when there is one."""
+    if is_vec3 and m.dims and m.dims[-1].kind == "vector" and m.align >= 16:
+        # The schema's 3-vector is 16-aligned too (std430, std140): the bytes differ, as the
+        # language's 3-vector is 16 bytes where the rule set's ends at 12.
+        write = c.lang.write(c.lang.best(m, c.rules, c.exp.c_name), c.escaped.get(m.name, m.name))
+        return (f"; {shown} takes 16 bytes, where the schema's {m.spelling} is {m.size}: the "
+                f"member after it starts in its last 4 bytes ({c.rules} rules): write `{write}`")
     if is_vec3:
-        best = c.lang.best(m)
+        best = c.lang.best(m, c.rules, c.exp.c_name)
         # The spelling's own problem already says what to write: only say why.
         instead: Optional[str] = (None if typed else "" if VEC3.match(best)
                                   else c.lang.write(best, c.escaped.get(m.name, m.name)))
         reserved = _reserved(c.lang, m.record.c_name) if m.record is not None and instead else ""
-        return "; " + _vec3_why(c.lang, shown, instead) + reserved
+        return "; " + _vec3_why(c.lang, shown, instead, m.align) + reserved
     if c.vec3_before:
         return f" (after the {c.vec3_before}, see its line)"
     if shown.startswith("packed_"):
@@ -290,7 +314,7 @@ def _missing(c: _Check) -> None:
         if esc in c.declared or name in c.held:
             previous = esc if esc in c.declared else previous
             continue
-        best = c.lang.best(m) if name not in c.exp.free else c.lang.spell(_WORD)
+        best = c.lang.best(m, c.rules, c.exp.c_name) if name not in c.exp.free else c.lang.spell(_WORD)
         if m.scalar is not None and m.scalar.size < 4 and not c.lang.accepted(m):
             how = f"keep it in a 32-bit word with its neighbours ({PACKED_PREFIX}<N>)"
         else:
@@ -313,12 +337,12 @@ def _size_and_align(c: _Check) -> None:
                        f"to {exp.align}{why}")
 
 
-def _vec3_why(lang, spelling: str, instead: Optional[str] = "") -> str:
+def _vec3_why(lang, spelling: str, instead: Optional[str] = "", align: int = 4) -> str:
     """Why a 3-component vector moves what follows, and what to write: ``instead``, or the
     language's usual fix when it is ``""``, or nothing when it is ``None``."""
     if instead is not None and not instead:
         return lang.vec3_fix(spelling)
     why = (f"{spelling} is aligned to 16 bytes ({lang.vec3_big}), where the schema's member "
-           f"is aligned to 4")
+           f"is aligned to {align}")
     return why if instead is None else f"{why}: write `{instead}`"
 

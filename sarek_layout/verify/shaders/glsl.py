@@ -32,7 +32,7 @@ from typing import Dict, Optional, Tuple
 
 from ...targets.naming import VALUE_PARAM
 from .glsl_blocks import measure_glsl
-from .glsl_probe import BLOCK, STAGES, probe_structs, target_env
+from .glsl_probe import BLOCK, STAGES, probe_member as _probe_member, probe_structs, target_env
 from .language import ShadingLanguage
 from .lexer import GLSL_LEXICON
 from .reader import GLSL_QUALIFIERS
@@ -57,13 +57,14 @@ _PREFIXES: Dict[str, GpuType] = {
 _VECTOR = re.compile(r"(|d|i|u|b|i8|u8|i16|u16|i64|u64|f16|f32|f64)vec([234])\Z")
 _MATRIX = re.compile(r"(|d|f16|f32|f64)mat([234])(?:x([234]))?\Z")
 _NAMES = {t: n for n, t in reversed(list(_SCALARS.items()))}
-_ACCESSOR = re.compile(rf"^(\w+)\s+(\w+)\((\w+)\s+{VALUE_PARAM}\)\s*$", re.M)
+_ACCESSOR = re.compile(rf"^([\w\[\]]+)\s+(\w+)\((\w+)\s+{VALUE_PARAM}\)\s*$", re.M)
 _PREFIX_OF = {t: p for p, t in reversed(list(_PREFIXES.items()))}
 
 class Glsl(ShadingLanguage):
     name = "glsl"
     title = "GLSL"
     suffixes = tuple(STAGES)
+    member_kinds = True  # SPEC §1b's kinds, judged from the compiler's output
     lexicon = GLSL_LEXICON
     toolchain = tool = short = "glslang"
     qualifiers = GLSL_QUALIFIERS
@@ -103,7 +104,11 @@ class Glsl(ShadingLanguage):
             shape = f"{t.count}" if rows == t.count else f"{t.count}x{rows}"
             return f"{_PREFIX_OF[t.elem.elem]}mat{shape}"
         if t.kind == "array" and t.elem is not None:
-            return f"{self.spell(t.elem)}[{t.count or ''}]"
+            dims = ""
+            while t.kind == "array" and t.elem is not None:  # outermost first, as C
+                dims += f"[{t.count or ''}]"
+                t = t.elem
+            return self.spell(t) + dims
         return t.name or t.kind
 
     def lowered(self, t: GpuType) -> GpuType:
@@ -116,11 +121,18 @@ class Glsl(ShadingLanguage):
     def vectors(self, n: int, is_float) -> Tuple[str, ...]:
         return () if is_float is None else (f"{'' if is_float else 'i'}vec{n}",)
 
-    def measure(self, shaders, decls, wanted, folder):
-        return measure_glsl(shaders, decls, wanted, folder)
+    def measure(self, shaders, decls, wanted, folder, rules=None):
+        from ...layout.rules import RULE_SETS
+
+        # A struct of a GLSL rule set is judged by its copy in a block of that layout.
+        layouts = {n: RULE_SETS[r].glsl_qualifier for n, r in (rules or {}).items()
+                   if r in RULE_SETS and RULE_SETS[r].glsl_qualifier}
+        return measure_glsl(shaders, decls, wanted, folder, layouts)
 
     # --- the runtime probe of generated files ---------------------------------------------
-    word, pair, output = "uint", "uvec2", "sarek_out.v"
+    word, pair, quad, output = "uint", "uvec2", "uvec4", "sarek_out.v"
+    #: The probe's input buffer of each block layout (``runtime_probe``).
+    inputs = {"std430": "sarek_in", "std140": "sarek_in2", "scalar": "sarek_in3"}
     scalar_bits = {"int": "uvec2(uint(_sarek_x))", "uint": "uvec2(_sarek_x)",
                    "float": "uvec2(floatBitsToUint(_sarek_x))",
                    "double": "unpackDouble2x32(_sarek_x)",
@@ -146,14 +158,23 @@ class Glsl(ShadingLanguage):
         return {m.group(2): m.group(1) for m in _ACCESSOR.finditer(text)}
 
     def runtime_probe(self, headers, types, functions, outputs):
+        # Each probe struct in a block of its type's layout: std430 at binding 0, std140 and
+        # scalar (GL_EXT_scalar_block_layout) at 2 and 3; the output at 1.
         parts = ["#version 450\n#extension GL_GOOGLE_include_directive : require\n"
-                 "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n",
+                 "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
+                 "#extension GL_EXT_scalar_block_layout : require\n",
                  headers.include_lines()]
-        parts += [f"struct SarekProbe{i} {{ uint a; {t} t[2]; }};\n" for t, i in types.items()]
-        parts.append("layout(std430, binding = 0) readonly buffer SarekIn {\n")
-        parts += [f"    SarekProbe{i} p{i};\n" for i in types.values()]
-        parts.append("} sarek_in;\nlayout(std430, binding = 1) buffer SarekOut { uint v[]; } "
-                     "sarek_out;\n")
+        parts += [f"struct SarekProbe{i} {{ uint a; {_probe_member(t, 't[2]')}; uint z; }};\n"
+                  for t, (i, _) in types.items()]
+        for binding, layout in ((0, "std430"), (2, "std140"), (3, "scalar")):
+            mine = [i for i, lay in types.values() if lay == layout]
+            if not mine and layout != "std430":
+                continue
+            suffix = "" if binding == 0 else str(binding)
+            parts.append(f"layout({layout}, binding = {binding}) readonly buffer SarekIn{suffix} {{\n")
+            parts += [f"    SarekProbe{i} p{i};\n" for i in mine] or ["    uint sarek_none;\n"]
+            parts.append(f"}} sarek_in{suffix};\n")
+        parts.append("layout(std430, binding = 1) buffer SarekOut { uint v[]; } sarek_out;\n")
         parts += [functions, "layout(local_size_x = 1) in;\nvoid main() {\n"]
         parts += [f"    {line}\n" for line in outputs]
         return "".join(parts + ["}\n"])

@@ -30,10 +30,16 @@ __all__ = ["measure_glsl"]
 _DEPTH = 64
 
 
-def measure_glsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str
+def measure_glsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str,
+                 layouts: Optional[Dict[str, str]] = None
                  ) -> Tuple[Dict[str, CompiledStruct], List[Problem], List[str]]:
     """The structs of ``wanted`` as glslang built them (by the name the text gives them),
-    the problems of the shader's blocks, and the compile failures (readable)."""
+    the problems of the shader's blocks, and the compile failures (readable). ``layouts``
+    names the block layout a struct's schema type is laid out by (its rule set's GLSL
+    qualifier: ``std140``, ``scalar``, ``std430``); a struct of Sarek's ``c`` rules (none
+    given) is judged by its std430 copy, or its scalar one where every block holding it is
+    scalar (C's rules and the scalar layout agree on a natural struct)."""
+    layouts = layouts or {}
     compiled: Dict[str, CompiledStruct] = {}
     problems: List[Problem] = []
     failures: List[str] = []
@@ -50,7 +56,9 @@ def measure_glsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder
         if mod is None:
             failures.append(f"{f.shown}: glslang: {why}")
             continue
-        module = _Probed(mod, probe_copies(mod, buffers, types))
+        copies = probe_copies(mod, buffers, types)
+        module = _Probed(mod, copies, {module_name(mod, copies[t]): layouts[t]
+                                       for t in types if t in layouts and t in copies})
         for t in types:
             if t in module.copies:
                 compiled.setdefault(t, module.struct(t))
@@ -60,27 +68,39 @@ def measure_glsl(shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder
     return compiled, problems, failures
 
 
+def module_name(mod: Module, copies) -> str:
+    """The name a type's copies have in the module (a macro may have renamed it)."""
+    return mod.names.get(next(iter(copies.values()))[0], "")
+
+
 @dataclass
 class _Probed:
     """The probe's module: each type's copies, and which one judges it."""
 
     mod: Module
-    copies: Dict[str, Dict[str, Tuple[int, Optional[int], int]]]
+    copies: Dict[str, Dict[str, Tuple[int, Optional[int], int, Optional[int]]]]
+    #: compiled name -> the block layout its schema type's rules require (none: ``c``).
+    required: Dict[str, str] = field(default_factory=dict)
     #: struct id -> size (its array stride in the probe), for every copy.
     sizes: Dict[int, int] = field(default_factory=dict)
     #: compiled name -> the copy that judges it: (struct id, size, alignment).
-    own: Dict[str, Tuple[int, Optional[int], int]] = field(default_factory=dict)
+    own: Dict[str, Tuple[int, Optional[int], int, Optional[int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         holders = _holders(self.mod)
         for layouts in self.copies.values():
-            for sid, stride, _ in layouts.values():
-                if stride is not None:
-                    self.sizes[sid] = stride
+            for layout, (sid, stride, _, size) in layouts.items():
+                # a struct's bytes as a member: the scalar layout does not round them up
+                measured = size if layout == "scalar" else stride
+                if measured is not None:
+                    self.sizes[sid] = measured
         for layouts in self.copies.values():
             std430 = layouts.get("std430") or next(iter(layouts.values()))
             scalar = layouts.get("scalar", std430)
             name = self.mod.names.get(std430[0], "")
+            if self.required.get(name) in layouts:
+                self.own[name] = layouts[self.required[name]]
+                continue
             held = holders.get(name, [])
             # Its scalar copy when every block that holds it lays it out so (and that differs).
             by_scalar = held and all(self.offsets(s) == self.offsets(scalar[0]) for s in held)
@@ -93,8 +113,11 @@ class _Probed:
     def struct(self, t: str) -> CompiledStruct:
         layouts = self.copies[t]
         name = self.mod.names.get(next(iter(layouts.values()))[0], t)
-        sid, size, align = self.own[name]
-        return compiled_struct(self.mod, sid, self.sizes, size, align)
+        sid, stride, align, size = self.own[name]
+        scalar = self.required.get(name) == "scalar"
+        # Its size: its array stride, but a scalar layout's, which does not round it up.
+        return compiled_struct(self.mod, sid, self.sizes, size if scalar else stride, align,
+                               unpadded=scalar)
 
 
 def _holders(mod: Module) -> Dict[str, List[int]]:
@@ -158,10 +181,18 @@ def _block_problems(p: _Probed, schema_names: Set[str], decls: Dict[str, StructD
         fix = ("declare it `layout(std430) buffer` (a storage buffer), or keep a uniform "
                "block with GL_EXT_scalar_block_layout's `layout(scalar)`" if uniform else
                "declare the block `layout(std430)`")
+        kind = "uniform" if uniform else "buffer"
         for t, why in found.items():
-            out.append(Problem(where, t, f"{bname} is a {'uniform' if uniform else 'buffer'} "
-                                         f"block laid out std140, where the schema needs std430 "
-                                         f"(the C layout): {why}; {fix}"))
+            required = p.required.get(t)
+            if required not in (None, "std430"):
+                out.append(Problem(where, t, f"{bname} is a {kind} block that lays {t} out "
+                                             f"otherwise than the schema's {required} rules: "
+                                             f"{why}; declare the block `layout({required})`"))
+                continue
+            rules = ("std430 rules lay {t} out" if required else
+                     "c rules lay {t} out as std430 does").format(t=t)
+            out.append(Problem(where, t, f"{bname} is a {kind} block laid out std140, where "
+                                         f"the schema's {rules}: {why}; {fix}"))
     return out
 
 
@@ -200,18 +231,30 @@ def _differs(p: _Probed, t: str, name: str, off: int, tid: int, elem: int, after
     """How a block lays out its member ``name`` (a ``t``, or an array of them) otherwise than
     ``t``'s own layout (``""``: it does not)."""
     mod = p.mod
-    own, size, _ = p.own[t]
+    own, size, _, _ = p.own[t]
+    required = p.required.get(t, "std430")
     is_array = mod.types.get(tid, ("",))[0] == "array"
-    if is_array and tid in mod.strides and size is not None and mod.strides[tid] != size:
-        return (f"an array of {t} ({name}) has a stride of {mod.strides[tid]} bytes, where "
-                f"{t} is {size} bytes (its std430 and C array stride)")
+    rows = [n for k, (n, _, _) in enumerate(mod.members(elem)) if (elem, k) in mod.row_major]
+    if elem != own and rows:
+        return (f"its matrices are row-major there ({t}.{rows[0]}: the block's "
+                f"layout(row_major)), the schema's column-major: drop row_major")
+    # The first member the block moves, then the stride: both, where both differ.
+    moved = ""
     if elem != own and p.offsets(elem) != p.offsets(own):
         mine = {n: o for n, o, _ in mod.members(elem)}
         ref = {n: o for n, o, _ in mod.members(own)}
         bad = [n for n in ref if mine.get(n) != ref[n]]
         if bad:
-            return f"{t}.{bad[0]} is at offset {mine.get(bad[0])} there, at {ref[bad[0]]} in std430"
-    if after and not is_array and size is not None and off >= 0:
+            moved = (f"{t}.{bad[0]} is at offset {mine.get(bad[0])} there, at {ref[bad[0]]} "
+                     f"by the schema's {required} rules")
+    if is_array and tid in mod.strides and size is not None and mod.strides[tid] != size:
+        stride = (f"an array of {t} ({name}) has a stride of {mod.strides[tid]} bytes, where "
+                  f"{t} is {size} bytes (its {required}" +
+                  (" and C" if required == "std430" else "") + " array stride)")
+        return f"{moved}; {stride}" if moved else stride
+    if moved:
+        return moved
+    if after and not is_array and size is not None and off >= 0 and required == "std430":
         next_name, next_off, next_tid = after[0]
         align = _natural_align(mod, next_tid)
         expected = -(-(off + size) // align) * align

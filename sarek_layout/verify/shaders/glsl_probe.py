@@ -18,7 +18,7 @@ from .types import CompiledMember, CompiledStruct
 if TYPE_CHECKING:
     from .source import ShaderSet
 
-__all__ = ["STAGES", "BLOCK", "BINDING", "probe_structs", "probe_copies", "target_env",
+__all__ = ["STAGES", "BLOCK", "BINDING", "probe_member", "probe_structs", "probe_copies", "target_env",
            "compile_probe", "compiled_struct", "member_size"]
 
 #: glslang stage per suffix; a .glsl file (no stage of its own) is compiled as compute.
@@ -39,38 +39,65 @@ _SPV14 = re.compile(r"\bGL_(?:EXT|NV|KHR)_(?:ray_tracing|ray_query|mesh_shader|"
 _SPV14_STAGES = ("rgen", "rchit", "rmiss", "rahit", "rint", "rcall", "mesh", "task")
 
 
+def probe_member(t: str, name: str) -> str:
+    """A member ``name`` (``t[2]``) of type ``t``, which may be an array (``float[3]``):
+    GLSL writes an array's lengths after the name, the member's own first."""
+    base, bracket, dims = t.partition("[")
+    return f"{base} {name}{bracket}{dims}" if bracket else f"{t} {name}"
+
+
 def probe_structs(types: Sequence[str], layouts: Sequence[str] = ("std430",),
-                  binding: int = 0, prefix: str = "SarekProbe"
+                  binding: int = 0, prefix: str = "SarekProbe",
+                  layout_of: Optional[Sequence[str]] = None
                   ) -> Tuple[List[str], List[Tuple[str, str, range]]]:
-    """The probe's declarations: ``struct <prefix>N { uint a; T t[2]; }`` for each type
+    """The probe's declarations: ``struct <prefix>N { uint a; T t[2]; uint z; }`` for each type
     (index N), and buffers of at most ``BLOCK`` of them for each of ``layouts``, bound from
-    ``binding`` on; then ``main``, which keeps every buffer in the SPIR-V. Returns the lines
-    and the buffers as (block name, layout, the indexes it holds)."""
-    lines = [f"struct {prefix}{i} {{ uint a; {t} t[2]; }};\n" for i, t in enumerate(types)]
+    ``binding`` on; then ``main``, which keeps every buffer in the SPIR-V. With ``layout_of``
+    (a layout per type), each type is in the buffers of its own layout only. Returns the
+    lines and the buffers as (block name, layout, the indexes it holds)."""
+    lines = [f"struct {prefix}{i} {{ uint a; {probe_member(t, 't[2]')}; uint z; }};\n"
+             for i, t in enumerate(types)]
     body, buffers = [], []
-    for layout in layouts:
-        for first in range(0, len(types), BLOCK):
+    groups = ([(layout, list(range(len(types)))) for layout in layouts] if layout_of is None
+              else [(layout, [i for i, x in enumerate(layout_of) if x == layout])
+                    for layout in dict.fromkeys(layout_of)])
+    for layout, indexes in groups:
+        for first in range(0, len(indexes), BLOCK):
             b = len(buffers)
-            members = range(first, min(first + BLOCK, len(types)))
+            members = indexes[first:first + BLOCK]
             buffers.append((f"{prefix}In{b}", layout, members))
             lines.append(f"layout({layout}, binding = {binding + b}) buffer {prefix}In{b} {{\n")
             lines += [f"    {prefix}{i} p{i};\n" for i in members]
             lines.append(f"}} {prefix.lower()}_in{b};\n")
-            body.append(f"    {prefix.lower()}_in{b}.p{first}.a = 1u;\n")
+            body.append(f"    {prefix.lower()}_in{b}.p{members[0]}.a = 1u;\n")
     return lines + ["void main() {\n", *body, "}\n"], buffers
 
 
+#: A copy of a type in a probe buffer: (struct id, array stride, alignment, size).
+Copy = Tuple[int, Optional[int], int, Optional[int]]
+
+
+def probe_copy(mod: Module, pid: int) -> Copy:
+    """The copy of a type that probe struct ``pid`` (``{ uint a; T t[2]; uint z; }``) holds:
+    ``T``'s array stride, its alignment (where ``t`` starts after the ``uint``) and its size
+    (where ``z`` starts after ``t[1]``: the scalar block layout does not round a struct up to
+    its alignment, an array stride does)."""
+    (_, _, _), (_, align, arr), (_, end, _) = mod.members(pid)[:3]
+    stride = mod.strides.get(arr)
+    size = end - align - stride if stride is not None and end >= 0 else None
+    return mod.element(arr), stride, align, size
+
+
 def probe_copies(mod: Module, buffers: Sequence[Tuple[str, str, range]], types: Sequence[str]
-                 ) -> Dict[str, Dict[str, Tuple[int, Optional[int], int]]]:
-    """type -> layout -> its copy in that probe buffer: (struct id, array stride, alignment)."""
-    out: Dict[str, Dict[str, Tuple[int, Optional[int], int]]] = {}
+                 ) -> Dict[str, Dict[str, Copy]]:
+    """type -> layout -> its copy in that probe buffer (``probe_copy``)."""
+    out: Dict[str, Dict[str, Copy]] = {}
     for block, layout, indexes in buffers:
         bid = mod.struct_id(block)
         if bid is None:
             continue
         for i, (_, _, pid) in zip(indexes, mod.members(bid)):
-            (_, _, _), (_, align, arr) = mod.members(pid)
-            out.setdefault(types[i], {})[layout] = (mod.element(arr), mod.strides.get(arr), align)
+            out.setdefault(types[i], {})[layout] = probe_copy(mod, pid)
     return out
 
 
@@ -105,7 +132,8 @@ def compile_probe(shaders: "ShaderSet", f, types: List[str], folder: str, n: int
     head = [f"#version {version}\n", "#extension GL_GOOGLE_include_directive : require\n",
             "#extension GL_EXT_scalar_block_layout : require\n",
             "#define main sarek_user_main\n", f'#include "{f.name}"\n', "#undef main\n"]
-    lines, buffers = probe_structs(types, ("std430", "scalar"), BINDING, "SarekShaderProbe")
+    lines, buffers = probe_structs(types, ("std430", "scalar", "std140"), BINDING,
+                                   "SarekShaderProbe")
     with open(os.path.join(folder, probe), "w") as out:
         out.write("".join(head + lines))
     env = target_env(stage, "\n".join(g.stripped for g in shaders.visible(f)))
@@ -157,14 +185,18 @@ def _errors(text: str) -> str:
     return "; ".join((mine or lines)[:5]) or text.strip()[:400]
 
 
-def member_size(mod: Module, tid: int, sizes: Dict[int, int], sid: int, k: int
-                ) -> Optional[int]:
+def member_size(mod: Module, tid: int, sizes: Dict[int, int], sid: int, k: int,
+                unpadded: bool = False) -> Optional[int]:
     """Bytes member ``k`` (type ``tid``) of struct ``sid`` occupies, as laid out there;
-    ``sizes`` holds the measured size of each probed struct, by type id."""
+    ``sizes`` holds the measured size of each probed struct, by type id. ``unpadded``: the
+    block is GL_EXT_scalar_block_layout's, where an array ends at its last element."""
     t = mod.types.get(tid, ("",))
     if t[0] == "array":
         n, stride = mod.length(tid), mod.strides.get(tid)
-        return n * stride if n and stride else None
+        if not (n and stride):
+            return None
+        last = member_size(mod, t[1], sizes, sid, k, unpadded) if unpadded else stride
+        return (n - 1) * stride + last if last is not None else None
     if t[0] == "struct":
         return sizes.get(tid)
     if t[0] == "matrix":
@@ -173,10 +205,32 @@ def member_size(mod: Module, tid: int, sizes: Dict[int, int], sid: int, k: int
     return mod.scalar_bytes(tid)
 
 
+def member_levels(mod: Module, tid: int, sid: int, k: int
+                  ) -> Tuple[Tuple[int, Optional[int]], ...]:
+    """Each array, matrix and vector level of member ``k`` (type ``tid``) of struct ``sid``:
+    its count and stride (``ArrayStride``, the member's ``MatrixStride``, a component's
+    bytes), outermost first."""
+    out: List[Tuple[int, Optional[int]]] = []
+    for _ in range(64):
+        t = mod.types.get(tid, ("",))
+        if t[0] == "array":
+            out.append((mod.length(tid), mod.strides.get(tid)))
+        elif t[0] == "matrix":
+            out.append((t[2], mod.matrix_strides.get((sid, k))))
+        elif t[0] == "vector":
+            out.append((t[2], mod.scalar_bytes(t[1])))
+        else:
+            break
+        tid = t[1]
+    return tuple(out)
+
+
 def compiled_struct(mod: Module, sid: int, sizes: Dict[int, int], size: Optional[int],
-                    align: Optional[int]) -> CompiledStruct:
-    """Struct ``sid`` of ``mod`` as ``types.CompiledStruct``."""
+                    align: Optional[int], unpadded: bool = False) -> CompiledStruct:
+    """Struct ``sid`` of ``mod`` as ``types.CompiledStruct`` (``unpadded``: as laid out in a
+    scalar block)."""
     members = [CompiledMember(name, mod.gpu_type(tid), off if off >= 0 else None,
-                              member_size(mod, tid, sizes, sid, k))
+                              member_size(mod, tid, sizes, sid, k, unpadded),
+                              member_levels(mod, tid, sid, k))
                for k, (name, off, tid) in enumerate(mod.members(sid))]
     return CompiledStruct(mod.names.get(sid, ""), members, size, align)

@@ -89,11 +89,13 @@ class ShadingLanguage:
         """Why its compiler cannot run here (with the install line), or ``None``."""
         raise NotImplementedError
 
-    def measure(self, shaders, decls, wanted, folder):
+    def measure(self, shaders, decls, wanted, folder, rules=None):
         """Compile ``shaders`` (a ``source.ShaderSet``) with the structs ``wanted`` (names in
         ``decls``, the text's declarations) and read back what the compiler built:
         ``(compiled structs by name, problems, failures)`` (``types.CompiledStruct``,
-        ``check.Problem``, one line per shader that did not compile)."""
+        ``check.Problem``, one line per shader that did not compile). ``rules``: the rule
+        set of each wanted struct's schema type (SPEC §1b), where the language's layout of a
+        struct depends on the buffer that holds it (GLSL's blocks)."""
         raise NotImplementedError
 
     # --- spellings ----------------------------------------------------------------------------
@@ -111,14 +113,38 @@ class ShadingLanguage:
         """``t`` as its compiler stores it in memory (GLSL keeps a bool as a 32-bit uint)."""
         return t
 
+    def type_of(self, spelling: str, structs) -> GpuType:
+        """The type ``spelling`` names in a generated file, whose structs are ``structs``
+        (names): one of the language's own (``parse``), a struct, or C's ``T[N]`` (an
+        accessor's result: ``float[4]``)."""
+        spelling = spelling.strip()
+        dims = []
+        while spelling.endswith("]") and "[" in spelling:
+            head, _, n = spelling[:-1].rpartition("[")
+            dims.append(int(n) if n.strip().isdigit() else 0)
+            spelling = head.strip()
+        t = self.parse(spelling) or GpuType("struct" if spelling in structs else "other",
+                                            name=spelling)
+        for n in dims:  # the last written is the innermost
+            t = GpuType("array", count=n, elem=t)
+        return t
+
+    def member_type(self, m, structs) -> GpuType:
+        """A member declaration's type (``reader.MemberDecl``), its arrays included."""
+        t = self.type_of(m.type, structs)
+        for n in reversed(getattr(m, "dims", ()) or ((m.count,) if m.count else ())):
+            t = GpuType("array", count=max(n, 0), elem=t)
+        return t
+
     def element(self, m) -> Tuple[str, int]:
         """A member declaration (``reader.MemberDecl``) as (element type, array length or
         0)."""
         return m.type, max(m.count, 0)
 
     def write(self, type_: str, name: str) -> str:
-        """A member declaration."""
-        return f"{type_} {name};"
+        """A member declaration (C's array lengths after the name: ``float w[4][2];``)."""
+        base, bracket, dims = type_.partition("[")
+        return f"{base} {name}{bracket}{dims};" if bracket else f"{type_} {name};"
 
     def vectors(self, n: int, is_float: bool) -> Tuple[str, ...]:
         """Spellings of an ``n``-vector of 4-byte floats (or signed ints): a record of ``n``
@@ -132,14 +158,39 @@ class ShadingLanguage:
 
         return escape(c_name, self.dialect)
 
-    def best(self, m: Member) -> str:
-        """The spelling to write for schema member ``m``."""
+    def best(self, m: Member, rules: str = "c", owner: str = "") -> str:
+        """The spelling to write for schema member ``m`` of type ``owner`` (a C name) of
+        ``rules``."""
+        if m.dims:
+            from .kinds import kind_spelling
+
+            return kind_spelling(self, m, rules, owner)
+        return self.element_spelling(m)
+
+    def element_spelling(self, m: Member) -> str:
+        """The spelling of ``m``'s element: its record, or its scalar (an enum's base)."""
         if m.record is not None:
             return self.type_name(m.record.c_name)
         return SHADER_READ[self.name][m.scalar.name][0]  # type: ignore[union-attr]
 
+    def kind_aliases(self, types) -> Tuple[GpuType, ...]:
+        """Other compiled types that are the kind types ``types`` in this language (the Metal
+        proxy's matrices are structs)."""
+        return ()
+
     def accepted(self, m: Member) -> FrozenSet[GpuType]:
         """Every compiled type schema member ``m`` may have (``check``)."""
+        if m.dims:
+            from .kinds import kind_types
+
+            key = (self.name, m.spelling, m.scalar.name if m.scalar is not None else "")
+            if m.record is not None or key not in _KINDS:
+                elements = self.accepted(m._replace(dims=()))
+                found = kind_types(self, m, elements)
+                if m.record is not None:
+                    return found
+                _KINDS[key] = found
+            return _KINDS[key]
         if m.record is not None:
             spellings = self.vectors(len(m.record.members), _same_scalar(m.record))
             out = {GpuType("struct", name=m.record.c_name),
@@ -175,6 +226,10 @@ class ShadingLanguage:
     #: small scalar's accessor value, by the accessor's return type.
     word = ""
     pair = ""
+    #: Four words (a variant's ``data`` at offset 16).
+    quad = ""
+    #: The probe's input buffer of each block layout it reads types in.
+    inputs: Dict[str, str] = {}
     #: The probe's output words (binding 1), as ``runtime_probe`` declares them.
     output = ""
     scalar_bits: Dict[str, str] = {}
@@ -211,6 +266,7 @@ class ShadingLanguage:
 
 
 _ACCEPTED: Dict[Tuple[str, str], FrozenSet[GpuType]] = {}
+_KINDS: Dict[Tuple[str, str, str], FrozenSet[GpuType]] = {}
 
 
 def _same_scalar(record) -> bool:

@@ -29,6 +29,8 @@ _ENCODINGS = {"DW_ATE_signed": "int", "DW_ATE_signed_char": "int", "DW_ATE_unsig
 _TRANSPARENT = ("DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type",
                 "DW_TAG_restrict_type")
 _DEPTH = 64
+#: The Metal proxy's stand-in matrices (``metal_stdlib``): structs of ``columns``.
+_MATRIX = re.compile(r"(float|half)([234])x([234])")
 
 
 def _fields(text: str) -> Dict[str, str]:
@@ -84,10 +86,75 @@ class DebugInfo:
             t = self.type_of(mf.get("baseType", ""))
             if "DIFlagBitField" in mf.get("flags", ""):
                 t = GpuType("other", name="a bit-field")
+            levels = self.levels(mf.get("baseType", ""))
+            t = self._matrix(t, levels)
             out.members.append(CompiledMember(mf.get("name", "").strip('"'), t,
                                               int(mf.get("offset", "0")) // 8,
-                                              int(mf.get("size", "0")) // 8 or None))
+                                              int(mf.get("size", "0")) // 8 or None, levels))
         return out
+
+    def _bytes(self, ref: str, depth: int = 0) -> Optional[int]:
+        """The size of type node ``ref`` in bytes (through typedefs and qualifiers)."""
+        kind, f = self._node(ref)
+        if depth > _DEPTH:
+            return None
+        if kind == "DIDerivedType" and f.get("tag") in _TRANSPARENT + ("DW_TAG_atomic_type",):
+            return self._bytes(f.get("baseType", ""), depth + 1)
+        size = int(f.get("size", "0") or 0) // 8
+        return size or None
+
+    def _base(self, ref: str, depth: int = 0) -> Tuple[str, Dict[str, str]]:
+        kind, f = self._node(ref)
+        if depth < _DEPTH and kind == "DIDerivedType" and f.get("tag") in _TRANSPARENT:
+            return self._base(f.get("baseType", ""), depth + 1)
+        return kind, f
+
+    def levels(self, ref: str) -> Tuple[Tuple[int, Optional[int]], ...]:
+        """Each array and vector level of type node ``ref``: its count and stride (its
+        element's size, as C lays arrays out), outermost first; the Metal proxy's matrices
+        (``floatCxR``: a struct of ``columns``) as their columns."""
+        out: List[Tuple[int, Optional[int]]] = []
+        for _ in range(_DEPTH):
+            kind, f = self._base(ref)
+            if kind != "DICompositeType":
+                break
+            tag = f.get("tag", "")
+            if tag == "DW_TAG_array_type":
+                counts = [int(c) for c in (self._node(f"!{r}")[1].get("count", "0")
+                                           for r in self._elements(f)) if c.lstrip("-").isdigit()]
+                elem = f.get("baseType", "")
+                total = self._bytes(elem)
+                if "DIFlagVector" in f.get("flags", ""):
+                    out.append((counts[0] if counts else 0, total))
+                    break
+                # ``T a[N][M]``: one node of counts (N, M); each level's stride is the
+                # size of what it repeats
+                for i, n in enumerate(counts):
+                    inner = 1
+                    for m in counts[i + 1:]:
+                        inner *= m
+                    out.append((n, total * inner if total is not None else None))
+                ref = elem
+                continue
+            members = [self.nodes.get(r, ("", {}))[1] for r in self._elements(f)]
+            fields = [m for m in members if m.get("tag") == "DW_TAG_member"
+                      and "DIFlagStaticMember" not in m.get("flags", "")]
+            if tag != "DW_TAG_structure_type" or len(fields) != 1 or \
+                    fields[0].get("name", "").strip('"') not in ("columns", "v"):
+                break
+            # a stand-in matrix (its columns), a packed_ vector (its v), an element struct
+            ref = fields[0].get("baseType", "")
+        return tuple(out)
+
+    @staticmethod
+    def _matrix(t: GpuType, levels) -> GpuType:
+        """The Metal proxy's ``floatCxR`` (a struct of ``columns``) as a matrix."""
+        m = _MATRIX.fullmatch(t.name) if t.kind == "struct" else None
+        if m is None or len(levels) != 2:
+            return t
+        scalar = GpuType("float", 32 if m.group(1) == "float" else 16)
+        column = GpuType("vector", count=int(m.group(3)), elem=scalar)
+        return GpuType("matrix", count=int(m.group(2)), elem=column)
 
     def _place(self, f: Dict[str, str]) -> Optional[Tuple[str, int]]:
         """(file name, line) of a type's declaration."""

@@ -53,6 +53,7 @@ class Metal(ShadingLanguage):
     name = "metal"
     title = "MSL"
     suffixes = (".metal",)
+    member_kinds = True  # SPEC §1b's kinds, judged from the compiler's output
     lexicon = CPP_LEXICON
     stand_ins = tuple(name for name, _ in STAND_INS)
     #: clang follows #import too (an #include once); shared headers use it for the host.
@@ -99,11 +100,37 @@ class Metal(ShadingLanguage):
         base = "float" if is_float else "int"
         return (f"{base}{n}", f"packed_{base}{n}")
 
+    def best(self, m, rules: str = "c", owner: str = "") -> str:
+        """A vector member as MSL holds its rule set's bytes: ``float4`` where MSL's vector
+        is the member's size and alignment, ``packed_float3`` (4-aligned) where the member is
+        its scalar's alignment, the packed vector pinned (``alignas(16) packed_float3``)
+        where it is more aligned than its scalar but smaller than MSL's vector."""
+        last = m.dims[-1] if m.dims else None
+        if last is None or len(m.dims) != 1 or last.kind != "vector" or m.scalar is None:
+            return super().best(m, rules, owner)
+        n, s = last.count, m.scalar.size
+        base = self.element_spelling(m)
+        native = s * (4 if n == 3 else n)
+        if (m.size, m.align) == (native, native):
+            return f"{base}{n}"
+        if m.size == n * s and m.align == s:
+            return f"packed_{base}{n}"
+        if m.size == n * s:
+            return f"alignas({m.align}) packed_{base}{n}"
+        return super().best(m, rules, owner)
+
+    def kind_aliases(self, types):
+        # The proxy's packed_floatN are structs (``metal_stdlib``): a vector of N components
+        # 4-aligned, as MSL's own packed_ types.
+        return tuple(GpuType("struct", name=f"packed_{self.spell(t.elem)}{t.count}")
+                     for t in types if t.kind == "vector" and t.elem is not None
+                     and t.elem.bits >= 16)
+
     def vec3_fix(self, what: str) -> str:
         return (f"{what}: MSL's float3/int3 are 16 bytes and 16-aligned, where the schema has "
                 f"12 bytes aligned to 4: write packed_float3 (or three scalars)")
 
-    def measure(self, shaders, decls, wanted, folder):
+    def measure(self, shaders, decls, wanted, folder, rules=None):
         return measure_metal(shaders, decls, wanted, folder)
 
 

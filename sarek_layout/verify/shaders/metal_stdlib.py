@@ -24,27 +24,28 @@ from __future__ import annotations
 
 __all__ = ["METAL_SHIM", "METAL_PROXY_ARGS", "SHADER_SHIM", "SIMD_SHIM", "KEYWORDS", "STAND_INS"]
 
-#: The stand-in for <metal_stdlib> that generated headers get: only what they use.
-METAL_SHIM = """// sarek-layout's stand-in for <metal_stdlib> (the metal-proxy check, clang++ -std=c++14).
-// MSL declares these built-in types; uint2 is 8 bytes and 8-aligned there as here, half 2
-// bytes and 2-aligned (an IEEE binary16, as clang's __fp16 on arm64).
-typedef unsigned int uint;
-typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
-typedef unsigned char uchar;
-typedef unsigned short ushort;
-typedef unsigned long ulong;  // 8 bytes, 8-aligned on arm64, as MSL's ulong
-typedef __fp16 half;
-"""
-
-METAL_PROXY_ARGS = ("clang++", "-std=c++14", "--target=arm64-apple-macos11", "-x", "c++",
-                    "-D__METAL_VERSION__=230", "-nostdinc", "-nostdinc++")
-
 _ELEMENTS = (("float", "float"), ("int", "int"), ("unsigned int", "uint"), ("__fp16", "half"),
              ("short", "short"), ("unsigned short", "ushort"), ("char", "char"),
              ("unsigned char", "uchar"), ("long", "long"), ("unsigned long", "ulong"))
 _VECTORS = "".join(
     f"typedef {c} {n}{k} __attribute__((ext_vector_type({k})));\n"
     for c, n in _ELEMENTS for k in (2, 3, 4))
+#: The stand-in for <metal_stdlib> that generated headers get: only what they use.
+METAL_SHIM = """// sarek-layout's stand-in for <metal_stdlib> (the metal-proxy check, clang++ -std=c++14).
+// MSL declares these built-in types; uint2 is 8 bytes and 8-aligned there as here, half 2
+// bytes and 2-aligned (an IEEE binary16, as clang's __fp16 on arm64).
+typedef unsigned int uint;
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned long ulong;  // 8 bytes, 8-aligned on arm64, as MSL's ulong
+typedef __fp16 half;
+// MSL's vectors (float2, uint2, half4…): clang's vectors lay out as MSL's (N components of
+// 2 or 4 are N scalars aligned to their size; 3 are 16 bytes).
+""" + _VECTORS
+
+METAL_PROXY_ARGS = ("clang++", "-std=c++14", "--target=arm64-apple-macos11", "-x", "c++",
+                    "-D__METAL_VERSION__=230", "-nostdinc", "-nostdinc++")
+
 _PACKED = "".join(
     f"struct packed_{n}{k} {{ {c} v[{k}]; packed_{n}{k}() = default; "
     f"packed_{n}{k}({n}{k} x) {{ for (int i = 0; i < {k}; i++) v[i] = x[i]; }} "
@@ -183,14 +184,13 @@ template <typename T, access A = access::sample> struct depth2d {
 """
 
 #: The stand-in <metal_stdlib> for hand-written shaders.
-SHADER_SHIM = ("#pragma once\n" + METAL_SHIM.replace(
-    "typedef unsigned int uint2 __attribute__((ext_vector_type(2)));\n", "")
+SHADER_SHIM = ("#pragma once\n" + METAL_SHIM
     + "typedef signed char int8_t;\ntypedef unsigned char uint8_t;\ntypedef short int16_t;\n"
     "typedef unsigned short uint16_t;\ntypedef int int32_t;\ntypedef unsigned int uint32_t;\n"
     "typedef long int64_t;\ntypedef unsigned long uint64_t;\n"
     # MSL's atomic types: laid out as their scalar.
     + "typedef _Atomic(int) atomic_int;\ntypedef _Atomic(unsigned int) atomic_uint;\n"
-    + _VECTORS + _PACKED + _CONSTRUCT + _MATRICES + _FUNCTIONS)
+    + _PACKED + _CONSTRUCT + _MATRICES + _FUNCTIONS)
 
 #: <simd/simd.h>, which headers shared between Metal and the host (Apple's ShaderTypes.h
 #: pattern) include: its vector names are MSL's vectors.

@@ -34,6 +34,9 @@ class MemberDecl:
     #: in ``type``.
     count: int
     where: str
+    #: Every array length written after the name, outermost first (``float m[4][3]``:
+    #: ``(4, 3)``; -1 for one that is not a number), ``()`` when none.
+    dims: tuple = ()
 
 
 @dataclass
@@ -100,8 +103,9 @@ GLSL_QUALIFIERS = re.compile(
 METAL_QUALIFIERS = re.compile(
     r"\b(?:alignas|_Alignas)\s*\([^)]{0,4096}\)|\[\[[^\]]{0,4096}\]\]|\b(?:const|volatile|device|constant|"
     r"thread|threadgroup|metal::)\b|__attribute__\s*\(\([^)]{0,4096}\)\)")
-_C_DECL = re.compile(r"^(?P<type>.*?)\b(?P<name>[A-Za-z_]\w*)\s*(?:\[\s*(?P<count>\w*)\s*\])?\s*$",
+_C_DECL = re.compile(r"^(?P<type>.*?)\b(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[\s*\w*\s*\]\s*)*)$",
                      re.S)
+_DIM = re.compile(r"\[\s*(\w*)\s*\]")
 
 
 def _c_members(f: ShaderFile, body: str, base: int) -> List[MemberDecl]:
@@ -133,10 +137,9 @@ def _c_members(f: ShaderFile, body: str, base: int) -> List[MemberDecl]:
             if m is None:
                 continue
             name_at = d_off + d.find(m.group("name")) if m.group("name") in d else d_off
-            count = m.group("count")
-            n = int(count) if count and count.isdigit() else (-1 if count is not None else 0)
+            dims = tuple(int(c) if c.isdigit() else -1 for c in _DIM.findall(m.group("dims")))
             out.append(MemberDecl(m.group("name"), type_ if i else " ".join(m.group("type").split()),
-                                  n, f.where(name_at)))
+                                  dims[0] if dims else 0, f.where(name_at), dims))
     return out
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import array
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from .types import BOOL, OPAQUE, GpuType
 
@@ -25,7 +25,7 @@ __all__ = ["Module", "read_module", "UNIFORM", "PUSH_CONSTANT", "STORAGE_BUFFER"
 
 #: Storage classes of the variables a block can back.
 UNIFORM, PUSH_CONSTANT, STORAGE_BUFFER = 2, 9, 12
-_BLOCK, _BUFFER_BLOCK, _ARRAY_STRIDE, _MATRIX_STRIDE, _OFFSET = 2, 3, 6, 7, 35
+_BLOCK, _BUFFER_BLOCK, _ROW_MAJOR, _ARRAY_STRIDE, _MATRIX_STRIDE, _OFFSET = 2, 3, 4, 6, 7, 35
 
 
 @dataclass
@@ -38,6 +38,8 @@ class Module:
     constants: Dict[int, int] = field(default_factory=dict)
     offsets: Dict[Tuple[int, int], int] = field(default_factory=dict)
     matrix_strides: Dict[Tuple[int, int], int] = field(default_factory=dict)
+    #: (struct id, member) of the matrix members stored row by row (``RowMajor``).
+    row_major: Set[Tuple[int, int]] = field(default_factory=set)
     strides: Dict[int, int] = field(default_factory=dict)
     blocks: Dict[int, int] = field(default_factory=dict)  # struct id -> Block / BufferBlock
     #: variable id -> (storage class, pointee type id)
@@ -124,6 +126,8 @@ def _decorate(mod: Module, a) -> None:
 
 
 def _member_decorate(mod: Module, a) -> None:
+    if len(a) == 3 and a[2] == _ROW_MAJOR:
+        mod.row_major.add((a[0], a[1]))
     if len(a) < 4:
         return
     if a[2] == _OFFSET:

@@ -73,12 +73,16 @@ OPAQUE = GpuType("other", name="?")
 
 @dataclass
 class CompiledMember:
-    """One member as compiled: ``offset`` and ``size`` in bytes (``None``: not measured)."""
+    """One member as compiled: ``offset`` and ``size`` in bytes (``None``: not measured);
+    ``levels``, for an array, a matrix or a vector, each level's count and stride in bytes,
+    outermost first (an array's elements, a matrix's columns, a vector's components; a
+    stride ``None`` where the compiler's output does not say)."""
 
     name: str
     type: GpuType
     offset: Optional[int] = None
     size: Optional[int] = None
+    levels: Tuple[Tuple[int, Optional[int]], ...] = ()
 
 
 @dataclass

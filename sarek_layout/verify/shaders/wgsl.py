@@ -45,7 +45,7 @@ _MATRIX = re.compile(r"mat([234])x([234])(?:<(\w+)>|([fh]))\Z")
 _ARRAY = re.compile(r"array<(.+?)(?:,(\w+))?>\Z")
 _ATOMIC = re.compile(r"atomic<(\w+)>\Z")
 _NAMES = {t: n for n, t in _SCALARS.items()}
-_ACCESSOR = re.compile(rf"^fn\s+(\w+)\({VALUE_PARAM}:\s*(\w+)\)\s*->\s*([\w<>]+)\s*\{{", re.M)
+_ACCESSOR = re.compile(rf"^fn\s+(\w+)\({VALUE_PARAM}:\s*(\w+)\)\s*->\s*([\w<>, ]+?)\s*\{{", re.M)
 
 #: The helper's module file, run by its path (``tools.child_boot``: no package import).
 _CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgsl_child.py")
@@ -76,6 +76,7 @@ class Wgsl(ShadingLanguage):
     name = "wgsl"
     title = "WGSL"
     suffixes = (".wgsl",)
+    member_kinds = True  # SPEC §1b's kinds, judged from the compiler's output
     lexicon = WGSL_LEXICON
     member_syntax = "wgsl"
     toolchain, tool, short = "webgpu", TOOL, "wgpu"
@@ -128,6 +129,15 @@ class Wgsl(ShadingLanguage):
     def write(self, type_: str, name: str) -> str:
         return f"{name}: {type_},"
 
+    def type_of(self, spelling: str, structs) -> GpuType:
+        spelling = "".join(spelling.split())
+        a = _ARRAY.match(spelling)
+        if a and a.group(2) is not None and self.parse(spelling) is None:
+            return GpuType("array", count=_length(a.group(2)),
+                           elem=self.type_of(a.group(1), structs))
+        return self.parse(spelling) or GpuType("struct" if spelling in structs else "other",
+                                               name=spelling)
+
     def element(self, m) -> Tuple[str, int]:
         a = _ARRAY.match(m.type)
         return (a.group(1), _length(a.group(2))) if a and a.group(2) else (m.type, 0)
@@ -145,11 +155,13 @@ class Wgsl(ShadingLanguage):
         return (f"{what}: WGSL aligns vec3 to 16 bytes, where the schema's 3 scalars are "
                 f"aligned to 4: write three scalars (or a struct of them)")
 
-    def measure(self, shaders, decls, wanted, folder):
+    def measure(self, shaders, decls, wanted, folder, rules=None):
         return measure_wgsl(shaders, decls, wanted, folder)
 
     # --- the runtime probe of generated files ---------------------------------------------
-    word, pair, output = "u32", "vec2<u32>", "sarek_out"
+    word, pair, quad, output = "u32", "vec2<u32>", "vec4<u32>", "sarek_out"
+    #: One input buffer: WGSL lays every struct out by its own rules.
+    inputs = {"std430": "sarek_in"}
     scalar_bits = {"i32": "vec2<u32>(bitcast<u32>(_sarek_x))", "u32": "vec2<u32>(_sarek_x)",
                    "f32": "vec2<u32>(bitcast<u32>(_sarek_x))", "vec2<u32>": "_sarek_x"}
     scalar_size = {"i32": 4, "u32": 4, "f32": 4, "vec2<u32>": 8}
@@ -172,10 +184,10 @@ class Wgsl(ShadingLanguage):
     def runtime_probe(self, headers, types, functions, outputs):
         # WGSL has no #include: the files are concatenated in the order given.
         parts = [text + "\n" for _, text in headers.files]
-        parts += [f"struct SarekProbe{i} {{ a: u32, t: array<{t}, 2>, }}\n"
-                  for t, i in types.items()]
+        parts += [f"struct SarekProbe{i} {{ a: u32, t: array<{t}, 2>, z: u32, }}\n"
+                  for t, (i, _) in types.items()]
         parts.append("struct SarekIn {\n")
-        parts += [f"    p{i}: SarekProbe{i},\n" for i in types.values()]
+        parts += [f"    p{i}: SarekProbe{i},\n" for i, _ in types.values()]
         parts.append("}\n@group(0) @binding(0) var<storage, read> sarek_in: SarekIn;\n"
                      "@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
         parts += [functions, "@compute @workgroup_size(1)\nfn main() {\n"]
@@ -279,16 +291,29 @@ def _decode(types: Dict[str, Dict[str, GpuType]], probe: Probe, values) -> Dict[
                 if e is None:
                     continue
                 cm.offset = 4 * (values[e["first"]] - t0)
-                if "last" in e and e["type"].kind != "struct":
+                if "last" in e and _words_dense(e["type"]):
                     cm.size = 4 * (values[e["last"]] - values[e["first"]] + 1)
                 if "second" in e:
                     cm.size = 4 * (values[e["second"]] - values[e["first"]]) * e["n"]
+                cm.levels = tuple(
+                    (n, size if size is not None else
+                     4 * (values[b] - values[a]) if a is not None and b is not None else None)
+                    for n, a, b, size in e.get("levels", ()))
         out[t] = got
     for got in out.values():  # a struct member's size is that struct's array stride
         for cm in got.members:
             if cm.type.kind == "struct" and cm.size is None and cm.type.name in out:
                 cm.size = out[cm.type.name].size
     return out
+
+
+def _words_dense(t: GpuType) -> bool:
+    """Whether ``t``'s words follow one another from its first to its last (a 32-bit scalar,
+    a vector, an array of them with no gap between elements): its size is then last - first
+    + 1 words. A struct's or a padded array's size is its stride (``second``) instead."""
+    if t.kind == "array":
+        return t.elem is not None and t.elem.is_scalar and t.elem.bits == 32
+    return t.kind != "struct"
 
 
 def _readable(log: str, starts) -> str:

@@ -83,8 +83,8 @@ def type_checks(structs: Dict[str, StructDecl], todo: List[str], lang
         decls.append(f"var<workgroup> sarek_shader_w{i}: {t};")
         for m in structs[t].members:
             expr = f"sarek_shader_w{i}.{m.name}"
-            guess = lang.parse(m.type) or (GpuType("struct", name=m.type)
-                                           if m.type in structs else None)
+            guess: Optional[GpuType] = lang.type_of(m.type, structs)
+            guess = None if guess.scalar_of().kind == "other" else guess
             stmt = _guess(guess, expr, m.type) if guess is not None else ""
             checks.append(Check(t, m.name, guess if stmt else None, stmt,
                                 f"var c: {NEVER} = {expr};"))
@@ -97,10 +97,7 @@ def revealed(lang, log: str, structs: Dict[str, StructDecl]) -> GpuType:
     if m is None:
         return GpuType("other", name="?")
     spelled = m.group(1)
-    t = lang.parse(spelled.replace(" ", ""))
-    if t is not None:
-        return t
-    return GpuType("struct" if spelled in structs else "other", name=spelled)
+    return lang.type_of(spelled, structs)
 
 
 @dataclass
@@ -158,8 +155,28 @@ class Probe:
                 s = self.word(f"{expr}[1]", mt.elem)
                 if s is not None:
                     entry["second"], entry["n"] = self.read(s), mt.count
+            entry["levels"] = self.levels(expr, mt)
             r["members"][name] = entry
         self.reads[t] = r
+
+
+    def levels(self, expr: str, t: GpuType) -> list:
+        """Each array, matrix and vector level of ``expr``: (count, reads of the first word
+        of its elements 0 and 1, or the component bytes of a vector), outermost first."""
+        out: list = []
+        for _ in range(_DEPTH):
+            elem = t.elem
+            if t.kind == "vector" and elem is not None:
+                out.append([t.count, None, None, elem.bytes()])
+                break
+            if t.kind not in ("array", "matrix") or elem is None or not t.count:
+                break
+            first = self.word(f"{expr}[0]", elem)
+            second = self.word(f"{expr}[1]", elem) if t.count > 1 else None
+            out.append([t.count, self.read(first) if first is not None else None,
+                        self.read(second) if second is not None else None, None])
+            expr, t = f"{expr}[0]", elem
+        return out
 
 
 def has_bool(t: GpuType, types: Dict[str, Dict[str, GpuType]], depth: int = 0) -> bool:
