@@ -70,16 +70,6 @@ def list_toolchains() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _shaders_take_kinds(shaders) -> bool:
-    """Whether every shader given is of a language whose check reads SPEC §1b's kinds."""
-    import os
-
-    from ..verify.shaders.registry import LANGUAGES
-
-    takes = {s for lang in LANGUAGES.values() if lang.member_kinds for s in lang.suffixes}
-    return all(os.path.splitext(p)[1].lower() in takes for p in shaders)
-
-
 def run(args: argparse.Namespace) -> int:
     import sys
 
@@ -104,13 +94,6 @@ def run(args: argparse.Namespace) -> int:
     shader_status = None
     if args.shader:
         from .verify_shaders import run_shaders
-
-        # The shader check reads the member kinds of SPEC §1b only in the languages that say
-        # so (``ShadingLanguage.member_kinds``: HLSL); the compilers of the generated headers
-        # (a target without them skipped, saying why: ``verify.run``), --header and --object
-        # read them all.
-        if not _shaders_take_kinds(args.shader):
-            refuse_extensions(schema.types, "verify --shader")
 
         shader_status = run_shaders(schema, args)
         if not args.toolchain and not args.header and not args.object:

@@ -23,7 +23,6 @@ from typing import Dict, Iterable, List, Tuple
 
 from ..errors import SchemaError, UsageError, quoted
 from ..ir.schema import ModuleDecl, Schema, SourceLocation
-from ..resolve.support import refuse_extensions
 from ..targets.names import check_names
 from ..targets.registry import DEFAULT_TARGETS, TARGETS, Target
 from .target_views import view_of
@@ -197,9 +196,6 @@ def render_headers(schema: Schema, targets: Iterable[str] = DEFAULT_TARGETS) -> 
     from .render import render_pieces  # Jinja, imported only when something is rendered
 
     chosen = [_target(t) for t in dict.fromkeys(targets)]
-    for target in chosen:
-        if not target.member_kinds:
-            refuse_extensions(schema.types, f"the {target.name} target")
     _check_stems(schema)
     deps = _dependencies(schema)
     check_names(schema, [t.name for t in chosen])

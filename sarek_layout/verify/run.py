@@ -105,17 +105,13 @@ def rendered_headers(schema: Schema, targets: Sequence[str]
     would clash) are raised."""
     from ..codegen import render_headers
     from ..codegen.declarations import Unrepresentable
-    from ..resolve.support import refuse_extensions
     from ..targets.names import check_names
 
     wanted = list(dict.fromkeys(targets))
-    # A name one target cannot emit (a keyword of its language…), or a member kind of SPEC
-    # §1b it does not emit yet (``Target.member_kinds``), refuses that target only.
+    # A name one target cannot emit (a keyword of its language…) refuses that target only.
     refused: Dict[str, SchemaError] = {}
     for target in wanted:
         try:
-            if not TARGETS[target].member_kinds:
-                refuse_extensions(schema.types, f"the {target} target")
             check_names(schema, [target])
         except SchemaError as e:
             refused[target] = e

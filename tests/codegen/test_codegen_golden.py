@@ -2,9 +2,8 @@
 
 A case folder holds its schema files (``*.toml``/``*.json``, given together in name order)
 and ``expected/``, the headers ``generate`` must produce for every target, byte for byte.
-The goldens are also compiled with every toolchain, so their assertions run. A case whose
-schema uses SPEC §1b's member kinds has the headers of the targets that emit them
-(``Target.member_kinds``); the kinds' cases are measured by every C-family toolchain too
+The goldens are also compiled with every toolchain, so their assertions run. The cases whose
+schema uses SPEC §1b's member kinds are measured by every C-family toolchain too
 (``test_kinds_goldens_agree``). To accept a deliberate change of the output, refresh them
 with:
 
@@ -27,7 +26,6 @@ from helpers.verify import ALL_TOOLCHAINS
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
 from sarek_layout.resolve import load_schema
-from sarek_layout.resolve.support import first_extension
 from sarek_layout.targets.registry import TARGETS
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden"
@@ -46,14 +44,6 @@ GOLDEN_TARGETS = ("c", "cuda", "opencl", "glsl", "wgsl", "metal", "hlsl", "zig",
                   "typescript")
 
 
-def _targets(schema):
-    """The golden targets that take ``schema``: all, unless it uses a member kind of SPEC
-    §1b, which only the targets with ``member_kinds`` emit (the others refuse it)."""
-    if first_extension(schema.types) is None:
-        return GOLDEN_TARGETS
-    return tuple(t for t in GOLDEN_TARGETS if TARGETS[t].member_kinds)
-
-
 class _Refusal(NamedTuple):
     """A target's refusal of a case, kept as ``expected/<target>.refused`` (its message, the
     schema's path relative to the case): a refusal is per target and names the member."""
@@ -63,12 +53,11 @@ class _Refusal(NamedTuple):
 
 
 def _render(case: str):
-    """The headers of every target that takes the case; for a kinds case, a GPU target that
-    refuses a type under the case's rules (SPEC §1b: for that target alone) gives its
-    refusal instead."""
+    """The headers of every golden target; for a kinds case, a GPU target that refuses a type
+    under the case's rules (SPEC §1b: for that target alone) gives its refusal instead."""
     schema = load_schema(_schemas(case))
     out: list = []
-    for target in _targets(schema):
+    for target in GOLDEN_TARGETS:
         try:
             out += render_headers(schema, [target])
         except SchemaError as e:
@@ -79,8 +68,7 @@ def _render(case: str):
     return out
 
 
-#: The cases using SPEC §1b's member kinds, which a target without them refuses: its goldens
-#: of those cases come with its support for them (``Target.member_kinds``).
+#: The cases using SPEC §1b's member kinds (and the refusals of a GPU target kept beside them).
 KINDS_CASES = sorted(set(golden_cases()) - set(golden_cases(member_kinds=False)))
 
 
@@ -129,11 +117,8 @@ def test_goldens_compile(toolchain, tmp_path):
     """Every golden header, every case in one run per toolchain (each case its own TU)."""
     suffix = header_suffix(toolchain)
     batches = []
-    from sarek_layout.verify.toolchains import get
 
     for case in CASES:
-        if case in KINDS_CASES and not TARGETS[get(toolchain).target].member_kinds:
-            continue
         expected = GOLDEN / case / "expected"
         # "*.h" also matches the Metal headers (<stem>_metal.h): those are not C.
         headers = sorted(p.name for p in expected.glob("*" + suffix)

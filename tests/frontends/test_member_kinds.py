@@ -216,19 +216,6 @@ def test_a_vector_and_its_array_differ_only_in_their_kind_under_c(tmp_path):
     assert "member v 0 float32 vector 3 4\n" in text and "member a 12 float32 array 3 4\n" in text
 
 
-@pytest.mark.parametrize("command", [
-    ["generate", "-o", "OUT", "-t", "glsl"],
-])
-def test_commands_that_do_not_handle_the_kinds_yet_refuse_them(tmp_path, capsys, command):
-    path = write(tmp_path, PARTICLES)
-    argv = [a.replace("OUT", str(tmp_path / "out")) for a in command]
-    argv = [argv[0], path] + [path if a == "SAME" else a for a in argv[1:]]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.count("error:") == 1 and "does not handle fixed arrays" in err
-    assert not (tmp_path / "out").exists()
-
-
 def test_a_huge_array_costs_what_one_element_costs(tmp_path):
     """float32[100000000] in layout, layout --json and the fingerprint: linear in members,
     never in elements (the same calls as a float32[2])."""

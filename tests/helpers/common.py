@@ -35,9 +35,8 @@ def require_toolchain(name: str) -> toolchains.Toolchain:
 def golden_cases(member_kinds: bool = True) -> "dict[str, list[str]]":
     """The golden cases (``tests/golden/<case>``), by name, each with its schema files in name
     order. ``member_kinds=False`` leaves out the cases that use SPEC §1b's member kinds or rule
-    sets: for a target or API that refuses them until it takes them (``resolve.support``)."""
+    sets (``first_extension``): the cases Sarek itself could write."""
     from sarek_layout.resolve import load_schema
-    from sarek_layout.resolve.support import first_extension
 
     out = {}
     for folder in sorted(p for p in (TESTS / "golden").iterdir() if p.is_dir()):
@@ -70,3 +69,25 @@ def shared_folder(tmp_path_factory, name: str, build) -> pathlib.Path:
             build(folder)
             (folder / ".complete").write_text("")
     return folder
+
+
+def _members(st):
+    yield from st.members
+    for arm in st.arms:
+        yield from arm.args
+
+
+def first_extension(types):
+    """The first type (and member) using a member kind or rule set of SPEC §1b, and what it
+    uses; ``None`` when there is none."""
+    for st in types:
+        if st.is_enum:
+            return st, None, "an enum"
+        if st.rules != "c":
+            return st, None, f"the {st.rules} rules"
+        for m in _members(st):
+            if m.dims:
+                return st, m, f"a {m.dims[0].kind} ({m.spelling})"
+            if m.enum is not None:
+                return st, m, f"an enum ({m.spelling})"
+    return None

@@ -64,7 +64,6 @@ class Glsl(ShadingLanguage):
     name = "glsl"
     title = "GLSL"
     suffixes = tuple(STAGES)
-    member_kinds = True  # SPEC §1b's kinds, judged from the compiler's output
     lexicon = GLSL_LEXICON
     toolchain = tool = short = "glslang"
     qualifiers = GLSL_QUALIFIERS

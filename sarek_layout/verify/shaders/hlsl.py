@@ -79,7 +79,6 @@ class Hlsl(ShadingLanguage):
     toolchain = "slang"
     tool = "Slang"
     short = "slang"
-    member_kinds = True
     vec3_trap = False
     bool_why = ("an HLSL bool is a 32-bit value in a buffer whose bits the compiler chooses; "
                 "the generated HLSL keeps a Sarek bool as int")
@@ -151,7 +150,8 @@ class Hlsl(ShadingLanguage):
                 t = GpuType("array", count=d.count, elem=t)
         return t
 
-    def best(self, m: Member) -> str:
+    def best(self, m: Member, rules: str = "c", owner: str = "") -> str:
+        # HLSL spells a member by its type alone: the buffer, not the rules, lays it out.
         t = self.expected_type(m)
         return self.spell(t) if t is not None else "uint"
 
@@ -182,8 +182,10 @@ class Hlsl(ShadingLanguage):
 
     # --- the compiler -------------------------------------------------------------------------
 
-    def measure(self, shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str
-                ) -> Tuple[Dict[str, CompiledStruct], List[Problem], List[str]]:
+    def measure(self, shaders, decls: Dict[str, StructDecl], wanted: Set[str], folder: str,
+                rules=None) -> Tuple[Dict[str, CompiledStruct], List[Problem], List[str]]:
+        # ``rules`` is not needed: each struct's buffer comes from its schema type
+        # (``shaders.expected``), which also gives the rules.
         from .slang import run_slang
         from .hlsl_blocks import block_problems, own_contexts
 

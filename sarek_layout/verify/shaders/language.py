@@ -69,9 +69,6 @@ class ShadingLanguage:
     #: Metal): a difference after one is explained by it. HLSL's structured buffers align a
     #: float3 to its scalar.
     vec3_trap = True
-    #: Whether ``verify --shader`` judges SPEC §1b's member kinds and rule sets in it (a
-    #: schema using one is refused for the languages that do not).
-    member_kinds = False
 
     @property
     def dialect(self):

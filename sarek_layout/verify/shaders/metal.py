@@ -53,7 +53,6 @@ class Metal(ShadingLanguage):
     name = "metal"
     title = "MSL"
     suffixes = (".metal",)
-    member_kinds = True  # SPEC §1b's kinds, judged from the compiler's output
     lexicon = CPP_LEXICON
     stand_ins = tuple(name for name, _ in STAND_INS)
     #: clang follows #import too (an #include once); shared headers use it for the host.

@@ -76,7 +76,6 @@ class Wgsl(ShadingLanguage):
     name = "wgsl"
     title = "WGSL"
     suffixes = (".wgsl",)
-    member_kinds = True  # SPEC §1b's kinds, judged from the compiler's output
     lexicon = WGSL_LEXICON
     member_syntax = "wgsl"
     toolchain, tool, short = "webgpu", TOOL, "wgpu"
