@@ -1,6 +1,6 @@
-"""The GPU API targets (glsl, wgsl, metal): what the files say, name escaping, clashes, and
-every generated file accepted by its language's compiler (glslang, naga, clang++ as the
-Metal proxy). Layout numbers are measured in test_gpu_verify.py.
+"""The GPU API targets (glsl, wgsl, metal, hlsl): what the files say, name escaping, clashes,
+and every generated file accepted by its language's compiler (glslang, naga, clang++ as the
+Metal proxy, Slang). Layout numbers are measured in test_gpu_verify.py.
 """
 
 from __future__ import annotations
@@ -69,9 +69,20 @@ def _metal_proxy(files, headers, tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+def _slang(files, headers, tmp_path):
+    require_toolchain("slang")
+    from sarek_layout.verify.drivers.gpu_probes import lay_out
+    from sarek_layout.verify.shaders.slang import run_slang
+
+    lay_out(headers, str(tmp_path))
+    (tmp_path / "all.hlsl").write_text(headers.include_lines())
+    answer = run_slang(str(tmp_path), "all.hlsl", (".",))
+    assert answer.ok, answer.problem or answer.log
+
+
 #: How each GPU target's files are compiled (its language's compiler, with warnings as errors
 #: where it has them); a GPU target of the registry without one fails at import.
-_COMPILERS = {"glsl": _glslang, "wgsl": _naga, "metal": _metal_proxy}
+_COMPILERS = {"glsl": _glslang, "wgsl": _naga, "metal": _metal_proxy, "hlsl": _slang}
 assert set(_COMPILERS) == set(GPU_TARGETS), "a GPU target of the registry has no compile step"
 
 

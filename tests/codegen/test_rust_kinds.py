@@ -17,10 +17,10 @@ machine's rustc.
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
+from helpers.bounded import python_calls
 from helpers.common import TESTS, require_toolchain
 from helpers.kind_samples import held_sample_file, kind_sample_files
 from helpers.rust import compile_crate
@@ -231,22 +231,6 @@ def test_the_uniform_rules_are_held_or_refused_type_by_type(rules, tmp_path):
     assert built.returncode == 0, built.stderr[-4000:]
 
 
-def _calls(fn) -> int:
-    """How many Python functions ``fn()`` enters (a profile hook: the work it does)."""
-    count = [0]
-
-    def hook(frame, event, arg):
-        if event == "call":
-            count[0] += 1
-
-    sys.setprofile(hook)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return count[0]
-
-
 def _big_schema(tmp_path, n: int) -> str:
     path = tmp_path / f"big{n}.json"
     path.write_text(json.dumps({"module": "Big", "rules": "std430", "types": [
@@ -271,7 +255,7 @@ def test_a_large_array_costs_what_a_small_one_does(target, tmp_path):
     def render(schema, key):
         texts[key] = render_headers(schema, [target])[0].text
 
-    assert _calls(lambda: render(large, "large")) == _calls(lambda: render(small, "small"))
+    assert python_calls(lambda: render(large, "large")) == python_calls(lambda: render(small, "small"))
     assert len(texts["large"].splitlines()) == len(texts["small"].splitlines())
     assert len(probes_for(large.types)) == len(probes_for(small.types))
 

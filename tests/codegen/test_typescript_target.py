@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import sarek_layout
 from helpers import kinds_bytes, kinds_oracle, kinds_shapes, typescript
+from helpers.bounded import python_calls
 from helpers.common import require_toolchain
 from helpers.host import SchemaDocument, element_types, values_of
 from sarek_layout.codegen import render_headers
@@ -554,27 +555,15 @@ def test_columns_read_what_decode_reads(tmp_path):
 
 
 def _render_calls(tmp_path, member: str):
-    import sys
-
     path = tmp_path / f"w{abs(hash(member))}.json"
     path.write_text(json.dumps({"module": "W", "rules": "std430", "types": [
         {"record": "big", "fields": [["n", "int32"], ["a", member], ["z", "float64"]]},
         {"variant": "v", "constructors": [["A", ["big", member]], ["B", []]]}]}))
     schema = load_schema([str(path)])
-    calls = 0
-
-    def count(frame, event, arg):
-        nonlocal calls
-        if event == "call":
-            calls += 1
-
     render_headers(schema, ["typescript"])  # templates compiled, runtime read: not counted
-    sys.setprofile(count)
-    try:
-        text = render_headers(schema, ["typescript"])[0].text
-    finally:
-        sys.setprofile(None)
-    return calls, text
+    texts = []
+    calls = python_calls(lambda: texts.append(render_headers(schema, ["typescript"])[0].text))
+    return calls, texts[0]
 
 
 def test_a_huge_array_member_costs_what_a_scalar_costs_in_generate(tmp_path):

@@ -83,7 +83,10 @@ __all__ = ["run_cpu_bounded", "cpu_seconds_of_children", "HANG_FACTOR"]
 
 def python_calls(fn: Callable[[], object]) -> int:
     """How many Python calls ``fn()`` makes: a bound on work that holds whatever the
-    machine's load (a work-counting test compares two inputs' counts)."""
+    machine's load (a work-counting test compares two inputs' counts). The cyclic collector
+    is off meanwhile: the callbacks a test library hangs on it (hypothesis's) would be
+    counted whenever allocations happened to trigger a collection."""
+    import gc
     import sys
 
     count = 0
@@ -93,9 +96,13 @@ def python_calls(fn: Callable[[], object]) -> int:
         if event == "call":
             count += 1
 
+    collecting = gc.isenabled()
+    gc.disable()
     sys.setprofile(profile)
     try:
         fn()
     finally:
         sys.setprofile(None)
+        if collecting:
+            gc.enable()
     return count
