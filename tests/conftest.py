@@ -4,6 +4,11 @@ The checkout's ``node_modules/.bin`` (TypeScript's tsc) is put on ``PATH``. ``to
 parametrises with toolchain names (``indirect=True``); PoCL's kernel cache and
 Zig's caches are kept inside the run's temporary folder; the few long items run first
 (``helpers.ordering``: under pytest-xdist a long item collected last serialises the end).
+
+The exhaustive enumerations (marked ``slow``) run whole under ``SAREK_EXHAUSTIVE=1`` (CI sets
+it); ``make test`` runs the first of the parts one is split in (its ``group``, ``batch`` or
+``part`` parameter) and skips the others, saying so; a single one samples itself
+(``helpers.verify.sampled``).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import pytest
 
 from helpers.common import ROOT, require_toolchain
 from helpers.ordering import long_first
+from helpers.verify import EXHAUSTIVE
 
 # `.ci/run` installs TypeScript into the checkout (`npm install --no-save typescript@5`): its
 # tsc is the typescript toolchain's, whatever folder a test or the CLI it starts runs in.
@@ -22,9 +28,26 @@ if _NPM_BIN.is_dir() and str(_NPM_BIN) not in os.environ.get("PATH", "").split(o
     os.environ["PATH"] = os.pathsep.join([str(_NPM_BIN), os.environ.get("PATH", "")])
 
 
+#: The parameters that split an exhaustive enumeration in parts.
+_PART_PARAMETERS = ("group", "batch", "part")
+_SAMPLED = pytest.mark.skip(reason="a later part of an exhaustive enumeration: make test runs "
+                            "its first part, SAREK_EXHAUSTIVE=1 (CI) every part")
+
+
+def _later_part(item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    if item.get_closest_marker("slow") is None or callspec is None:
+        return False
+    return any(callspec.params.get(p, 0) != 0 for p in _PART_PARAMETERS)
+
+
 def pytest_collection_modifyitems(config, items):
     # Every xdist worker collects and must order alike; the scheduler then splits the list.
     items[:] = long_first(items)
+    if not EXHAUSTIVE:
+        for item in items:
+            if _later_part(item):
+                item.add_marker(_SAMPLED)
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from typing import List, Sequence, TypeVar
 #: Longest first is not needed (work stealing balances the rest); being early is.
 LONG = frozenset({
     "tests/verify/test_verify_rustc.py::test_conformance_subset_agrees",
+    "tests/verify/test_verify_hlsl.py::test_conformance_enumeration_agrees_on_slang",
     "tests/host/test_host_e2e.py::test_zig_host_fills_the_same_bytes_as_python_and_c",
     "tests/verify/test_gpu_verify.py::test_conformance_shapes_agree",
     "tests/codegen/test_codegen_compile.py::test_conformance_shapes_compile",

@@ -7,6 +7,7 @@ schema and loads it through the real front end, so the layout comes from the lay
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 from typing import Iterable, List, Sequence
 
@@ -47,6 +48,17 @@ def schema_of(descs: Iterable[tuple], folder: pathlib.Path, stem: str = "conf",
 def every_nth(items: Sequence, n: int) -> list:
     """A deterministic subset: items 0, n, 2n, …"""
     return list(items[::n])
+
+
+#: ``SAREK_EXHAUSTIVE=1`` (``.ci/run`` sets it): the exhaustive enumerations run whole. Without
+#: it (``make test``), each runs a fixed sample: the first part of one split in parts
+#: (``conftest.py``), every ``sampled``-th item of one that is a single test.
+EXHAUSTIVE = os.environ.get("SAREK_EXHAUSTIVE") == "1"
+
+
+def sampled(items: Sequence, n: int) -> list:
+    """``items`` whole under ``SAREK_EXHAUSTIVE=1``, else every ``n``-th of them."""
+    return list(items) if EXHAUSTIVE else every_nth(items, n)
 
 
 # --- running verify on hostile headers --------------------------------------------------------

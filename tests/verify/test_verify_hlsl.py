@@ -23,7 +23,7 @@ import pytest
 from helpers import kinds_shapes
 from helpers.common import require_toolchain
 from helpers.shapes import conformance_records, conformance_variants
-from helpers.verify import every_nth, schema_of
+from helpers.verify import every_nth, sampled, schema_of
 from sarek_layout.resolve import load_schema
 from sarek_layout.verify import AGREES, DISAGREES, SKIPPED
 from sarek_layout.verify.probes import ALIGN, STRIDE, probes_for
@@ -113,12 +113,13 @@ def test_a_constant_buffer_schema_agrees_and_compiles_with_glslang_hlsl(tmp_path
 
 @pytest.mark.slow
 def test_conformance_enumeration_agrees_on_slang(tmp_path):
-    descs = list(conformance_records()) + every_nth(list(conformance_variants()), 10)
+    # make test: every 4th of the enumeration's share (helpers.verify.sampled); CI: all.
+    descs = sampled(list(conformance_records()) + every_nth(list(conformance_variants()), 10), 4)
     schema = schema_of(descs, tmp_path)
     report = verify_schema(schema, toolchains=["slang"])
     (result,) = report.results
     assert result.status == AGREES, report.format()[:3000]
-    assert result.values > 20_000
+    assert result.values > 5 * len(descs)
     assert "slang" in report.format() and "agrees" in report.format()
 
 
