@@ -9,8 +9,7 @@
    vec4, a float[5] and an enum, under the std430 rules);
 2. Python builds N samples (a record) and N readings (a variant), with telemetry_layout only
    (data.py), and writes their bytes to DIR/inputs.bin; and N frames, with frames_layout, to
-   DIR/frames.bin (where the python target emits the kinds: else the frames are skipped,
-   saying why);
+   DIR/frames.bin;
 3. ``pocl``: kernels.cl (including telemetry.clh and frames.clh) runs on PoCL; Python decodes
    the results and checks every field, and that the bytes equal its own encoding of the
    expected values (the frames too);
