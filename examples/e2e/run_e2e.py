@@ -24,7 +24,9 @@
 7. ``webgpu``: kernels.wgsl (after telemetry.wgsl) runs through ``wgpu`` (lavapipe too); WGSL
    has no float64, so those values are copied, not computed (data.py's ``*_wgsl``).
    Both are checked like PoCL's: every field decoded, and the bytes equal Python's encoding;
-   and each reads a uniform buffer (uniforms.py: a std140 block on Vulkan, a wgsl-uniform
+   each transforms the frames too (kernels_frames.comp over frames.glsl, kernels_frames.wgsl
+   after frames.wgsl), checked as PoCL's frames and by the C host; and each reads a uniform
+   buffer (uniforms.py: a std140 block on Vulkan, a wgsl-uniform
    ``var<uniform>`` on wgpu) that Python and the C host wrote alike;
 8. ``metal``: kernels.metal (including telemetry_metal.h) is compiled by clang++ as a proxy
    for Metal (C++14 for arm64 Apple, MSL keywords defined away): no Metal compiler or device
@@ -100,7 +102,7 @@ def generate(out: Path) -> None:
                                    "zig", "rust"])
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
-    proc = _generate(out, FRAMES, ["c", "opencl", "cuda", "python"])
+    proc = _generate(out, FRAMES, ["c", "opencl", "cuda", "python", "glsl", "wgsl"])
     if proc.returncode != 0:
         raise SystemExit(f"generate failed:\n{proc.stderr}")
     uniforms.generate(out)
@@ -358,7 +360,15 @@ def step_vulkan(out: Path, n: int, inputs: bytes) -> str:
     check_refusal("vulkan", out, results[4])
     result = results[1] + results[3]
     (out / "outputs_vulkan.bin").write_bytes(result)
+    frames_spv = out / "kernels_frames.spv"
+    _compile([glslang, "-V", "--target-env", "vulkan1.1", f"-I{out}",
+              str(HERE / "kernels_frames.comp"), "-o", str(frames_spv)], "kernels_frames.comp")
+    frames = frames_input(out)
+    frames_out = run_spirv(frames_spv.read_bytes(), [frames, len(frames)],
+                           groups=(n + 63) // 64)[1]
+    (out / "outputs_frames_vulkan.bin").write_bytes(frames_out)
     return (f"on {device_name()}: " + check_outputs("vulkan", out, result, n) + "; "
+            + check_frames("vulkan", out, frames_out, n) + "; "
             + uniforms.vulkan(out, glslang, run_spirv))
 
 
@@ -375,9 +385,14 @@ def step_webgpu(out: Path, n: int, inputs: bytes) -> str:
     check_refusal("webgpu", out, results[4])
     result = results[1] + results[3]
     (out / "outputs_webgpu.bin").write_bytes(result)
+    frames = frames_input(out)
+    frames_source = (out / "frames.wgsl").read_text() + "\n" + (HERE / "kernels_frames.wgsl").read_text()
+    frames_out = run_wgsl(frames_source, [frames, len(frames)], groups=(n + 63) // 64)[1]
+    (out / "outputs_frames_webgpu.bin").write_bytes(frames_out)
     info = device().adapter.info
     return (f"on {info.get('device', '?')} ({info.get('backend_type', '?')}): "
             + check_outputs("webgpu", out, result, n, wgsl=True) + "; "
+            + check_frames("webgpu", out, frames_out, n) + "; "
             + uniforms.webgpu(out, run_wgsl))
 
 

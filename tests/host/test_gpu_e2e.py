@@ -2,7 +2,8 @@
 generated module; a GLSL kernel (SPIR-V from glslang) on a Vulkan device and a WGSL kernel
 through wgpu (both on Mesa's lavapipe without a GPU) read every field and every constructor
 argument through the generated accessors and write new elements with the generated make_
-functions; Python decodes them and compares every value and every byte.
+functions; Python decodes them and compares every value and every byte. The frames of SPEC
+§1b's member kinds (a vec4, a float[5] and an enum, std430) go through both kernels too.
 """
 
 from __future__ import annotations
@@ -48,6 +49,19 @@ def test_gpu_end_to_end(step, toolchain, tmp_path):
             == r_in["data"]["Located_v"]["_0"]["y"][located]).all()
     missing = r_in["tag"] == 4
     assert (r_out["tag"][missing] == 3).all()  # Missing becomes Flag(true)
+
+    # The frames (a vec4, a float[5] and an enum under std430), through numpy's sub-arrays.
+    frames = sl.load(str(E2E / "frames.toml"))
+    frame_dt, severity = frames.dtype("frame"), frames.enum("severity")
+    f_in = np.frombuffer((tmp_path / "frames.bin").read_bytes(), frame_dt)
+    f_out = np.frombuffer((tmp_path / f"outputs_frames_{step}.bin").read_bytes(), frame_dt)
+    assert len(f_out) == len(f_in) == N, proc.stdout
+    assert (f_out["id"] == f_in["id"] * 3 - 1).all()
+    assert (f_out["color"] == f_in["color"][:, ::-1] * np.float32(0.5)).all()
+    assert (f_out["hist"] == f_in["hist"][:, ::-1] + np.arange(5, dtype=np.float32)).all()
+    alarm = f_in["level"] == severity.Alarm
+    assert alarm.any() and (f_out["level"][alarm] == severity.Quiet).all()
+    assert (f_out["level"][~alarm] == f_in["level"][~alarm] + 1).all()
 
 
 @pytest.mark.parametrize("step, toolchain", [("pocl", "pocl"), ("vulkan", "vulkan"),
