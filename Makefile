@@ -31,7 +31,7 @@ venv: $(STAMP)
 DEMO_OUT := build/demo
 demo: $(STAMP)
 	$(SAREK) layout $(EXAMPLE_SCHEMAS)
-	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o $(DEMO_OUT) -t c -t cuda -t opencl -t python -t glsl -t wgsl -t metal -t hlsl -t zig -t rust
+	$(SAREK) generate $(EXAMPLE_SCHEMAS) -o $(DEMO_OUT) -t c -t cuda -t opencl -t python -t glsl -t wgsl -t metal -t hlsl -t zig -t rust -t typescript
 	$(SAREK) verify $(EXAMPLE_SCHEMAS)
 	$(BIN)/python examples/e2e/run_e2e.py --out $(DEMO_OUT)/e2e
 
