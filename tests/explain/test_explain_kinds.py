@@ -193,6 +193,7 @@ def _picture(tmp_path, count: int, suffix: str = "svg") -> str:
     path.write_text(f'[[types]]\nrecord = "r"\nfields = [["n", "int32"], ["pts", '
                     f'"vec3<float32>[{count}]"], ["big", "float32[{count}]"]]\n')
     out = tmp_path / f"a{count}.{suffix}"
+    out.unlink(missing_ok=True)  # a second call (python_calls runs it twice) draws it anew
     assert main(["explain", str(path), f"--{suffix}", str(out), "--check"]) == 1
     assert main(["explain", str(path), f"--{suffix}", str(out)]) == 0
     return out.read_text()

@@ -294,6 +294,35 @@ def test_api_fast_path_slow_path_and_generated_module_agree(tmp_path_factory, ty
     _check_paths_agree(types, rules, tmp_path_factory.mktemp("hyp"), data)
 
 
+@pytest.mark.parametrize("rules", ["std140", "wgsl-uniform"])
+def test_a_variant_without_arguments_under_rounding_rules_is_its_size(tmp_path, rules):
+    """Found by the hypothesis test above: a variant of constant constructors that the rules
+    round up (std140: 16 bytes) has the bytes after its tag as a hole of the element and as
+    each constructor's unused payload; the codecs and the generated module counted them
+    twice (28 bytes). gcc measures the generated header's struct at the size the codecs must
+    give."""
+    from helpers.common import require_toolchain
+    from sarek_layout.verify import AGREES
+    from sarek_layout.verify.run import verify_schema
+
+    path = tmp_path / "k.toml"
+    path.write_text(f'module = "K"\nrules = "{rules}"\n[[types]]\nvariant = "v"\n'
+                    'constructors = [["C0"], ["C1"]]\n')
+    schema = sl.load(str(path))
+    require_toolchain("gcc")
+    (result,) = verify_schema(schema.schema, toolchains=["gcc"]).results
+    assert result.status == AGREES, result.error
+    size = schema.size("v")
+    assert size > 4  # the rounding this test is about
+    codec = schema.codec("v")
+    assert len(codec.encode(("C1", ()))) == len(codec._encode_slow(("C1", ()))) == size
+    assert codec.decode(codec.encode(("C1", ()))) == ("C1", ())
+    assert dtype_of(schema.type("v")).itemsize == size
+    files = generate(tmp_path, str(path))
+    (module,) = import_modules(tmp_path, files, "k_layout")
+    assert module.encode_K_v(module.K_v_C1()) == codec.encode(("C1", ()))
+
+
 # --- bare elttypes -----------------------------------------------------------------------------
 
 
