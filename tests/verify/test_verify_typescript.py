@@ -18,7 +18,7 @@ import pytest
 
 from helpers.common import require_toolchain
 from helpers.shapes import conformance_records, conformance_variants
-from helpers.verify import EXAMPLES, every_nth, schema_of
+from helpers.verify import EXAMPLES, every_nth, sampled, schema_of
 from sarek_layout.resolve import load_schema
 from sarek_layout.verify import AGREES, DISAGREES, FAILED, toolchains
 from sarek_layout.verify.drivers import HeaderSet
@@ -66,12 +66,15 @@ def test_cross_module_schemas_agree():
     _agree(load_schema(sorted(str(p) for p in (GOLDEN / "cross_module").glob("*.toml"))))
 
 
+@pytest.mark.slow
 def test_conformance_subset_agrees(tmp_path):
-    # The subset the rustc toolchain checks: every record and every 10th variant.
+    # The subset the rustc toolchain checks: every record and every 10th variant (make test:
+    # every 4th of them, helpers.verify.sampled; CI, SAREK_EXHAUSTIVE=1: all).
     descs = list(conformance_records()) + every_nth(list(conformance_variants()), 10)
     assert len(descs) == 780 + 3079
+    descs = sampled(descs, 4)
     result = _agree(schema_of(descs, tmp_path))
-    assert result.values > 40_000
+    assert result.values > 10 * len(descs)
 
 
 def test_the_kinds_enumeration_agrees_under_every_rule_set(tmp_path):
