@@ -27,8 +27,8 @@ from sarek_layout.verify.probes import probes_for
 from sarek_layout.verify.run import generated_headers, measure_with, user_headers
 from helpers.shapes import (conformance_records, conformance_variants, extension_scalar_records,
                             extension_scalar_variants, flatten, nested_descriptions)
-from helpers.verify import ALL_TOOLCHAINS, DATA, EXAMPLES, FULL_CONFORMANCE, every_nth, sampled,
-                           schema_of
+from helpers.verify import (ALL_TOOLCHAINS, DATA, EXAMPLES, FULL_CONFORMANCE, every_nth, sampled,
+                            schema_of)
 
 SLOW = [t for t in ALL_TOOLCHAINS if t not in FULL_CONFORMANCE]
 
