@@ -348,29 +348,6 @@ def test_codec_of_and_dtype_of_take_elttypes_with_kinds_and_rules():
 # --- linear in members, never in elements -------------------------------------------------------
 
 
-PACKAGE = os.path.dirname(sl.__file__)
-
-
-def _calls(fn) -> int:
-    """How many calls of the package's functions (and the codes it compiles) ``fn()``
-    makes: the work, whatever the machine's load (a collector callback that a test library
-    installs runs when the allocations make it run)."""
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        if event == "call":
-            name = frame.f_code.co_filename
-            count += name.startswith(PACKAGE) or name.startswith("<sarek")
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 def test_planning_a_huge_array_costs_what_a_small_one_costs(tmp_path):
     """Codec (with its compiled fast functions), dtype and generated module of a record with
     a ``float32[100000002]``, a std430 ``vec3<float32>[1002][1002]`` (elements padded to 16)
@@ -378,6 +355,8 @@ def test_planning_a_huge_array_costs_what_a_small_one_costs(tmp_path):
     as with 10002, 2 and 2. (The counts are 2 plus a multiple of 4 or 16, so all the
     records have the same holes.)"""
     pytest.importorskip("numpy")
+    from helpers.bounded import python_calls
+    from sarek_layout.host import codec as codec_module
     from sarek_layout.host import plan as plan_module
     from sarek_layout.resolve import load_schema
 
@@ -393,21 +372,22 @@ def test_planning_a_huge_array_costs_what_a_small_one_costs(tmp_path):
 
         def run():
             plan_module._PLANS.clear()
+            codec_module._CODECS.clear()  # a fresh codec each run: the name is not cached yet
             for t in (schema.by_c_name("H_r"), schema.by_c_name("H_v")):
-                codec_of(t, f"H.{t.name}")  # a fresh codec: the name is not cached yet
+                codec_of(t, f"H.{t.name}")
                 dtype_of(t)
             render_headers(schema, ["python"])
-        return _calls(run)
-
-    from sarek_layout.host import codec as codec_module
+        return python_calls(run)
 
     counts = []
     for sizes in ((10_006, 6, 6), (10_002, 2, 2), (1_000_002, 10, 1002), (100_000_002, 1002, 1_000_002)):
         counts.append(work(*sizes))
-        codec_module._CODECS.clear()
     # The first run fills the caches every run shares. (Each record holds over 10,000
     # scalars, so that every module pauses the garbage collector when decoding.)
     assert counts[1] == counts[2] == counts[3], counts
+
+
+PACKAGE = os.path.dirname(sl.__file__)
 
 
 def _lines(fn) -> int:
