@@ -341,11 +341,6 @@ def _variant(st: SchemaType) -> VariantPlan:
     # payload.
     head: List[str] = []
     for item in st.items:
-        if item.offset >= st.payload_offset and isinstance(item, Hole):
-            # Past the payload's start every constructor's items span the bytes: a variant
-            # without arguments whose rules round it up (std140: 16 bytes) has a hole there
-            # in both lists.
-            continue
         _merge(head, (f"{item.size}x",) if isinstance(item, Hole)
                else (item.scalar.struct_format,))  # type: ignore[union-attr]  # the tag: int32
     ctors = []

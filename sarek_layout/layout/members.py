@@ -152,8 +152,9 @@ def members_of(
     p = layout.payload_offset
     tag = Member("tag", layout.tag_offset, TInt32.size, TInt32.align, TInt32, None, TInt32.name,
                  decl.location)
-    has_payload = any(c.args for c in decl.ctors)
-    head = with_holes((tag,), 0, p if has_payload else layout.size, HOLE)
+    # The element's own items end where the payload starts: from there each constructor's
+    # items span the bytes (its arguments, then what it leaves unused).
+    head = with_holes((tag,), 0, p, HOLE)
     arms = []
     for ctor, c, types in zip(layout.ctors, decl.ctors, member_types):
         _check_alignment(decl.name, ctor.args)
