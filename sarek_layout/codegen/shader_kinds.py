@@ -46,7 +46,8 @@ from ..layout.rules import RULE_SETS, RuleSet, Shape, array_shape, matrix_shape,
 from ..targets.dialects import ShaderDialect
 from ..targets.naming import ELEMENT_MEMBER
 
-__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "spell_member", "sub_word_kind", "WORD"]
+__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "block_of", "uniform_stride", "spell_member",
+           "sub_word_kind", "WORD"]
 
 #: Bytes in one 32-bit word.
 WORD = 4
@@ -99,7 +100,34 @@ def own_rules(dialect: ShaderDialect, rules: str) -> RuleSet:
     """The rule set that lays out a struct of a type of ``rules`` in ``dialect``'s language."""
     if dialect.own_rules:
         return RULE_SETS[dialect.own_rules]
-    return RULE_SETS[RULE_SETS[rules].glsl_qualifier or "std430"]
+    return RULE_SETS[RULE_SETS[rules].glsl_qualifier or dialect.blocks.get(rules, "std430")]
+
+
+def block_of(dialect: ShaderDialect, rules: str) -> str:
+    """Where a type of ``rules`` is read in ``dialect``'s language: the GLSL block layout
+    that holds its bytes (``own_rules``), or ``uniform``, WGSL's uniform address space, for
+    its uniform rules (``std430``, storage, for the others)."""
+    if rules not in RULE_SETS:
+        return "std430"
+    return "uniform" if rules == dialect.uniform_rules else own_rules(dialect, rules).name
+
+
+def uniform_stride(dialect: ShaderDialect, rules: str) -> int:
+    """What every array stride of a type of ``rules`` must be a multiple of in ``dialect``'s
+    language: 16 in WGSL's uniform address space (naga refuses a ``var<uniform>`` holding
+    an ``array<u32, 3>``), else 1."""
+    if rules == dialect.uniform_rules:
+        return RULE_SETS[rules].aggregate_align
+    return 1
+
+
+def _uniform_ok(t: Tree, own: RuleSet, quantum: int) -> bool:
+    """Whether every array of spelling ``t`` strides by a multiple of ``quantum``."""
+    while t[0] in ("array", "wrap"):
+        if t[0] == "array" and _stride(t[1], own) % quantum:
+            return False
+        t = t[1]
+    return True
 
 
 def _shape(t: Tree, own: RuleSet) -> Shape:
@@ -264,11 +292,12 @@ def spell_member(member: Member, rules_name: str, dialect: ShaderDialect, record
     own = own_rules(dialect, rules_name)
     leaf = _leaf(member, record)
     want = Shape(member.size, member.align)
+    quantum = uniform_stride(dialect, rules_name)
     found = sorted((t for t in _candidates(member, rules, own, dialect, leaf)
-                    if _fits(_shape(t, own), want)),
+                    if _fits(_shape(t, own), want) and _uniform_ok(t, own, quantum)),
                    key=lambda t: _shape(t, own).align != want.align)
     if not found:
-        raise KindRefused(_why(member, rules, own, dialect))
+        raise KindRefused(_why(member, rules, own, dialect, quantum))
     tree = found[0]
     speller = _Speller(dialect, own, wrapper_name)
     if dialect.array_suffix:
@@ -285,14 +314,16 @@ def spell_member(member: Member, rules_name: str, dialect: ShaderDialect, record
                    tuple(speller.wrappers))
 
 
-def _why(member: Member, rules: RuleSet, own: RuleSet, dialect: ShaderDialect) -> str:
+def _why(member: Member, rules: RuleSet, own: RuleSet, dialect: ShaderDialect,
+         quantum: int) -> str:
     """What the member would need, for the refusal."""
     strides = ", ".join(str(d.stride) for d in member.dims if d.kind in (ARRAY, MATRIX))
     where = (f"{dialect.title} lays a struct out by {own.name}" if dialect.own_rules
              else f"a struct of {rules.name} rules sits in a layout({own.name}) block")
     return (f"its {rules.name} layout ({member.size} bytes, aligned to {member.align}"
             + (f", strides {strides}" if strides else "") + f") is none of {dialect.title}'s "
-            f"types: {where}")
+            f"types: {where}" + (f", and its uniform address space takes no array whose "
+                                 f"stride is not a multiple of {quantum}" if quantum > 1 else ""))
 
 
 def sub_word_kind(member: Member) -> bool:
@@ -312,12 +343,15 @@ def _words_spelling(member: Member, rules_name: str, dialect: ShaderDialect) -> 
     from ..ir.types import TUint32
 
     own = own_rules(dialect, rules_name)
-    if member.offset % WORD or member.size % WORD or \
-            array_shape(own, scalar_shape(WORD), 2).stride != WORD:
+    stride = array_shape(own, scalar_shape(WORD), 2).stride
+    if member.offset % WORD or member.size % WORD or stride != WORD or \
+            stride % uniform_stride(dialect, rules_name):
+        where = (f"{dialect.title}'s uniform address space" if dialect.uniform_rules == rules_name
+                 else f"a {own.name} block")
         raise KindRefused(
             f"its {member.size} bytes of {member.scalar.name} "  # type: ignore[union-attr]
-            f"start or end inside a 32-bit word (or sit in a {own.name} block, whose arrays "
-            f"of words are 16 bytes a word), and {dialect.title} has no 8- or 16-bit storage "
+            f"start or end inside a 32-bit word (or sit in {where}, whose arrays of words "
+            f"are 16 bytes a word), and {dialect.title} has no 8- or 16-bit storage "
             f"without extensions: keep such members word-aligned and whole words, or use "
             f"32-bit scalars")
     n = member.size // WORD

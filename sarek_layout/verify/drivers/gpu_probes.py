@@ -124,6 +124,11 @@ def _ident(type_name: str) -> str:
 #: The largest input buffer of one probe shader (Mesa's lavapipe and wgpu bind at most 128 MiB
 #: of a storage buffer): a type whose two copies do not fit is left to the static toolchains.
 MAX_PROBE_BYTES = 64 << 20
+#: The most of a uniform buffer one binding may hold (WebGPU's default limit, wgpu's).
+MAX_UNIFORM_BYTES = 64 << 10
+#: What a probe struct of WGSL's uniform space adds: its array and itself start at a
+#: multiple of 16 (``runtime_probe``).
+UNIFORM_MARGIN = 32
 
 
 class _Unmeasured(Exception):
@@ -151,8 +156,11 @@ class _Writer:
             if g.kind == "struct" and t not in self.typed:
                 raise ProbeFailed(self.lang.name, f"no struct {t} in the generated files")
             size = 12 + 2 * max(bound(g, self.members, self.memo), 16)
+            limit = MAX_PROBE_BYTES
+            if layout == "uniform":
+                size, limit = size + UNIFORM_MARGIN, MAX_UNIFORM_BYTES
             if bound(g, self.members, self.memo) < 0 or \
-                    self.bytes.get(layout, 0) + size > MAX_PROBE_BYTES:
+                    self.bytes.get(layout, 0) + size > limit:
                 raise _Unmeasured(t)
             self.bytes[layout] = self.bytes.get(layout, 0) + size
             self.types[t] = (len(self.types), layout)
@@ -246,7 +254,7 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
         if p.enum:
             raise _Unmeasured(p.c_type)  # an enum: constants, no type of its name
         t = esc(p.c_type)
-        layout = _layout(p)
+        layout = _layout(lang, p)
         i = w.index(t, layout)
         base, start = w.base(t), f"sarek_s{i}"
         if p.quantity == SIZE:
@@ -299,25 +307,23 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
     helpers = _small_helpers(lang, structs, patterned, small_bits, w.typed)
     source = _render(lang, headers, w, outputs, helpers)
     inputs = []
-    for layout in _LAYOUTS:
+    # The input buffers, one per block layout of ``lang.inputs``, in binding order (0, then
+    # 2, 3: binding 1 is the output).
+    layouts = tuple(lang.inputs)
+    for layout in layouts:
         words = (w.bytes.get(layout, 0) + 16) // 4
         inputs.append(struct.pack(f"<{words}I", *range(1, words + 1)))
     return Program(source, inputs[0], 4 * max(len(outputs), 1), len(outputs),
-                   tuple(inputs[1:]) if any(w.bytes.get(x) for x in _LAYOUTS[1:]) else (),
+                   tuple(inputs[1:]) if any(w.bytes.get(x) for x in layouts[1:]) else (),
                    tuple(unmeasured))
 
 
-#: The block layouts of the probe's input buffers, in binding order (0, then 2, 3: binding 1
-#: is the output); WGSL lays every struct out by its own rules, in the first.
-_LAYOUTS = ("std430", "std140", "scalar")
+def _layout(lang: ShadingLanguage, p: Probe) -> str:
+    """The block layout a type of ``p``'s rule set is read in: the one the generated file
+    declares it for (``shader_kinds.block_of``: GLSL's block, WGSL's uniform space)."""
+    from ...codegen.shader_kinds import block_of
 
-
-def _layout(p: Probe) -> str:
-    """The block layout a type of ``p``'s rule set is read in (GLSL's qualifier)."""
-    from ...layout.rules import RULE_SETS
-
-    rules = RULE_SETS.get(p.rules)
-    return (rules.glsl_qualifier if rules is not None else None) or "std430"
+    return block_of(lang.dialect, p.rules)
 
 
 _FILLS = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
