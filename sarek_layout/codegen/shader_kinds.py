@@ -339,14 +339,28 @@ def sub_word_kind(member: Member) -> bool:
 def _words_spelling(member: Member, rules_name: str, dialect: ShaderDialect) -> Spelled:
     """A kind member of scalars smaller than a word, kept as the 32-bit words its bytes fill
     (``uint name[K]``, ``array<u32, K>``): the bytes are the rule set's, read with bit
-    operations as the packed scalar members are."""
+    operations as the packed scalar members are. Where an array of words is out (a std140
+    block strides it by 16, WGSL's uniform space refuses it), its words are four-word vectors
+    (``uvec4 name[K]``, ``array<vec4<u32>, K>``) if it starts and ends on 16 bytes."""
     from ..ir.types import TUint32
 
     own = own_rules(dialect, rules_name)
-    stride = array_shape(own, scalar_shape(WORD), 2).stride
-    if member.offset % WORD or member.size % WORD or stride != WORD or \
-            stride % uniform_stride(dialect, rules_name):
-        where = (f"{dialect.title}'s uniform address space" if dialect.uniform_rules == rules_name
+    quantum = uniform_stride(dialect, rules_name)
+    lanes = 1
+    for n in (1, 4):
+        shape = scalar_shape(WORD) if n == 1 else vector_shape(own, WORD, n)
+        stride = array_shape(own, shape, 2).stride
+        if stride == n * WORD and stride % quantum == 0 and \
+                (n == 1 or TUint32.name in dialect.vectors):
+            lanes = n
+            break
+    else:
+        lanes = 0
+    word = dialect.scalar[TUint32.name]
+    if lanes != 1 and member.size == WORD and member.offset % WORD == 0:  # one word: itself
+        return Spelled(word, "", word, word, WORD, (), TUint32, "", 0, ())
+    if not lanes or member.offset % (lanes * WORD) or member.size % (lanes * WORD):
+        where = (f"{dialect.title}'s uniform address space" if quantum > 1
                  else f"a {own.name} block")
         raise KindRefused(
             f"its {member.size} bytes of {member.scalar.name} "  # type: ignore[union-attr]
@@ -354,14 +368,16 @@ def _words_spelling(member: Member, rules_name: str, dialect: ShaderDialect) -> 
             f"are 16 bytes a word), and {dialect.title} has no 8- or 16-bit storage "
             f"without extensions: keep such members word-aligned and whole words, or use "
             f"32-bit scalars")
-    n = member.size // WORD
-    word = dialect.scalar[TUint32.name]
+    n = member.size // (lanes * WORD)
+    if lanes > 1:
+        word = dialect.vectors[TUint32.name].format(n=lanes)
     if dialect.array_suffix:
         elem, suffix, type_ = word, f"[{n}]", f"{word}[{n}]"
     else:
         elem = type_ = dialect.array.format(elem=word, n=n)
         suffix = ""
-    return Spelled(elem, suffix, type_, type_, WORD, (KLevel(n, 1),), TUint32, "", 0, ())
+    levels = (KLevel(n, lanes),) + ((KLevel(lanes, 1),) if lanes > 1 else ())
+    return Spelled(elem, suffix, type_, type_, lanes * WORD, levels, TUint32, "", 0, ())
 
 
 def spell_kind(member: Member, rules_name: str, dialect: ShaderDialect, owner: str,

@@ -121,11 +121,11 @@ class Glsl(ShadingLanguage):
         return () if is_float is None else (f"{'' if is_float else 'i'}vec{n}",)
 
     def measure(self, shaders, decls, wanted, folder, rules=None):
-        from ...layout.rules import RULE_SETS
+        from ...codegen.shader_kinds import block_of
 
-        # A struct of a GLSL rule set is judged by its copy in a block of that layout.
-        layouts = {n: RULE_SETS[r].glsl_qualifier for n, r in (rules or {}).items()
-                   if r in RULE_SETS and RULE_SETS[r].glsl_qualifier}
+        # A struct of a rule set is judged by its copy in the block that holds its bytes
+        # (``block_of``: its own qualifier, std140 for wgsl-uniform).
+        layouts = {n: block_of(self.dialect, r) for n, r in (rules or {}).items()}
         return measure_glsl(shaders, decls, wanted, folder, layouts)
 
     # --- the runtime probe of generated files ---------------------------------------------

@@ -155,7 +155,17 @@ class Wgsl(ShadingLanguage):
                 f"aligned to 4: write three scalars (or a struct of them)")
 
     def measure(self, shaders, decls, wanted, folder, rules=None):
-        return measure_wgsl(shaders, decls, wanted, folder)
+        from ...codegen.shader_kinds import uniform_stride
+
+        compiled, problems, failures = measure_wgsl(shaders, decls, wanted, folder)
+        # A struct of WGSL's uniform rules is for a var<uniform>, where naga places a struct
+        # member at a multiple of 16 or refuses the shader (the runtime probe, webgpu, reads
+        # generated structs there): its alignment there is naga's rounded up to 16.
+        for name, r in (rules or {}).items():
+            got, least = compiled.get(name), uniform_stride(self.dialect, r)
+            if got is not None and got.align is not None and got.align < least:
+                got.align = least
+        return compiled, problems, failures
 
     # --- the runtime probe of generated files ---------------------------------------------
     word, pair, quad, output = "u32", "vec2<u32>", "vec4<u32>", "sarek_out"
