@@ -46,7 +46,7 @@ from ..layout.rules import RULE_SETS, RuleSet, Shape, array_shape, matrix_shape,
 from ..targets.dialects import ShaderDialect
 from ..targets.naming import ELEMENT_MEMBER
 
-__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "block_of", "uniform_stride", "spell_member",
+__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "named_block", "block_of", "uniform_stride", "spell_member",
            "sub_word_kind", "WORD"]
 
 #: Bytes in one 32-bit word.
@@ -96,11 +96,20 @@ class Spelled(NamedTuple):
 Tree = tuple
 
 
+def named_block(dialect: ShaderDialect, rules: str) -> Optional[str]:
+    """The GLSL block layout that holds a type of ``rules``'s bytes, where there is one (its
+    own qualifier, or ``ShaderDialect.blocks``); ``None`` for the rule sets std430 holds
+    as it holds any (``c``, ``cuda``)."""
+    rule_set = RULE_SETS.get(rules)
+    return (rule_set.glsl_qualifier if rule_set is not None else None) or \
+        dialect.blocks.get(rules)
+
+
 def own_rules(dialect: ShaderDialect, rules: str) -> RuleSet:
     """The rule set that lays out a struct of a type of ``rules`` in ``dialect``'s language."""
     if dialect.own_rules:
         return RULE_SETS[dialect.own_rules]
-    return RULE_SETS[RULE_SETS[rules].glsl_qualifier or dialect.blocks.get(rules, "std430")]
+    return RULE_SETS[named_block(dialect, rules) or "std430"]
 
 
 def block_of(dialect: ShaderDialect, rules: str) -> str:

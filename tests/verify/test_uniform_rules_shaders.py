@@ -77,7 +77,7 @@ def _wgsl(tmp_path, doc=NESTED) -> str:
 
 
 def test_the_webgpu_probe_reads_them_in_a_uniform_buffer(tmp_path):
-    """The probe is live in the uniform space: the same bytes with the padding as one
+    """The probes are live in the uniform space: the same bytes with the padding as one
     ``array<u32, 3>`` (a valid module, and storage would read the same offsets) are
     refused there by naga."""
     require_toolchain("webgpu")
@@ -97,6 +97,10 @@ def test_the_webgpu_probe_reads_them_in_a_uniform_buffer(tmp_path):
     assert driver_for("webgpu").measure(headers, probes).passes  # the generated file reads
     with pytest.raises(ProbeFailed, match="sarek_uin. is invalid"):
         driver_for("webgpu").measure(edited, probes)
+    # naga alone, on a var<uniform> of each type of these rules, as the naga toolchain runs.
+    driver_for("naga").measure(headers, probes)
+    with pytest.raises(ProbeFailed, match="sarek_uniform0. is invalid"):
+        driver_for("naga").measure(edited, probes)
 
 
 def _validates(source: str) -> bool:
