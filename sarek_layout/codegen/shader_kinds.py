@@ -46,8 +46,8 @@ from ..layout.rules import RULE_SETS, RuleSet, Shape, array_shape, matrix_shape,
 from ..targets.dialects import ShaderDialect
 from ..targets.naming import ELEMENT_MEMBER
 
-__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "named_block", "block_of", "uniform_stride", "spell_member",
-           "sub_word_kind", "WORD"]
+__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "named_block", "block_of",
+           "uniform_stride", "spell_member", "sub_word_kind", "WORD"]
 
 #: Bytes in one 32-bit word.
 WORD = 4
