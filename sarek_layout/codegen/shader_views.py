@@ -58,7 +58,8 @@ from ..ir.types import TFloat64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
 from ..layout.rules import array_shape, scalar_shape, vector_shape
-from .shader_kinds import Spelled, natural_struct, own_rules, spell_kind, uniform_stride, walk_of
+from .shader_kinds import (Spelled, block_of, natural_struct, own_rules, spell_kind,
+                           uniform_stride, walk_of)
 from ..targets.dialects import ShaderDialect
 from .shader_records import SArg, SCtor, SEnum, SField, SMember, SModuleView, SType, Slot
 from .views import TOOL
@@ -415,7 +416,8 @@ def _kinds_of(st: SchemaType, kinds: Kinds, members: Sequence[SMember], owner: s
             f"{where}: leave {dialect.name} out of the targets for this type",
             st.decl.location)
     return dict(has_kinds=any(m.kind == "kind" for m in members),
-                wrappers=tuple(kinds.wrappers), rules=st.rules, block=own.name)
+                wrappers=tuple(kinds.wrappers), rules=st.rules,
+                block=block_of(dialect, st.rules))
 
 
 def _natural_align(m: SMember, own) -> int:
