@@ -163,3 +163,44 @@ def test_glsl_refuses_a_mat2_of_the_wgsl_uniform_rules_naming_it(tmp_path):
            "types": [{"record": "t", "fields": [["a", "float32"], ["m", "mat2"]]}]}
     with pytest.raises(SchemaError, match=r"member 'm' \(mat2\).*strides 8.*layout\(std140\)"):
         render_headers(_schema(tmp_path, doc), ["glsl"])
+
+
+#: hlsl-cbuffer types whose bytes are std140's: scalars filling whole registers, a record of
+#: them inside another. (A vector is 4-aligned there, 8- or 16-aligned in std140: refused.)
+CBUFFER = {"module": "H", "rules": "hlsl-cbuffer", "types": [
+    {"record": "quad", "fields": [["a", "float32"], ["b", "int32"], ["c", "uint32"],
+                                  ["d", "float32"]]},
+    {"record": "same", "fields": [["q", "quad"], ["e", "float32"], ["f", "int32"],
+                                  ["g", "uint32"], ["h", "float32"], ["qs", "quad[2]"]]},
+]}
+
+
+@pytest.mark.parametrize("toolchain", ["glslang", "vulkan"])
+def test_glsl_holds_the_hlsl_cbuffer_types_whose_bytes_are_std140s(toolchain, tmp_path):
+    """GLSL declares a cbuffer's type for a std140 block where the bytes are the same (on old
+    main it put it in a std430 block, whose struct is not 16-aligned, and refused it)."""
+    result = _agrees(_schema(tmp_path, CBUFFER), toolchain)
+    assert result.values >= 12
+
+
+def test_glsl_refuses_an_hlsl_cbuffer_member_std140_places_elsewhere(tmp_path):
+    """A ``float3`` after a float: Slang's HLSL cbuffer puts it at byte 4 (it fits the
+    register), glslang's std140 at 16 (a vec3 is 16-aligned there): refused, naming it."""
+    require_toolchain("glslang")
+    from helpers import slang_oracle
+    from sarek_layout.verify.drivers.glsl import compile_glsl, reflect_spirv
+
+    slang_oracle.require_slang()
+    hlsl = slang_oracle.reflect("cbuffer B { float a; float3 b; };\n"
+                                "[numthreads(1, 1, 1)] void main() {}\n")
+    assert [(n, o) for n, o, _ in hlsl.buffer("B").fields()] == [("a", 0), ("b", 4)]
+    spirv = compile_glsl("glslang", "#version 450\nlayout(local_size_x = 1) in;\n"
+                         "layout(std140, binding = 0) uniform B { float a; vec3 b; } u;\n"
+                         "void main() {}\n", HeaderSet((), ()))
+    (block,) = [t for t in reflect_spirv("glslang", spirv)["types"].values()
+                if any(m["name"] == "b" for m in t["members"])]
+    assert [(m["name"], m["offset"]) for m in block["members"]] == [("a", 0), ("b", 16)]
+    doc = {"module": "H", "rules": "hlsl-cbuffer",
+           "types": [{"record": "t", "fields": [["a", "float32"], ["b", "vec3<float32>"]]}]}
+    with pytest.raises(SchemaError, match=r"member 'b' \(vec3<float32>\) cannot be declared"):
+        render_headers(_schema(tmp_path, doc), ["glsl"])
