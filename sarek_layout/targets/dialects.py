@@ -319,7 +319,7 @@ GLSL = ShaderDialect(
     matrices={"float32": "mat{c}x{r}", "float64": "dmat{c}x{r}"},
     square_matrices={"float32": "mat{c}", "float64": "dmat{c}"},
     array_suffix=True,
-    blocks={"wgsl-uniform": "std140", "hlsl-cbuffer": "std140"},
+    blocks={"wgsl-uniform": "std140"},
     literal_suffix={"uint8": "u", "uint16": "u", "uint32": "u", "int64": "L", "uint64": "UL"},
 )
 

@@ -96,9 +96,8 @@ def test_the_kinds_enumeration_agrees(toolchain, rules, tmp_path):
     # Most of the enumeration is emitted: GLSL's refusals are variants whose payload is
     # 32-aligned (a dvec4 argument) or, under scalar rules, 8-aligned; WGSL's, 64-bit vectors
     # and std140's 16-aligned structs of smaller members.
-    # HLSL's constant buffers end an array at its last element, round no struct up and align
-    # a vector to its scalar: GLSL's std140 block holds only the types of scalars in whole
-    # registers (few of these), WGSL none.
+    # HLSL's constant buffers end an array at its last element and round no struct up: no
+    # GLSL block or WGSL struct lays that out, and every type using them is refused.
     # wgsl-uniform: GLSL holds it in std140 blocks (a matCx2 refused), WGSL in var<uniform>
     # (structs less aligned than 16 placed by padding; arrays of words refused).
     floor = {"glsl": {"c": 1.0, "cuda": 1.0, "std430": 0.6, "std140": 0.6, "scalar": 0.45,
