@@ -14,9 +14,9 @@ bytes) in a 16-aligned struct, and the next member sits in the last 4 bytes of i
 the rules say. Both also refuse what their structs cannot hold (``refusal``): a type whose
 size is not a multiple of its alignment (a ``scalar``- or ``hlsl-cbuffer``-rules record
 ending mid-alignment), an array that ends before its last stride (``Array.tail_unpadded``),
-since a Rust or Zig array always spans count × stride, and a one-argument constructor whose
-argument does not start the payload (``hlsl-cbuffer``'s registers), since its union arm is the
-argument itself.
+since a Rust or Zig array always spans count × stride. A one-argument constructor whose
+argument does not start the payload (``hlsl-cbuffer``'s registers) has a struct arm, as the
+shape gives it (``targets.shape.argument_is_arm``).
 
 Nothing here computes a layout: the counts, strides and sizes are the member model's.
 """
@@ -135,18 +135,6 @@ def refusal(st: SchemaType, target: str) -> Optional[SchemaError]:
             f"it is {st.size} bytes and {st.align}-aligned, and a {target} struct's size is a "
             f"multiple of its alignment; lay it out by rules that round a structure's size "
             f"up (std430, c)", st.decl.location)
-    for arm in st.arms:
-        if len(arm.args) == 1 and arm.args[0].offset != st.payload_offset:
-            # The shape makes a one-argument constructor's union arm the argument itself, so
-            # the argument must start the payload; a rule set that places it further on
-            # (hlsl-cbuffer's registers: a vector never straddles 16 bytes) has no such arm.
-            return SchemaError(
-                f"the {target} target cannot hold constructor {st.qualified_name}.{arm.name}: "
-                f"under the {st.rules} rules its one argument is at offset "
-                f"{arm.args[0].offset}, after the payload's start at {st.payload_offset}, and "
-                f"a one-argument constructor's union arm is the argument itself; give the "
-                f"constructor a leading argument, or lay the type out by other rules",
-                arm.location or st.decl.location)
     for node in shape_of(st).nodes():
         if isinstance(node, Array) and node.tail_unpadded:
             lvl = node.levels[0]

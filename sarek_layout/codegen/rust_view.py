@@ -41,7 +41,7 @@ from ..targets.names import spelling
 from ..targets.naming import (DATA_MEMBER, RUST_BYTES_TRAIT, RUST_ERROR_TYPE, RUST_SIZE_OF,
                               arm_name, arm_struct_name, padding_name, rust_union_name,
                               rust_view_name)
-from ..targets.shape import shape_of
+from ..targets.shape import argument_is_arm, shape_of
 from .member_types import (Wrapper, designator_parts, kind_checks, members_of, refusal,
                            spell_member, uses_kinds)
 from .views import TOOL
@@ -340,7 +340,7 @@ def _type(st: SchemaType, names: _Names, used: _Used) -> RType:
         args = tuple(RField(a.name, *kinds.member(a, labels[a.name]), a.offset, a.size)
                      for a in arm.args)
         arm_struct = None
-        if len(arm.args) > 1:
+        if arm.args and not argument_is_arm(arm, p):  # the shape's struct arm
             struct_name = names.claim(arm_struct_name(c_name, arm.name), owner, where)
             arm_struct = RStruct(struct_name, max(a.align for a in arm.args), st.size - p,
                                  # its wrappers are the arguments', named alike

@@ -9,7 +9,9 @@ host dtypes), declares each schema type as a struct of this shape:
   ``<Ctor>_v`` per constructor with arguments, in tag order: for a constructor of one
   argument the arm is that argument itself (``data.Value_v``, as Sarek's own kernels read
   it); for several, a struct of the arguments ``_0``, ``_1``… (``data.Pair_v._1``), whose
-  offsets stay absolute (from the element start), as the member model gives them;
+  offsets stay absolute (from the element start), as the member model gives them; so is a
+  lone argument the rules place after the payload's start (``hlsl-cbuffer``'s registers:
+  ``data.One_v._0``, ``argument_is_arm``);
 * between and after the members, the holes of the member model (``items``), which the
   headers fill with explicit padding members ``_sarek_pad<N>`` (named by codegen's views,
   through ``naming.padding_name``; every reader skips ``naming.is_padding`` names).
@@ -66,7 +68,8 @@ from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union 
 from ..ir.schema import ARRAY, MATRIX, VECTOR, Arm, Item, LaidOut, Member, SchemaType
 from .naming import DATA_MEMBER, ELEMENT_MEMBER, arm_name
 
-__all__ = ["Slot", "Array", "Level", "Struct", "Union", "Node", "Shape", "shape_of"]
+__all__ = ["Slot", "Array", "Level", "Struct", "Union", "Node", "Shape", "shape_of",
+           "argument_is_arm"]
 
 
 class Slot(NamedTuple):
@@ -275,6 +278,16 @@ def _record(st: SchemaType, layout: LaidOut) -> Shape:
                         st.items, ()))
 
 
+def argument_is_arm(arm: Arm, payload_offset: int) -> bool:
+    """Whether constructor ``arm``'s union arm is its argument itself (SPEC §4: ``float
+    Value_v``): it has one argument, and that argument starts the payload. A rule set that
+    places a lone argument further on (``hlsl-cbuffer``: a ``vec4<float32>`` after a 4-byte
+    payload start moves to the next 16-byte register) gets a struct arm of that argument,
+    ``_0``, after the padding the model gives it, as a constructor of several arguments
+    does: a union member always starts at the union's offset."""
+    return len(arm.args) == 1 and arm.args[0].offset == payload_offset
+
+
 def _variant(st: SchemaType, layout: LaidOut) -> Shape:
     top: Tuple[TypingUnion[Slot, Union], ...] = _nodes(st.members)  # its tag
     p = st.payload_offset
@@ -285,7 +298,7 @@ def _variant(st: SchemaType, layout: LaidOut) -> Shape:
         name = arm_name(arm.name)
         path = f"{DATA_MEMBER}.{name}"
         args = _nodes(arm.args, path + ".")
-        if len(args) == 1:  # the arm is the argument itself, named as the arm
+        if argument_is_arm(arm, p):  # the arm is the argument itself, named as the arm
             arms.append(args[0]._replace(path=path, name=name, ctor=arm))
             continue
         arms.append(_new(Struct, (path, name, p, layout.size - p, args, arm.items, arm)))

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import pathlib
 import subprocess
 import sys
@@ -171,6 +172,57 @@ def test_make_helpers_fill_the_kinds_and_zero_every_padding_byte(toolchain, tmp_
         assert run.returncode == 0 and run.stdout.strip() == "0 failures", run.stdout + run.stderr
         ran += sum(len(st.arms) for st in schema.types if st.kind == "variant")
     assert ran >= 20
+
+
+# --- hlsl-cbuffer's registers in a variant's payload -----------------------------------------
+
+#: Lone arguments HLSL's 16-byte registers place after the payload's start (a vector that
+#: would straddle a register moves to the next one: ``One`` at 16, the payload at 4; ``Long``
+#: at 16, the payload at 8), beside arguments that start it and arms of several arguments.
+_CBUFFER_VARIANTS = {"module": "Cb", "rules": "hlsl-cbuffer", "types": [
+    {"record": "q", "fields": [["v", "vec4<float32>"]]},
+    {"variant": "v", "constructors": [["One", ["vec4<float32>"]],
+                                      ["After", ["uint8", "vec4<float32>"]], ["Nothing", []]]},
+    {"variant": "w", "constructors": [["Wide", ["vec2<float64>"]], ["Rec", ["q"]],
+                                      ["Pair", ["float32", "q"]],
+                                      ["Mix", ["int32", "vec3<int32>"]]]},
+    {"variant": "x", "constructors": [["Long", ["vec4<int64>"]], ["Small", ["int32"]]]},
+    {"variant": "y", "constructors": [["Three", ["vec3<float32>"]],
+                                      ["Two", ["float64", "float32"]]]},
+]}
+
+
+@pytest.mark.parametrize("toolchain", ["gcc", "g++", "clang", "gcc-m32"])
+def test_cbuffer_arguments_off_the_payload_start_are_where_the_rules_put_them(toolchain,
+                                                                              tmp_path):
+    """Under hlsl-cbuffer a lone argument may start a register after the payload's start:
+    the compiler measures every offset the layout gives (the header's own assertions live),
+    and each ``make_`` helper writes each argument there, every other byte zero."""
+    from sarek_layout.verify.probes import probes_for
+    from sarek_layout.verify.run import verify_schema
+
+    tc = require_toolchain(toolchain)
+    path = tmp_path / "cb.json"
+    path.write_text(json.dumps(_CBUFFER_VARIANTS))
+    schema = load_schema([str(path)])
+    v = schema.types[1]
+    assert (v.payload_offset, v.arms[0].args[0].offset) == (4, 16)  # the case it is about
+    report = verify_schema(schema, toolchains=[toolchain])
+    (result,) = report.results
+    assert result.status == "agrees", report.format()
+    assert result.values == len(probes_for(schema.types))
+    if toolchain == "clang":
+        return
+    files = render_headers(schema, ["c"])
+    _write(files, tmp_path)
+    src = tmp_path / "run.c"
+    src.write_text(_helper_program(schema, [f.filename for f in files]))
+    exe = tmp_path / "run"
+    proc = subprocess.run([*tc.argv, *STRICT[:4], str(src), "-o", str(exe)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "0 failures", run.stdout + run.stderr
 
 
 # --- enums -----------------------------------------------------------------------------------
