@@ -35,6 +35,7 @@ from sarek_layout.codegen import render_headers
 from sarek_layout.ir.schema import Member
 from sarek_layout.ir.types import SCALARS
 from sarek_layout.resolve import load_schema
+from sarek_layout.targets.shape import Array, shape_of
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden"
 KINDS_CASES = sorted(p.name for p in GOLDEN.iterdir() if p.name.startswith("kinds_"))
@@ -174,44 +175,67 @@ def test_make_helpers_fill_the_kinds_and_zero_every_padding_byte(toolchain, tmp_
     assert ran >= 20
 
 
-# --- hlsl-cbuffer's registers in a variant's payload -----------------------------------------
+# --- hlsl-cbuffer: registers in a variant's payload, arrays ending at their last element ----
 
-#: Lone arguments HLSL's 16-byte registers place after the payload's start (a vector that
-#: would straddle a register moves to the next one: ``One`` at 16, the payload at 4; ``Long``
-#: at 16, the payload at 8), beside arguments that start it and arms of several arguments.
-_CBUFFER_VARIANTS = {"module": "Cb", "rules": "hlsl-cbuffer", "types": [
-    {"record": "q", "fields": [["v", "vec4<float32>"]]},
-    {"variant": "v", "constructors": [["One", ["vec4<float32>"]],
-                                      ["After", ["uint8", "vec4<float32>"]], ["Nothing", []]]},
-    {"variant": "w", "constructors": [["Wide", ["vec2<float64>"]], ["Rec", ["q"]],
-                                      ["Pair", ["float32", "q"]],
-                                      ["Mix", ["int32", "vec3<int32>"]]]},
-    {"variant": "x", "constructors": [["Long", ["vec4<int64>"]], ["Small", ["int32"]]]},
-    {"variant": "y", "constructors": [["Three", ["vec3<float32>"]],
-                                      ["Two", ["float64", "float32"]]]},
-]}
+#: ``offsets``: lone arguments HLSL's 16-byte registers place after the payload's start (a
+#: vector that would straddle a register moves to the next one: ``One`` at 16, the payload at
+#: 4; ``Long`` at 16, the payload at 8), beside arguments that start it and arms of several.
+#: ``tails``: arrays the rules end at their last element whose padding nothing uses (``b`` at
+#: 32, past ``a``'s 2 × 16 bytes; a variant's arm ending before the variant does), held
+#: padded to count × stride.
+_CBUFFER = {
+    "offsets": [
+        {"record": "q", "fields": [["v", "vec4<float32>"]]},
+        {"variant": "v", "constructors": [["One", ["vec4<float32>"]],
+                                          ["After", ["uint8", "vec4<float32>"]], ["Nothing", []]]},
+        {"variant": "w", "constructors": [["Wide", ["vec2<float64>"]], ["Rec", ["q"]],
+                                          ["Pair", ["float32", "q"]],
+                                          ["Mix", ["int32", "vec3<int32>"]]]},
+        {"variant": "x", "constructors": [["Long", ["vec4<int64>"]], ["Small", ["int32"]]]},
+        {"variant": "y", "constructors": [["Three", ["vec3<float32>"]],
+                                          ["Two", ["float64", "float32"]]]}],
+    "tails": [
+        {"record": "r", "fields": [["a", "float32[2]"], ["b", "vec4<float32>"]]},
+        {"record": "m", "fields": [["x", "float32"], ["g", "vec3<float32>[2][3]"],
+                                   ["n", "mat2x2<float32>"], ["c", "vec4<int32>"]]},
+        {"record": "s", "fields": [["k", "uint8[5]"], ["d", "float64[2]"], ["e", "r[2]"]]},
+        {"variant": "t", "constructors": [["A", ["float32", "float32[2]"]], ["One", ["float32[3]"]],
+                                          ["R", ["r"]], ["S", ["uint8[5]", "m"]], ["B", []]]}],
+}
 
 
-@pytest.mark.parametrize("toolchain", ["gcc", "g++", "clang", "gcc-m32"])
-def test_cbuffer_arguments_off_the_payload_start_are_where_the_rules_put_them(toolchain,
-                                                                              tmp_path):
-    """Under hlsl-cbuffer a lone argument may start a register after the payload's start:
-    the compiler measures every offset the layout gives (the header's own assertions live),
-    and each ``make_`` helper writes each argument there, every other byte zero."""
+def _cbuffer_schema(tmp_path, case):
+    path = tmp_path / f"{case}.json"
+    path.write_text(json.dumps({"module": "Cb", "rules": "hlsl-cbuffer", "types": _CBUFFER[case]}))
+    schema = load_schema([str(path)])
+    shapes = [shape_of(st) for st in schema.types]
+    if case == "offsets":  # the case it is about: a lone argument off the payload's start
+        v = schema.types[1]
+        assert (v.payload_offset, v.arms[0].args[0].offset) == (4, 16)
+    else:  # arrays ending at their last element, at the top and in arms
+        tails = {n.path for sh in shapes for n in sh.nodes()
+                 if isinstance(n, Array) and n.tail_unpadded}
+        assert {"a", "g", "n", "k", "d", "data.A_v._1", "data.One_v", "data.S_v._0"} <= tails
+    return schema
+
+
+@pytest.mark.parametrize("case", sorted(_CBUFFER))
+@pytest.mark.parametrize("toolchain", ["gcc", "g++", "clang", "gcc-m32", "rustc", "zig"])
+def test_cbuffer_layouts_are_held_where_the_rules_put_them(toolchain, case, tmp_path):
+    """Under hlsl-cbuffer the compiler measures every offset, size and stride the layout
+    gives (the header's own assertions live; an array padded to its span is measured as
+    count × stride), and each C ``make_`` helper writes each argument there, every other
+    byte zero."""
     from sarek_layout.verify.probes import probes_for
     from sarek_layout.verify.run import verify_schema
 
     tc = require_toolchain(toolchain)
-    path = tmp_path / "cb.json"
-    path.write_text(json.dumps(_CBUFFER_VARIANTS))
-    schema = load_schema([str(path)])
-    v = schema.types[1]
-    assert (v.payload_offset, v.arms[0].args[0].offset) == (4, 16)  # the case it is about
+    schema = _cbuffer_schema(tmp_path, case)
     report = verify_schema(schema, toolchains=[toolchain])
     (result,) = report.results
     assert result.status == "agrees", report.format()
-    assert result.values == len(probes_for(schema.types))
-    if toolchain == "clang":
+    assert result.values >= len(probes_for(schema.types))
+    if toolchain in ("clang", "rustc", "zig"):
         return
     files = render_headers(schema, ["c"])
     _write(files, tmp_path)
@@ -223,6 +247,26 @@ def test_cbuffer_arguments_off_the_payload_start_are_where_the_rules_put_them(to
     assert proc.returncode == 0, proc.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.strip() == "0 failures", run.stdout + run.stderr
+
+
+_USED_TAIL = {"module": "Cb", "rules": "hlsl-cbuffer", "types": [
+    {"record": "u", "fields": [["n", "mat2x2<float32>"], ["f", "float32"], ["c", "vec4<int32>"]]}]}
+
+
+@pytest.mark.parametrize("target", ["c", "cuda", "opencl", "metal", "rust", "zig"])
+def test_an_array_whose_tail_is_used_is_still_refused_naming_it(target, tmp_path, capsys):
+    """``f`` starts at 24, inside the last column's padding of ``n`` (2 × 16 bytes from 0):
+    no array of count × stride holds it. Refused in one line, naming the member, where the
+    next member starts and what the array would span."""
+    path = tmp_path / "u.json"
+    path.write_text(json.dumps(_USED_TAIL))
+    out = tmp_path / "out"
+    assert main(["generate", str(path), "-o", str(out), "-t", target]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Cb.u.n" in err, err
+    assert ("mat2x2<float32> at offset 0 ends at its last element (24 bytes, its 2 elements 16 "
+            "bytes apart), and what follows it starts at offset 24, inside the 32 bytes") in err
+    assert not out.exists()
 
 
 # --- enums -----------------------------------------------------------------------------------
