@@ -299,7 +299,7 @@ def emitted_items(items: Sequence[Item]) -> Sequence[Item]:
                     out.append(item._replace(offset=covered, size=item.end - covered))
                 continue
         else:
-            covered = item.offset + span_of(item) if item.dims else 0  # type: ignore[union-attr]
+            covered = item.offset + span_of(item) if item.dims else 0  # type: ignore[union-attr, arg-type]
         if out is not None:
             out.append(item)
     return items if out is None else tuple(out)
