@@ -100,9 +100,18 @@ def differences(
     return out
 
 
+def _compiled_only(r: ToolchainResult) -> bool:
+    """A toolchain that ran and compiled the files but compared no value (naga and
+    glslang's HLSL front end are compile checks; any toolchain given nothing to probe): it
+    is no agreement, and the report does not count it as one."""
+    return r.status == AGREES and not r.note and r.values == 0
+
+
 def _result_cell(r: ToolchainResult) -> str:
     if r.status == AGREES and r.note:
         return f"FAILED (its own assertions fail; {r.values} values agree)"
+    if _compiled_only(r):
+        return "compiles (measures no values)"
     if r.status == AGREES:
         return f"agrees ({r.values} values)"
     if r.status == DISAGREES:
@@ -215,12 +224,19 @@ def detail_lines(results: Sequence[ToolchainResult], max_lines: int = 50) -> Lis
 def summary_line(results: Sequence[ToolchainResult], structure: Sequence[StructureProblem] = (),
                  types: int = 0) -> str:
     ran = [r for r in results if r.status != SKIPPED]
-    bad = [r for r in ran if not r.ok]
+    measured = [r for r in ran if not _compiled_only(r)]
+    bad = [r for r in measured if not r.ok]
     skipped = len(results) - len(ran)
-    text = (f"{len(ran) - len(bad)} of {len(ran)} toolchain{'s' if len(ran) != 1 else ''} "
-            f"agree with the layout")
-    if types:
-        text += f" of {types} type{'s' if types != 1 else ''}"
+    of_types = f" of {types} type{'s' if types != 1 else ''}" if types else ""
+    compiled = len(ran) - len(measured)
+    if measured or not compiled:
+        text = (f"{len(measured) - len(bad)} of {len(measured)} "
+                f"toolchain{'s' if len(measured) != 1 else ''} agree with the layout{of_types}")
+        if compiled:
+            text += f"; {compiled} more compile{'s' if compiled == 1 else ''} it, measuring nothing"
+    else:
+        text = (f"no toolchain measured the layout{of_types}; {compiled} "
+                f"compile{'s' if compiled == 1 else ''} it, measuring nothing")
     if skipped:
         text += f"; {skipped} skipped"
     if structure:

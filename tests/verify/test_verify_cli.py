@@ -353,3 +353,21 @@ def test_an_unknown_name_in_sarek_require_toolchains_is_a_usage_error(monkeypatc
         toolchains.required_toolchains()
     monkeypatch.setenv(toolchains.REQUIRE_ENV, "gcc, clang")
     assert toolchains.required_toolchains() == ("gcc", "clang")
+
+
+def test_a_compile_check_is_no_agreement(capsys):
+    """naga validates the WGSL and measures nothing: its row and the summary say it compiled,
+    and only toolchains that compared values are counted as agreeing."""
+    require_toolchain("naga")
+    require_toolchain("gcc")
+    status, out, err = verify(capsys, GEOMETRY, "--toolchain", "naga", "--toolchain", "gcc")
+    assert status == 0, out + err
+    assert _row(out, "naga").endswith("compiles (measures no values)"), out
+    assert "agrees (" in _row(out, "gcc"), out
+    assert out.rstrip().splitlines()[-1] == (
+        "1 of 1 toolchain agree with the layout of 3 types; 1 more compiles it, measuring nothing")
+    status, out, err = verify(capsys, GEOMETRY, "--toolchain", "naga")
+    assert status == 0, out + err
+    assert "agree" not in out, out
+    assert out.rstrip().splitlines()[-1] == (
+        "no toolchain measured the layout of 3 types; 1 compiles it, measuring nothing")
