@@ -37,6 +37,7 @@ from helpers.compile import (
     assert_compiles,
     assert_fails,
     header_suffix,
+    run_byte_checks,
 )
 from helpers.common import EXAMPLES, require_toolchain, shared_folder
 from helpers.shapes import SCALAR, conformance_records, conformance_variants, nested_descriptions
@@ -225,12 +226,7 @@ def test_make_helpers_zero_every_padding_byte(toolchain, tmp_path):
         _write_headers(render_headers(schema, ["c"]), out)
         src = out / "run.c"
         src.write_text(_helper_program(schema))
-        exe = out / "run"
-        proc = subprocess.run([*tc.argv, *STRICT[:4], str(src), "-o", str(exe)],
-                              capture_output=True, text=True, cwd=out)
-        assert proc.returncode == 0, proc.stderr
-        run = subprocess.run([str(exe)], capture_output=True, text=True)
-        assert run.returncode == 0 and run.stdout.strip() == "0 failures", run.stdout + run.stderr
+        run_byte_checks(tc, src, out)
 
 
 # --- negative tests: the assertions are live ---------------------------------------------------
