@@ -357,8 +357,9 @@ def _variant(st: SchemaType, layout: LaidOut) -> Shape:
             continue
         arms.append(_new(Struct, (path, name, p, layout.size - p, args, arm.items, arm)))
     if arms:
-        top += (_new(Union, (DATA_MEMBER, DATA_MEMBER, p, layout.size - p, layout.align,
-                             tuple(arms))),)
+        # The union is as aligned as its arms, whose alignment is the payload offset's (the
+        # variant itself may be more aligned: a std140 variant is 16-aligned, its payload at 8).
+        top += (_new(Union, (DATA_MEMBER, DATA_MEMBER, p, layout.size - p, p, tuple(arms))),)
     return _new(Shape, (st.c_name, "variant", layout.size, layout.align, top, st.items,
                         st.arms))
 
