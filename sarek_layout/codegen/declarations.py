@@ -22,16 +22,16 @@ The templates spell all of it (``templates/_macros.j2``: ``declare``, ``assign``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..errors import SchemaError
-from ..ir.schema import VECTOR, Member as ModelMember, SchemaType
+from ..ir.schema import VECTOR, Member as ModelMember, SchemaType, SourceLocation
 from ..layout.rules import RULE_SETS, vector_shape
 from ..targets.naming import COMPONENT_INDEX, ELEMENT_MEMBER, loop_index, padding_name
 from ..targets.shape import Array, levels_of
 
 __all__ = ["Unrepresentable", "Wrapped", "Decl", "Param", "Assign", "declaration", "pin_of", "natural_align",
-           "kinds_assign", "kinds_param", "refuse_unheld", "vector_of", "struct_pin",
+           "kinds_assign", "kinds_param", "refuse_unheld", "unheld", "vector_of", "struct_pin",
            "kinds_used", "param"]
 
 class Unrepresentable(SchemaError):
@@ -193,27 +193,46 @@ def kinds_assign(target: str, source: str, m: ModelMember, rules: str, copy: str
                   flat)
 
 
-def refuse_unheld(st: SchemaType, nodes: Sequence[object]) -> None:
-    """Refuse a type the C family cannot declare, naming the member and why: a structure
-    whose size is not a multiple of its alignment (the ``scalar`` rules end a structure at
-    its last member; a C struct's size is always a multiple of its alignment), and an array
-    after whose last element the next member starts inside the stride (``scalar`` too)."""
+def unheld(st: SchemaType, nodes: Iterable[object], language: str
+           ) -> Optional[Tuple[str, str, Optional[SourceLocation]]]:
+    """Why a language whose structs' sizes are multiples of their alignment and whose arrays
+    span count × stride (C, Rust, Zig: ``language`` names it) cannot hold ``st``, or
+    ``None``: ``(what, why, where)``, the type or member, the reason and its place.
+
+    * A structure whose size is not a multiple of its alignment (``scalar`` and
+      ``hlsl-cbuffer`` end a structure at its last member).
+    * An array (a node of ``st``'s shape) the rules end at its last element, where what
+      follows starts inside the last element's padding (``Array.unheld``). Where nothing
+      does (``hlsl-cbuffer``'s ``{float32[2] a; vec4<float32> b}``: ``b`` at 32, past the
+      array's 2 × 16 bytes), it is held, padded to its span.
+    """
     if st.kind != "enum" and st.size % st.align:
-        raise Unrepresentable(
-            f"{st.qualified_name} cannot be declared in C: under the {st.rules} rules it is "
-            f"{st.size} bytes, {st.align}-aligned, and a C struct's size is a multiple of its "
-            f"alignment (lay it out by the std430 or c rules, or pad it to "
-            f"{st.size + st.align - st.size % st.align} bytes)", st.decl.location)
+        return (st.qualified_name,
+                f"under the {st.rules} rules it is {st.size} bytes, {st.align}-aligned, and a "
+                f"{language} struct's size is a multiple of its alignment (lay it out by the "
+                f"std430 or c rules, or pad it to "
+                f"{st.size + st.align - st.size % st.align} bytes)", st.decl.location)
     for node in nodes:
-        if isinstance(node, Array) and node.tail_unpadded:
-            m = node.member
-            raise Unrepresentable(
-                f"{st.qualified_name}.{node.path} cannot be declared in C: under the "
-                f"{st.rules} rules the array {m.spelling} ends at its last element "
-                f"({m.size} bytes) while its elements are {node.levels[0].stride} bytes "
-                f"apart, and a C array's size is its count times its stride (lay the type "
-                f"out by the std430 rules, or make the element a multiple of its alignment)",
-                m.location or st.decl.location)
+        if isinstance(node, Array) and node.unheld:
+            m, lvl = node.member, node.levels[0]
+            return (f"{st.qualified_name}.{node.path}",
+                    f"under the {st.rules} rules {m.spelling} at offset "
+                    f"{node.offset} ends at its last element ({m.size} bytes, its {lvl.count} "
+                    f"elements {lvl.stride} bytes apart), and what follows it starts at "
+                    f"offset {node.follows}, inside the {node.span} bytes a {language} array "
+                    f"of them spans (lay the type out by the std430 rules, or start what "
+                    f"follows at offset {node.offset + node.span} or later)",
+                    m.location or st.decl.location)
+    return None
+
+
+def refuse_unheld(st: SchemaType, nodes: Iterable[object]) -> None:
+    """Refuse a type the C family cannot declare (``unheld``), naming the type or member
+    and why."""
+    found = unheld(st, nodes, "C")
+    if found is not None:
+        what, why, where = found
+        raise Unrepresentable(f"{what} cannot be declared in C: {why}", where)
 
 
 # --- the structs' own pins, the header's pins and vectors, the make_ parameters --------

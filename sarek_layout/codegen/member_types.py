@@ -13,10 +13,12 @@ alignment, so a member needs nothing else: a std430 ``vec3<float32>`` is ``[f32;
 bytes) in a 16-aligned struct, and the next member sits in the last 4 bytes of its 16, as
 the rules say. Both also refuse what their structs cannot hold (``refusal``): a type whose
 size is not a multiple of its alignment (a ``scalar``- or ``hlsl-cbuffer``-rules record
-ending mid-alignment), an array that ends before its last stride (``Array.tail_unpadded``),
-since a Rust or Zig array always spans count × stride, and a one-argument constructor whose
-argument does not start the payload (``hlsl-cbuffer``'s registers), since its union arm is the
-argument itself.
+ending mid-alignment), and an array that ends before its last stride where what follows
+starts inside that stride (``Array.unheld``), since a Rust or Zig array always spans count ×
+stride (the C family's reasons, ``declarations.unheld``); where nothing does, the array is
+held, padded to its span. A one-argument constructor whose argument does not start the
+payload (``hlsl-cbuffer``'s registers) has a struct arm, as the shape gives it
+(``targets.shape.argument_is_arm``).
 
 Nothing here computes a layout: the counts, strides and sizes are the member model's.
 """
@@ -29,6 +31,7 @@ from ..errors import SchemaError
 from ..ir.schema import VECTOR, Member, SchemaType
 from ..targets.naming import ELEMENT_MEMBER, element_struct_name
 from ..targets.shape import Array, Level, levels_of, shape_of
+from .declarations import unheld
 
 __all__ = ["Wrapper", "Spelled", "spell_member", "uses_kinds", "kind_checks", "refusal",
            "members_of", "designator_parts"]
@@ -114,7 +117,9 @@ def designator_parts(designator: str) -> List[Tuple[str, int]]:
 def kind_checks(st: SchemaType) -> List[Tuple[str, str, int]]:
     """``(quantity, designator, value)`` for every array member of ``st``'s shape: each
     level's ``stride`` (the size of its first element, ``a[0]``, ``a[0].v[0]``:
-    ``Array.designator``), innermost first, then its ``size`` (the whole member): a wrong
+    ``Array.designator``), innermost first, then its ``size`` (the whole member, as its
+    count × stride spans it: ``Array.span``, past the model's size where the rules end it at
+    its last element and leave that element's padding free): a wrong
     stride is then the first check to fail (Zig reports only that one), not what it moves.
     The offsets are checked with every member's."""
     out: List[Tuple[str, str, int]] = []
@@ -122,41 +127,16 @@ def kind_checks(st: SchemaType) -> List[Tuple[str, str, int]]:
         if isinstance(node, Array):
             out.extend(("stride", node.designator(k), node.levels[k].stride)
                        for k in range(len(node.levels) - 1, -1, -1))
-            out.append(("size", node.path, node.size))
+            out.append(("size", node.path, node.span))  # what count × stride spans
     return out
 
 
 def refusal(st: SchemaType, target: str) -> Optional[SchemaError]:
     """Why ``target`` (Rust, Zig: its structs are a multiple of their alignment, its arrays
-    count × stride) cannot hold ``st``, or ``None``."""
-    if st.size % st.align:
-        return SchemaError(
-            f"the {target} target cannot hold {st.qualified_name!r}: under the {st.rules} rules "
-            f"it is {st.size} bytes and {st.align}-aligned, and a {target} struct's size is a "
-            f"multiple of its alignment; lay it out by rules that round a structure's size "
-            f"up (std430, c)", st.decl.location)
-    for arm in st.arms:
-        if len(arm.args) == 1 and arm.args[0].offset != st.payload_offset:
-            # The shape makes a one-argument constructor's union arm the argument itself, so
-            # the argument must start the payload; a rule set that places it further on
-            # (hlsl-cbuffer's registers: a vector never straddles 16 bytes) has no such arm.
-            return SchemaError(
-                f"the {target} target cannot hold constructor {st.qualified_name}.{arm.name}: "
-                f"under the {st.rules} rules its one argument is at offset "
-                f"{arm.args[0].offset}, after the payload's start at {st.payload_offset}, and "
-                f"a one-argument constructor's union arm is the argument itself; give the "
-                f"constructor a leading argument, or lay the type out by other rules",
-                arm.location or st.decl.location)
-    for node in shape_of(st).nodes():
-        if isinstance(node, Array) and node.tail_unpadded:
-            lvl = node.levels[0]
-            m = node.member
-            return SchemaError(
-                f"the {target} target cannot hold {st.qualified_name}.{node.path}: under the "
-                f"{st.rules} rules its {lvl.count} elements are {lvl.stride} bytes apart but "
-                f"it ends {lvl.stride - lvl.element_size} bytes before its last stride "
-                f"({m.size} bytes, not {lvl.count * lvl.stride}), and a {target} array always "
-                f"spans count × stride; lay it out by rules that pad an array to its stride "
-                f"(std430, c), or make its element's size a multiple of its alignment",
-                m.location or st.decl.location)
-    return None
+    count × stride) cannot hold ``st``, or ``None``: the C family's reasons
+    (``declarations.unheld``)."""
+    found = unheld(st, shape_of(st).nodes(), target.capitalize())
+    if found is None:
+        return None
+    what, why, where = found
+    return SchemaError(f"the {target} target cannot hold {what}: {why}", where)

@@ -41,7 +41,7 @@ from ..targets.names import spelling
 from ..targets.naming import (DATA_MEMBER, RUST_BYTES_TRAIT, RUST_ERROR_TYPE, RUST_SIZE_OF,
                               arm_name, arm_struct_name, padding_name, rust_union_name,
                               rust_view_name)
-from ..targets.shape import shape_of
+from ..targets.shape import argument_is_arm, emitted_items, shape_of, span_of
 from .member_types import (Wrapper, designator_parts, kind_checks, members_of, refusal,
                            spell_member, uses_kinds)
 from .views import TOOL
@@ -234,7 +234,8 @@ def _fields(items: Sequence[Item], kinds: _Kinds, base: int = 0,
     pad_start: Optional[int] = None
     pad_end = 0
     count = 0
-    for item in list(items) + [None]:  # type: ignore[list-item]
+    # An array emitted padded to its span covers the hole after it (targets.shape).
+    for item in list(emitted_items(items)) + [None]:  # type: ignore[list-item]
         if isinstance(item, Hole):
             if pad_start is None:
                 pad_start = item.offset
@@ -248,7 +249,8 @@ def _fields(items: Sequence[Item], kinds: _Kinds, base: int = 0,
         if item is not None:
             label = labels.get(item.name, item.name) if labels else item.name
             kind, rtype = kinds.member(item, label)
-            out.append(RField(rust_ident(item.name), kind, rtype, item.offset - base, item.size))
+            out.append(RField(rust_ident(item.name), kind, rtype, item.offset - base,
+                              span_of(item)))
     return tuple(out)
 
 
@@ -337,10 +339,10 @@ def _type(st: SchemaType, names: _Names, used: _Used) -> RType:
                               f"one of them", arm.location or where)
         seen[name] = arm.name
         labels = {a.name: f"{arm.name}{a.name}" for a in arm.args}  # Pair_0: arg _0 of Pair
-        args = tuple(RField(a.name, *kinds.member(a, labels[a.name]), a.offset, a.size)
+        args = tuple(RField(a.name, *kinds.member(a, labels[a.name]), a.offset, span_of(a))
                      for a in arm.args)
         arm_struct = None
-        if len(arm.args) > 1:
+        if arm.args and not argument_is_arm(arm, p):  # the shape's struct arm
             struct_name = names.claim(arm_struct_name(c_name, arm.name), owner, where)
             arm_struct = RStruct(struct_name, max(a.align for a in arm.args), st.size - p,
                                  # its wrappers are the arguments', named alike

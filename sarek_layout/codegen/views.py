@@ -21,7 +21,7 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequenc
 
 from .._version import __version__
 from ..targets.naming import SOURCE_PARAM, enum_constant, make_name, padding_name
-from ..targets.shape import Array, Slot, Struct, shape_of
+from ..targets.shape import Array, Slot, Struct, emitted_items, shape_of
 from ..ir.schema import Arm, Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..ir.types import TFloat16, TFloat64
 from ..layout.fingerprint import layout_id_hex
@@ -287,7 +287,8 @@ def _struct_members(items: Sequence[Item], rules: str) -> Tuple[Member, ...]:
     pad_start = -1
     pad_end = 0
     count = 0
-    for item in items:
+    # An array emitted padded to its span covers the hole after it (targets.shape).
+    for item in emitted_items(items):
         if type(item) is Hole:
             if pad_start < 0:
                 pad_start = item[0]

@@ -56,6 +56,10 @@ class Target:
     #: It refuses some schemas the C headers express (a name Rust cannot take): ``verify``
     #: renders it alone, so that its refusal skips only its own toolchains.
     may_refuse: bool = False
+    #: Its arrays always span count × stride (C, Rust, Zig): an array the rules end at its
+    #: last element is emitted padded to its span where nothing uses that padding, and
+    #: verify expects that span as its member size (``verify.probes.spanned``).
+    arrays_span: bool = False
 
     @property
     def is_c_header(self) -> bool:
@@ -74,15 +78,15 @@ TARGETS: Dict[str, Target] = {
     for t in (
         Target("c", ".h", "c.h.j2", "one header for C11 and C++11", dialect=C,
                read_spellings=C_FAMILY_READ, header_suffixes=(".h", ".hh", ".hpp", ".hxx"),
-               near_misses=C_FAMILY_WHY["c"], probe_dialects=("c", "c++")),
+               near_misses=C_FAMILY_WHY["c"], probe_dialects=("c", "c++"), arrays_span=True),
         Target("cuda", ".cuh", "cuda.cuh.j2", "CUDA C++ for nvcc and NVRTC", dialect=CUDA,
                read_spellings=C_FAMILY_READ, read_defines=_CUDA_DEFINES,
                header_suffixes=(".cuh", ".cu"), near_misses=C_FAMILY_WHY["cuda"],
-               probe_dialects=("c++", "nvrtc")),
+               probe_dialects=("c++", "nvrtc"), arrays_span=True),
         Target("opencl", ".clh", "opencl.clh.j2", "OpenCL C 1.2 and later", dialect=OPENCL,
                read_spellings=OPENCL_READ, read_defines=_OPENCL_DEFINES,
                header_suffixes=(".clh", ".cl"), near_misses=OPENCL_WHY,
-               probe_dialects=("opencl",)),
+               probe_dialects=("opencl",), arrays_span=True),
         Target("python", "_layout.py", "python.py.j2",
                "standalone Python module: dataclasses and struct codecs", view="python"),
         # GPU API targets (issue #14, docs/gpu-apis.md)
@@ -93,7 +97,8 @@ TARGETS: Dict[str, Target] = {
                "WGSL structs for WebGPU storage buffers, with payload accessors",
                view="wgsl", dialect=WGSL, word_based=True, gpu_api=True),
         Target("metal", "_metal.h", "metal.h.j2", "Metal Shading Language header",
-               view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True),
+               view="metal", dialect=METAL, probe_dialects=("metal",), gpu_api=True,
+               arrays_span=True),
         # HLSL (issue 33, docs/hlsl.md): structured and constant buffers, proven by Slang.
         Target("hlsl", ".hlsl", "hlsl.hlsl.j2",
                "HLSL structs for structured buffers and constant buffers (hlsl-cbuffer), with "
@@ -101,12 +106,12 @@ TARGETS: Dict[str, Target] = {
         # Host languages (issue 21): Zig's extern structs, proven by zig build-obj per ABI.
         Target("zig", ".zig", "zig.zig.j2",
                "Zig 0.14+ module: extern structs and unions, constructors, comptime layout checks",
-               view="zig", dialect=ZIG, may_refuse=True),
+               view="zig", dialect=ZIG, may_refuse=True, arrays_span=True),
         # Host languages (issue #21, docs/rust.md)
         Target("rust", ".rs", "rust.rs.j2",
                "Rust 1.77+ module, no crate needed: repr(C) structs, variant views, byte codecs, "
                "const layout checks",
-               view="rust", dialect=RUST, may_refuse=True),
+               view="rust", dialect=RUST, may_refuse=True, arrays_span=True),
         # Host languages (issue 34, docs/typescript.md): a WebGPU host's buffers from
         # TypeScript and JavaScript, proven by tsc and a Node run.
         Target("typescript", ".ts", "typescript.ts.j2",

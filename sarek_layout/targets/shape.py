@@ -9,7 +9,9 @@ host dtypes), declares each schema type as a struct of this shape:
   ``<Ctor>_v`` per constructor with arguments, in tag order: for a constructor of one
   argument the arm is that argument itself (``data.Value_v``, as Sarek's own kernels read
   it); for several, a struct of the arguments ``_0``, ``_1``… (``data.Pair_v._1``), whose
-  offsets stay absolute (from the element start), as the member model gives them;
+  offsets stay absolute (from the element start), as the member model gives them; so is a
+  lone argument the rules place after the payload's start (``hlsl-cbuffer``'s registers:
+  ``data.One_v._0``, ``argument_is_arm``);
 * between and after the members, the holes of the member model (``items``), which the
   headers fill with explicit padding members ``_sarek_pad<N>`` (named by codegen's views,
   through ``naming.padding_name``; every reader skips ``naming.is_padding`` names).
@@ -48,9 +50,12 @@ element is wrapped in a struct whose one member is the element, named ``ELEMENT_
 padded up to the stride: ``a[i].v`` is the element. ``Array.designator(k)`` is how level
 ``k``'s first element is reached (``a[0]``, ``a[0].v[0]``); its size is the level's stride,
 which is what verify probes. A rule set whose arrays end at their last element's size
-(``scalar``) lays out, where the stride is larger, what no such array holds (the next member
-starts inside the last element's padding): ``Array.tail_unpadded`` says so, and a target
-refuses that member.
+(``scalar``, ``hlsl-cbuffer``: ``Array.tail_unpadded``) may start the next member inside the
+last element's padding, which no array of wrapped elements holds (a C, Rust or Zig array
+spans count × stride, ``Array.span``): ``Array.unheld`` says so, and those targets refuse
+that member. Where what follows starts past the span (``hlsl-cbuffer``'s ``{float32[2] a;
+vec4<float32> b}``: ``b`` at 32), the array is emitted padded to its span, and the model's
+hole after it, which the span covers, is not padded again (``emitted_items``).
 
 A member kind to come (a runtime-sized array, a ``bool`` vector) is one more node class, or
 one more level kind, made by ``_nodes``, the one function that turns model members into
@@ -63,10 +68,11 @@ from __future__ import annotations
 import weakref
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union as TypingUnion
 
-from ..ir.schema import ARRAY, MATRIX, VECTOR, Arm, Item, LaidOut, Member, SchemaType
+from ..ir.schema import ARRAY, MATRIX, VECTOR, Arm, Hole, Item, LaidOut, Member, SchemaType
 from .naming import DATA_MEMBER, ELEMENT_MEMBER, arm_name
 
-__all__ = ["Slot", "Array", "Level", "Struct", "Union", "Node", "Shape", "shape_of"]
+__all__ = ["Slot", "Array", "Level", "Struct", "Union", "Node", "Shape", "shape_of",
+           "argument_is_arm", "span_of", "emitted_items"]
 
 
 class Slot(NamedTuple):
@@ -123,6 +129,9 @@ class Array(NamedTuple):
     member: Member
     levels: Tuple[Level, ...]
     ctor: Optional[Arm] = None
+    #: Where what follows the array starts: the next member's offset, or the end of the
+    #: struct (or arm) that holds it.
+    follows: int = 0
 
     @property
     def size(self) -> int:
@@ -133,10 +142,24 @@ class Array(NamedTuple):
         return self.member.align
 
     @property
+    def span(self) -> int:
+        """The bytes an array of this shape spans where a language's arrays are count ×
+        stride (C, Rust, Zig): the member's size, or more where the rules end it at its last
+        element (``tail_unpadded``)."""
+        return self.levels[0].count * self.levels[0].stride
+
+    @property
     def tail_unpadded(self) -> bool:
-        """The array ends at its last element's size, before the stride (``scalar`` rules):
-        no array of wrapped elements holds that layout."""
-        return self.member.size < self.levels[0].count * self.levels[0].stride
+        """The array ends at its last element's size, before the stride (``scalar`` and
+        ``hlsl-cbuffer`` rules)."""
+        return self.member.size < self.span
+
+    @property
+    def unheld(self) -> bool:
+        """What follows the array starts inside its span (the next member in the last
+        element's padding, or the struct's end before it): no array of count × stride
+        holds that layout."""
+        return self.offset + self.span > self.follows
 
     def designator(self, level: int) -> str:
         """How the first element of ``level`` is reached from the start of the type:
@@ -254,16 +277,49 @@ class Shape(NamedTuple):
 _new = tuple.__new__
 
 
-def _nodes(members: Sequence[Member], prefix: str = "") -> Tuple[TypingUnion[Slot, Array], ...]:
+def span_of(m: Member) -> int:
+    """The bytes member ``m`` spans as the shape emits it: an array's count × stride
+    (``Array.span``), any other member's size."""
+    levels = levels_of(m) if m.dims else ()
+    return levels[0].count * levels[0].stride if levels else m.size
+
+
+def emitted_items(items: Sequence[Item]) -> Sequence[Item]:
+    """``items`` (a struct's members and holes, in order) as the shape emits them: a hole
+    that an array padded to its span covers (``hlsl-cbuffer``'s last element's padding) is
+    cut down to what lies past the span, or dropped; ``items`` itself when none is."""
+    out: Optional[List[Item]] = None
+    covered = 0
+    for i, item in enumerate(items):
+        if type(item) is Hole:
+            if item.offset < covered:
+                if out is None:
+                    out = list(items[:i])
+                if item.end > covered:
+                    out.append(item._replace(offset=covered, size=item.end - covered))
+                continue
+        else:
+            covered = item.offset + span_of(item) if item.dims else 0  # type: ignore[union-attr, arg-type]
+        if out is not None:
+            out.append(item)
+    return items if out is None else tuple(out)
+
+
+def _nodes(members: Sequence[Member], end: int, prefix: str = ""
+           ) -> Tuple[TypingUnion[Slot, Array], ...]:
     """The nodes of model members, each at ``prefix`` + its name: the one place a member
     kind is told apart. A member with array levels (a fixed array, a matrix) is an
-    ``Array``; any other (a scalar, an enum, a record, a vector) a ``Slot``. One loop for
-    them all: it runs for every member of every type."""
+    ``Array`` (what follows it: the next member, or ``end``, the end of the struct holding
+    them); any other (a scalar, an enum, a record, a vector) a ``Slot``. One loop for them
+    all: it runs for every member of every type."""
     out: List[TypingUnion[Slot, Array]] = []
-    for m in members:
+    last = len(members) - 1
+    for i, m in enumerate(members):
         levels = levels_of(m) if m.dims else ()
         if levels:
-            out.append(_new(Array, (prefix + m.name, m.name, m.offset, m, levels, None)))
+            follows = members[i + 1].offset if i < last else end
+            out.append(_new(Array, (prefix + m.name, m.name, m.offset, m, levels, None,
+                                    follows)))
         else:
             out.append(_new(Slot, (prefix + m.name, m.name, m.offset, m, None)))
     return tuple(out)
@@ -271,27 +327,39 @@ def _nodes(members: Sequence[Member], prefix: str = "") -> Tuple[TypingUnion[Slo
 
 def _record(st: SchemaType, layout: LaidOut) -> Shape:
     """A record's fields (an enum, laid out as its base scalar, has none)."""
-    return _new(Shape, (st.c_name, st.kind, layout.size, layout.align, _nodes(st.members),
+    return _new(Shape, (st.c_name, st.kind, layout.size, layout.align,
+                        _nodes(st.members, layout.size),
                         st.items, ()))
 
 
+def argument_is_arm(arm: Arm, payload_offset: int) -> bool:
+    """Whether constructor ``arm``'s union arm is its argument itself (SPEC §4: ``float
+    Value_v``): it has one argument, and that argument starts the payload. A rule set that
+    places a lone argument further on (``hlsl-cbuffer``: a ``vec4<float32>`` after a 4-byte
+    payload start moves to the next 16-byte register) gets a struct arm of that argument,
+    ``_0``, after the padding the model gives it, as a constructor of several arguments
+    does: a union member always starts at the union's offset."""
+    return len(arm.args) == 1 and arm.args[0].offset == payload_offset
+
+
 def _variant(st: SchemaType, layout: LaidOut) -> Shape:
-    top: Tuple[TypingUnion[Slot, Union], ...] = _nodes(st.members)  # its tag
     p = st.payload_offset
+    top: Tuple[TypingUnion[Slot, Union], ...] = _nodes(st.members, p)  # its tag
     arms: List[TypingUnion[Slot, Struct]] = []
     for arm in st.arms:
         if not arm.args:
             continue  # a constant constructor has no arm
         name = arm_name(arm.name)
         path = f"{DATA_MEMBER}.{name}"
-        args = _nodes(arm.args, path + ".")
-        if len(args) == 1:  # the arm is the argument itself, named as the arm
+        args = _nodes(arm.args, layout.size, path + ".")
+        if argument_is_arm(arm, p):  # the arm is the argument itself, named as the arm
             arms.append(args[0]._replace(path=path, name=name, ctor=arm))
             continue
         arms.append(_new(Struct, (path, name, p, layout.size - p, args, arm.items, arm)))
     if arms:
-        top += (_new(Union, (DATA_MEMBER, DATA_MEMBER, p, layout.size - p, layout.align,
-                             tuple(arms))),)
+        # The union is as aligned as its arms, whose alignment is the payload offset's (the
+        # variant itself may be more aligned: a std140 variant is 16-aligned, its payload at 8).
+        top += (_new(Union, (DATA_MEMBER, DATA_MEMBER, p, layout.size - p, p, tuple(arms))),)
     return _new(Shape, (st.c_name, "variant", layout.size, layout.align, top, st.items,
                         st.arms))
 

@@ -231,7 +231,7 @@ class _Checker(KindsObjectChecks):
             arm_base = base + (found.offset or 0)
             if isinstance(arm, (Slot, Array)) and _is_the_argument(arm.member, found.type):
                 # SPEC §4: a one-argument arm is the argument itself (a record too).
-                self.member_type(path, arm.member, found, getattr(arm, "levels", ()))
+                self.member_type(path, arm.member, found, arm)
             elif found.type.kind == "struct" and found.type.members:
                 # A struct of the arguments. One argument wrapped in a struct (not SPEC §4's
                 # shape, but the same bytes) is compared as a struct of that argument, by
@@ -241,7 +241,7 @@ class _Checker(KindsObjectChecks):
                     (arm._replace(path=f"{path}.{inner}", name=inner, ctor=None),)
                 self.members(path + ".", args, found.type.members, arm_base)
             elif isinstance(arm, (Slot, Array)):
-                self.member_type(path, arm.member, found, getattr(arm, "levels", ()))
+                self.member_type(path, arm.member, found, arm)
             else:
                 self.differ(path, "type", f"a struct of {len(arm.members)} arguments",
                             found.type.spelling)
@@ -267,7 +267,7 @@ class _Checker(KindsObjectChecks):
                 self.differ(path, "type", m.spelling, f"a bit-field of {d.type.spelling}")
                 continue
             self.value(path, "offset", m.offset, None if d.offset is None else base + d.offset)
-            self.member_type(path, m, d, getattr(slot, "levels", ()))
+            self.member_type(path, m, d, slot)
         names = {slot.name for slot in expected}
         for d in _visible(found):
             if d.name not in names:
@@ -275,9 +275,13 @@ class _Checker(KindsObjectChecks):
                             "the layout has no such member",
                             f"has one ({d.type.spelling} at offset {base + (d.offset or 0)})")
 
-    def member_type(self, path: str, m: Member, d: MemberInfo, levels=()) -> None:
-        self.value(path, "member size", m.size, d.type.size)
-        self.value(path, "alignment", m.align, d.align)
+    def member_type(self, path: str, m: Member, d: MemberInfo, node=None) -> None:
+        levels = getattr(node, "levels", ())
+        # An array is compiled as count × stride (Array.span: past the model's size where
+        # the rules end it at its last element and nothing uses that element's padding).
+        self.value(path, "member size", node.span if isinstance(node, Array) else m.size,
+                   d.type.size)
+        self.alignment(path, m, d.align)
         t = d.type
         if m.dims:
             self.kinds_member(path, m, levels, t)
@@ -289,6 +293,16 @@ class _Checker(KindsObjectChecks):
             self.differ(path, "type", m.record.c_name, _describe(t))
         if m.enum is not None and t.kind == "enum":
             self.enum_values(path, m.enum, t)
+
+    def alignment(self, path: str, m: Member, found: Optional[int]) -> None:
+        """A member's recorded alignment: the layout's, or a pin above it that moves no byte
+        (at most the type's own alignment, at an offset it divides: the generated headers pin
+        a std140 record's first member to 16 to make the struct 16-aligned). The offsets and
+        the type's alignment are checked on their own, so such a pin cannot hide a change."""
+        if found is not None and found > m.align and found <= self.st.align \
+                and m.offset % found == 0:
+            found = m.align
+        self.value(path, "alignment", m.align, found)
 
     @staticmethod
     def scalar_matches(scalar: str, t: TypeInfo) -> bool:

@@ -18,14 +18,14 @@ probes into their language's spelling (``offsetof``, ``__builtin_offsetof``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, Iterable, List, Sequence
 
 from ..ir.schema import SchemaType
 from ..targets.shape import Array, Slot, Struct, Union, shape_of
 
 __all__ = ["Probe", "SIZE", "ALIGN", "OFFSET", "MEMBER_SIZE", "STRIDE", "probes_for_type",
-           "probes_for", "with_nested_records"]
+           "probes_for", "with_nested_records", "spanned"]
 
 #: What a probe measures.
 SIZE = "size"  # sizeof(T)
@@ -54,6 +54,11 @@ class Probe:
     #: (GLSL, WGSL: constants only) has no type of its name to measure.
     rules: str = "c"
     enum: bool = False
+    #: A member-size probe of an array the rules end at its last element (``scalar``,
+    #: ``hlsl-cbuffer``), where nothing uses that element's padding: the bytes it spans as
+    #: count × stride (``targets.shape.Array.span``), which the languages whose arrays always
+    #: span that (``Target.arrays_span``: C, Rust, Zig) declare and measure (0: none).
+    span: int = 0
 
     @property
     def label(self) -> str:
@@ -83,7 +88,8 @@ def probes_for_type(st: SchemaType) -> List[Probe]:
             m = node.member
             scalar = m.scalar.name if m.scalar is not None else ""
             out.append(Probe(c, node.path, OFFSET, m.offset, scalar, rules))
-            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar, rules))
+            out.append(Probe(c, node.path, MEMBER_SIZE, m.size, scalar, rules,
+                             span=node.span if node.tail_unpadded else 0))
             out.extend(Probe(c, node.designator(k), STRIDE, level.stride, scalar, rules)
                        for k, level in enumerate(node.levels))
         elif isinstance(node, (Union, Struct)):  # the union, a struct arm: where they start
@@ -115,6 +121,14 @@ def probes_for(types: Iterable[SchemaType]) -> List[Probe]:
     for st in with_nested_records(types):
         out.extend(probes_for_type(st))
     return out
+
+
+def spanned(probes: List[Probe]) -> List[Probe]:
+    """``probes`` as a language whose arrays always span count × stride measures them: each
+    array's member size is its span (``Probe.span``); ``probes`` itself when none has one."""
+    if not any(p.span for p in probes):
+        return probes
+    return [replace(p, expected=p.span) if p.span else p for p in probes]
 
 
 def types_of(probes: Sequence[Probe]) -> List[str]:

@@ -29,7 +29,7 @@ from .compare import (
 from .drivers import HeaderSet, ProbeFailed, ProbeSkipped
 from .headers import check_header_name
 from .tools import memory_limit_mb, timeout_seconds
-from .probes import Probe, probes_for
+from .probes import Probe, probes_for, spanned
 from .schedule import Job, default_workers, run_in_order
 
 __all__ = ["VerifyReport", "verify_schema", "select_toolchains", "generated_headers",
@@ -196,6 +196,13 @@ def measure_with(toolchain: Toolchain, headers: HeaderSet, probes: Sequence[Prob
                            builds=m.builds)
 
 
+def _as_measured(target: str, probes: List[Probe]) -> List[Probe]:
+    """``probes`` as ``target``'s language measures them: an array padded to its span where
+    its arrays always span count × stride (``Target.arrays_span``)."""
+    known = TARGETS.get(target)
+    return spanned(probes) if known is not None and known.arrays_span else probes
+
+
 def verify_schema(
     schema: Schema,
     toolchains: Optional[Sequence[str]] = None,
@@ -241,7 +248,7 @@ def verify_schema(
         for target, header_set in header_sets.items():
             problems, passed = check_header_set(header_set, types, target, schema.types)
             report.structure.extend(problems)
-            probes_by_target[target] = probes_for(passed)
+            probes_by_target[target] = _as_measured(target, probes_for(passed))
         if on_structure is not None:
             on_structure(report.structure)
     else:
@@ -255,7 +262,7 @@ def verify_schema(
             # Asked for by name: that target's refusal is the answer (exit 2).
             raise next(iter(refused.values()))
         common = probes_for(types)
-        probes_by_target = {t: common for t in targets}
+        probes_by_target = {t: _as_measured(t, common) for t in targets}
     outcome = functools.partial(_outcome, header_sets=header_sets, refused=refused,
                                 probes_by_target=probes_by_target, chosen=chosen,
                                 types=bool(types), generated=not headers)

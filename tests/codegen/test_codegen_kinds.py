@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import pathlib
 import subprocess
 import sys
@@ -28,12 +29,14 @@ import pytest
 
 from helpers.bounded import python_calls, run_cpu_bounded
 from helpers.common import require_toolchain
-from helpers.compile import BYTE_CHECK, STRICT, assert_compiles, assert_fails
+from helpers.compile import (BYTE_CHECK, STRICT, assert_compiles, assert_fails,
+                             run_byte_checks)
 from sarek_layout.cli.main import main
 from sarek_layout.codegen import render_headers
 from sarek_layout.ir.schema import Member
 from sarek_layout.ir.types import SCALARS
 from sarek_layout.resolve import load_schema
+from sarek_layout.targets.shape import Array, shape_of
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden"
 KINDS_CASES = sorted(p.name for p in GOLDEN.iterdir() if p.name.startswith("kinds_"))
@@ -152,25 +155,109 @@ def _helper_program(schema, headers) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _run_helper_program(tc, schema, out: pathlib.Path) -> None:
+    """Build ``_helper_program`` with ``tc`` against the schema's C header, in ``out``, and
+    run it: every byte of every ``make_`` helper's value as the member model says."""
+    files = render_headers(schema, ["c"])
+    _write(files, out)
+    src = out / "run.c"
+    src.write_text(_helper_program(schema, [f.filename for f in files]))
+    run_byte_checks(tc, src, out)
+
+
 @pytest.mark.parametrize("toolchain", ["gcc", "g++", "gcc-m32"])
 def test_make_helpers_fill_the_kinds_and_zero_every_padding_byte(toolchain, tmp_path):
     tc = require_toolchain(toolchain)
     ran = 0
     for case in KINDS_CASES:
         schema = load_schema(_schemas(case))
-        out = tmp_path / case
-        files = render_headers(schema, ["c"])
-        _write(files, out)
-        src = out / "run.c"
-        src.write_text(_helper_program(schema, [f.filename for f in files]))
-        exe = out / "run"
-        proc = subprocess.run([*tc.argv, *STRICT[:4], str(src), "-o", str(exe)],
-                              capture_output=True, text=True, cwd=out)
-        assert proc.returncode == 0, proc.stderr
-        run = subprocess.run([str(exe)], capture_output=True, text=True)
-        assert run.returncode == 0 and run.stdout.strip() == "0 failures", run.stdout + run.stderr
+        _run_helper_program(tc, schema, tmp_path / case)
         ran += sum(len(st.arms) for st in schema.types if st.kind == "variant")
     assert ran >= 20
+
+
+# --- hlsl-cbuffer: registers in a variant's payload, arrays ending at their last element ----
+
+#: ``offsets``: lone arguments HLSL's 16-byte registers place after the payload's start (a
+#: vector that would straddle a register moves to the next one: ``One`` at 16, the payload at
+#: 4; ``Long`` at 16, the payload at 8), beside arguments that start it and arms of several.
+#: ``tails``: arrays the rules end at their last element whose padding nothing uses (``b`` at
+#: 32, past ``a``'s 2 × 16 bytes; a variant's arm ending before the variant does), held
+#: padded to count × stride.
+_CBUFFER = {
+    "offsets": [
+        {"record": "q", "fields": [["v", "vec4<float32>"]]},
+        {"variant": "v", "constructors": [["One", ["vec4<float32>"]],
+                                          ["After", ["uint8", "vec4<float32>"]], ["Nothing", []]]},
+        {"variant": "w", "constructors": [["Wide", ["vec2<float64>"]], ["Rec", ["q"]],
+                                          ["Pair", ["float32", "q"]],
+                                          ["Mix", ["int32", "vec3<int32>"]]]},
+        {"variant": "x", "constructors": [["Long", ["vec4<int64>"]], ["Small", ["int32"]]]},
+        {"variant": "y", "constructors": [["Three", ["vec3<float32>"]],
+                                          ["Two", ["float64", "float32"]]]}],
+    "tails": [
+        {"record": "r", "fields": [["a", "float32[2]"], ["b", "vec4<float32>"]]},
+        {"record": "m", "fields": [["x", "float32"], ["g", "vec3<float32>[2][3]"],
+                                   ["n", "mat2x2<float32>"], ["c", "vec4<int32>"]]},
+        {"record": "s", "fields": [["k", "uint8[5]"], ["d", "float64[2]"], ["e", "r[2]"]]},
+        {"variant": "t", "constructors": [["A", ["float32", "float32[2]"]], ["One", ["float32[3]"]],
+                                          ["R", ["r"]], ["S", ["uint8[5]", "m"]], ["B", []]]}],
+}
+
+
+def _cbuffer_schema(tmp_path, case):
+    path = tmp_path / f"{case}.json"
+    path.write_text(json.dumps({"module": "Cb", "rules": "hlsl-cbuffer", "types": _CBUFFER[case]}))
+    schema = load_schema([str(path)])
+    shapes = [shape_of(st) for st in schema.types]
+    if case == "offsets":  # the case it is about: a lone argument off the payload's start
+        v = schema.types[1]
+        assert (v.payload_offset, v.arms[0].args[0].offset) == (4, 16)
+    else:  # arrays ending at their last element, at the top and in arms
+        tails = {n.path for sh in shapes for n in sh.nodes()
+                 if isinstance(n, Array) and n.tail_unpadded}
+        assert {"a", "g", "n", "k", "d", "data.A_v._1", "data.One_v", "data.S_v._0"} <= tails
+    return schema
+
+
+@pytest.mark.parametrize("case", sorted(_CBUFFER))
+@pytest.mark.parametrize("toolchain", ["gcc", "g++", "clang", "gcc-m32", "rustc", "zig"])
+def test_cbuffer_layouts_are_held_where_the_rules_put_them(toolchain, case, tmp_path):
+    """Under hlsl-cbuffer the compiler measures every offset, size and stride the layout
+    gives (the header's own assertions live; an array padded to its span is measured as
+    count × stride), and each C ``make_`` helper writes each argument there, every other
+    byte zero."""
+    from sarek_layout.verify.probes import probes_for
+    from sarek_layout.verify.run import verify_schema
+
+    tc = require_toolchain(toolchain)
+    schema = _cbuffer_schema(tmp_path, case)
+    report = verify_schema(schema, toolchains=[toolchain])
+    (result,) = report.results
+    assert result.status == "agrees", report.format()
+    assert result.values >= len(probes_for(schema.types))
+    if toolchain not in ("clang", "rustc", "zig"):
+        _run_helper_program(tc, schema, tmp_path)
+
+
+_USED_TAIL = {"module": "Cb", "rules": "hlsl-cbuffer", "types": [
+    {"record": "u", "fields": [["n", "mat2x2<float32>"], ["f", "float32"], ["c", "vec4<int32>"]]}]}
+
+
+@pytest.mark.parametrize("target", ["c", "cuda", "opencl", "metal", "rust", "zig"])
+def test_an_array_whose_tail_is_used_is_still_refused_naming_it(target, tmp_path, capsys):
+    """``f`` starts at 24, inside the last column's padding of ``n`` (2 × 16 bytes from 0):
+    no array of count × stride holds it. Refused in one line, naming the member, where the
+    next member starts and what the array would span."""
+    path = tmp_path / "u.json"
+    path.write_text(json.dumps(_USED_TAIL))
+    out = tmp_path / "out"
+    assert main(["generate", str(path), "-o", str(out), "-t", target]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Cb.u.n" in err, err
+    assert ("mat2x2<float32> at offset 0 ends at its last element (24 bytes, its 2 elements 16 "
+            "bytes apart), and what follows it starts at offset 24, inside the 32 bytes") in err
+    assert not out.exists()
 
 
 # --- enums -----------------------------------------------------------------------------------

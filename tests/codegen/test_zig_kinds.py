@@ -50,7 +50,7 @@ def test_what_the_uniform_rules_hold_compiles_on_every_abi(rules, env, tmp_path)
     """The kind sample under WGSL's uniform rules, whole, and what Zig holds of it under
     HLSL's constant buffers (test_rust_kinds.py checks which types are held and refused)."""
     path, total, held = held_sample_file(tmp_path, rules, "zig")
-    assert len(held) == total if rules == "wgsl-uniform" else len(held) < total / 4
+    assert len(held) == total if rules == "wgsl-uniform" else len(held) < total / 2
     files = _zig_files([path])
     write(tmp_path / "out", {**files, "all.zig": reference_all(sorted(files))})
     assert_builds(tmp_path / "out", "all.zig", ZIG_TARGETS, env)

@@ -54,6 +54,17 @@ BYTE_CHECK = [
     "}",
 ]
 
+def run_byte_checks(tc, src: pathlib.Path, out: pathlib.Path) -> None:
+    """Build the ``BYTE_CHECK`` program ``src`` with toolchain ``tc`` (strict, in ``out``,
+    where its headers are) and run it: it must count no failure."""
+    exe = out / "run"
+    proc = subprocess.run([*tc.argv, *STRICT[:4], str(src), "-o", str(exe)],
+                          capture_output=True, text=True, cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "0 failures", run.stdout + run.stderr
+
+
 #: The C compilers on which verify's conformance enumeration (test_verify_drivers.py) runs in
 #: full: there it compiles with STRICT too (``measure_strictly``), so one compile per part both
 #: proves the headers strictly clean and measures them, and the codegen conformance test leaves

@@ -241,11 +241,7 @@ def test_verify_shader_takes_what_generate_writes(target, rules, tmp_path):
 METAL_REASONS = ("rounds", "cannot", "dependency")
 
 
-@pytest.mark.parametrize("rules", [
-    pytest.param(r, marks=pytest.mark.xfail(strict=True, reason=(
-        "the C family's variant macros put an arm that hlsl-cbuffer starts on a register "
-        "inside data (gcc disagrees on the same header: templates/_macros.j2, not Metal's)")))
-    if r == "hlsl-cbuffer" else r for r in RULES])
+@pytest.mark.parametrize("rules", RULES)
 def test_metal_holds_every_rule_set(rules, tmp_path):
     """The kinds' conformance enumeration (``helpers.kinds_shapes``: every kind alone, before
     followers, as constructor arguments; its enums) and the random one (``helpers.gpu_kinds``)

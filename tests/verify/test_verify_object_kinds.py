@@ -136,3 +136,54 @@ def test_a_wrong_hand_written_build_is_caught(tmp_path, capsys, old, new, lines)
     assert status == 1, out + err
     for line in lines:
         assert line in out, out
+
+
+_RULED = """module = "R"
+rules = "{rules}"
+[[types]]
+record = "r"
+fields = [["x", "float32"], ["y", "int32"], ["w", "float32"], ["h", "int32"]]
+[[types]]
+variant = "z"
+constructors = [["A", ["float64", "float64", "float64"]], ["B", ["int32"]], ["C"]]
+"""
+
+
+@pytest.mark.parametrize("toolchain", ["gcc", "gcc-m32"])
+@pytest.mark.parametrize("rules", ["c", "std430", "std140", "scalar", "cuda", "wgsl-uniform",
+                                   "hlsl-cbuffer"])
+def test_objects_of_every_rule_set_agree(rules, toolchain, tmp_path, capsys):
+    """The generated headers pin a 16-aligned record's first member (std140: a struct of
+    floats is 16-aligned) and a variant's tag; those pins move no byte, and the union of
+    the arms is as aligned as the payload offset, not as the variant. Each object gcc builds
+    from them agrees (before: "layout says alignment 4, use.o says 16")."""
+    tc = require_toolchain(toolchain)
+    schema = tmp_path / "r.toml"
+    schema.write_text(_RULED.format(rules=rules))
+    assert main(["generate", str(schema), "-o", str(tmp_path), "-t", "c"]) == 0
+    capsys.readouterr()
+    source = tmp_path / "use.c"
+    source.write_text('#include "r.h"\nR_r g_r;\nR_z g_z;\n')
+    proc = subprocess.run([*tc.argv, "-g", "-c", str(source), "-o", str(tmp_path / "use.o")],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    status, out, err = _verify(capsys, schema, tmp_path / "use.o")
+    assert status == 0, out + err
+    assert re.search(r"agrees \(2 types, \d+ values\)", out), out
+
+
+def test_a_member_pinned_above_its_type_s_alignment_is_caught(tmp_path, capsys):
+    """The tolerance for pins has its bound: a first member aligned to 32 in a type the
+    layout aligns to 16 is named (the member and the type's alignment both)."""
+    tc = require_toolchain("gcc")
+    schema = tmp_path / "r.toml"
+    schema.write_text(_RULED.format(rules="std140").split("[[types]]\nvariant")[0])
+    source = tmp_path / "hand.c"
+    source.write_text("#include <stdint.h>\ntypedef struct R_r { _Alignas(32) float x; "
+                      "int32_t y; float w; int32_t h; } R_r;\nR_r g_r;\n")
+    proc = subprocess.run([*tc.argv, "-g", "-c", str(source), "-o", str(tmp_path / "hand.o")],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    status, out, err = _verify(capsys, schema, tmp_path / "hand.o")
+    assert status == 1, out + err
+    assert "R_r.x: layout says alignment 4, " in out and "alignment 16" in out, out

@@ -18,9 +18,9 @@ the plain struct it is:
   ``__attribute__((aligned(16)))``, on the struct or its typedef) or else its component's, is
   CUDA's, and nothing else changes its layout (no packing).
 
-CUDA's alignments are stated once, as the ``cuda`` rule set of the layout stage
-(``layout.rules``), which lays the members out; ``cuda_vector_align`` reads them from there,
-and ``tests/frontends/test_cheader_kinds.py`` holds them against nvcc. The one-component types
+``CUDA_VECTOR_ALIGN`` states CUDA's alignments once here; the ``cuda`` rule set of the layout
+stage (``layout.rules``) lays the members out by the same numbers, and
+``tests/frontends/test_cheader_vectors.py`` holds both against nvcc. The one-component types
 (``float1``…) and ``dim3`` are plain structs of one or three scalars, read as such.
 """
 
@@ -31,9 +31,9 @@ from typing import Optional, Tuple
 
 from ...ir.types import (RULE_SET_NAMES, TFloat32, TFloat64, TInt8, TInt16, TInt32, TInt64,
                          TUint8, TUint16, TUint32, TUint64, Scalar)
-from ...layout.rules import RULE_SETS, vector_shape
 
-__all__ = ["CUDA_RULES", "CUDA_COMPONENTS", "cuda_vector_name", "cuda_vector_align"]
+__all__ = ["CUDA_RULES", "CUDA_COMPONENTS", "CUDA_VECTOR_ALIGN", "cuda_vector_name",
+           "cuda_vector_align"]
 
 #: The rule set that lays out the types holding them (``namespace``).
 CUDA_RULES = "cuda"
@@ -47,6 +47,12 @@ CUDA_COMPONENTS = {
 }
 
 _NAME = re.compile(r"(?P<stem>[a-z]+)(?P<n>[234])(?P<a16>_16a)?\Z")
+
+#: The largest alignment CUDA gives a vector type (``vector_types.h``: ``__builtin_align__(16)``
+#: on the 4-vectors of 8-byte components; the ``_32a`` forms are 32 and are not vecN).
+_ALIGN_CAP = 16
+#: A vector of N components is aligned to this many components (N = 2, 3, 4), at most 16 bytes.
+CUDA_VECTOR_ALIGN = (2, 1, 4)
 
 
 def cuda_vector_name(name: str) -> Optional[Tuple[Scalar, int]]:
@@ -62,5 +68,5 @@ def cuda_vector_name(name: str) -> Optional[Tuple[Scalar, int]]:
 
 
 def cuda_vector_align(component: Scalar, n: int) -> int:
-    """The alignment CUDA gives the vector of ``n`` ``component``s: the ``cuda`` rule set's."""
-    return vector_shape(RULE_SETS[CUDA_RULES], component.size, n).align
+    """The alignment CUDA gives the vector of ``n`` ``component``s."""
+    return min(component.size * CUDA_VECTOR_ALIGN[n - 2], _ALIGN_CAP)
