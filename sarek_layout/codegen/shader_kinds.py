@@ -345,26 +345,34 @@ def sub_word_kind(member: Member) -> bool:
 # --- view glue: a kind member as the templates print it ----------------------------------------
 
 
+def _word_lanes(dialect: ShaderDialect, own: RuleSet, quantum: int) -> int:
+    """Words per element of an array of words the language lays out densely and its buffer
+    takes: 1 (``uint[K]``), else 4 (``uvec4[K]``: a std140 block strides words by 16, WGSL's
+    uniform space refuses them), else 0."""
+    from ..ir.types import TUint32
+
+    for n in (1, 4):
+        if n > 1 and TUint32.name not in dialect.vectors:
+            break
+        stride = array_shape(own, scalar_shape(WORD) if n == 1 else
+                             vector_shape(own, WORD, n), 2).stride
+        if stride == n * WORD and stride % quantum == 0:
+            return n
+    return 0
+
+
 def _words_spelling(member: Member, rules_name: str, dialect: ShaderDialect) -> Spelled:
     """A kind member of scalars smaller than a word, kept as the 32-bit words its bytes fill
     (``uint name[K]``, ``array<u32, K>``): the bytes are the rule set's, read with bit
     operations as the packed scalar members are. Where an array of words is out (a std140
     block strides it by 16, WGSL's uniform space refuses it), its words are four-word vectors
-    (``uvec4 name[K]``, ``array<vec4<u32>, K>``) if it starts and ends on 16 bytes."""
+    (``uvec4 name[K]``, ``array<vec4<u32>, K>``) if it starts and ends on 16 bytes, and a
+    member of one word is that word."""
     from ..ir.types import TUint32
 
     own = own_rules(dialect, rules_name)
     quantum = uniform_stride(dialect, rules_name)
-    lanes = 1
-    for n in (1, 4):
-        shape = scalar_shape(WORD) if n == 1 else vector_shape(own, WORD, n)
-        stride = array_shape(own, shape, 2).stride
-        if stride == n * WORD and stride % quantum == 0 and \
-                (n == 1 or TUint32.name in dialect.vectors):
-            lanes = n
-            break
-    else:
-        lanes = 0
+    lanes = _word_lanes(dialect, own, quantum)
     word = dialect.scalar[TUint32.name]
     if lanes != 1 and member.size == WORD and member.offset % WORD == 0:  # one word: itself
         return Spelled(word, "", word, word, WORD, (), TUint32, "", 0, ())
