@@ -46,7 +46,8 @@ from ..layout.rules import RULE_SETS, RuleSet, Shape, array_shape, matrix_shape,
 from ..targets.dialects import ShaderDialect
 from ..targets.naming import ELEMENT_MEMBER
 
-__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "spell_member", "sub_word_kind", "WORD"]
+__all__ = ["KLevel", "Spelled", "KindRefused", "own_rules", "named_block", "block_of",
+           "uniform_stride", "spell_member", "sub_word_kind", "WORD"]
 
 #: Bytes in one 32-bit word.
 WORD = 4
@@ -95,11 +96,47 @@ class Spelled(NamedTuple):
 Tree = tuple
 
 
+def named_block(dialect: ShaderDialect, rules: str) -> Optional[str]:
+    """The GLSL block layout that holds a type of ``rules``'s bytes, where there is one (its
+    own qualifier, or ``ShaderDialect.blocks``); ``None`` for the rule sets std430 holds
+    as it holds any (``c``, ``cuda``)."""
+    rule_set = RULE_SETS.get(rules)
+    return (rule_set.glsl_qualifier if rule_set is not None else None) or \
+        dialect.blocks.get(rules)
+
+
 def own_rules(dialect: ShaderDialect, rules: str) -> RuleSet:
     """The rule set that lays out a struct of a type of ``rules`` in ``dialect``'s language."""
     if dialect.own_rules:
         return RULE_SETS[dialect.own_rules]
-    return RULE_SETS[RULE_SETS[rules].glsl_qualifier or "std430"]
+    return RULE_SETS[named_block(dialect, rules) or "std430"]
+
+
+def block_of(dialect: ShaderDialect, rules: str) -> str:
+    """Where a type of ``rules`` is read in ``dialect``'s language: the GLSL block layout
+    that holds its bytes (``own_rules``), or ``uniform``, WGSL's uniform address space, for
+    its uniform rules (``std430``, storage, for the others)."""
+    if rules not in RULE_SETS:
+        return "std430"
+    return "uniform" if rules == dialect.uniform_rules else own_rules(dialect, rules).name
+
+
+def uniform_stride(dialect: ShaderDialect, rules: str) -> int:
+    """What every array stride of a type of ``rules`` must be a multiple of in ``dialect``'s
+    language: 16 in WGSL's uniform address space (naga refuses a ``var<uniform>`` holding
+    an ``array<u32, 3>``), else 1."""
+    if rules == dialect.uniform_rules:
+        return RULE_SETS[rules].aggregate_align
+    return 1
+
+
+def _uniform_ok(t: Tree, own: RuleSet, quantum: int) -> bool:
+    """Whether every array of spelling ``t`` strides by a multiple of ``quantum``."""
+    while t[0] in ("array", "wrap"):
+        if t[0] == "array" and _stride(t[1], own) % quantum:
+            return False
+        t = t[1]
+    return True
 
 
 def _shape(t: Tree, own: RuleSet) -> Shape:
@@ -264,11 +301,12 @@ def spell_member(member: Member, rules_name: str, dialect: ShaderDialect, record
     own = own_rules(dialect, rules_name)
     leaf = _leaf(member, record)
     want = Shape(member.size, member.align)
+    quantum = uniform_stride(dialect, rules_name)
     found = sorted((t for t in _candidates(member, rules, own, dialect, leaf)
-                    if _fits(_shape(t, own), want)),
+                    if _fits(_shape(t, own), want) and _uniform_ok(t, own, quantum)),
                    key=lambda t: _shape(t, own).align != want.align)
     if not found:
-        raise KindRefused(_why(member, rules, own, dialect))
+        raise KindRefused(_why(member, rules, own, dialect, quantum))
     tree = found[0]
     speller = _Speller(dialect, own, wrapper_name)
     if dialect.array_suffix:
@@ -285,14 +323,16 @@ def spell_member(member: Member, rules_name: str, dialect: ShaderDialect, record
                    tuple(speller.wrappers))
 
 
-def _why(member: Member, rules: RuleSet, own: RuleSet, dialect: ShaderDialect) -> str:
+def _why(member: Member, rules: RuleSet, own: RuleSet, dialect: ShaderDialect,
+         quantum: int) -> str:
     """What the member would need, for the refusal."""
     strides = ", ".join(str(d.stride) for d in member.dims if d.kind in (ARRAY, MATRIX))
     where = (f"{dialect.title} lays a struct out by {own.name}" if dialect.own_rules
              else f"a struct of {rules.name} rules sits in a layout({own.name}) block")
     return (f"its {rules.name} layout ({member.size} bytes, aligned to {member.align}"
             + (f", strides {strides}" if strides else "") + f") is none of {dialect.title}'s "
-            f"types: {where}")
+            f"types: {where}" + (f", and its uniform address space takes no array whose "
+                                 f"stride is not a multiple of {quantum}" if quantum > 1 else ""))
 
 
 def sub_word_kind(member: Member) -> bool:
@@ -305,29 +345,56 @@ def sub_word_kind(member: Member) -> bool:
 # --- view glue: a kind member as the templates print it ----------------------------------------
 
 
+def _word_lanes(dialect: ShaderDialect, own: RuleSet, quantum: int) -> int:
+    """Words per element of an array of words the language lays out densely and its buffer
+    takes: 1 (``uint[K]``), else 4 (``uvec4[K]``: a std140 block strides words by 16, WGSL's
+    uniform space refuses them), else 0."""
+    from ..ir.types import TUint32
+
+    for n in (1, 4):
+        if n > 1 and TUint32.name not in dialect.vectors:
+            break
+        stride = array_shape(own, scalar_shape(WORD) if n == 1 else
+                             vector_shape(own, WORD, n), 2).stride
+        if stride == n * WORD and stride % quantum == 0:
+            return n
+    return 0
+
+
 def _words_spelling(member: Member, rules_name: str, dialect: ShaderDialect) -> Spelled:
     """A kind member of scalars smaller than a word, kept as the 32-bit words its bytes fill
     (``uint name[K]``, ``array<u32, K>``): the bytes are the rule set's, read with bit
-    operations as the packed scalar members are."""
+    operations as the packed scalar members are. Where an array of words is out (a std140
+    block strides it by 16, WGSL's uniform space refuses it), its words are four-word vectors
+    (``uvec4 name[K]``, ``array<vec4<u32>, K>``) if it starts and ends on 16 bytes, and a
+    member of one word is that word."""
     from ..ir.types import TUint32
 
     own = own_rules(dialect, rules_name)
-    if member.offset % WORD or member.size % WORD or \
-            array_shape(own, scalar_shape(WORD), 2).stride != WORD:
+    quantum = uniform_stride(dialect, rules_name)
+    lanes = _word_lanes(dialect, own, quantum)
+    word = dialect.scalar[TUint32.name]
+    if lanes != 1 and member.size == WORD and member.offset % WORD == 0:  # one word: itself
+        return Spelled(word, "", word, word, WORD, (), TUint32, "", 0, ())
+    if not lanes or member.offset % (lanes * WORD) or member.size % (lanes * WORD):
+        where = (f"{dialect.title}'s uniform address space" if quantum > 1
+                 else f"a {own.name} block")
         raise KindRefused(
             f"its {member.size} bytes of {member.scalar.name} "  # type: ignore[union-attr]
-            f"start or end inside a 32-bit word (or sit in a {own.name} block, whose arrays "
-            f"of words are 16 bytes a word), and {dialect.title} has no 8- or 16-bit storage "
+            f"start or end inside a 32-bit word (or sit in {where}, whose arrays of words "
+            f"are 16 bytes a word), and {dialect.title} has no 8- or 16-bit storage "
             f"without extensions: keep such members word-aligned and whole words, or use "
             f"32-bit scalars")
-    n = member.size // WORD
-    word = dialect.scalar[TUint32.name]
+    n = member.size // (lanes * WORD)
+    if lanes > 1:
+        word = dialect.vectors[TUint32.name].format(n=lanes)
     if dialect.array_suffix:
         elem, suffix, type_ = word, f"[{n}]", f"{word}[{n}]"
     else:
         elem = type_ = dialect.array.format(elem=word, n=n)
         suffix = ""
-    return Spelled(elem, suffix, type_, type_, WORD, (KLevel(n, 1),), TUint32, "", 0, ())
+    levels = (KLevel(n, lanes),) + ((KLevel(lanes, 1),) if lanes > 1 else ())
+    return Spelled(elem, suffix, type_, type_, lanes * WORD, levels, TUint32, "", 0, ())
 
 
 def spell_kind(member: Member, rules_name: str, dialect: ShaderDialect, owner: str,

@@ -191,7 +191,8 @@ class SType:
     has_kinds: bool = False
     #: WGSL's element structs (``struct name { @size(size) v: type }``), declared before it.
     wrappers: Tuple[Tuple[str, str, int], ...] = ()
-    #: The rule set (SPEC §1b) and, in GLSL, the block layout a buffer of it needs.
+    #: The rule set (SPEC §1b) and the block a buffer of it needs (``shader_kinds.block_of``:
+    #: GLSL's block layout; WGSL's ``uniform`` space, or ``std430`` for storage).
     rules: str = "c"
     block: str = "std430"
 

@@ -57,8 +57,9 @@ from ..targets.naming import (MAKE_PREFIX, PACKED_PREFIX, accessor_name, arm_str
 from ..ir.types import TFloat64, scalars_where
 from ..ir.schema import Hole, Item, Member as ModelMember, ModuleDecl, Schema, SchemaType
 from ..layout.fingerprint import layout_id_hex, layout_id_words
-from ..layout.rules import RULE_SETS, array_shape, scalar_shape, vector_shape
-from .shader_kinds import Spelled, natural_struct, own_rules, spell_kind, walk_of
+from ..layout.rules import array_shape, scalar_shape, vector_shape
+from .shader_kinds import (Spelled, block_of, natural_struct, own_rules, spell_kind,
+                           uniform_stride, walk_of)
 from ..targets.dialects import ShaderDialect
 from .shader_records import SArg, SCtor, SEnum, SField, SMember, SModuleView, SType, Slot
 from .views import TOOL
@@ -165,8 +166,10 @@ class Kinds:
 
     @property
     def single_words(self) -> bool:
-        """Padding one word per member: an array of words is 16 bytes a word in std140."""
-        return array_shape(self.own, scalar_shape(WORD), 2).stride != WORD
+        """Padding one word per member: an array of words is 16 bytes a word in std140, and
+        WGSL's uniform address space takes no array of words at all."""
+        stride = array_shape(self.own, scalar_shape(WORD), 2).stride
+        return stride != WORD or stride % uniform_stride(self.dialect, self.st.rules) != 0
 
 
 def _kind_slot(source: str, m: ModelMember, base: int, dialect, esc, owner: str,
@@ -386,24 +389,35 @@ def _kinds_of(st: SchemaType, kinds: Kinds, members: Sequence[SMember], owner: s
     """The ``SType`` fields of the member kinds and rule sets (SPEC §1b): whether it has kind
     members and the element structs they need, after checking that the language lays the
     struct out with the type's size and alignment (``shader_kinds.natural_struct``: neither
-    language raises a struct's alignment above its members' types')."""
+    language raises a struct's alignment above its members' types').
+
+    In WGSL's uniform address space (``ShaderDialect.uniform_rules``) the struct may be less
+    aligned than the type, its alignment dividing the type's: naga places a struct member of
+    a ``var<uniform>`` at a multiple of 16 or refuses the shader, and the generated structs
+    place every member by explicit padding; with the type's size (a multiple of its
+    alignment), an array of it strides by that size. A type more aligned than 16 (a
+    ``vec4<float64>``'s 32) has no such guard and is refused."""
     own, dialect = kinds.own, kinds.dialect
     natural = natural_struct([(m.offset + m.size, _natural_align(m, own)) for m in members], own)
     # A type of scalars smaller than a word is 1- or 2-aligned, its struct 4-aligned: the
     # verified promise is its offsets, size and array stride (verify's below_a_word).
     aligned = natural.align == st.align or (st.align < WORD and natural.align == WORD)
-    block = RULE_SETS[st.rules].glsl_qualifier or "std430"
+    guard = uniform_stride(dialect, st.rules)
+    aligned = aligned or (st.align <= guard and st.align % natural.align == 0)
     if natural.size != st.size or not aligned:
         where = (f"{dialect.title} (as naga lays it out: a struct is as aligned as its "
-                 f"members' types, whatever their @align)" if dialect.own_rules
-                 else f"a layout({block}) block (GLSL has no alignment pin in a struct)")
+                 f"members' types, whatever their @align"
+                 + (f"; its uniform address space places a struct at a multiple of {guard}"
+                    if guard > 1 else "") + ")" if dialect.own_rules
+                 else f"a layout({own.name}) block (GLSL has no alignment pin in a struct)")
         raise SchemaError(
             f"{owner} ({st.rules} rules) is {st.size} bytes, aligned to {st.align}, where "
             f"its members' types make it {natural.size} bytes aligned to {natural.align} in "
             f"{where}: leave {dialect.name} out of the targets for this type",
             st.decl.location)
     return dict(has_kinds=any(m.kind == "kind" for m in members),
-                wrappers=tuple(kinds.wrappers), rules=st.rules, block=block)
+                wrappers=tuple(kinds.wrappers), rules=st.rules,
+                block=block_of(dialect, st.rules))
 
 
 def _natural_align(m: SMember, own) -> int:
@@ -427,12 +441,16 @@ def _variant(st: SchemaType, dialect: ShaderDialect, names: FileNames, with_arms
     lanes = _lanes(p, payload_bytes, kinds)
     wide, quad = lanes == 2, lanes == 4
     lane = vector_shape(kinds.own, WORD, lanes) if lanes > 1 else scalar_shape(WORD)
-    if st.has_payload and array_shape(kinds.own, lane, 2).stride != lanes * WORD:
+    stride = array_shape(kinds.own, lane, 2).stride
+    quantum = uniform_stride(dialect, st.rules)
+    if st.has_payload and (stride != lanes * WORD or stride % quantum):
+        where = (f"{dialect.title}'s uniform address space takes no array whose stride is "
+                 f"not a multiple of {quantum}" if stride % quantum else
+                 f"a layout({kinds.own.name}) block puts an array's words {stride} bytes apart")
         raise SchemaError(
-            f"{owner} ({st.rules} rules) keeps its payload at byte {p} in words, and a "
-            f"layout({kinds.own.name}) block puts an array's words {array_shape(kinds.own, lane, 2).stride} "
-            f"bytes apart: leave {dialect.name} out of the targets for this type",
-            st.decl.location)
+            f"{owner} ({st.rules} rules) keeps its payload at byte {p} in words "
+            f"({lanes * WORD} bytes an element), and {where}: leave {dialect.name} out of "
+            f"the targets for this type", st.decl.location)
     data = None
     if st.has_payload:
         data = SMember("data", "data", "", p, payload_bytes, payload_words // lanes, wide,

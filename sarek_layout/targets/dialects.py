@@ -262,8 +262,18 @@ class ShaderDialect:
     array_suffix: bool = False
     #: The rule set that lays out a struct of the language whatever its schema's rules
     #: (WGSL's storage layout: std430's); ``""``: the block that holds it says (GLSL:
-    #: ``RuleSet.glsl_qualifier``, std430 where the rule set has none).
+    #: ``RuleSet.glsl_qualifier``, else ``blocks``).
     own_rules: str = ""
+    #: GLSL: the block that lays out a rule set with no qualifier of its own where its bytes
+    #: are that block's (wgsl-uniform: std140's, but for a ``matCx2``'s column stride, which
+    #: the natural-layout check then refuses, naming the member); std430 for the others.
+    blocks: Mapping[str, str] = field(default_factory=dict)
+    #: WGSL: the rule set of its uniform address space (``var<uniform>``). A type of it is
+    #: declared so that naga accepts it there: no array whose stride is not a multiple of
+    #: the rule set's aggregate alignment (16), padding in single words; and its struct may
+    #: be less aligned than the rule set says, since naga places every struct member of a
+    #: uniform buffer at a multiple of 16 (or refuses the shader), never at another offset.
+    uniform_rules: str = ""
     #: An array element can be padded to a stride (WGSL: a struct whose one member has
     #: ``@size``).
     can_wrap: bool = False
@@ -309,6 +319,7 @@ GLSL = ShaderDialect(
     matrices={"float32": "mat{c}x{r}", "float64": "dmat{c}x{r}"},
     square_matrices={"float32": "mat{c}", "float64": "dmat{c}"},
     array_suffix=True,
+    blocks={"wgsl-uniform": "std140"},
     literal_suffix={"uint8": "u", "uint16": "u", "uint32": "u", "int64": "L", "uint64": "UL"},
 )
 
@@ -335,6 +346,7 @@ WGSL = ShaderDialect(
     matrices={"float32": "mat{c}x{r}<f32>"},
     array="array<{elem}, {n}>",
     own_rules="std430",
+    uniform_rules="wgsl-uniform",
     can_wrap=True,
     literal_suffix={"int8": "i", "int16": "i", "int32": "i", "uint8": "u", "uint16": "u",
                     "uint32": "u"},

@@ -26,6 +26,7 @@ from helpers.common import require_toolchain
 from helpers.gpu_kinds import accepted, kind_types, shape_types, write
 from sarek_layout.codegen import render_headers
 from sarek_layout.errors import SchemaError
+from sarek_layout.ir.schema import MATRIX
 from sarek_layout.ir.types import RULE_SET_NAMES
 from sarek_layout.resolve import load_schema
 from sarek_layout.verify.drivers import HeaderSet
@@ -51,13 +52,29 @@ def _measurable(p, toolchain) -> bool:
     return not (p.quantity == "align" and p.expected < 4)
 
 
+def _two_row_matrix(st, seen=None) -> bool:
+    """Whether a type holds a ``matCx2`` (through its records too): wgpu reads such a type
+    of the uniform rules from storage, where its alignment is not the uniform space's."""
+    seen = set() if seen is None else seen
+    if id(st) in seen:
+        return False
+    seen.add(id(st))
+    members = [*st.members, *(a for arm in st.arms for a in arm.args)]
+    return any(d.kind == MATRIX and m.dims[-1].count == 2 for m in members for d in m.dims) \
+        or any(m.record is not None and _two_row_matrix(m.record, seen) for m in members)
+
+
 def _agrees(schema, toolchain):
     require_toolchain(toolchain)
     report = verify_schema(schema, toolchains=[toolchain])
     (result,) = report.results
     assert result.status == "agrees", report.format()
     if toolchain != "naga":
-        wanted = sum(_measurable(p, toolchain) for p in probes_for(schema.types))
+        moved = {st.c_name for st in schema.types if toolchain == "webgpu" and
+                 st.rules == "wgsl-uniform" and _two_row_matrix(st)}
+        wanted = sum(_measurable(p, toolchain) and not (p.quantity == "align" and
+                                                        p.c_type in moved)
+                     for p in probes_for(schema.types))
         assert result.values >= wanted > 0, (result.values, wanted)
     return result
 
@@ -81,10 +98,12 @@ def test_the_kinds_enumeration_agrees(toolchain, rules, tmp_path):
     # and std140's 16-aligned structs of smaller members.
     # HLSL's constant buffers end an array at its last element and round no struct up: no
     # GLSL block or WGSL struct lays that out, and every type using them is refused.
+    # wgsl-uniform: GLSL holds it in std140 blocks (a matCx2 refused), WGSL in var<uniform>
+    # (structs less aligned than 16 placed by padding; arrays of words refused).
     floor = {"glsl": {"c": 1.0, "cuda": 1.0, "std430": 0.6, "std140": 0.6, "scalar": 0.45,
-                      "wgsl-uniform": 0.2, "hlsl-cbuffer": 0.0},
+                      "wgsl-uniform": 0.6, "hlsl-cbuffer": 0.0},
              "wgsl": {"c": 1.0, "cuda": 0.3, "std430": 0.2, "std140": 0.02, "scalar": 0.6,
-                      "wgsl-uniform": 0.05, "hlsl-cbuffer": 0.0}}
+                      "wgsl-uniform": 0.2, "hlsl-cbuffer": 0.0}}
     assert len(ok) >= floor[TARGET[toolchain]].get(rules, 0.0) * len(types), (len(ok), refused)
     if not ok:
         return
@@ -250,12 +269,14 @@ def test_metal_holds_every_rule_set(rules, tmp_path):
     assert not refused or rules in ("scalar", "hlsl-cbuffer"), refused
 
 
-@pytest.mark.parametrize("rules", RULES)
-@pytest.mark.parametrize("toolchain", ["glslang", "naga"])
+@pytest.mark.parametrize("toolchain,rules", [(t, r) for t in ("glslang", "naga") for r in RULES]
+                         + [("webgpu", "wgsl-uniform"), ("vulkan", "wgsl-uniform")])
 def test_the_conformance_enumeration_agrees_on_the_shader_toolchains(toolchain, rules, tmp_path):
     """The kinds' conformance enumeration (``helpers.kinds_shapes``, as the C family's
     toolchains take it) under each rule set: every type GLSL or WGSL emits agrees with
-    glslang's SPIR-V or passes naga; every other one is refused for a reason it names."""
+    glslang's SPIR-V or passes naga; every other one is refused for a reason it names.
+    Under wgsl-uniform the runtime toolchains read them too: wgpu from a ``var<uniform>``,
+    Vulkan from a std140 block (about half a minute each on lavapipe)."""
     types = shape_types(rules)
     ok, refused = accepted(types, rules, TARGET[toolchain], tmp_path)
     # Besides REASONS: the enumeration's uint8 members make types of a size no struct of

@@ -219,10 +219,12 @@ def _stride(mod, sid: int, k: int, tid: int, steps: Sequence[str]) -> int:
 
 
 def _layout(p: Probe) -> str:
-    from ...layout.rules import RULE_SETS
+    """The block a type of ``p``'s rule set is measured in: the one the generated file
+    declares it for (``shader_kinds.block_of``)."""
+    from ...codegen.shader_kinds import block_of
+    from ...targets.dialects import GLSL as GLSL_DIALECT
 
-    rules = RULE_SETS.get(p.rules)
-    return (rules.glsl_qualifier if rules is not None else None) or "std430"
+    return block_of(GLSL_DIALECT, p.rules)
 
 
 def struct_layouts(spirv: bytes) -> Dict[str, Dict[str, Tuple[int, str, int]]]:

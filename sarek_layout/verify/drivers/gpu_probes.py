@@ -124,6 +124,11 @@ def _ident(type_name: str) -> str:
 #: The largest input buffer of one probe shader (Mesa's lavapipe and wgpu bind at most 128 MiB
 #: of a storage buffer): a type whose two copies do not fit is left to the static toolchains.
 MAX_PROBE_BYTES = 64 << 20
+#: The most of a uniform buffer one binding may hold (WebGPU's default limit, wgpu's).
+MAX_UNIFORM_BYTES = 64 << 10
+#: What a probe struct of WGSL's uniform space adds: its array and itself start at a
+#: multiple of 16 (``runtime_probe``).
+UNIFORM_MARGIN = 32
 
 
 class _Unmeasured(Exception):
@@ -142,17 +147,29 @@ class _Writer:
         self.gpu: Dict[str, GpuType] = {}
         self.memo: Dict[str, int] = {}
         self.bytes: Dict[str, int] = {}
+        #: Types of the uniform layout read in storage instead (``index``).
+        self.moved: "set" = set()
 
     def index(self, t: str, layout: str, gpu: Optional[GpuType] = None) -> int:
         """The probe struct ``{ uint a; t t[2]; }`` of type ``t``, in a block of ``layout``."""
         layout = layout if layout in self.lang.inputs else "std430"  # WGSL: its own rules
         if t not in self.types:
             g = gpu or GpuType("struct", name=t)
+            if layout == "uniform" and _two_row_matrix(g, self.members, set()):
+                # wgpu 0.32 on lavapipe loses the device building a shader whose uniform
+                # struct holds a matCx2 inside a struct member (measured; in storage it
+                # reads them): such a type is read in storage, at the same offsets, and
+                # its alignment, which is the uniform space's, is not read (``moved``).
+                layout = "std430"
+                self.moved.add(t)
             if g.kind == "struct" and t not in self.typed:
                 raise ProbeFailed(self.lang.name, f"no struct {t} in the generated files")
             size = 12 + 2 * max(bound(g, self.members, self.memo), 16)
+            limit = MAX_PROBE_BYTES
+            if layout == "uniform":
+                size, limit = size + UNIFORM_MARGIN, MAX_UNIFORM_BYTES
             if bound(g, self.members, self.memo) < 0 or \
-                    self.bytes.get(layout, 0) + size > MAX_PROBE_BYTES:
+                    self.bytes.get(layout, 0) + size > limit:
                 raise _Unmeasured(t)
             self.bytes[layout] = self.bytes.get(layout, 0) + size
             self.types[t] = (len(self.types), layout)
@@ -246,12 +263,14 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
         if p.enum:
             raise _Unmeasured(p.c_type)  # an enum: constants, no type of its name
         t = esc(p.c_type)
-        layout = _layout(p)
+        layout = _layout(lang, p)
         i = w.index(t, layout)
         base, start = w.base(t), f"sarek_s{i}"
         if p.quantity == SIZE:
             return w.size_of(t, layout)
         if p.quantity == ALIGN:
+            if t in w.moved:
+                raise _Unmeasured(t)
             return f"({start} - {w.first(base + '.a', GpuType('uint', 32))}) * 4u"
         parts, steps = split_member(p.member)
         elem = base + ".t[0]"
@@ -299,25 +318,35 @@ def probe_program(lang: ShadingLanguage, headers: HeaderSet, probes: Sequence[Pr
     helpers = _small_helpers(lang, structs, patterned, small_bits, w.typed)
     source = _render(lang, headers, w, outputs, helpers)
     inputs = []
-    for layout in _LAYOUTS:
+    # The input buffers, one per block layout of ``lang.inputs``, in binding order (0, then
+    # 2, 3: binding 1 is the output).
+    layouts = tuple(lang.inputs)
+    for layout in layouts:
         words = (w.bytes.get(layout, 0) + 16) // 4
         inputs.append(struct.pack(f"<{words}I", *range(1, words + 1)))
     return Program(source, inputs[0], 4 * max(len(outputs), 1), len(outputs),
-                   tuple(inputs[1:]) if any(w.bytes.get(x) for x in _LAYOUTS[1:]) else (),
+                   tuple(inputs[1:]) if any(w.bytes.get(x) for x in layouts[1:]) else (),
                    tuple(unmeasured))
 
 
-#: The block layouts of the probe's input buffers, in binding order (0, then 2, 3: binding 1
-#: is the output); WGSL lays every struct out by its own rules, in the first.
-_LAYOUTS = ("std430", "std140", "scalar")
+def _two_row_matrix(t: GpuType, members, seen: set) -> bool:
+    """Whether ``t`` holds a matrix of two-component columns (``mat2x2``, ``mat4x2``…)."""
+    if t.kind == "matrix":
+        return t.elem is not None and t.elem.count == 2
+    if t.kind == "struct":
+        if t.name in seen:
+            return False
+        seen.add(t.name)
+        return any(_two_row_matrix(m, members, seen) for m in members.get(t.name, {}).values())
+    return t.elem is not None and _two_row_matrix(t.elem, members, seen)
 
 
-def _layout(p: Probe) -> str:
-    """The block layout a type of ``p``'s rule set is read in (GLSL's qualifier)."""
-    from ...layout.rules import RULE_SETS
+def _layout(lang: ShadingLanguage, p: Probe) -> str:
+    """The block layout a type of ``p``'s rule set is read in: the one the generated file
+    declares it for (``shader_kinds.block_of``: GLSL's block, WGSL's uniform space)."""
+    from ...codegen.shader_kinds import block_of
 
-    rules = RULE_SETS.get(p.rules)
-    return (rules.glsl_qualifier if rules is not None else None) or "std430"
+    return block_of(lang.dialect, p.rules)
 
 
 _FILLS = {"A": "1u + 4u * (_sarek_w % 29u)", "B": "1u + (_sarek_w / 29u) % 29u",
@@ -367,11 +396,15 @@ def _small_bits(lang: ShadingLanguage, et: str, typed) -> List[str]:
     t = lang.type_of(et, typed)
     w = lang.word
     if t.kind == "array" and t.elem is not None and t.count:
-        bits = lang.small_bits.get(lang.spell(t.elem))
+        # Words, or four-word vectors of them (a uniform layout's: ``uvec4[K]``).
+        lanes = [""] if t.elem.kind != "vector" else [f".{c}" for c in "xyzw"[:t.elem.count]]
+        word = t.elem if not lanes[0] else t.elem.elem
+        bits = lang.small_bits.get(lang.spell(word)) if word is not None else None
         if bits is None:
             return []
-        first = bits.replace("_sarek_x", "_sarek_x[0]")
-        count = " + ".join(f"{w}(((_sarek_x[j] >> {8 * k}u) & 0xFFu) != 0u)" for k in range(4))
+        first = bits.replace("_sarek_x", f"_sarek_x[0]{lanes[0]}")
+        count = " + ".join(f"{w}(((_sarek_x[j]{c} >> {8 * k}u) & 0xFFu) != 0u)"
+                           for c in lanes for k in range(4))
         return [lang.function(w, f"sarek_small_bits_{_ident(et)}", (("_sarek_x", et),),
                               f"return {first};"),
                 lang.function(w, f"sarek_small_size_{_ident(et)}", (("_sarek_x", et),),

@@ -18,7 +18,8 @@ from typing import List, Optional, Sequence, Union
 from ..probes import Probe
 from . import Driver, HeaderSet, Measurement, ProbeFailed, error_excerpt
 
-__all__ = ["webgpu_problem", "device", "validate_wgsl", "run_wgsl", "NagaDriver", "WebGPUDriver"]
+__all__ = ["webgpu_problem", "device", "validate_wgsl", "run_wgsl", "uniform_globals", "NagaDriver",
+           "WebGPUDriver"]
 
 INSTALL = "pip install wgpu (and apt-get install -y mesa-vulkan-drivers for a CPU adapter)"
 
@@ -117,8 +118,22 @@ class NagaDriver(Driver):
 
     def measure(self, headers: HeaderSet, probes: Sequence[Probe]) -> Measurement:
         start = time.perf_counter()
-        validate_wgsl("\n".join(text for _, text in headers.files))
+        validate_wgsl("\n".join(text for _, text in headers.files) + uniform_globals(probes))
         return Measurement((), time.perf_counter() - start)
+
+
+def uniform_globals(probes: Sequence[Probe]) -> str:
+    """A ``var<uniform>`` of each type of WGSL's uniform rules among ``probes``: naga checks
+    the uniform address space's constraints (array strides and struct members at multiples
+    of 16, the room after a struct) on the type of every such global, used or not."""
+    from ...codegen.shader_kinds import block_of
+    from ...targets.dialects import WGSL
+    from ...targets.naming import escape
+
+    names = dict.fromkeys(escape(p.c_type, WGSL) for p in probes
+                          if not p.enum and block_of(WGSL, p.rules) == "uniform")
+    return "".join(f"@group(0) @binding({i}) var<uniform> sarek_uniform{i}: {n};\n"
+                   for i, n in enumerate(names))
 
 
 class WebGPUDriver(Driver):

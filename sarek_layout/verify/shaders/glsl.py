@@ -121,11 +121,12 @@ class Glsl(ShadingLanguage):
         return () if is_float is None else (f"{'' if is_float else 'i'}vec{n}",)
 
     def measure(self, shaders, decls, wanted, folder, rules=None):
-        from ...layout.rules import RULE_SETS
+        from ...codegen.shader_kinds import named_block
 
-        # A struct of a GLSL rule set is judged by its copy in a block of that layout.
-        layouts = {n: RULE_SETS[r].glsl_qualifier for n, r in (rules or {}).items()
-                   if r in RULE_SETS and RULE_SETS[r].glsl_qualifier}
+        # A struct of a rule set with a block of its own is judged by its copy in that block
+        # (``named_block``: its qualifier, std140 for wgsl-uniform).
+        layouts = {n: b for n, b in ((n, named_block(self.dialect, r))
+                                     for n, r in (rules or {}).items()) if b}
         return measure_glsl(shaders, decls, wanted, folder, layouts)
 
     # --- the runtime probe of generated files ---------------------------------------------

@@ -155,12 +155,24 @@ class Wgsl(ShadingLanguage):
                 f"aligned to 4: write three scalars (or a struct of them)")
 
     def measure(self, shaders, decls, wanted, folder, rules=None):
-        return measure_wgsl(shaders, decls, wanted, folder)
+        from ...codegen.shader_kinds import uniform_stride
+
+        compiled, problems, failures = measure_wgsl(shaders, decls, wanted, folder)
+        # A struct of WGSL's uniform rules is for a var<uniform>, where naga places a struct
+        # member at a multiple of 16 or refuses the shader (the runtime probe, webgpu, reads
+        # generated structs there): its alignment there is naga's rounded up to 16.
+        for name, r in (rules or {}).items():
+            got, least = compiled.get(name), uniform_stride(self.dialect, r)
+            if got is not None and got.align is not None and got.align < least:
+                got.align = least
+        return compiled, problems, failures
 
     # --- the runtime probe of generated files ---------------------------------------------
     word, pair, quad, output = "u32", "vec2<u32>", "vec4<u32>", "sarek_out"
-    #: One input buffer: WGSL lays every struct out by its own rules.
-    inputs = {"std430": "sarek_in"}
+    #: The input buffers: storage (WGSL lays every struct out by its own rules) and, for the
+    #: types of WGSL's uniform rules, a ``var<uniform>`` (binding 2), where naga checks the
+    #: uniform address space's constraints on every struct it holds.
+    inputs = {"std430": "sarek_in", "uniform": "sarek_uin"}
     scalar_bits = {"i32": "vec2<u32>(bitcast<u32>(_sarek_x))", "u32": "vec2<u32>(_sarek_x)",
                    "f32": "vec2<u32>(bitcast<u32>(_sarek_x))", "vec2<u32>": "_sarek_x"}
     scalar_size = {"i32": 4, "u32": 4, "f32": 4, "vec2<u32>": 8}
@@ -182,19 +194,37 @@ class Wgsl(ShadingLanguage):
 
     def runtime_probe(self, headers, types, functions, outputs):
         # WGSL has no #include: the files are concatenated in the order given.
+        # In the uniform space an array or a struct member starts at a multiple of 16, which
+        # @align(16) says (naga refuses the shader otherwise): the alignment read there is
+        # the space's, the offsets, sizes and strides are the generated structs' own.
         parts = [text + "\n" for _, text in headers.files]
-        parts += [f"struct SarekProbe{i} {{ a: u32, t: array<{t}, 2>, z: u32, }}\n"
-                  for t, (i, _) in types.items()]
-        parts.append("struct SarekIn {\n")
-        parts += [f"    p{i}: SarekProbe{i},\n" for i, _ in types.values()]
-        parts.append("}\n@group(0) @binding(0) var<storage, read> sarek_in: SarekIn;\n"
-                     "@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
+        parts += [f"struct SarekProbe{i} {{ a: u32, {_pin(lay)}t: array<{t}, 2>, z: u32, }}\n"
+                  for t, (i, lay) in types.items()]
+        for binding, layout, space in ((0, "std430", "storage, read"), (2, "uniform", "uniform")):
+            mine = [i for i, lay in types.values() if lay == layout]
+            if not mine and binding:
+                continue
+            name = self.inputs[layout]
+            parts.append(f"struct {name.title()} {{\n")
+            parts += [f"    {_pin(layout)}p{i}: SarekProbe{i},\n" for i in mine] or \
+                ["    sarek_none: u32,\n"]
+            parts.append(f"}}\n@group(0) @binding({binding}) var<{space}> {name}: "
+                         f"{name.title()};\n")
+        parts.append("@group(0) @binding(1) var<storage, read_write> sarek_out: array<u32>;\n")
         parts += [functions, "@compute @workgroup_size(1)\nfn main() {\n"]
+        if not any(lay == "std430" for _, lay in types.values()):
+            # wgpu's automatic layout drops an unused binding; binding 0 is always bound.
+            parts.append("    _ = sarek_in.sarek_none;\n")
         parts += [f"    {line}\n" for line in outputs]
         return "".join(parts + ["}\n"])
 
 
 WGSL = Wgsl()
+
+
+def _pin(layout: str) -> str:
+    """What places a probe's array and struct members in ``layout``'s input buffer."""
+    return "@align(16) " if layout == "uniform" else ""
 
 
 def _types(checks, answers, structs) -> Dict[str, Dict[str, GpuType]]:
