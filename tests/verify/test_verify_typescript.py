@@ -56,10 +56,12 @@ def test_example_schema_agrees():
     probes = probes_for(schema.types)
     # Everything is measured but the alignments (TypeScript has none), the sizes of nested
     # records (their padding holds nothing an encoder writes) and the sizes of what takes no
-    # marker: a bool (true or false) and the tag (0, 1, 2).
+    # marker: a bool (true or false) and the tag (0, 1, 2); and the offsets of the union
+    # and of each constructor's struct of arguments (TypeScript has neither).
     unseen = [p for p in probes if p.quantity == ALIGN or (
-        p.quantity == MEMBER_SIZE and (not p.scalar or p.scalar == "bool" or p.member == "tag"))]
-    assert len(unseen) == 9 and result.values == len(probes) - len(unseen)
+        p.quantity == MEMBER_SIZE and (not p.scalar or p.scalar == "bool" or p.member == "tag"))
+        or p.member in ("data", "data.Circle_v", "data.Rect_v", "data.Weighted_v")]
+    assert len(unseen) == 13 and result.values == len(probes) - len(unseen)
 
 
 def test_cross_module_schemas_agree():
@@ -196,3 +198,19 @@ def test_the_verify_table_keeps_its_columns_for_every_target():
         row = table_row(ToolchainResult(toolchains.get(name), AGREES, values=3, seconds=1.5))
         assert row.index("1.50s") + len("1.50s") == header.index("time") + len("time"), row
         assert row.index("agrees") == header.index("result"), row
+
+
+def test_an_argument_the_rules_put_past_the_union_s_start_agrees(tmp_path):
+    """hlsl-cbuffer: One's vec4 moves to the next register (16) while the payload starts at
+    4. The encoder writes nothing at 4, so neither the union nor One's arm (a struct of its
+    argument in the C family) is measured, and the argument is measured where it lands
+    (before: "data: layout says offset 4, typescript says 16")."""
+    schema = _schema(tmp_path, {"module": "H", "rules": "hlsl-cbuffer", "types": [
+        {"variant": "v", "constructors": [["One", ["vec4<float32>"]], ["Two"],
+                                          ["After", ["uint8", "vec4<float32>"]]]}]})
+    result = _agree(schema)
+    probes = {p.member: p for p in probes_for(schema.types) if p.quantity == "offset"}
+    assert probes["data.One_v._0"].expected == 16 and probes["data"].expected == 4
+    wrong = _measure(schema, edit=lambda text: text.replace("at + 16", "at + 12", 1))
+    assert _differences(wrong) == {
+        "H_v.data.One_v._0: layout says offset 16, typescript says 12"}, wrong

@@ -19,7 +19,10 @@ level's stride is where element 1 of that level landed, less element 0; a varian
 offset is the one place where every constructor's value holds its tag. What an encoder
 cannot show is not measured (``None``: not compared): alignment (TypeScript has none), the
 size of a nested record or of a whole array (its padding holds nothing), a unit's place, the
-stride of a level of one element. A value found nowhere is ``-1`` (it disagrees); one whose
+stride of a level of one element, a variant's union and a struct of a constructor's
+arguments (TypeScript has neither: each argument's offset is measured, and where the union
+starts is no byte an encoder writes when the rules put every argument past it, as
+hlsl-cbuffer's registers do). A value found nowhere is ``-1`` (it disagrees); one whose
 pattern is found twice is not measured. A type over ``VALUE_LIMIT`` bytes is not encoded.
 """
 
@@ -187,17 +190,6 @@ def _tag_offset(encodings: Sequence[_Encoding]) -> Optional[int]:
     return found[0] if len(found) == 1 else None
 
 
-def _data_offset(encodings: Sequence[_Encoding]) -> Optional[int]:
-    """Where a variant's union starts: where the earliest first argument of any constructor
-    lands (not the first constructor's: under hlsl-cbuffer a lone vec4 starts a register,
-    at 16, while another arm's uint8 sits at 4)."""
-    firsts = [e.first(e.order[0].split(".")[0] + "._0") for e in encodings if e.order]
-    seen = [f for f in firsts if f is not None]
-    if not seen:
-        return None
-    return -1 if min(seen) < 0 else min(seen)
-
-
 def _place(member: str, variant: bool) -> Tuple[Optional[str], str, Optional[int]]:
     """``(value path, what, level)`` of a probe's member: the path of the value it reads in
     the encodings (``.mass``, ``Circle._0``; for a variant the constructor picks the
@@ -229,9 +221,12 @@ class _Answer:
                 return e
         return None
 
-    def measured(self, probe: Probe, arrays: frozenset) -> Optional[int]:
+    def measured(self, probe: Probe, arrays: frozenset, struct_arms: frozenset
+                 ) -> Optional[int]:
         """The number ``probe`` asks for (``None``: not seen); ``arrays`` are the members
-        with array levels (their size is not seen)."""
+        with array levels (their size is not seen), ``struct_arms`` the arms that are a
+        struct of arguments (``data.Circle_v`` of ``data.Circle_v._0``…: no place of their
+        own in an encoding, whose arguments are each measured)."""
         if not self.encodings:
             return None
         if probe.quantity == SIZE:
@@ -241,8 +236,8 @@ class _Answer:
         path, what, level = _place(probe.member, self.variant)
         if what == "tag":
             return _tag_offset(self.encodings) if probe.quantity == OFFSET else None
-        if what == "data":
-            return _data_offset(self.encodings) if probe.quantity == OFFSET else None
+        if what == "data" or (probe.c_type, probe.member) in struct_arms:
+            return None  # a union, a struct of arguments: TypeScript has neither
         e = self.encoding_of(path) if self.variant else self.encodings[0]  # type: ignore[arg-type]
         if e is None or path is None:
             return None
@@ -265,12 +260,15 @@ def measurements(probes: Sequence[Probe], answers: Dict[str, Optional[dict]]
     parsed: Dict[str, _Answer] = {}
     arrays = frozenset((p.c_type, p.member.partition("[")[0]) for p in probes
                        if p.quantity == STRIDE)
+    struct_arms = frozenset((p.c_type, ".".join(parts[:2])) for p in probes
+                            for parts in [p.member.partition("[")[0].split(".")]
+                            if len(parts) > 2 and parts[0] == "data")
     out = []
     for p in probes:
         answer = parsed.get(p.c_type)
         if answer is None:
             answer = parsed[p.c_type] = _Answer(answers.get(ts_ident(p.c_type)))
-        out.append(answer.measured(p, arrays))
+        out.append(answer.measured(p, arrays, struct_arms))
     return tuple(out)
 
 
